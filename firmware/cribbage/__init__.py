@@ -1,0 +1,1 @@
+"""Rules core: cards, scorers and the match engine. No hardware, no clock, no asyncio."""

@@ -1,0 +1,265 @@
+"""The show and the play, scored.
+
+score_hand() is table-driven: fifteens, pairs and runs depend only on the five ranks, so
+they are looked up in tables.SHOW (6,188 bytes: one byte per multiset of five ranks, indexed
+by the combinatorial number system) and suits add flush and nobs at run time. _BINOM below is
+85 small ints in a tuple (small ints live in the tuple's slots: 85 words, no objects). Scoring
+a hand or a play card allocates nothing, so it can run with the heap locked.
+
+breakdown() enumerates the same count item by item for people to read; it allocates freely.
+"""
+
+from .cards import PIP, JACK, fmt_many
+from .tables import SHOW, SHOW_BIAS
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_DECK = const(52)
+
+# _BINOM[17 * (k - 1) + n] = C(n, k) for k 1..5 and n 0..16.
+def _binom_table():
+    t = []
+    for k in range(1, 6):
+        for n in range(17):
+            v = 1
+            for i in range(k):
+                v = v * (n - i) // (i + 1)
+            t.append(v)
+    return tuple(t)
+
+
+_BINOM = _binom_table()
+
+
+def show_index(a, b, c, d, e):
+    """Index into tables.SHOW of the rank multiset a <= b <= c <= d <= e (ranks 0..12)."""
+    t = _BINOM
+    return t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]
+
+
+def score_hand(hand, starter, crib=False):
+    """Points in a four-card hand (or crib) with the starter: fifteens, pairs, runs,
+    flush (4 in hand, 5 with the starter; a crib only counts 5) and one for his nobs."""
+    if len(hand) != 4:
+        raise ValueError("a hand is 4 cards, not %d" % len(hand))
+    c0, c1, c2, c3 = hand
+    s = starter
+    if not (0 <= c0 < _DECK and 0 <= c1 < _DECK and 0 <= c2 < _DECK and 0 <= c3 < _DECK
+            and 0 <= s < _DECK):
+        raise ValueError("not a card in %r + %r" % (hand, starter))
+    if (c0 == c1 or c0 == c2 or c0 == c3 or c0 == s or c1 == c2 or c1 == c3 or c1 == s
+            or c2 == c3 or c2 == s or c3 == s):
+        raise ValueError("duplicate card in " + fmt_many(hand) + " + " + fmt_many((s,)))
+    a = c0 >> 2
+    b = c1 >> 2
+    c = c2 >> 2
+    d = c3 >> 2
+    e = s >> 2
+    # Sorting network for five: nine compare-and-swaps, no allocation.
+    if a > b:
+        a, b = b, a
+    if d > e:
+        d, e = e, d
+    if c > e:
+        c, e = e, c
+    if c > d:
+        c, d = d, c
+    if a > d:
+        a, d = d, a
+    if a > c:
+        a, c = c, a
+    if b > e:
+        b, e = e, b
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    t = _BINOM
+    pts = SHOW[t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]] - SHOW_BIAS
+    su = c0 & 3
+    if (c1 & 3) == su and (c2 & 3) == su and (c3 & 3) == su:
+        if (s & 3) == su:
+            pts += 5
+        elif not crib:
+            pts += 4
+    nob = JACK * 4 + (s & 3)
+    if c0 == nob or c1 == nob or c2 == nob or c3 == nob:
+        pts += 1
+    return pts
+
+
+def score_play(pile):
+    """Points the newest card of the pile makes (the pile: cards since the count was last
+    reset, newest last): 15 or 31 for two, pairs 2/6/12 with the cards just before it, and
+    the longest run of the last three or more cards with no repeated rank. Go and the last
+    card are the match engine's to score."""
+    n = len(pile)
+    if n == 0:
+        return 0
+    total = 0
+    lo_seen = 0  # cards 0..25 and 26..51 as two masks: small ints on a 32-bit board
+    hi_seen = 0
+    for i in range(n):
+        c = pile[i]
+        if not 0 <= c < _DECK:
+            raise ValueError("not a card: %r" % (c,))
+        if c < 26:
+            if lo_seen >> c & 1:
+                raise ValueError("duplicate card in the play")
+            lo_seen |= 1 << c
+        else:
+            if hi_seen >> (c - 26) & 1:
+                raise ValueError("duplicate card in the play")
+            hi_seen |= 1 << (c - 26)
+        total += PIP[c]
+    if total > 31:
+        raise ValueError("the count would be %d, over 31" % total)
+    pts = 2 if total == 15 or total == 31 else 0
+    # Pairs: how many of the newest cards share its rank.
+    r = pile[n - 1] >> 2
+    k = 1
+    i = n - 2
+    while i >= 0 and pile[i] >> 2 == r:
+        k += 1
+        i -= 1
+    pts += k * (k - 1)
+    # Runs: grow the tail while its ranks are distinct; it is a run when max - min + 1 == length.
+    mask = 0
+    lo = 13
+    hi = -1
+    best = 0
+    k = 0
+    i = n - 1
+    while i >= 0:
+        r = pile[i] >> 2
+        if mask >> r & 1:
+            break
+        mask |= 1 << r
+        if r < lo:
+            lo = r
+        if r > hi:
+            hi = r
+        k += 1
+        if k >= 3 and hi - lo == k - 1:
+            best = k
+        i -= 1
+    return pts + best
+
+
+def count(pile):
+    """The running count of a pile."""
+    total = 0
+    for c in pile:
+        total += PIP[c]
+    return total
+
+
+# --- the itemised count, for people ---------------------------------------------------
+
+FIFTEEN = "fifteen"
+PAIR = "pair"
+PAIR_ROYAL = "pair royal"
+DOUBLE_PAIR_ROYAL = "double pair royal"
+RUN = "run"
+FLUSH = "flush"
+NOBS = "nobs"
+
+
+def rank_items(cards):
+    """Fifteens, pairs and runs in these cards (any number), as (kind, cards, points) items
+    in the order they are said. Depends only on ranks; the tables are built from it."""
+    n = len(cards)
+    items = []
+    for m in range(1, 1 << n):
+        total = 0
+        for i in range(n):
+            if m >> i & 1:
+                total += PIP[cards[i]]
+        if total == 15:
+            items.append((FIFTEEN, tuple(cards[i] for i in range(n) if m >> i & 1), 2))
+    by_rank = [[] for _ in range(13)]
+    for c in cards:
+        by_rank[c >> 2].append(c)
+    for group in by_rank:
+        k = len(group)
+        if k >= 2:
+            kind = PAIR if k == 2 else PAIR_ROYAL if k == 3 else DOUBLE_PAIR_ROYAL
+            items.append((kind, tuple(group), k * (k - 1)))
+    # Runs: every maximal stretch of three or more consecutive ranks, once per way of
+    # choosing one card of each rank (4-4-5-6-6 is four runs of three).
+    r = 0
+    while r < 13:
+        if not by_rank[r]:
+            r += 1
+            continue
+        end = r
+        while end + 1 < 13 and by_rank[end + 1]:
+            end += 1
+        if end - r >= 2:
+            runs = [()]
+            for q in range(r, end + 1):
+                runs = [run + (c,) for run in runs for c in by_rank[q]]
+            for run in runs:
+                items.append((RUN, run, len(run)))
+        r = end + 1
+    return items
+
+
+def breakdown(hand, starter, crib=False):
+    """The count as a player says it: a list of (kind, cards, points) items, fifteens first,
+    then pairs, runs, flush and nobs. The points add up to score_hand(hand, starter, crib)."""
+    total = score_hand(hand, starter, crib)  # validates
+    items = rank_items(list(hand) + [starter])
+    suit = hand[0] & 3
+    if all(c & 3 == suit for c in hand):
+        if starter & 3 == suit:
+            items.append((FLUSH, tuple(hand) + (starter,), 5))
+        elif not crib:
+            items.append((FLUSH, tuple(hand), 4))
+    for c in hand:
+        if c >> 2 == JACK and c & 3 == starter & 3:
+            items.append((NOBS, (c,), 1))
+    assert sum(i[2] for i in items) == total
+    return items
+
+
+_NUMBERS = ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+            "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def number_word(n):
+    if n <= 20:
+        return _NUMBERS[n]
+    return "twenty-" + _NUMBERS[n - 20] if n < 30 else str(n)
+
+
+def spoken(items):
+    """'fifteen two, fifteen four, and a pair is six, ...' with the running total."""
+    words = []
+    total = 0
+    for kind, cards, pts in items:
+        total += pts
+        if kind == FIFTEEN:
+            words.append("fifteen " + number_word(total))
+        elif kind == NOBS:
+            words.append("one for his nobs is " + number_word(total))
+        elif kind == RUN:
+            words.append("a run of %s is %s" % (number_word(len(cards)), number_word(total)))
+        else:
+            words.append("a %s is %s" % (kind, number_word(total)))
+    if not words:
+        return "nineteen (nothing)"
+    if len(words) > 1:
+        words[-1] = "and " + words[-1]
+    return ", ".join(words)
+
+
+def describe(item):
+    """One item as a line: 'fifteen  5H 10C  2'."""
+    kind, cards, pts = item
+    return "%-18s %-16s %2d" % (kind, fmt_many(cards), pts)
