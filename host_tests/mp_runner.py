@@ -42,7 +42,8 @@ def main():
         del sys.modules[modname]
         gc.collect()
     gc.collect()
-    print("micropython: heap in use after the run %d bytes, free %d" % (gc.mem_alloc(), gc.mem_free()))
+    print("micropython: heap in use after the run %d bytes, free %d"
+          % (gc.mem_alloc(), gc.mem_free()))
     print("micropython: %d passed, %d failed" % (passed, failed))
     if failed or not passed:
         sys.exit(1)

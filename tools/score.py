@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "firmware"))
 
-from cribbage import cards, score  # noqa: E402
+from cribbage import cards, score
 
 USAGE = "usage: score.py CARD CARD CARD CARD STARTER [--crib]   (cards like 5H 10D JS AC)"
 
@@ -18,8 +18,9 @@ USAGE = "usage: score.py CARD CARD CARD CARD STARTER [--crib]   (cards like 5H 1
 def main(argv):
     crib = "--crib" in argv
     words = [a for a in argv if a != "--crib"]
-    if any(w.startswith("-") for w in words):
-        return fail("unknown option %s. %s" % ([w for w in words if w.startswith("-")][0], USAGE))
+    options = [w for w in words if w.startswith("-")]
+    if options:
+        return fail("unknown option %s. %s" % (options[0], USAGE))
     try:
         given = cards.parse_many(" ".join(words))
         if len(given) != 5:
