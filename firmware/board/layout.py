@@ -1,0 +1,194 @@
+"""The physical LED board: the one source of truth for where every LED is and what it means.
+
+The firmware (renderer), the simulator and the drill-template generator all read this.
+A different build (a 61-hole board, three lanes, 40 holes a row) is a change of parameters:
+
+    L = Layout()                                   # the default 2-lane 121 board
+    L = Layout(lanes=3, holes=60, row=30)          # a 61-hole three-lane board
+
+What a board has, per lane (lane = one player's or partnership's track):
+  * a start hole (score 0) and `holes` track holes (scores 1..holes),
+  * the finish hole (score holes + 1): one shared by all lanes, or one per lane,
+  * `games` LEDs counting games won, a "turn" LED and a "crib" LED (the status header).
+
+Track geometry: the holes run in bands of `row` holes (grouped by `group`, with a small gap
+between groups, as on a wooden board). Band 0 runs left to right, band 1 right to left, and so
+on; within a band the lanes lie side by side (lane 0 on top). Above band 0 is the status
+header: per lane [turn, crib, games...]. Start holes sit left of band 0, the finish after the
+last band.
+
+Wiring (the strip's order): the header (lane 0's LEDs, then lane 1's, ...), the start holes
+(lane 0 first), then the track lines serpentine from the top: line (band 0, lane 0) left to
+right, (band 0, lane 1) right to left, (band 1, lane 0) left to right, ..., then the finish
+hole(s). So pixel index != hole number: use hole(lane, score).
+
+API (ints everywhere; pixel = index into the strip):
+    L.count                  number of LEDs
+    L.hole(lane, score)      pixel of a hole: 0 start, 1..holes track, holes+1 finish
+    L.peg(lane, score, target)  pixel a peg at `score` sits in for a game to `target`
+                             (target <= finish: straight; longer games wrap round the track)
+    L.lap(score, target)     0 on the first time round, 1 on the second (long game, short board)
+    L.games_led(lane, k)     pixel of the k-th games-won LED (k from 0)
+    L.turn_led(lane), L.crib_led(lane)
+    L.xy(pixel)              (x, y) of the LED centre in mm, origin top left of band 0, y down
+    L.what(pixel)            (kind, lane, n): kind in START HOLE FINISH GAMES TURN CRIB
+                             (n = score for holes, k for games LEDs)
+hole/peg/led lookups allocate nothing (the renderer calls them per frame).
+"""
+
+from array import array
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# what() kinds
+START = const(0)
+HOLE = const(1)
+FINISH = const(2)
+GAMES = const(3)
+TURN = const(4)
+CRIB = const(5)
+KIND_NAMES = ("start", "hole", "finish", "games", "turn", "crib")
+
+
+class Layout:
+    """Two lanes x 121 holes by default; every dimension is a parameter (see module doc)."""
+
+    def __init__(self, lanes=2, holes=120, row=30, group=5, shared_finish=True, games=3,
+                 pitch=7.0, group_gap=3.0, lane_pitch=9.0, band_gap=14.0):
+        if lanes < 1 or lanes > 6:
+            raise ValueError("lanes must be 1..6, not %r" % (lanes,))
+        if holes < row or row < 1 or holes % row:
+            raise ValueError("holes (%r) must be a whole number of rows of %r" % (holes, row))
+        if group < 1 or row % group:
+            raise ValueError("a row of %r holes does not split into groups of %r" % (row, group))
+        if games < 0:
+            raise ValueError("games LEDs must be 0 or more")
+        self.lanes = lanes
+        self.holes = holes
+        self.row = row
+        self.group = group
+        self.bands = holes // row
+        self.shared_finish = shared_finish
+        self.games = games
+        self.pitch = pitch
+        self.group_gap = group_gap
+        self.lane_pitch = lane_pitch
+        self.band_gap = band_gap
+        self.header = 2 + games  # per lane: turn, crib, games...
+        self.n_finish = 1 if shared_finish else lanes
+        self.first_start = lanes * self.header
+        self.first_track = self.first_start + lanes
+        self.first_finish = self.first_track + lanes * holes
+        self.count = self.first_finish + self.n_finish
+        # pixel of track hole (lane, score 1..holes): one table, lane-major
+        t = array("H", bytes(2 * lanes * holes))
+        for band in range(self.bands):
+            for lane in range(lanes):
+                line = band * lanes + lane
+                for k in range(row):
+                    score = band * row + k + 1  # k-th hole along the band's direction
+                    # the band's direction and the strip's direction on this line
+                    col = k if band % 2 == 0 else row - 1 - k  # column from the left
+                    along = col if line % 2 == 0 else row - 1 - col
+                    t[lane * holes + score - 1] = self.first_track + line * row + along
+        self._track = t
+
+    # --- lookups (no allocation) ------------------------------------------------------
+
+    def hole(self, lane, score):
+        """Pixel of lane's hole for `score`: 0 start, 1..holes track, holes + 1 finish."""
+        if score <= 0:
+            return self.first_start + lane
+        if score > self.holes:
+            return self.first_finish + (0 if self.shared_finish else lane)
+        return self._track[lane * self.holes + score - 1]
+
+    def peg(self, lane, score, target):
+        """Pixel of a peg at `score` in a game to `target`. The winning score sits in the
+        finish hole; a game longer than the track goes round again (see lap())."""
+        if score <= 0:
+            return self.first_start + lane
+        if score >= target:
+            return self.first_finish + (0 if self.shared_finish else lane)
+        if target <= self.holes + 1:
+            return self._track[lane * self.holes + score - 1]
+        return self._track[lane * self.holes + (score - 1) % self.holes]
+
+    def lap(self, score, target):
+        """0 the first time round the track, 1 the second (a 121 game on a 61-hole board)."""
+        if score <= 0 or score >= target or target <= self.holes + 1:
+            return 0
+        return (score - 1) // self.holes
+
+    def games_led(self, lane, k):
+        return lane * self.header + 2 + k
+
+    def turn_led(self, lane):
+        return lane * self.header
+
+    def crib_led(self, lane):
+        return lane * self.header + 1
+
+    # --- descriptions, for the simulator and the drill template (allocate freely) -------
+
+    def what(self, pixel):
+        """(kind, lane, n) of a pixel: kind is START HOLE FINISH GAMES TURN CRIB."""
+        if not 0 <= pixel < self.count:
+            raise ValueError("no pixel %r on a %d-LED board" % (pixel, self.count))
+        if pixel < self.first_start:
+            lane, k = divmod(pixel, self.header)
+            if k == 0:
+                return (TURN, lane, 0)
+            if k == 1:
+                return (CRIB, lane, 0)
+            return (GAMES, lane, k - 2)
+        if pixel < self.first_track:
+            return (START, pixel - self.first_start, 0)
+        if pixel < self.first_finish:
+            for i in range(len(self._track)):
+                if self._track[i] == pixel:
+                    lane, s = divmod(i, self.holes)
+                    return (HOLE, lane, s + 1)
+        lane = 0 if self.shared_finish else pixel - self.first_finish
+        return (FINISH, lane, self.holes + 1)
+
+    def _col_x(self, col):
+        return col * self.pitch + (col // self.group) * self.group_gap
+
+    def _line_y(self, band, lane):
+        return band * ((self.lanes - 1) * self.lane_pitch + self.band_gap) + lane * self.lane_pitch
+
+    def xy(self, pixel):
+        """(x, y) in mm of the LED's centre; x grows right, y grows down, band 0 at y = 0."""
+        kind, lane, n = self.what(pixel)
+        left = -(self.pitch + self.group_gap)
+        if kind == HOLE:
+            band, k = divmod(n - 1, self.row)
+            col = k if band % 2 == 0 else self.row - 1 - k
+            return (self._col_x(col), self._line_y(band, lane))
+        if kind == START:
+            return (left, self._line_y(0, lane))
+        if kind == FINISH:
+            last = self.bands - 1
+            x = self._col_x(self.row - 1) - left if last % 2 == 0 else left
+            if self.shared_finish:
+                return (x, self._line_y(last, 0) + (self.lanes - 1) * self.lane_pitch / 2)
+            return (x, self._line_y(last, lane))
+        # the status header, one block of LEDs per lane above band 0
+        k = 0 if kind == TURN else 1 if kind == CRIB else 2 + n
+        x = (lane * (self.header + 1) + k) * self.pitch
+        return (x, -self.band_gap)
+
+    def size(self):
+        """(width, height) in mm of the box holding every LED centre, and its top-left."""
+        xs = []
+        ys = []
+        for p in range(self.count):
+            x, y = self.xy(p)
+            xs.append(x)
+            ys.append(y)
+        return (max(xs) - min(xs), max(ys) - min(ys), min(xs), min(ys))

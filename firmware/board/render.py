@@ -1,0 +1,278 @@
+"""The renderer: a View (scores, pegs, preview, win) -> bytes in the LED strip's buffer.
+
+Data flows one way: the app fills a View from the engine's state, frame() writes the strip's
+preallocated `buf` (and nothing else: the caller calls strip.write() when it returns True).
+A frame allocates nothing: the lit pixels are gathered into preallocated arrays, their
+estimated current summed, scaled under the supply limit, and only the pixels that changed
+since the last frame are touched (a 735-byte loop would cost ~5 ms on a Pico).
+
+How sides are told apart -- by colour AND without colour:
+  * position: each side pegs its own lane (side s on lane s % lanes);
+  * the front peg (score) is full brightness, the back peg (previous score) a quarter;
+  * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
+    blink: the first steady, the second on-off slowly, the third with a short double flash;
+  * the turn and crib status LEDs sit at each lane's end of the header.
+The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
+A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
+blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
+LEDs show the new total with this game's games blinking.
+An error flashes the header and the start holes red for ERROR_MS. marks: up to 8 extra holes
+to blink white (the discard advisor lights entry positions with them when there is no display).
+
+Current: each channel at 255 draws about MA_PER_CHANNEL mA, each LED IDLE_UA idle; when the
+frame's estimate passes limit_ma, every value is scaled down in proportion.
+"""
+
+from array import array
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+MAX_SIDES = const(6)
+MAX_MARKS = const(8)
+ERROR_MS = const(900)
+MA_PER_CHANNEL = const(20)  # WS2812 at 255 on one channel
+IDLE_UA = const(800)  # per LED, all off
+_TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython
+
+# side colours (r, g, b) at full scale: red, blue, green, yellow, magenta, cyan
+PALETTE = bytes((255, 16, 0, 0, 48, 255, 0, 255, 24, 255, 150, 0, 200, 0, 255, 0, 200, 180))
+WHITE = const(6)  # palette index of the extra colours below
+RED = const(7)
+_EXTRA = bytes((255, 255, 255, 255, 0, 0))
+
+# levels (of 256) for each kind of light
+FRONT = const(256)
+BACK = const(48)
+LANE = const(20)
+STATUS = const(96)
+
+
+class View:
+    """What the board should show; the app fills it, the renderer only reads it."""
+
+    def __init__(self, sides=2, target=121):
+        self.sides = sides
+        self.target = target
+        self.front = bytearray(MAX_SIDES)  # scores 0..255
+        self.back = bytearray(MAX_SIDES)
+        self.games = bytearray(MAX_SIDES)
+        self.turn = -1  # side to play / enter, or -1
+        self.crib = -1  # side owning the crib, or -1
+        self.preview_side = -1  # side whose typed points preview, or -1
+        self.preview_score = 0  # the score the preview would peg to
+        self.winner = -1
+        self.skunk = 0  # 0 none, 1 skunk, 2 double skunk (of the game just won)
+        self.won = 0  # games the game just won counts for (to blink them)
+        self.skunk_line = 91  # the lowest loser's score that is no skunk
+        self.double_line = 61
+        self.error_at = -1  # ticks_ms when an error was signalled, or -1
+        self.marks = array("h", [-1] * MAX_MARKS)  # pixels to blink white, -1 = none
+
+
+class Renderer:
+    """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed."""
+
+    def __init__(self, layout, strip, brightness=64, limit_ma=2000):
+        self.layout = layout
+        self.strip = strip
+        self.buf = strip.buf
+        self.bpp = getattr(strip, "bpp", 3)
+        order = getattr(strip, "ORDER", (1, 0, 2, 3))  # neopixel: GRB on the wire
+        self.o_r = order[0]
+        self.o_g = order[1]
+        self.o_b = order[2]
+        self.brightness = brightness
+        self.limit_ma = limit_ma
+        n = layout.count + 8
+        self._pix = array("H", bytes(2 * n))  # this frame's lit pixels...
+        self._rgb = bytearray(3 * n)  # ...and their values
+        self._n = 0
+        self._old = array("H", bytes(2 * n))  # last frame's lit pixels
+        self._n_old = 0
+        self._stamp = bytearray(layout.count)  # frame id that last lit each pixel
+        self._frame_id = 0
+        self._colours = PALETTE + _EXTRA
+        self.last_ma = 0  # the last frame's estimate, after scaling
+
+    # --- building a frame -------------------------------------------------------------
+
+    def _add(self, pixel, colour, level):
+        """Light pixel in palette colour at level/256 (times the brightness setting)."""
+        i = self._n
+        if i >= len(self._pix):
+            return
+        c = self._colours
+        k = 3 * colour
+        m = level * self.brightness
+        j = 3 * i
+        rgb = self._rgb
+        rgb[j] = (c[k] * m) >> 16
+        rgb[j + 1] = (c[k + 1] * m) >> 16
+        rgb[j + 2] = (c[k + 2] * m) >> 16
+        self._pix[i] = pixel
+        self._n = i + 1
+
+    def _gather(self, v, now):
+        L = self.layout
+        lanes = L.lanes
+        fast = (now // 200) & 1  # preview blink
+        slow = (now // 600) & 1  # second side on a lane
+        flash = ((now // 120) % 5) != 0 and ((now // 600) & 1)  # third side: short flashes
+        err = v.error_at >= 0 and ((now - v.error_at) & _TICKS_MASK) < ERROR_MS
+        self._n = 0
+        target = v.target
+        # the win: the winner's lane, then the skunk lines on the losers' lanes
+        w = v.winner
+        if w >= 0:
+            lane = w % lanes
+            for s in range(1, L.holes + 1):
+                if s < target:
+                    self._add(L.peg(lane, s, target), w, LANE)
+            if v.skunk and fast:
+                for side in range(v.sides):
+                    if side % lanes != lane:
+                        self._add(L.peg(side % lanes, v.skunk_line, target), RED, FRONT)
+                        if v.skunk > 1:
+                            self._add(L.peg(side % lanes, v.double_line, target), RED, FRONT)
+        # each side's pegs
+        for side in range(v.sides):
+            lane = side % lanes
+            share = side // lanes  # 0: steady; 1: slow blink; 2: flashes
+            if share == 1 and not slow:
+                continue
+            if share >= 2 and not flash:
+                continue
+            f = v.front[side]
+            b = v.back[side]
+            if b != f and (b or f):
+                self._add(L.peg(lane, b, target), side, BACK)
+            if f or side == v.turn:
+                self._add(L.peg(lane, f, target), side, FRONT if f else STATUS)
+            if L.lap(f, target):  # second time round: the start hole says so
+                self._add(L.hole(lane, 0), side, BACK)
+        # the preview blinks in the side's colour
+        p = v.preview_side
+        if p >= 0 and fast:
+            self._add(L.peg(p % lanes, v.preview_score, target), p, FRONT)
+        # status header: turn, crib, games won (this game's games blink)
+        if not err:
+            for side in range(v.sides):
+                lane = side % lanes
+                if side // lanes:
+                    continue  # a shared lane's status belongs to its first side
+                if side == v.turn:
+                    self._add(L.turn_led(lane), side, STATUS)
+                if side == v.crib:
+                    self._add(L.crib_led(lane), side, STATUS)
+                g = v.games[side]
+                for k in range(L.games):
+                    if k < g:
+                        if side == w and k >= g - v.won and not fast:
+                            continue
+                        self._add(L.games_led(lane, k), side, STATUS)
+        else:
+            if fast:
+                for k in range(L.first_track):
+                    self._add(k, RED, STATUS)
+        for k in range(MAX_MARKS):
+            m = v.marks[k]
+            if m >= 0 and fast:
+                self._add(m, WHITE, STATUS)
+
+    def _limit(self):
+        """Scale the gathered values so the frame's estimate stays under limit_ma."""
+        rgb = self._rgb
+        total = 0
+        for j in range(3 * self._n):
+            total += rgb[j]
+        idle = self.layout.count * IDLE_UA // 1000
+        allowed = (self.limit_ma - idle) * 255 // MA_PER_CHANNEL
+        if allowed < 0:
+            allowed = 0
+        if total > allowed:
+            for j in range(3 * self._n):
+                rgb[j] = rgb[j] * allowed // total
+            total = allowed
+        self.last_ma = idle + total * MA_PER_CHANNEL // 255
+
+    def _write(self):
+        """Write this frame's pixels, then clear last frame's that are not lit now.
+        True if any byte of the buffer changed (the caller then sends it to the strip)."""
+        buf = self.buf
+        bpp = self.bpp
+        changed = False
+        stamp = self._stamp
+        t = self._frame_id + 1
+        if t > 255:
+            t = 1
+        self._frame_id = t
+        rgb = self._rgb
+        pix = self._pix
+        o_r = self.o_r
+        o_g = self.o_g
+        o_b = self.o_b
+        for i in range(self._n):
+            p = pix[i]
+            k = p * bpp
+            j = 3 * i
+            stamp[p] = t
+            if buf[k + o_r] != rgb[j] or buf[k + o_g] != rgb[j + 1] or buf[k + o_b] != rgb[j + 2]:
+                buf[k + o_r] = rgb[j]
+                buf[k + o_g] = rgb[j + 1]
+                buf[k + o_b] = rgb[j + 2]
+                changed = True
+        old = self._old
+        for i in range(self._n_old):
+            p = old[i]
+            if stamp[p] != t:
+                k = p * bpp
+                if buf[k] or buf[k + 1] or buf[k + 2]:
+                    buf[k] = 0
+                    buf[k + 1] = 0
+                    buf[k + 2] = 0
+                    changed = True
+        for i in range(self._n):
+            old[i] = pix[i]
+        self._n_old = self._n
+        return changed
+
+    def frame(self, view, now):
+        """Draw view at time now (ms) into the strip buffer. True if the strip needs a write."""
+        self._gather(view, now)
+        self._limit()
+        return self._write()
+
+    # --- whole-strip effects ----------------------------------------------------------
+
+    def clear(self):
+        buf = self.buf
+        for k in range(len(buf)):
+            buf[k] = 0
+        self._n_old = 0
+
+    def selftest(self, step):
+        """Boot self-test frame `step` (0 .. count*3 + 2): one LED at a time in red, green,
+        blue along the strip's wiring, then all white at the current limit. False when done."""
+        L = self.layout
+        n = L.count
+        self.clear()
+        if step < 3 * n:
+            colour, p = divmod(step, n)
+            self._n = 0
+            # red, green, blue: palette entries chosen for pure-ish channels
+            self._add(p, (RED, 2, 1)[colour], FRONT)
+        elif step < 3 * n + 3:
+            self._n = 0
+            for p in range(n):
+                self._add(p, WHITE, STATUS)
+        else:
+            self._n = 0
+            self._write()
+            return False
+        self._limit()
+        self._write()
+        return True

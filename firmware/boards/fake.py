@@ -1,0 +1,142 @@
+"""The host board: fake hardware with the same small interfaces as the real drivers.
+
+Used by the tests, the benchmarks and the simulator (which may pass its own objects instead).
+Nothing here imports `machine`; it runs under CPython and under the micropython binary.
+
+    hw = build(storage_dir="/tmp/x")   # a dict: see firmware/board/__init__.py
+    hw["keys"].press("5"); hw["clock"].advance(50); ...
+"""
+
+from board.layout import Layout
+
+KEYS_4X4 = "123A456B789C*0#D"
+
+
+class Strip:
+    """Stands in for neopixel.NeoPixel: a GRB bytearray `buf` and write()."""
+
+    ORDER = (1, 0, 2, 3)
+    bpp = 3
+
+    def __init__(self, n):
+        self.n = n
+        self.buf = bytearray(3 * n)
+        self.writes = 0
+
+    def write(self):
+        self.writes += 1
+
+    def rgb(self, i):
+        """(r, g, b) of pixel i as it was last written (for tests and the simulator)."""
+        b = self.buf
+        return (b[3 * i + 1], b[3 * i], b[3 * i + 2])
+
+    def lit(self):
+        """Indexes of every pixel that is not dark."""
+        b = self.buf
+        return [i for i in range(self.n) if b[3 * i] or b[3 * i + 1] or b[3 * i + 2]]
+
+
+class Clock:
+    """ticks_ms() under the test's control: clock() reads it, advance(ms) moves it."""
+
+    def __init__(self, t=0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+    def advance(self, ms):
+        self.t += ms
+
+
+class Matrix:
+    """A 4x4 keypad wired as rows (outputs, driven low to scan) and columns (inputs with
+    pull-ups, read 0 when a key joins them to a low row). press()/release() by key name."""
+
+    def __init__(self, names=KEYS_4X4, n_rows=4, n_cols=4):
+        self.names = names
+        self.n_cols = n_cols
+        self.down = set()
+        self.level = [1] * n_rows
+        self.rows = [self._row_pin(r) for r in range(n_rows)]
+        self.cols = [self._col_pin(c) for c in range(n_cols)]
+
+    def _row_pin(self, r):
+        def pin(v=None):
+            if v is None:
+                return self.level[r]
+            self.level[r] = 1 if v else 0
+        return pin
+
+    def _col_pin(self, c):
+        def pin():
+            for r in range(len(self.level)):
+                if not self.level[r] and self.names[r * self.n_cols + c] in self.down:
+                    return 0
+            return 1
+        return pin
+
+    def press(self, name):
+        if name not in self.names:
+            raise ValueError("no key %r on this keypad" % (name,))
+        self.down.add(name)
+
+    def release(self, name=None):
+        if name is None:
+            self.down = set()
+        else:
+            self.down.discard(name)
+
+
+class Button:
+    """A discrete button to ground with a pull-up: reads 1 idle, 0 pressed."""
+
+    def __init__(self):
+        self.pressed = False
+
+    def __call__(self):
+        return 0 if self.pressed else 1
+
+
+class Display:
+    """Stands in for ssd1306.SSD1306_I2C: text/fill/show; keeps the text lines shown."""
+
+    width = 128
+    height = 64
+
+    def __init__(self):
+        self.lines = {}
+        self.shown = []
+        self.shows = 0
+
+    def fill(self, c):
+        self.lines = {}
+
+    def text(self, s, x, y, c=1):
+        self.lines[y // 8] = s
+
+    def show(self):
+        self.shows += 1
+        self.shown = [self.lines.get(i, "") for i in range(8)]
+
+
+def build(storage_dir=".sim", display=True, layout=None, buttons=0):
+    """The host board's hardware, as the app wants it (see board/__init__.py)."""
+    L = layout or Layout()
+    m = Matrix()
+    btns = [Button() for _ in range(buttons)]
+    return {
+        "layout": L,
+        "strip": Strip(L.count),
+        "rows": m.rows,
+        "cols": m.cols,
+        "buttons": btns,
+        "matrix": m,  # only the fake has these two: tests press keys through them
+        "button_objs": btns,
+        "display": Display() if display else None,
+        "clock": Clock(),
+        "storage_dir": storage_dir,
+        "fs": None,
+        "wdt": None,
+    }

@@ -1,0 +1,145 @@
+"""The renderer: pegs leapfrog, preview blinks, win/skunk, current limit, no allocation."""
+
+from check import no_alloc
+from board.layout import Layout
+from board.render import Renderer, View, ERROR_MS
+from boards.fake import Strip
+
+
+def setup(brightness=255, limit=100000):
+    L = Layout()
+    s = Strip(L.count)
+    return L, s, Renderer(L, s, brightness, limit), View()
+
+
+def test_front_and_back_pegs_by_colour_and_brightness():
+    L, s, R, v = setup()
+    v.front[0] = 12
+    v.back[0] = 5
+    v.front[1] = 9
+    v.back[1] = 0
+    assert R.frame(v, 0)
+    # side 1's back peg still sits in its start hole, as on a wooden board
+    assert sorted(s.lit()) == sorted([L.hole(0, 12), L.hole(0, 5), L.hole(1, 9), L.hole(1, 0)])
+    r, g, b = s.rgb(L.hole(0, 12))
+    assert r > 200 and b == 0  # side 0 red, front peg full
+    assert sum(s.rgb(L.hole(0, 5))) * 3 < r  # back peg much dimmer
+    assert s.rgb(L.hole(1, 9))[2] > 200  # side 1 blue
+    # nothing changed: no write needed
+    assert not R.frame(v, 1)
+    # leapfrog: the back peg jumps over the front
+    v.back[0] = 12
+    v.front[0] = 20
+    assert R.frame(v, 2)
+    assert L.hole(0, 5) not in s.lit() and L.hole(0, 20) in s.lit()
+    assert sum(s.rgb(L.hole(0, 12))) < 100
+
+
+def test_preview_blinks_until_confirmed():
+    L, s, R, v = setup()
+    v.front[0] = 10
+    v.back[0] = 4
+    v.preview_side = 0
+    v.preview_score = 16
+    on = []
+    for t in range(0, 1000, 100):
+        R.frame(v, t)
+        on.append(L.hole(0, 16) in s.lit())
+        assert L.hole(0, 10) in s.lit() and L.hole(0, 4) in s.lit()  # the pegs stay
+    assert True in on and False in on
+    v.preview_side = -1
+    R.frame(v, 200)
+    assert L.hole(0, 16) not in s.lit()
+
+
+def test_three_sides_on_two_lanes_shared_lane_blinks():
+    L, s, R, v = setup()
+    v.sides = 3
+    v.front[0], v.front[1], v.front[2] = 30, 40, 50
+    seen = set()
+    for t in range(0, 2400, 100):
+        R.frame(v, t)
+        lit = s.lit()
+        assert L.hole(0, 30) in lit and L.hole(1, 40) in lit  # first sides steady
+        seen.add(L.hole(0, 50) in lit)
+    assert seen == {True, False}  # the third side, sharing lane 0, blinks
+    R.frame(v, 700)  # slow phase on
+    assert s.rgb(L.hole(0, 50))[1] > 200  # green
+
+
+def test_win_lights_the_lane_and_skunk_line_blinks():
+    L, s, R, v = setup()
+    v.front[0], v.back[0] = 121, 115
+    v.front[1] = 80
+    v.winner = 0
+    v.skunk = 1
+    v.won = 2
+    v.games[0] = 2
+    R.frame(v, 200)  # fast phase on
+    lit = s.lit()
+    assert all(L.hole(0, h) in lit for h in range(1, 122))
+    assert L.hole(1, 91) in lit and s.rgb(L.hole(1, 91))[0] > 200
+    assert L.hole(1, 61) not in lit  # only a single skunk
+    assert L.games_led(0, 0) in lit
+    R.frame(v, 0)  # off phase: the skunk line and this game's games are off
+    assert L.hole(1, 91) not in s.lit() and L.games_led(0, 0) not in s.lit()
+
+
+def test_error_flash_and_marks():
+    L, s, R, v = setup()
+    v.error_at = 1000
+    R.frame(v, 1100)
+    assert L.turn_led(0) in s.lit() and L.hole(1, 0) in s.lit()
+    R.frame(v, 1000 + ERROR_MS + 200)
+    assert s.lit() == []
+    v.marks[0] = L.hole(0, 3)
+    R.frame(v, 200)
+    assert s.lit() == [L.hole(0, 3)]
+
+
+def test_current_limit_scales_the_frame():
+    L, s, R, v = setup(255, 100000)
+    v.front[0], v.winner = 121, 0
+    R.frame(v, 0)
+    big = R.last_ma
+    bright = sum(s.rgb(L.hole(0, 50)))
+    L2, s2, R2, v2 = setup(255, 300)
+    v2.front[0], v2.winner = 121, 0
+    R2.frame(v2, 0)
+    assert R2.last_ma <= 300 < big
+    assert sum(s2.rgb(L.hole(0, 50))) < bright
+    # brightness scales too
+    L3, s3, R3, v3 = setup(32, 100000)
+    v3.front[0] = 7
+    R3.frame(v3, 0)
+    assert 0 < s3.rgb(L.hole(0, 7))[0] <= 33
+
+
+def test_selftest_walks_every_led():
+    L, s, R, v = setup()
+    step = 0
+    hit = set()
+    while R.selftest(step):
+        hit.update(s.lit())
+        step += 1
+    assert len(hit) == L.count and s.lit() == []
+
+
+def test_frame_allocates_nothing():
+    L, s, R, v = setup(128, 1500)
+    v.sides = 3
+    v.front[0], v.back[0], v.front[1], v.front[2] = 121, 100, 70, 30
+    v.winner, v.skunk, v.won, v.games[0] = 0, 2, 3, 3
+    v.preview_side, v.preview_score, v.turn, v.crib = 1, 75, 1, 0
+    v.error_at = 5
+    v.marks[1] = 3
+    R.frame(v, 0)
+
+    def run():
+        n = 0
+        for t in range(0, 2000, 50):
+            if R.frame(v, t):
+                n += 1
+        return n
+
+    assert no_alloc(run) > 0
