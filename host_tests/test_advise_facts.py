@@ -20,7 +20,7 @@ def _throw(text, dealer):
 def _hand_average(text, throw_text):
     dealt = parse_many(text)
     throw = tuple(sorted(dealt.index(c) for c in parse_many(throw_text)))
-    for pts, throw2, hand, crib in advise.details(dealt, True):
+    for _pts, throw2, hand, _crib in advise.details(dealt, True):
         if throw2 == throw:
             return hand
     raise AssertionError(throw)

@@ -5,8 +5,7 @@ import os
 import subprocess
 import sys
 
-from cribbage import advise, cribgen, cribtable
-from cribbage.cards import parse_many
+from cribbage import cribgen, cribtable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -1,4 +1,5 @@
-"""Regenerate firmware/cribbage/cribtable.py (the advisor's crib table): python tools/gen_crib_table.py
+"""Regenerate the advisor's crib table, firmware/cribbage/cribtable.py:
+python tools/gen_crib_table.py
 
 Full enumeration with the core's scorer (cribbage.cribgen says the method and its error):
 169 cells of 58,800 cribs each, about 10 s per core. Cells run in parallel on all cores.
