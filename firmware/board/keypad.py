@@ -1,0 +1,162 @@
+"""The keypad: a 4x4 matrix and optional discrete buttons -> a ring buffer of key events.
+
+Pins are passed in and only called, so any callable stands in for one in a test:
+    rows: outputs, rows[r](0) drives row r low, rows[r](1) lets it idle high (open drain);
+    cols: inputs with pull-ups, cols[c]() reads 0 when a key joins it to the low row;
+    buttons: inputs with pull-ups, active low (a button to ground).
+Key numbers: matrix key r * n_cols + c (0..15, named by `names`, "123A456B789C*0#D"), then
+buttons from 16 up (named "a", "b", ...).
+
+update(now_ms) is one scan step, pure apart from the pins: tests call it with a fake clock;
+on the board run() calls it every scan_ms from its own asyncio task. A change of the raw keys
+must hold debounce_ms before it counts. Events (one byte: kind | key) go into a preallocated
+bytearray ring; get() returns the next one or -1. A scan allocates nothing.
+
+    DOWN   the key went down (debounced): the app acts on most keys here, for speed
+    LONG   held long_ms (once per press)
+    REPEAT every repeat_ms after LONG while still held (for +1 buttons)
+    UP     released (with LONG already sent if it was a long press)
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+DOWN = const(0x20)
+UP = const(0x40)
+LONG = const(0x60)
+REPEAT = const(0x80)
+KIND = const(0xE0)
+KEY = const(0x1F)
+MAX_KEYS = const(28)  # 16 matrix keys + up to 12 buttons: the key bits stay a small int
+
+KEYS_4X4 = "123A456B789C*0#D"
+BUTTON_NAMES = "abcdefghijkl"
+
+
+def _ticks_diff(a, b):
+    """a - b for ticks_ms() values that wrap at 2**30 (same result as time.ticks_diff)."""
+    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+
+class Keypad:
+    debounce_ms = 30
+    long_ms = 700
+    repeat_ms = 180
+    scan_ms = 10
+
+    def __init__(self, rows=(), cols=(), buttons=(), names=KEYS_4X4, size=32):
+        if len(rows) * len(cols) + len(buttons) > MAX_KEYS:
+            raise ValueError("at most %d keys" % MAX_KEYS)
+        self.rows = rows
+        self.cols = cols
+        self.buttons = buttons
+        self.n_matrix = len(rows) * len(cols)
+        self.names = names[:self.n_matrix] + BUTTON_NAMES[:len(buttons)]
+        for r in rows:
+            r(1)
+        self._ring = bytearray(size)
+        self._head = 0  # next to read
+        self._tail = 0  # next to write
+        self._raw = 0  # raw key bits at the last scan
+        self._raw_at = 0  # when the raw bits last changed
+        self._state = 0  # debounced key bits
+        self._long = 0  # keys that already sent LONG this press
+        self._down_at = [0] * MAX_KEYS  # ticks of each key's DOWN (or last REPEAT)
+
+    # --- the ring buffer (Hinch's RingbufQueue, for bytes) -------------------------------
+
+    def put(self, ev):
+        """Queue an event; when the ring is full the oldest is dropped."""
+        ring = self._ring
+        ring[self._tail] = ev
+        self._tail = (self._tail + 1) % len(ring)
+        if self._tail == self._head:
+            self._head = (self._head + 1) % len(ring)
+
+    def get(self):
+        """The next event (kind | key), or -1 when there is none."""
+        if self._head == self._tail:
+            return -1
+        ev = self._ring[self._head]
+        self._head = (self._head + 1) % len(self._ring)
+        return ev
+
+    def name(self, ev):
+        """The key's name: "5", "#", "a" (first button)."""
+        return self.names[ev & KEY]
+
+    # --- scanning ----------------------------------------------------------------------
+
+    def scan(self):
+        """Raw key bits now: bit k set while key k is down."""
+        bits = 0
+        n_cols = len(self.cols)
+        k = 0
+        for r in self.rows:
+            r(0)
+            for c in self.cols:
+                if not c():
+                    bits |= 1 << k
+                k += 1
+            r(1)
+        for b in self.buttons:
+            if not b():
+                bits |= 1 << k
+            k += 1
+        return bits
+
+    def update(self, now):
+        """One scan at time now (ms): debounce, queue DOWN/UP/LONG/REPEAT events."""
+        raw = self.scan()
+        if raw != self._raw:
+            self._raw = raw
+            self._raw_at = now
+        elif raw != self._state and _ticks_diff(now, self._raw_at) >= self.debounce_ms:
+            changed = raw ^ self._state
+            self._state = raw
+            k = 0
+            while changed:
+                if changed & 1:
+                    if raw >> k & 1:
+                        self._down_at[k] = now
+                        self.put(DOWN | k)
+                    else:
+                        self._long &= ~(1 << k)
+                        self.put(UP | k)
+                changed >>= 1
+                k += 1
+        held = self._state
+        k = 0
+        while held:
+            if held & 1:
+                d = _ticks_diff(now, self._down_at[k])
+                if not self._long >> k & 1:
+                    if d >= self.long_ms:
+                        self._long |= 1 << k
+                        self._down_at[k] = now
+                        self.put(LONG | k)
+                elif d >= self.repeat_ms:
+                    self._down_at[k] = now
+                    self.put(REPEAT | k)
+            held >>= 1
+            k += 1
+
+    def held(self, k):
+        """True while key k is down (debounced): the boot self-test checks a key this way."""
+        return bool(self._state >> k & 1)
+
+    async def run(self, clock):
+        """The scanning task: update(clock()) every scan_ms, forever."""
+        try:
+            from asyncio import sleep_ms
+        except ImportError:  # CPython's asyncio has no sleep_ms
+            from asyncio import sleep
+
+            async def sleep_ms(ms):
+                await sleep(ms / 1000)
+        while True:
+            self.update(clock())
+            await sleep_ms(self.scan_ms)

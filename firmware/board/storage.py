@@ -1,0 +1,87 @@
+"""Saved games on flash: write a temporary file, then rename it over the real one.
+
+littlefs (and POSIX) rename atomically, so after a power cut at any moment the real file holds
+either the old game or the new one: at most the entry being confirmed is lost. On a
+filesystem where rename will not replace a file (FAT), the old file is removed first and
+load() falls back to the temporary file, which is complete by then.
+
+    st = Storage("/data")             # a folder; fs: an object with open/rename/remove/mkdir
+    st.save("game", data_bytes)       # after every confirmed event
+    m = st.load("game", loads)        # at boot: loads(bytes) -> object, or ValueError
+The saved bytes carry their own check (the engine's CRC-32): load() tries the real file, then
+the temporary one, and returns None when neither parses. Save per event, never per frame: a
+flash write stalls an RP2040.
+"""
+
+import os
+
+
+class _Os:
+    """The filesystem of the running system (littlefs on a board, the host's on a PC)."""
+
+    def __init__(self):
+        # instance attributes: MicroPython would bind builtins stored on the class
+        self.open = open
+        self.rename = os.rename
+        self.remove = os.remove
+        self.mkdir = os.mkdir
+
+
+class Storage:
+    def __init__(self, folder="/data", fs=None):
+        self.folder = folder.rstrip("/") if folder not in ("", "/") else ""
+        self.fs = fs if fs is not None else _Os()
+        if self.folder:
+            try:
+                self.fs.mkdir(self.folder)
+            except OSError:
+                pass  # it exists
+        self.saves = 0
+
+    def path(self, name):
+        return (self.folder + "/" if self.folder else "") + name
+
+    def save(self, name, data):
+        """Write data as name, atomically: NAME.tmp first, then rename over NAME."""
+        real = self.path(name)
+        tmp = real + ".tmp"
+        f = self.fs.open(tmp, "wb")
+        try:
+            f.write(data)
+        finally:
+            f.close()
+        try:
+            self.fs.rename(tmp, real)
+        except OSError:  # a filesystem that will not rename over a file
+            self.fs.remove(real)
+            self.fs.rename(tmp, real)
+        self.saves += 1
+
+    def read(self, name):
+        """The bytes saved as name, or None."""
+        try:
+            f = self.fs.open(self.path(name), "rb")
+        except OSError:
+            return None
+        try:
+            return f.read()
+        finally:
+            f.close()
+
+    def load(self, name, parse):
+        """parse(bytes) of the saved name, else of its temporary file, else None."""
+        for n in (name, name + ".tmp"):
+            data = self.read(n)
+            if data:
+                try:
+                    return parse(data)
+                except ValueError:
+                    pass
+        return None
+
+    def delete(self, name):
+        for n in (name, name + ".tmp"):
+            try:
+                self.fs.remove(self.path(n))
+            except OSError:
+                pass
