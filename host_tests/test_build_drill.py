@@ -1,0 +1,58 @@
+"""tools/drill_template.py: every LED of the layout is a drill mark at its true position."""
+
+import xml.etree.ElementTree as ET
+
+import drill_template
+from board.layout import Layout
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def marks(text):
+    root = ET.fromstring(text)
+    out = {}
+    for c in root.iter(NS + "circle"):
+        t = c.find(NS + "title")
+        if t is not None and "pixel" in t.text:
+            p = int(t.text.rsplit(" ", 1)[1])
+            out[p] = (float(c.get("cx")), float(c.get("cy")), 2 * float(c.get("r")))
+    return root, out
+
+
+def check_true_scale(L):
+    root, m = marks(drill_template.svg(L, led_hole=5.0, status_hole=3.0))
+    assert sorted(m) == list(range(L.count))
+    # 1 user unit = 1 mm: the viewBox matches the page size given in mm
+    w = float(root.get("width")[:-2])
+    assert root.get("viewBox").split()[2] == "%.1f" % w
+    # every mark sits where the layout says, shifted by one common offset
+    x0, y0 = L.xy(0)
+    dx, dy = m[0][0] - x0, m[0][1] - y0
+    for p in range(L.count):
+        x, y = L.xy(p)
+        assert abs(m[p][0] - x - dx) < 0.01 and abs(m[p][1] - y - dy) < 0.01, p
+        assert 0 < m[p][0] < w
+    # neighbouring track holes are one pitch apart (within a group of 5)
+    a, b = L.hole(0, 1), L.hole(0, 2)
+    assert abs(abs(m[a][0] - m[b][0]) - L.pitch) < 0.01
+    assert m[a][2] == 5.0 and m[L.turn_led(0)][2] == 3.0
+    return root
+
+
+def test_default_board():
+    root = check_true_scale(Layout())
+    assert "100 mm" in ET.tostring(root, encoding="unicode")
+
+
+def test_another_build_is_a_change_of_parameters():
+    L = Layout(lanes=3, holes=60, row=30)
+    check_true_scale(L)
+    a = drill_template.parse_args(["--lanes", "3", "--holes", "60", "--pitch", "6.5"])
+    L2 = drill_template.make_layout(a)
+    assert (L2.lanes, L2.holes, L2.pitch) == (3, 60, 6.5)
+
+
+def test_committed_template_is_current():
+    """hardware/drill_template.svg is what the tool makes from today's layout."""
+    with open(drill_template.parse_args([]).out) as f:
+        assert f.read() == drill_template.svg(Layout()), "run: python tools/drill_template.py"
