@@ -1,0 +1,102 @@
+"""The discard advisor as a player strategy for simulations, and a show-only comparison.
+
+advisor_discard(hand, dealer) -> the cards to throw (one or two card ints), chosen by
+cribbage.advise.best_discards: kept hand's exact average over the unseen starters, plus the
+crib table's value for your own crib, minus it for the opponent's. hand_only_discard() is the
+same without the crib term (the best average hand, whoever's crib it is), for comparison.
+
+tools/simulate.py imports this for `--strategy advisor`. Run on its own it plays N two-player
+deals of the show only (no pegging: every deal both hands, the crib and the starter are
+scored) and prints how many points a deal the advisor gains over the other strategies:
+    python tools/advisor_player.py [N] [--seed S]
+"""
+
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "firmware"))
+
+from cribbage import advise
+from cribbage.score import score_hand
+
+
+def advisor_discard(hand, dealer):
+    """The cards to throw from 6 (or 5) dealt cards: the advisor's best discard."""
+    throw = advise.best_discards(hand, dealer, 1)[0][1]
+    return [hand[i] for i in throw]
+
+
+def hand_only_discard(hand, dealer):
+    """The cards to throw keeping the four with the best average hand; the crib is ignored."""
+    m = advise.rank(hand, dealer)
+    best = 0
+    for k in range(1, m):
+        if advise.HAND[k] > advise.HAND[best]:
+            best = k
+    throws = advise.THROWS6 if m == 15 else advise.THROWS5
+    return [hand[i] for i in throws[best]]
+
+
+def first_four_discard(hand, dealer):
+    """Throw the last cards dealt: a strategy that does not look (a floor for comparison)."""
+    return list(hand[4:])
+
+
+STRATEGIES = {"advisor": advisor_discard, "hand-only": hand_only_discard,
+              "first-four": first_four_discard}
+
+
+def show_deal(deck, me, other, i_deal):
+    """Show points of one deal for the player using `me` against one using `other`: my hand
+    (+ my crib when I deal) minus the opponent's hand (+ crib). deck: 13+ shuffled cards."""
+    mine, theirs = list(deck[0:6]), list(deck[6:12])
+    starter = deck[12]
+    t_mine = me(mine, i_deal)
+    t_theirs = other(theirs, not i_deal)
+    keep_mine = [c for c in mine if c not in t_mine]
+    keep_theirs = [c for c in theirs if c not in t_theirs]
+    crib = t_mine + t_theirs
+    c = score_hand(crib, starter, True)
+    net = score_hand(keep_mine, starter) - score_hand(keep_theirs, starter)
+    return net + (c if i_deal else -c)
+
+
+def paired_gain(n, seed, a="advisor", b="hand-only"):
+    """Mean and standard error of (a's net - b's net) per deal on the same deals, both against
+    b: the gain per deal of playing a instead of b."""
+    rng = random.Random(seed)
+    sa, sb = STRATEGIES[a], STRATEGIES[b]
+    diffs = []
+    for k in range(n):
+        deck = rng.sample(range(52), 13)
+        i_deal = k % 2 == 0
+        diffs.append(show_deal(deck, sa, sb, i_deal) - show_deal(deck, sb, sb, i_deal))
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
+
+
+def main(argv):
+    n = 20000
+    seed = 1
+    args = list(argv)
+    if "--seed" in args:
+        i = args.index("--seed")
+        seed = int(args[i + 1])
+        del args[i:i + 2]
+    if args:
+        n = int(args[0])
+    mean, se = paired_gain(n, seed)
+    print("%d two-player deals, show only (hands + crib, no pegging), seed %d" % (n, seed))
+    print("advisor vs hand-only (best average hand, crib ignored): %+.3f +/- %.3f points a deal"
+          % (mean, se))
+    mean, se = paired_gain(n, seed, "advisor", "first-four")
+    print("advisor vs first-four (keeps the first four dealt):     %+.3f +/- %.3f points a deal"
+          % (mean, se))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
