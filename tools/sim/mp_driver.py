@@ -1,0 +1,204 @@
+"""MicroPython side of the simulator: run the real board app on the host board (fake hardware).
+
+Run by tools/sim.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
+    micropython mp_driver.py STORAGE_DIR realtime|virtual
+
+It builds the hardware with firmware/boards/fake.py (storage in STORAGE_DIR on the host, so a
+restarted simulator resumes the saved game), starts the app exactly as firmware/main.py
+does on a board, and talks to the host over stdin/stdout, one line each:
+
+  host -> driver: key NAME HOLD_MS GAP_MS   press NAME (a keypad or button name), hold, release,
+                                            then let GAP_MS pass
+                  wait MS                   let MS pass
+                  state                     ask for the board's state now
+                  quit                      stop (the saved game stays)
+  driver -> host: LAYOUT {json}             once: every LED's x/y (mm) and kind, byte order, keys
+                  STATE {json}              frame (strip buffer, hex), display lines, app state
+                  ERROR text                a command the driver could not do
+  anything else the app prints is passed through (the host shows or logs it).
+
+"virtual" time (scripted runs, tests): asyncio's clock is replaced by one that jumps to the next
+timer when every task sleeps, so a whole game runs in well under a second and always the same
+way. "realtime": the real clock, stdin polled every 10 ms (the interactive terminal UI).
+"""
+
+import sys
+
+import asyncio
+import asyncio.core as _core
+import json
+import time
+from binascii import hexlify
+
+try:
+    import select
+except ImportError:  # pragma: no cover
+    select = None
+
+from boards import fake
+
+
+class VirtualTime:
+    """asyncio's ticks() and its idle wait, replaced: waiting advances the clock instead."""
+
+    def __init__(self):
+        self.now = time.ticks_ms()  # start at the real clock: C-level pushes use it
+
+    def ticks(self):
+        return self.now
+
+    def wait_io_event(self, dt):
+        if dt > 0:
+            self.now = time.ticks_add(self.now, dt)
+
+    def install(self):
+        _core.ticks = self.ticks
+        _core._io_queue.wait_io_event = self.wait_io_event
+
+
+def out(kind, obj):
+    sys.stdout.write(kind + " " + json.dumps(obj) + "\n")
+
+
+def describe(hw):
+    """The board's geometry for the host, from the layout object the app uses."""
+    L = hw["layout"]
+    pix = []
+    for p in range(L.count):
+        kind, lane, n = L.what(p)
+        x, y = L.xy(p)
+        pix.append([x, y, kind, lane, n])
+    strip = hw["strip"]
+    order = getattr(strip, "ORDER", (1, 0, 2, 3))
+    keys = hw["matrix"].names + "".join(fake_button_names(hw))
+    return {"pixels": pix, "order": list(order[:3]), "bpp": getattr(strip, "bpp", 3),
+            "keys": keys, "buttons": len(hw.get("button_objs") or ())}
+
+
+def fake_button_names(hw):
+    return ["abcdefghijkl"[i] for i in range(len(hw.get("button_objs") or ()))]
+
+
+class Driver:
+    def __init__(self, hw, app, realtime):
+        self.hw = hw
+        self.app = app
+        self.realtime = realtime
+        self.done = False
+        self.poller = None
+        if realtime and select:
+            self.poller = select.poll()
+            self.poller.register(sys.stdin, select.POLLIN)
+
+    def press(self, name, down):
+        m = self.hw["matrix"]
+        if name in m.names:
+            if down:
+                m.press(name)
+            else:
+                m.release(name)
+            return
+        names = fake_button_names(self.hw)
+        if name in names:
+            self.hw["button_objs"][names.index(name)].pressed = down
+            return
+        raise ValueError("no key %r on this board" % (name,))
+
+    def state(self):
+        st = {"frame": hexlify(self.hw["strip"].buf).decode()}
+        d = self.hw.get("display")
+        if d is not None:
+            st["display"] = list(d.shown)
+        st.update(app_state(self.app))
+        out("STATE", st)
+
+    async def command(self, line):
+        w = line.split()
+        if not w:
+            return
+        try:
+            if w[0] == "key":
+                hold = int(w[2]) if len(w) > 2 else 80
+                gap = int(w[3]) if len(w) > 3 else 80
+                self.press(w[1], True)
+                await asyncio.sleep_ms(hold)
+                self.press(w[1], False)
+                await asyncio.sleep_ms(gap)
+            elif w[0] == "wait":
+                await asyncio.sleep_ms(int(w[1]))
+            elif w[0] == "state":
+                self.state()
+            elif w[0] == "quit":
+                self.done = True
+            else:
+                raise ValueError("unknown command %r" % (w[0],))
+        except ValueError as e:
+            sys.stdout.write("ERROR %s\n" % (e,))
+
+    async def read_line(self):
+        """The next command line: blocking in virtual time, polled in real time."""
+        if not self.realtime:
+            return sys.stdin.readline()
+        while True:
+            if self.poller is None or self.poller.poll(0):
+                return sys.stdin.readline()
+            await asyncio.sleep_ms(10)
+
+    async def run(self):
+        while not self.done:
+            line = await self.read_line()
+            if not line:  # end of input: the script is over
+                break
+            await self.command(line)
+        await asyncio.sleep_ms(0)
+
+
+# --- the seam to the app: the only part that knows the app's names -----------------------
+
+def start_app(hw):
+    """Build the app the way firmware/main.py does, with the host board's hardware."""
+    from board import app as app_mod
+
+    return app_mod.App(hw)
+
+
+def app_main(app):
+    """The app's main coroutine (its tasks: keypad scan, input handling, rendering)."""
+    return app.run()
+
+
+def app_state(app):
+    """What the host prints at the end of a scripted run: scores, phase, last error."""
+    st = {}
+    f = getattr(app, "sim_state", None)
+    if f is not None:
+        st.update(f())
+    return st
+
+
+async def main(storage, realtime):
+    hw = fake.build(storage_dir=storage)
+    if realtime:
+        hw["clock"] = time.ticks_ms
+    else:
+        vt = VirtualTime()
+        vt.install()
+        hw["clock"] = vt.ticks
+    out("LAYOUT", describe(hw))
+    app = start_app(hw)
+    task = asyncio.create_task(app_main(app))
+    drv = Driver(hw, app, realtime)
+    await asyncio.sleep_ms(50)  # let the app boot and draw its first frame
+    await drv.run()
+    drv.state()
+    task.cancel()
+
+
+def run(argv):
+    storage = argv[1] if len(argv) > 1 else ".sim"
+    realtime = len(argv) > 2 and argv[2] == "realtime"
+    asyncio.run(main(storage, realtime))
+
+
+if __name__ == "__main__":
+    run(sys.argv)
