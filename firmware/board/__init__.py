@@ -1,0 +1,31 @@
+"""The hardware-facing app: layout, renderer, keypad, storage, settings, display text, app.
+
+THE HARDWARE INTERFACE (the MicroPython examples/hwapi pattern). The app never constructs
+hardware: a board module (firmware/boards/<name>.py, chosen in firmware/board_config.py)
+builds it and hands the app one dict, `hw`, with these keys:
+
+  layout       board.layout.Layout: where every LED is (parameters of the build)
+  strip        the LEDs: `.buf` (bytearray, bpp bytes per LED, in the strip's colour order)
+               and `.write()`; optional `.ORDER` (neopixel's, default GRB) and `.bpp` (3)
+  keys         optional: a key source with get() -> event byte (kind | key, see
+               board.keypad) or -1, and name(event) -> "0".."9" "A".."D" "*" "#" or "a"..
+               (buttons); update(now)/held(k)/run(clock) if it scans. When absent the app
+               builds a board.keypad.Keypad from:
+  rows, cols   the 4x4 matrix pins as callables: rows[r](0/1) drive, cols[c]() read (0 =
+               pressed; pull-ups); machine.Pin objects are such callables
+  buttons      optional discrete buttons, callables reading 0 when pressed ("+1" per side)
+  display      optional: an object with fill(c), text(s, x, y, c), show() -- the
+               micropython-lib ssd1306 driver's SSD1306_I2C, or None (LEDs only)
+  clock        callable -> milliseconds (time.ticks_ms on a board; wraps at 2**30)
+  sleep_ms     optional callable(ms), used only by the boot self-test check
+  storage_dir  folder for the saved game and settings ("/data" on a board)
+  fs           optional filesystem object (open/rename/remove/mkdir, e.g. a vfs.VfsLfs2);
+               None: the running system's (littlefs on a board, the host's folder)
+  watchdog     optional callable(timeout_ms) -> object with feed() (machine.WDT); used only
+               when the watchdog setting is on
+
+Start it with board.app.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
+app.step(now_ms) handles queued key events and draws a frame; app.key("5") /
+app.long_key("*") inject key presses; app.lines() is the display's text. Modules are small
+and imported by the app as needed; importing this package loads nothing.
+"""

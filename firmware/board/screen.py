@@ -1,0 +1,49 @@
+"""Text for the optional 128x64 display: 8 lines of 16 characters (framebuf's 8x8 font).
+
+The app builds lines of text; draw() puts them on anything with fill/text/show (the
+micropython-lib ssd1306 driver, or a fake on the host). Without a display nothing calls this.
+"""
+
+COLS = 16
+ROWS = 8
+SIDE_NAMES = ("Red", "Blue", "Green", "Yellow", "Pink", "Cyan")
+
+
+def wrap(text, width=COLS):
+    """Split text into lines of at most width characters, at spaces where possible."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            while len(word) > width:  # a word longer than a line: cut it
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:width])
+                word = word[width:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= width:
+                line += " " + word
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return out
+
+
+def scores(score, sides, marker=-1):
+    """'R 45 *B 38' style: each side's initial and score; marker flags one side."""
+    parts = []
+    for s in range(sides):
+        parts.append(("*" if s == marker else "") + SIDE_NAMES[s][0] + str(score[s]))
+    line = " ".join(parts)
+    return wrap(line)
+
+
+def draw(display, lines):
+    """Show up to ROWS lines."""
+    display.fill(0)
+    for i in range(min(len(lines), ROWS)):
+        display.text(lines[i][:COLS], 0, 8 * i, 1)
+    display.show()

@@ -1,0 +1,42 @@
+"""Builds the hardware dict (see board/__init__.py) for a board running stock MicroPython:
+a WS2812 strip on one pin, a 4x4 keypad, buttons, an optional SSD1306, ticks_ms, littlefs.
+Only the per-board modules call this, with their pin numbers."""
+
+import time
+
+import machine
+import neopixel
+
+from board.layout import Layout
+
+
+def _display(i2c_pins):
+    """The SSD1306 if one answers on the bus (and the ssd1306 driver is installed), else None."""
+    try:
+        bus, sda, scl = i2c_pins
+        i2c = machine.I2C(bus, sda=machine.Pin(sda), scl=machine.Pin(scl), freq=400000)
+        if 0x3C not in i2c.scan():
+            return None
+        import ssd1306  # mpremote mip install ssd1306
+
+        return ssd1306.SSD1306_I2C(128, 64, i2c)
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def build(led_pin, rows, cols, buttons, i2c_pins, layout=None):
+    Pin = machine.Pin
+    L = layout or Layout()
+    return {
+        "layout": L,
+        "strip": neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count),
+        "rows": [Pin(p, Pin.OPEN_DRAIN, value=1) for p in rows],
+        "cols": [Pin(p, Pin.IN, Pin.PULL_UP) for p in cols],
+        "buttons": [Pin(p, Pin.IN, Pin.PULL_UP) for p in buttons],
+        "display": _display(i2c_pins),
+        "clock": time.ticks_ms,
+        "sleep_ms": time.sleep_ms,
+        "storage_dir": "/data",
+        "fs": None,
+        "watchdog": lambda ms: machine.WDT(timeout=ms),
+    }

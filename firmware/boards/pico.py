@@ -1,0 +1,18 @@
+"""Raspberry Pi Pico (RP2040) wiring. Pins (GPIO numbers), all at 3.3 V:
+
+  LED data   GP0 -> 74AHCT125 -> 330 ohm -> strip DIN (5 V strip, 1000 uF across the supply)
+  keypad     rows GP2 GP3 GP4 GP5 (open drain), columns GP6 GP7 GP8 GP9 (pull-ups)
+  buttons    GP10 GP11 (+1 for side 1 / side 2; to ground, pull-ups)
+  display    I2C0: SDA GP20, SCL GP21, SSD1306 at 0x3C (optional: found by a bus scan)
+"""
+
+LED_PIN = 0
+ROWS = (2, 3, 4, 5)
+COLS = (6, 7, 8, 9)
+BUTTONS = (10, 11)
+I2C = (0, 20, 21)  # bus id, sda, scl
+
+
+def build():
+    from boards.common import build as common_build
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C)
