@@ -56,3 +56,22 @@ def test_committed_template_is_current():
     """hardware/drill_template.svg is what the tool makes from today's layout."""
     with open(drill_template.parse_args([]).out) as f:
         assert f.read() == drill_template.svg(Layout()), "run: python tools/drill_template.py"
+
+
+def test_wiring_diagrams_follow_the_board_modules():
+    """Every pin of firmware/boards/{pico,esp32_devkit}.py is a wire in the committed SVG."""
+    import os
+
+    import wiring_diagram
+    from boards import esp32_devkit, pico
+
+    for board, mod in (("pico", pico), ("esp32", esp32_devkit)):
+        text = wiring_diagram.svg(board)
+        path = os.path.join(wiring_diagram.ROOT, "hardware", "wiring_%s.svg" % board)
+        with open(path) as f:
+            assert f.read() == text, "run: python tools/wiring_diagram.py"
+        pins = (mod.LED_PIN, *mod.ROWS, *mod.COLS, *mod.BUTTONS, *mod.I2C[1:])
+        for p in pins:
+            assert ">%s<" % wiring_diagram.pin_label(board, p) in text, (board, p)
+        assert text.count("keypad row") == 4 and text.count("keypad column") == 4
+    assert wiring_diagram.pin_label("pico", 21) == "GP21 (pin 27)"

@@ -65,9 +65,9 @@ def svg(L, led_hole=5.0, status_hole=3.0, keypad=True):
     """The template as SVG text, 1 user unit = 1 mm."""
     w, h, x0, y0 = L.size()
     ox = MARGIN - x0  # shift so every mark is inside the panel
-    oy = MARGIN - y0 + 6.0  # room for the title
+    oy = MARGIN - y0 + 8.0  # room for the title
     track_w = w + 2 * MARGIN
-    track_h = h + 2 * MARGIN + 6.0
+    track_h = h + 2 * MARGIN + 8.0
     extra_h = (max(KEYPAD_H, OLED_BOARD) + 2 * MARGIN) if keypad else 0.0
     panel_w = max(track_w, KEYPAD_W + OLED_BOARD + 3 * MARGIN)
     panel_h = track_h + extra_h + 14.0  # + scale bar
@@ -80,10 +80,11 @@ def svg(L, led_hole=5.0, status_hole=3.0, keypad=True):
         % (L.lanes, L.holes))
     add('<rect x="0.25" y="0.25" width="%.1f" height="%.1f" fill="white" stroke="black" '
         'stroke-width="0.5"/>' % (panel_w - 0.5, panel_h - 0.5))
-    add('<text x="%.1f" y="7" style="%s;font-size:4px">Drill template: %d lanes x %d holes, '
-        '%d LEDs, pitch %.1f mm. LED holes %.1f mm, status %.1f mm. Print at 100%%, check '
-        'the 100 mm bar.</text>' % (MARGIN, FONT, L.lanes, L.holes, L.count, L.pitch,
-                                    led_hole, status_hole))
+    add('<text x="%.1f" y="5.5" style="%s;font-size:3.2px">Drill template: %d lanes x %d '
+        'holes, %d LEDs, pitch %.1f mm; LED holes %.1f mm, status LEDs %.1f mm.</text>'
+        % (MARGIN, FONT, L.lanes, L.holes, L.count, L.pitch, led_hole, status_hole))
+    add('<text x="%.1f" y="9.5" style="%s;font-size:3.2px">Print at 100%% (no fit to page) '
+        'and check the 100 mm bar before drilling.</text>' % (MARGIN, FONT))
     for p in range(L.count):
         kind, lane, n = L.what(p)
         x, y = L.xy(p)
@@ -119,9 +120,12 @@ def svg(L, led_hole=5.0, status_hole=3.0, keypad=True):
         add('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="black" '
             'stroke-width="0.3"/>' % (kx + (KEYPAD_W - CABLE_W) / 2, ky + KEYPAD_H - CABLE_H
                                       - 4.0, CABLE_W, CABLE_H))
-        add('<text x="%.1f" y="%.1f" text-anchor="middle" style="%s;font-size:3px">keypad '
-            '%.0f x %.0f mm (dashed: outline, solid: cut the cable slot)</text>'
-            % (kx + KEYPAD_W / 2, ky + KEYPAD_H / 2, FONT, KEYPAD_W, KEYPAD_H))
+        add('<text x="%.1f" y="%.1f" text-anchor="middle" style="%s;font-size:3px">4x4 keypad '
+            '%.0f x %.0f mm</text>' % (kx + KEYPAD_W / 2, ky + KEYPAD_H / 2, FONT, KEYPAD_W,
+                                       KEYPAD_H))
+        add('<text x="%.1f" y="%.1f" text-anchor="middle" style="%s;font-size:3px">dashed: '
+            'outline, solid: cable slot</text>' % (kx + KEYPAD_W / 2, ky + KEYPAD_H / 2 + 5,
+                                                   FONT))
         add('</g>')
         ox2 = kx + KEYPAD_W + MARGIN
         add('<g><title>0.96 inch SSD1306 OLED: window and M2 screw holes</title>')
