@@ -71,24 +71,26 @@ def cut_for_deal(m, rand):
 
 def play_deal(m, rand, strategies, seen=None):
     """Deal, discard, cut the starter, play and show one deal (or until a side pegs out).
-    strategies: one per seat. seen(m, what, seat, points) is called after every event, what
-    being "deal", "starter", "play", "go", "hand" or "crib". Returns the hands kept, crib."""
+    strategies: one per seat. seen(m, what, seat, points, cards) is called after every event,
+    what being "deal" (after the discards), "starter", "play", "go", "hand" or "crib", cards
+    being (hands kept, crib, cards each seat has left to play). Returns (hands, crib)."""
     n = m.players
     deck = new_deck()
     shuffle(deck, rand)
     m.deal()
     d = m.dealer
-    if seen:
-        seen(m, "deal", d, 0)
     hands, crib, rest = deal_hands(n, d, deck)
     for s in range(n):
         k = dealt(n, d, s)[1]
         mine = m.side_of(s) == m.side_of(d)
         crib.extend(_throw(hands[s], k, strategies[s], mine, rand))
+    left = [list(h) for h in hands]
+    cards = (hands, crib, left)
+    if seen:
+        seen(m, "deal", d, 0, cards)
     pts = m.starter(rest[rand(len(rest))])
     if seen:
-        seen(m, "starter", d, pts)
-    left = [list(h) for h in hands]
+        seen(m, "starter", d, pts, cards)
     pile = []
     while m.phase == _m.PLAY:
         s = m.turn
@@ -98,23 +100,23 @@ def play_deal(m, rand, strategies, seen=None):
         if c < 0:
             pts = m.go()
             if seen:
-                seen(m, "go", s, pts)
+                seen(m, "go", s, pts, cards)
         else:
             left[s].remove(c)
             pile.append(c)
             pts = m.play(c)
             if seen:
-                seen(m, "play", s, pts)
+                seen(m, "play", s, pts, cards)
     while m.phase == _m.SHOW:
         s = m.turn
         if m.crib_next:
             pts = m.show(crib)
             if seen:
-                seen(m, "crib", s, pts)
+                seen(m, "crib", s, pts, cards)
         else:
             pts = m.show(hands[s])
             if seen:
-                seen(m, "hand", s, pts)
+                seen(m, "hand", s, pts, cards)
     return hands, crib
 
 
@@ -122,7 +124,9 @@ def play_game(m, rand, strategies, seen=None, max_deals=100):
     """A whole game: cut for deal (unless a dealer is known), then deals until a side wins.
     Returns the number of deals."""
     if m.next_dealer < 0:
-        cut_for_deal(m, rand)
+        d = cut_for_deal(m, rand)
+        if seen:
+            seen(m, "cut", d, 0, None)
     while m.phase != _m.OVER:
         if m.deals >= max_deals:
             raise RuntimeError("no winner after %d deals" % max_deals)

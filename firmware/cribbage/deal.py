@@ -51,7 +51,7 @@ def deal_hands(players, dealer, deck):
     need = [dealt(players, dealer, s)[0] for s in range(players)]
     hands = [[] for _ in range(players)]
     k = 0
-    for rnd in range(6):
+    for _ in range(6):
         for i in range(1, players + 1):
             s = (dealer + i) % players
             if len(hands[s]) < need[s]:

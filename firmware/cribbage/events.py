@@ -1,0 +1,237 @@
+"""The journal's events: their byte codes and sizes, and how each one changes a Match.
+
+match.py holds the Match class and its public calls; the functions here are its private
+methods (bound in the class body as _apply, _play, ...). They are split out so that each module
+compiles within a small heap. Each handler validates everything first and only then changes
+the state, so a refused event (ValueError) leaves the game exactly as it was.
+
+A journal is a bytearray of events; a played card is its own byte (0..51), the other events
+start with a code byte >= 0x40 whose low bits carry a seat or side, some with payload bytes.
+"""
+
+from .cards import JACK, DECK, fmt
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+VERSION = const(1)  # first byte of dumps(); loads() refuses any other
+
+# Phases (Match.phase).
+DEAL = const(0)     # waiting for the deal (game start, or the crib was shown)
+STARTER = const(1)  # dealt (discards happen here): waiting for the starter
+PLAY = const(2)     # the play: play(card) / go(), or pegs
+SHOW = const(3)     # the show: show() for pone ... dealer, then the crib (crib_next)
+OVER = const(4)     # a side pegged out: only undo(), redo(), next_game()
+
+# Game results (Match.result), worth settings' game values in Match.games.
+WIN = const(1)
+SKUNK = const(2)         # 121 game: loser under skunk_line
+DOUBLE_SKUNK = const(3)  # 121 game: loser under double_line
+LURCH = const(4)         # 61 game: loser under skunk_line
+
+# Why the newest points were pegged (Match.last_why).
+WHY_PLAY = const(1)     # a card in the play: 15, 31, pairs, runs (+1 when also the last card)
+WHY_GO = const(2)       # one for the go (or the last card)
+WHY_HEELS = const(3)    # two for his heels
+WHY_HAND = const(4)     # a hand in the show
+WHY_CRIB = const(5)     # the crib
+WHY_PEG = const(6)      # a plain peg entered by hand
+WHY_PENALTY = const(7)  # misdeal / failure to play: two to the other side
+WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
+
+# Penalty kinds.
+MISDEAL = const(0)
+FAIL_TO_PLAY = const(1)
+
+MAX_PLAY_PEG = const(15)  # the most one card can make in the play: 12 + fifteen 2 + go 1
+HAND_MAX = const(29)
+NO_CARD = const(255)  # starter not entered
+
+
+# Journal event codes. A played card is its own byte (0..51): the commonest event is 1 byte.
+E_GO = const(0x40)        # 1 byte
+E_DEAL = const(0x50)      # | dealer seat; 1 byte
+E_STARTER = const(0x60)   # + card (0..51, JACK_UNSEEN, NO_CARD); 2 bytes
+E_SHOW = const(0x70)      # | 1: four cards follow, | 2: points follow; 1..6 bytes
+E_PEG = const(0x80)       # | side, + points; 2 bytes
+E_PENALTY = const(0x90)   # | kind << 3 | side; 1 byte
+E_MUGGINS = const(0xA0)   # | side; 1 byte
+E_CUT = const(0xB0)       # + one card per seat; 1 + players bytes
+E_NEW_GAME = const(0xC0)  # 1 byte
+JACK_UNSEEN = const(254)
+
+# Where a card is known to be this deal (Match._where[card]): 0 unknown, 1..6 played by seat
+# s - 1, AT_STARTER, AT_HAND + seat (shown in a hand), AT_CRIB.
+AT_STARTER = const(7)
+AT_HAND = const(8)
+AT_CRIB = const(14)
+
+
+def show_points_ok(points):
+    """True if a hand or crib can count this many points (0..29 but never 19, 25, 26, 27)."""
+    return 0 <= points <= HAND_MAX and points != 19 and not 25 <= points <= 27
+
+
+def peg(self, side, pts, why):
+    if pts <= 0:
+        return
+    self._got = pts
+    self.back[side] = self.score[side]
+    self.score[side] += pts
+    self.last_side = side
+    self.last_points = pts
+    self.last_why = why
+    if self.score[side] >= self.target:
+        self._win(side)
+
+def win(self, side):
+    self.phase = OVER
+    self.winner = side
+    self.turn = -1
+    self.crib_next = False
+    best = 0
+    for s in range(self.sides):
+        if s != side and self.score[s] > best:
+            best = self.score[s]
+    if self.double_line and best < self.double_line:
+        self.result = DOUBLE_SKUNK
+        self.games[side] += self.double_games
+    elif self.skunk_line and best < self.skunk_line:
+        self.result = SKUNK if self.target == 121 else LURCH
+        self.games[side] += self.skunk_games
+    else:
+        self.result = WIN
+        self.games[side] += 1
+
+
+def apply(self, b, i):
+    """Validate and apply the event at b[i]; return its size. ValueError changes nothing."""
+    k = b[i]
+    self._got = 0
+    phase = self.phase
+    if phase == OVER and k != E_NEW_GAME:
+        raise ValueError("the game is over: undo, or start the next game")
+    size = 1
+    if k < DECK:
+        self._play(k)
+    elif k == E_GO:
+        self._go()
+    elif k & 0xF0 == E_DEAL:
+        d = k & 15
+        if d >= self.players:
+            raise ValueError("no seat %d" % d)
+        self._checkpoint(i if b is self._j else self._n)
+        self._new_deal()
+        self.dealer = d
+        self.next_dealer = (d + 1) % self.players
+        self.deals += 1
+        self.phase = STARTER
+    elif k == E_STARTER:
+        size = 2
+        self._starter(b[i + 1])
+    elif k & 0xF0 == E_SHOW:
+        size = 1 + (4 if k & 1 else 0) + (1 if k & 2 else 0)
+        self._show(b, i + 1, k & 1, b[i + size - 1] if k & 2 else -1)
+    elif k & 0xF0 == E_PEG:
+        size = 2
+        side = k & 15
+        pts = b[i + 1]
+        if side >= self.sides or not 1 <= pts <= MAX_PLAY_PEG:
+            raise ValueError("bad peg %d for side %d" % (pts, side))
+        self._peg(side, pts, WHY_PEG)
+    elif k & 0xF0 == E_PENALTY:
+        side = k & 7
+        if side >= self.sides:
+            raise ValueError("no side %d" % side)
+        self._peg(side, 2, WHY_PENALTY)
+    elif k & 0xF0 == E_MUGGINS:
+        self._muggins(k & 15)
+    elif k == E_CUT:
+        size = 1 + self.players
+        self._cut(b, i + 1)
+    elif k == E_NEW_GAME:
+        if phase != OVER:
+            raise ValueError("the game is not over yet")
+        self._checkpoint(i if b is self._j else self._n)
+        games = self.games
+        nd = self.next_dealer
+        events = self.events
+        self._reset()
+        self.games = games
+        self.next_dealer = nd
+        self.events = events
+    else:
+        raise ValueError("unknown event %d" % k)
+    self.events += 1
+    return size
+
+def cut(self, b, i):
+    if self.phase != DEAL or self.deals:
+        raise ValueError("cut for deal only before the first deal")
+    n = self.players
+    low = 13
+    for s in range(n):
+        c = b[i + s]
+        if c >= DECK:
+            raise ValueError("not a card: %d" % c)
+        for t in range(s):
+            if b[i + t] == c:
+                raise ValueError("%s is cut twice" % fmt(c))
+        if c >> 2 < low:
+            low = c >> 2
+    dealer = -1
+    for s in range(n):
+        if b[i + s] >> 2 == low:
+            if dealer >= 0:
+                raise ValueError("seats %d and %d tie for low: cut again" % (dealer, s))
+            dealer = s
+    self.next_dealer = dealer
+
+def starter(self, c):
+    if self.phase != STARTER:
+        raise ValueError("the starter is turned after the deal, before the play")
+    if c != NO_CARD and c != JACK_UNSEEN:
+        if c >= DECK:
+            raise ValueError("not a card: %d" % c)
+        if self._where[c]:
+            raise ValueError("%s is already in play" % fmt(c))
+        self.starter_card = c
+        self._where[c] = AT_STARTER
+    self.phase = PLAY
+    self.turn = self.pone()
+    if c == JACK_UNSEEN or (c < DECK and c >> 2 == JACK):
+        self._peg(self.dealer % self.sides, 2, WHY_HEELS)
+
+
+def muggins(self, side):
+    if not self.muggins_on:
+        raise ValueError("muggins is off in this game")
+    if self._mug <= 0 or self._mug_ev != self.events - 1:
+        raise ValueError("no overlooked points to take: muggins right after a short count")
+    if side >= self.sides or side == self._mug_side:
+        raise ValueError("side %d cannot take its own overlooked points" % side)
+    pts = self._mug
+    self._mug = 0
+    self._peg(side, pts, WHY_MUGGINS)
+
+
+def size(b, i, players):
+    """Bytes in the journal event at b[i]."""
+    k = b[i]
+    if k < DECK or k == E_GO or k == E_NEW_GAME:
+        return 1
+    h = k & 0xF0
+    if h == E_DEAL or h == E_PENALTY or h == E_MUGGINS:
+        return 1
+    if k == E_STARTER or h == E_PEG:
+        return 2
+    if h == E_SHOW:
+        return 1 + (4 if k & 1 else 0) + (1 if k & 2 else 0)
+    if k == E_CUT:
+        return 1 + players
+    raise ValueError("unknown event %d" % k)
+
+

@@ -1,0 +1,162 @@
+"""The play and the show: the Match handlers that score cards (bound as Match._play, ...).
+
+Split from events.py so each module compiles within a small heap; like every handler, each
+validates first and changes the state only when the event is good.
+"""
+
+from .cards import PIP, DECK, fmt
+from .score import score_hand, score_play
+from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
+                     AT_STARTER, AT_HAND, AT_CRIB, show_points_ok)
+
+
+def play(self, c):
+    if self.phase != PLAY:
+        raise ValueError("no play now: " + ("turn the starter first" if self.phase ==
+                         STARTER else "the play is over"))
+    w = self._where[c]
+    if w:
+        if w == AT_STARTER:
+            raise ValueError("%s is the starter" % fmt(c))
+        raise ValueError("%s was already played" % fmt(c))
+    if self.count + PIP[c] > 31:
+        raise ValueError("%s would make the count %d, over 31: say go"
+                         % (fmt(c), self.count + PIP[c]))
+    seat = self.turn
+    self.pile.append(c)
+    self.count += PIP[c]
+    self._where[c] = seat + 1
+    self.played[seat] += 1
+    self._plays += 1
+    self._last_player = seat
+    pts = score_play(self.pile)
+    last = self._plays == 4 * self.players
+    if self.count == 31:
+        self._end_series()
+    elif last:
+        pts += 1  # one for the last card
+    else:
+        nxt = self._next_active(seat)
+        if nxt < 0:  # he has no cards left and nobody else can go on: one for the go
+            pts += 1
+            self._end_series()
+        else:
+            self.turn = nxt
+    if last:
+        self._end_play()
+    self._peg(seat % self.sides, pts, WHY_PLAY)
+
+
+def go(self):
+    if self.phase != PLAY:
+        raise ValueError("no go now: not in the play")
+    if self.count == 0:
+        raise ValueError("nobody says go on a count of 0: lead a card")
+    self.gone |= 1 << self.turn
+    nxt = self._next_active(self.turn)
+    if nxt < 0:  # nobody can play: one for the go to the last card's player
+        last = self._last_player
+        self._end_series()
+        self._peg(last % self.sides, 1, WHY_GO)
+    else:
+        self.turn = nxt
+
+
+def next_active(self, seat):
+    # The next seat left of seat (seat itself last) that has cards and has not said go
+    # in this series, or -1.
+    n = self.players
+    for k in range(1, n + 1):
+        t = (seat + k) % n
+        if self.played[t] < 4 and not self.gone >> t & 1:
+            return t
+    return -1
+
+
+def end_series(self):
+    """Count back to 0; the seat left of the last card's player leads (one with cards)."""
+    self.count = 0
+    self.pile = bytearray()
+    self.gone = 0
+    self.turn = self._next_active(self._last_player)
+
+
+def end_play(self):
+    self.phase = SHOW
+    self.count = 0
+    self.pile = bytearray()
+    self.gone = 0
+    self.turn = self.pone()
+    self.crib_next = False
+
+
+def show(self, b, i, has_cards, claim):
+    phase = self.phase
+    if phase == PLAY and self._plays:
+        raise ValueError("the play is not over: %d cards to play"
+                         % (4 * self.players - self._plays))
+    if phase not in (SHOW, PLAY, STARTER):
+        raise ValueError("no hand to show now: deal first")
+    if phase == SHOW:
+        seat = self.turn
+        crib = self.crib_next
+    else:
+        seat = self.pone()
+        crib = False
+    w = self._where
+    mug = 0
+    if has_cards:
+        if self.starter_card < 0:
+            raise ValueError("enter the starter to score the cards (or enter the points)")
+        mine = 0
+        for a in range(4):
+            c = b[i + a]
+            if c >= DECK:
+                raise ValueError("not a card: %d" % c)
+            for t in range(a):
+                if b[i + t] == c:
+                    raise ValueError("%s is in the hand twice" % fmt(c))
+            at = w[c]
+            if at == seat + 1 and not crib:
+                mine += 1
+            elif at == AT_STARTER:
+                raise ValueError("%s is the starter" % fmt(c))
+            elif 1 <= at <= 6:
+                raise ValueError("%s was played by seat %d" % (fmt(c), at - 1))
+            elif at:
+                raise ValueError("%s was shown already" % fmt(c))
+        if not crib and mine != self.played[seat]:
+            raise ValueError("seat %d played %d cards: the hand must hold them"
+                             % (seat, self.played[seat]))
+        hand = bytes(b[i:i + 4])
+        pts = score_hand(hand, self.starter_card, crib)
+        if claim >= 0:
+            if claim > pts:
+                raise ValueError("%d claimed, but the %s counts %d"
+                                 % (claim, "crib" if crib else "hand", pts))
+            mug = pts - claim
+            pts = claim
+    else:
+        if not show_points_ok(claim):
+            raise ValueError("no hand or crib counts %d" % claim if claim <= HAND_MAX else
+                             "a hand or crib counts 0 to 29, not %d" % claim)
+        pts = claim
+    # valid: apply
+    if phase != SHOW:
+        self._end_play()
+    if has_cards:
+        for a in range(4):
+            w[b[i + a]] = AT_CRIB if crib else AT_HAND + seat
+    if crib:
+        self.phase = DEAL
+        self.turn = -1
+        self.crib_next = False
+    elif seat == self.dealer:
+        self.crib_next = True
+    else:
+        self.turn = (seat + 1) % self.players
+    if self.muggins_on and mug:
+        self._mug = mug
+        self._mug_side = seat % self.sides
+        self._mug_ev = self.events
+    self._peg(seat % self.sides, pts, WHY_CRIB if crib else WHY_HAND)

@@ -1,0 +1,220 @@
+"""The match engine, continued: the show (cards and points), muggins, pegs and penalties, the
+cut, undo/redo without limit, saved games and their corruption checks. (Two modules so that
+each compiles within MicroPython's 96 KB test heap.)"""
+
+from check import raises, no_alloc
+from cribbage.cards import parse, parse_many
+from cribbage import match
+from cribbage.match import Match, loads
+
+
+def C(text):
+    return parse_many(text)
+
+
+def plays(m, text):
+    """Enter a play: cards, and 'go'; returns the points each entry pegged."""
+    out = []
+    for tok in text.split():
+        out.append(m.go() if tok == "go" else m.play(parse(tok)))
+    return out
+
+
+def two(dealer=1, starter="KC", **kw):
+    """A two-player game dealt by seat `dealer`, starter turned."""
+    m = Match(players=2, **kw)
+    m.deal(dealer)
+    m.starter(parse(starter))
+    return m
+
+
+def unchanged(m, fn, *args, **kw):
+    """fn(*args) must raise ValueError and leave the game exactly as it was."""
+    st, saved = m.state(), m.dumps()
+    e = raises(ValueError, fn, *args, **kw)
+    assert m.state() == st and m.dumps() == saved
+    assert m.error == str(e) and m.error
+    return str(e)
+
+
+def peg_to(m, side, score):
+    while m.score[side] < score:
+        m.peg(side, min(15, score - m.score[side]))
+
+
+def test_show_points_are_checked():
+    m = two()
+    for bad in (19, 25, 26, 27, 30, 255):
+        assert "counts" in unchanged(m, m.show, None, bad)
+    assert match.show_points_ok(28) and match.show_points_ok(0)
+    assert not match.show_points_ok(-1)
+    unchanged(m, m.show, None, 300)
+    unchanged(m, m.show)
+
+
+def test_show_cards_scored_and_checked():
+    m = two(starter="5C")
+    assert plays(m, "5H JC 5D 10H go go 5S 10S 4C 9H") == [0, 2, 0, 0, 0, 1, 0, 2, 0, 1]
+    assert m.phase == match.SHOW
+    assert "must hold" in unchanged(m, m.show, C("5H 5D 5S 2C"))
+    assert "played by seat 1" in unchanged(m, m.show, C("5H 5D 5S JC"))
+    assert "starter" in unchanged(m, m.show, C("5H 5D 5S 5C"))
+    assert "twice" in unchanged(m, m.show, C("5H 5D 5D 4C"))
+    assert m.show(C("5H 5D 5S 4C")) == 20  # 5 5 5 5 4: 4 fifteens 8 + 12 pairs
+    # J 10 10 9 + 5: three fifteens 6, pair 2, two runs of three 6, nobs (JC, starter 5C) 1
+    assert m.show(C("JC 10H 10S 9H")) == 15 and m.crib_next
+    assert "shown" in unchanged(m, m.show, C("JC 2D 3D 4D"))
+    # crib 2 3 4 6 + 5: run of five 5, fifteens 4+5+6 and 2+3+4+6 4; four diamonds: no flush
+    assert m.show(C("2D 3D 4D 6D")) == 9 and m.last_why == match.WHY_CRIB
+    assert m.score == [20, 6 + 15 + 9] and m.phase == match.DEAL
+
+
+def test_scoring_cards_needs_the_starter():
+    m = Match()
+    m.deal(0)
+    m.starter()
+    assert "starter" in unchanged(m, m.show, C("5H 5D 5S JC"))
+
+
+def test_play_not_finished_blocks_the_show():
+    m = two()
+    plays(m, "5H")
+    assert "not over" in unchanged(m, m.show, None, 4)
+
+
+def test_muggins():
+    m = two(starter="5C", muggins=True)
+    m.show(None, 0)  # skip the play (not entered); pone shows nothing
+    assert m.show(C("5H 5D 5S JC"), 20) == 20  # claims 20 of 29
+    assert "own" in unchanged(m, m.muggins, 1)
+    assert m.muggins() == 9 and m.score == [9, 20] and m.last_why == match.WHY_MUGGINS
+    assert "no overlooked" in unchanged(m, m.muggins)
+    assert "claimed" in unchanged(m, m.show, C("2D 3D 4D 6D"), 10)  # over the true count 9
+    m.show(C("2D 3D 4D 6D"), 6)
+    m.peg(0, 1)
+    assert "no overlooked" in unchanged(m, m.muggins)  # too late
+    # muggins off: the claim stands and nobody can take the rest
+    m = two(starter="5C")
+    m.show(None, 0)
+    assert m.show(C("5H 5D 5S JC"), 20) == 20
+    assert "off" in unchanged(m, m.muggins)
+
+
+def test_muggins_with_three_sides_names_the_caller():
+    m = Match(players=3, muggins=True)
+    m.deal(2)
+    m.starter(parse("5C"))
+    m.show(C("5H 5D 5S JC"), 28)
+    assert "which side" in unchanged(m, m.muggins)
+    assert m.muggins(2) == 1 and m.score == [28, 0, 1]
+
+
+def test_peg_and_penalty():
+    m = Match()
+    for bad in (0, 16, -1, "3"):
+        assert "peg" in unchanged(m, m.peg, 0, bad)
+    unchanged(m, m.peg, 2, 1)
+    assert m.peg(1, 15) == 15 and m.score == [0, 15] and m.last_why == match.WHY_PEG
+    assert m.penalty(0) == 2 and m.score == [2, 15] and m.last_why == match.WHY_PENALTY
+    assert m.penalty(1, match.FAIL_TO_PLAY) == 2 and m.back == [0, 15] and m.score[1] == 17
+    unchanged(m, m.penalty, 0, 5)
+    unchanged(m, m.penalty, 3)
+
+
+def test_cut_for_deal():
+    m = Match(players=3)
+    assert m.cut(C("KH 3D 9C")) == 1 and m.next_dealer == 1
+    m = Match(players=3)
+    assert "tie" in unchanged(m, m.cut, C("3H 3D 9C"))
+    assert "one card per seat" in unchanged(m, m.cut, C("3H 4D"))
+    assert "who deals" in unchanged(m, m.deal)
+    m.cut(C("AH 3D 9C"))
+    m.deal()
+    assert m.dealer == 0 and m.pone() == 1
+    assert "first deal" in unchanged(m, m.cut, C("AH 3D 9C"))
+
+
+def test_undo_redo_unlimited_and_after_a_win():
+    m = two()
+    states = [m.state()]
+    for e in ("9H", "6H", "6D", "5D", "go", "4D", "go"):
+        plays(m, e)
+        states.append(m.state())
+    peg_to(m, 0, 121)
+    won = m.state()
+    assert m.phase == match.OVER
+    assert m.undo() and m.phase == match.PLAY and m.winner == -1 and m.games == [0, 0]
+    assert m.redo() and m.state() == won
+    while m.state() != states[-1]:
+        assert m.undo()
+    for k in range(len(states) - 1, 0, -1):
+        assert m.state() == states[k]
+        assert m.undo()
+    assert m.state() == states[0]
+    while m.undo():
+        pass
+    assert m.state() == Match().state() and not m.can_undo() and m.can_redo()
+    while m.redo():
+        pass
+    assert m.state() == won and not m.can_redo()
+
+
+def test_a_new_event_drops_the_redo_events():
+    m = two()
+    plays(m, "9H 6H")
+    m.undo()
+    assert m.can_redo()
+    plays(m, "5H")
+    assert not m.can_redo() and list(m.pile) == [parse("9H"), parse("5H")]
+
+
+def test_next_game_keeps_games_won():
+    m = Match()
+    m.deal(0)
+    raises(ValueError, m.next_game)
+    peg_to(m, 1, 121)
+    assert m.games == [0, 3]
+    m.next_game()
+    started = m.events
+    assert m.score == [0, 0] and m.games == [0, 3] and m.phase == match.DEAL
+    assert m.winner == -1 and m.deals == 0 and m.next_dealer == 1
+    peg_to(m, 0, 121)
+    assert m.games == [3, 3]
+    m2 = loads(m.dumps())
+    assert m2.state() == m.state()
+    while m.events >= started:  # back through the second game and its start
+        m.undo()
+    assert m.phase == match.OVER and m.games == [0, 3]
+
+
+def test_saved_games_round_trip_and_corruption_is_caught():
+    m = Match(players=3, target=61, muggins=True)
+    m.cut(C("KH 3D 9C"))
+    m.deal()
+    m.starter(parse("JD"))
+    plays(m, "5H 5D")
+    m.undo()
+    data = m.dumps()
+    assert data[0] == match.VERSION
+    m2 = loads(data)
+    assert m2.state() == m.state() and m2.settings() == m.settings()
+    assert m2.can_redo() and m2.redo() and m2.score == [2, 2, 0]
+    assert m2.muggins_on and m2.target == 61 and m2.players == 3
+    for i in range(len(data)):  # every single flipped bit is caught
+        bad = bytearray(data)
+        bad[i] ^= 1 << (i % 8)
+        raises(ValueError, loads, bytes(bad))
+    for n in range(len(data)):
+        raises(ValueError, loads, data[:n])
+    raises(ValueError, loads, data + b"\x00")
+    raises(ValueError, loads, b"")
+
+
+def test_queries_do_not_allocate():
+    m = two()
+    plays(m, "9H 6H")
+
+    def read():
+        return m.score[0] + m.back[1] + m.count + m.turn + m.phase + m.side_of(1) + m.pone()
+
+    assert no_alloc(read) == 0 + 0 + 15 + 0 + match.PLAY + 1 + 0
