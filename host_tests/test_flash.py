@@ -18,6 +18,7 @@ def fake_build(tmp_path):
         (d / "cribbage").mkdir(parents=True)
         (d / "cribbage" / "score.mpy").write_bytes(b"M\x06")
         (d / "main.py").write_text("import board\n")
+        (d / "board_config.py").write_text('BOARD = "pico"\n')
     return tmp_path
 
 
@@ -43,7 +44,7 @@ def test_flash_command_lines(tmp_path, board, target):
     assert "cp -r %s :" % os.path.join(b, target, "cribbage") in steps
     assert "cp %s :main.py" % os.path.join(b, target, "main.py") in steps
     cfg = [s for s in steps if s.endswith(":" + flash.CONFIG_FILE)]
-    assert len(cfg) == 1
+    assert len(cfg) == 1  # the build's own board_config.py is not copied as well
     with open(cfg[0].split()[1]) as f:
         assert f.read() == flash.config_text(board)
     assert cmds[-1][2:] == ["reset"]
@@ -59,8 +60,8 @@ def test_auto_port_and_dev_and_repl(tmp_path):
     dev = dry(b, "dev", "--board", "esp32", "--port", "/dev/ttyUSB7")
     words = dev[-1]
     assert words[words.index("mount") + 1].endswith("firmware")
-    assert words[-2:] == ["exec", "import main"]
-    assert flash.config_text("esp32").strip() in " ".join(words)
+    assert words[-2] == "exec"
+    assert words[-1] == "import board_config; board_config.BOARD = 'esp32_devkit'; import main"
     assert dry(b, "repl", "--port", "/dev/ttyUSB7") == [["connect", "/dev/ttyUSB7", "repl"]]
 
 
@@ -94,3 +95,13 @@ def test_wrong_board_is_named(monkeypatch):
 def test_no_device_message():
     msg = flash.explain(None, "mpremote: no device found\n")
     assert "no board found" in msg and "PORT=" in msg
+
+
+def test_config_names_a_board_module_the_firmware_has():
+    """board_config.py as flash writes it is what firmware/main.py reads: BOARD = module."""
+    for board in flash.BOARDS:
+        ns = {}
+        exec(flash.config_text(board), ns)
+        assert os.path.exists(os.path.join(ROOT, "firmware", "boards", ns["BOARD"] + ".py"))
+    with open(os.path.join(ROOT, "firmware", "main.py")) as f:
+        assert "from %s import BOARD" % flash.CONFIG_FILE[:-3] in f.read()

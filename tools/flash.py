@@ -63,6 +63,8 @@ def flash_cmds(board, port, build_dir, config_path):
     cmds = [[m, *connect(port), "mip", "install", p] for p in MIP_PACKAGES]
     steps = []
     for name in sorted(os.listdir(build_dir)):
+        if name == CONFIG_FILE:
+            continue  # written below for this board
         src = os.path.join(build_dir, name)
         steps.append(["cp", "-r", src, ":"] if os.path.isdir(src) else ["cp", src, ":" + name])
     steps.append(["cp", config_path, ":" + CONFIG_FILE])
@@ -75,11 +77,13 @@ def flash_cmds(board, port, build_dir, config_path):
 
 
 def dev_cmds(board, port, src_dir):
-    """Run from source: the config goes on the board, firmware/ is mounted, main imported."""
+    """Run from source: firmware/ is mounted as the board's working folder, the board's name
+    is set in the mounted board_config module (the file on the host stays as it is), then
+    main is imported as at boot."""
     m = mpremote()
-    return [[m, *connect(port), "exec",
-             "open(%r, 'w').write(%r)" % (CONFIG_FILE, config_text(board)),
-             "mount", src_dir, "exec", "import main"]]
+    module = CONFIG_FILE[:-3]
+    return [[m, *connect(port), "mount", src_dir, "exec",
+             "import %s; %s.BOARD = %r; import main" % (module, module, BOARDS[board][1])]]
 
 
 def repl_cmds(port):

@@ -90,7 +90,7 @@ def parse_keys(script):
 class Sim:
     """One micropython process running the app; send() commands, state() reads the board."""
 
-    def __init__(self, storage=".sim", firmware=None, realtime=False, heap="256k"):
+    def __init__(self, storage=".sim", firmware=None, realtime=False, heap="512k"):
         fw = firmware or os.path.join(ROOT, "firmware")
         os.makedirs(storage, exist_ok=True)
         env = dict(os.environ, MICROPYPATH=os.pathsep.join((SIM_DIR, fw, ".frozen")))
@@ -180,6 +180,8 @@ def scripted(a):
     st = sim.run(cmds)
     for e in sim.errors:
         print("driver: %s" % e)
+    if st.get("crash"):
+        raise SimError("the firmware app crashed:\n" + st["crash"])
     if a.json:
         print(json.dumps(st))
     else:
@@ -251,6 +253,8 @@ def interactive(a):
                 if now - last >= 0.05:
                     last = now
                     st = sim.state()
+                    if st.get("crash"):
+                        raise SimError("the firmware app crashed:\n" + st["crash"])
                     text = ui.screen(sim.board, st, keymap, help_line=help_line + (
                         "  [long press armed]" if long_next else ""))
                     sys.stdout.write("\x1b[H\x1b[2J" + text)
@@ -274,7 +278,8 @@ def main(argv=None):
     ap.add_argument("--fresh", action="store_true", help="forget the saved game first")
     ap.add_argument("--firmware", default=None,
                     help="firmware tree to run (default firmware/; e.g. build/rp2040)")
-    ap.add_argument("--heap", default="256k", help="MicroPython heap size")
+    ap.add_argument("--heap", default="512k",
+                    help="MicroPython heap size (the unix port has 64-bit objects)")
     a = ap.parse_args(argv)
     if a.fresh and os.path.isdir(a.storage):
         shutil.rmtree(a.storage)

@@ -26,6 +26,7 @@ import sys
 
 import asyncio
 import asyncio.core as _core
+import io
 import json
 import time
 from binascii import hexlify
@@ -50,6 +51,10 @@ class VirtualTime:
     def wait_io_event(self, dt):
         if dt > 0:
             self.now = time.ticks_add(self.now, dt)
+
+    def sleep_ms(self, ms):
+        """A blocking sleep (the app's boot check uses one): the clock just moves on."""
+        self.now = time.ticks_add(self.now, ms)
 
     def install(self):
         _core.ticks = self.ticks
@@ -85,6 +90,7 @@ class Driver:
         self.app = app
         self.realtime = realtime
         self.done = False
+        self.crash = ""
         self.poller = None
         if realtime and select:
             self.poller = select.poll()
@@ -106,10 +112,17 @@ class Driver:
 
     def state(self):
         st = {"frame": hexlify(self.hw["strip"].buf).decode()}
+        if self.crash:
+            st["crash"] = self.crash
         d = self.hw.get("display")
         if d is not None:
             st["display"] = list(d.shown)
-        st.update(app_state(self.app))
+        try:
+            st.update(app_state(self.app))
+        except Exception as e:
+            buf = io.StringIO()
+            sys.print_exception(e, buf)
+            st["crash"] = st.get("crash", "") + buf.getvalue()
         out("STATE", st)
 
     async def command(self, line):
@@ -154,40 +167,68 @@ class Driver:
 
 
 # --- the seam to the app: the only part that knows the app's names -----------------------
+# (firmware/board/__init__.py documents hw; firmware/board/app.py: App(hw), boot(), run())
 
 def start_app(hw):
-    """Build the app the way firmware/main.py does, with the host board's hardware."""
-    from board import app as app_mod
+    """Build the app the way firmware/main.py's board.app.run(hw) does, with the host board."""
+    from board.app import App
 
-    return app_mod.App(hw)
+    app = App(hw)
+    app.boot()  # a key held at power-up starts the LED self-test, as on the board
+    return app
 
 
 def app_main(app):
-    """The app's main coroutine (its tasks: keypad scan, input handling, rendering)."""
+    """The app's main coroutine (its tasks: keypad scan, keys -> engine -> frame)."""
     return app.run()
 
 
 def app_state(app):
     """What the host prints at the end of a scripted run: scores, phase, last error."""
-    st = {}
-    f = getattr(app, "sim_state", None)
-    if f is not None:
-        st.update(f())
+    from board import screen
+    from cribbage import match as M
+
+    m = app.m
+    phases = {M.DEAL: "deal", M.STARTER: "starter", M.PLAY: "play", M.SHOW: "show",
+              M.OVER: "over"}
+    st = {
+        "scores": [[screen.SIDE_NAMES[s], m.score[s]] for s in range(m.sides)],
+        "games": [m.games[s] for s in range(m.sides)],
+        "phase": phases.get(m.phase, str(m.phase)),
+        "error": app.err or "",
+        "lines": app.lines(),
+        "target": m.target,
+        "players": m.players,
+    }
+    if m.phase == M.OVER:
+        st["winner"] = screen.SIDE_NAMES[m.winner]
     return st
+
+
+async def guarded(coro, drv):
+    """Run the app; if it raises, keep the traceback for the host (the board would reboot)."""
+    try:
+        await coro
+    except Exception as e:  # any crash of the app is what we report
+        buf = io.StringIO()
+        sys.print_exception(e, buf)
+        drv.crash = buf.getvalue()
 
 
 async def main(storage, realtime):
     hw = fake.build(storage_dir=storage)
     if realtime:
         hw["clock"] = time.ticks_ms
+        hw["sleep_ms"] = time.sleep_ms
     else:
         vt = VirtualTime()
         vt.install()
         hw["clock"] = vt.ticks
+        hw["sleep_ms"] = vt.sleep_ms
     out("LAYOUT", describe(hw))
     app = start_app(hw)
-    task = asyncio.create_task(app_main(app))
     drv = Driver(hw, app, realtime)
+    task = asyncio.create_task(guarded(app_main(app), drv))
     await asyncio.sleep_ms(50)  # let the app boot and draw its first frame
     await drv.run()
     drv.state()
