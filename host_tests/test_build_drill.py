@@ -75,3 +75,24 @@ def test_wiring_diagrams_follow_the_board_modules():
             assert ">%s<" % wiring_diagram.pin_label(board, p) in text, (board, p)
         assert text.count("keypad row") == 4 and text.count("keypad column") == 4
     assert wiring_diagram.pin_label("pico", 21) == "GP21 (pin 27)"
+
+
+def test_hardware_readme_pin_tables_match_the_board_modules():
+    import os
+    import re
+
+    import wiring_diagram
+    from boards import esp32_devkit, pico
+
+    with open(os.path.join(wiring_diagram.ROOT, "hardware", "README.md")) as f:
+        text = f.read()
+    pico_part = text.split("## Raspberry Pi Pico wiring")[1].split("\n## ")[0]
+    esp_part = text.split("## ESP32 DevKit wiring")[1].split("\n## ")[0]
+    for part, mod, pat in ((pico_part, pico, r"\bGP(\d+)\b"), (esp_part, esp32_devkit,
+                                                               r"\bGPIO (\d+)\b")):
+        table = "\n".join(line for line in part.splitlines() if line.startswith("| "))
+        named = {int(n) for n in re.findall(pat, table)}
+        pins = {mod.LED_PIN, *mod.ROWS, *mod.COLS, *mod.BUTTONS, *mod.I2C[1:]}
+        assert named == pins, (mod.__name__, sorted(named ^ pins))
+    for gp, phys in ((0, 1), (20, 26), (21, 27)):
+        assert "GP%d (pin %d)" % (gp, phys) in pico_part
