@@ -13,7 +13,6 @@ GREEDY throws like DISCARD and plays the card that pegs most at once (ties: the 
 from .cards import PIP
 from .deal import new_deck, shuffle, deal_hands, dealt
 from .score import score_play
-from . import advise
 from . import match as _m
 
 RANDOM = 0
@@ -31,6 +30,8 @@ def _throw(hand, k, strategy, crib_mine, rand):
         for _ in range(k):
             out.append(hand.pop(rand(len(hand))))
         return out
+    from . import advise  # only here: the advisor and its crib table are 13 KB of heap
+
     advise.rank(hand, crib_mine)
     best = advise.ORDER[0]
     idx = advise.THROWS6[best] if len(hand) == 6 else advise.THROWS5[best]
