@@ -87,6 +87,54 @@ def parse_keys(script):
     return cmds
 
 
+def card_keys(card):
+    """The key presses that type a card: its rank as a number (1 = ace .. 13 = king), then
+    the suit letter (A clubs, B diamonds, C hearts, D spades), as the app's key map says."""
+    return "%d%s" % (card // 4 + 1, "ABCD"[card % 4])
+
+
+def game_keys(seed, players=2, strategies=None):
+    """A complete game as keypad presses: the core's computer players (cribbage.autoplay)
+    play it on CPython with a seeded deck, and every call they make on their Match becomes
+    the keys a player would type for it. Returns (key script, that Match) so a caller can
+    compare the simulated board with the engine's own result."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from cribbage import autoplay
+    from cribbage import match as M
+
+    m = M.Match(players=players)
+    keys = []
+    rec = keys.append
+    orig = {name: getattr(m, name) for name in ("deal", "starter", "play", "go", "show")}
+
+    def deal(dealer=-1):
+        if m.deals == 0:  # the first deal: choose the dealer with A (from seat 0), then OK
+            rec("A" * m.next_dealer)
+        rec("#")
+        return orig["deal"](dealer)
+
+    def starter(card=-1, jack=False):
+        rec(card_keys(card) + "#")
+        return orig["starter"](card, jack)
+
+    def play(card):
+        rec(card_keys(card) + "#")
+        return orig["play"](card)
+
+    def go():
+        rec("B#")
+        return orig["go"]()
+
+    def show(hand=None, points=-1):
+        rec("".join(card_keys(c) for c in hand) + "#")
+        return orig["show"](hand, points)
+
+    m.deal, m.starter, m.play, m.go, m.show = deal, starter, play, go, show
+    strategies = strategies or [autoplay.GREEDY] * players
+    autoplay.play_game(m, autoplay.seeded(seed), strategies)
+    return " ".join(k for k in keys if k), m
+
+
 class Sim:
     """One micropython process running the app; send() commands, state() reads the board."""
 
@@ -270,6 +318,8 @@ def interactive(a):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--keys", help="key script: run without the terminal UI")
+    ap.add_argument("--autoplay", type=int, metavar="SEED",
+                    help="type a whole game the core's computer players play (seeded deck)")
     ap.add_argument("--png", help="save a picture of the board (with --keys)")
     ap.add_argument("--show", action="store_true", help="print the board too (with --keys)")
     ap.add_argument("--json", action="store_true", help="print the final state as JSON")
@@ -284,6 +334,9 @@ def main(argv=None):
     if a.fresh and os.path.isdir(a.storage):
         shutil.rmtree(a.storage)
     try:
+        if a.autoplay is not None:
+            script, _m = game_keys(a.autoplay)
+            a.keys = script + " " + (a.keys or "")
         if a.keys is not None:
             return scripted(a)
         return interactive(a)

@@ -85,14 +85,12 @@ def _fg(c):
 
 
 def _visible(c):
-    """An LED's colour as the eye sees it on screen: dim LEDs are lifted so they show."""
-    m = max(c)
-    if m == 0:
+    """An LED's colour as the eye sees it: LEDs are linear, screens are not, so a gamma of
+    1/2.2 lifts dim LEDs (a back peg, a dimly lit lane) into view and keeps them dimmer than
+    the bright ones. None for a dark LED."""
+    if max(c) == 0:
         return None
-    if m >= 160:
-        return c
-    k = 160 / m  # keep the hue, raise the level (a quarter-bright back peg still reads)
-    return tuple(min(255, int(v * k)) for v in c)
+    return tuple(int(255 * (v / 255) ** 0.45 + 0.5) for v in c)
 
 
 def board_lines(board, buf, colour=True):
