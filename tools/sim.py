@@ -175,13 +175,20 @@ class Sim:
         return self._read_until("STATE")
 
     def run(self, cmds):
-        """Feed commands, then end the input: returns the final state."""
+        """Feed commands, then end the input: returns the final state. The states asked for
+        on the way ("state" commands) are kept in self.states, in order."""
         for c in cmds:
             self.send(c)
         self.proc.stdin.close()
-        st = self._read_until("STATE")
-        self.proc.wait(timeout=30)
-        return st
+        self.states = []
+        while True:
+            try:
+                self.states.append(self._read_until("STATE"))
+            except SimError:
+                if not self.states or self.proc.wait(timeout=30):
+                    raise
+                break
+        return self.states.pop()
 
     def close(self):
         if self.proc.poll() is None:

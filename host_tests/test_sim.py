@@ -1,0 +1,158 @@
+"""The simulator: complete games typed on the keypad of the real firmware app, running in the
+real micropython binary; asserts on the scores and on the LED frame (which pixels are lit, in
+which colour)."""
+
+import os
+
+import pytest
+import sim
+
+HOLE, START, FINISH = 1, 0, 2  # board.layout kinds (as the driver reports them)
+
+
+def run(tmp_path, keys, **kw):
+    s = sim.Sim(str(tmp_path / "store"), **kw)
+    st = s.run(sim.parse_keys(keys))
+    assert not st.get("crash"), st["crash"]
+    assert not s.errors, s.errors
+    return s.board, st
+
+
+def pixel(board, kind, lane, n):
+    for i, p in enumerate(board.pixels):
+        if (p[2], p[3], p[4]) == (kind, lane, n):
+            return i
+    raise AssertionError("no %r" % ((kind, lane, n),))
+
+
+def hue(c):
+    """'red', 'green' or 'blue': the strongest channel of a lit LED."""
+    return ("red", "green", "blue")[c.index(max(c))]
+
+
+def lit_holes(board, lit, lane):
+    """Scores of the lit track holes of one lane."""
+    return sorted(p[4] for i, p in enumerate(board.pixels)
+                  if i in lit and p[2] == HOLE and p[3] == lane)
+
+
+# One deal entered card by card. Red (seat 0) deals, Blue is pone. Starter 5 of hearts.
+# The play: Blue 10C (10), Red 5S (15: Red 2), Blue JD (25), Red 6C (31: Red 2),
+# Blue KH (10), Red 4D (14), Blue 9C (23), Red 3H (26, last card: Red 1) -> Red 5.
+# The show: Blue 10C JD KH 9C = 15s 6 + run of three 3 = 9; Red 5S 6C 4D 3H = 15s 4,
+# pair 2, two runs of four 8 = 14; Red's crib AC 2C 7S 8D = 15s 6 -> Red 25, Blue 9.
+ONE_DEAL = ("# 5C# 10A# 5D# 11B# 6A# 13C# 4B# 9A# 3C# "
+            "10A11B13C9A# 5D6A4B3C# 1A2A7D8B#")
+
+
+def test_one_deal_card_by_card(tmp_path):
+    board, st = run(tmp_path, ONE_DEAL)
+    assert st["scores"] == [["Red", 25], ["Blue", 9]]
+    assert st["phase"] == "deal" and st["error"] == ""
+    # the same hands scored by the core agree with the hand-counted numbers above
+    from cribbage.cards import parse, parse_many
+    from cribbage.score import score_hand
+
+    starter = parse("5H")
+    assert score_hand(parse_many("10C JD KH 9C"), starter) == 9
+    assert score_hand(parse_many("5S 6C 4D 3H"), starter) == 14
+    assert score_hand(parse_many("AC 2C 7S 8D"), starter, True) == 6
+    # the LED frame: each side's front peg and back peg, in its own lane and colour
+    lit = board.lit(bytes.fromhex(st["frame"]))
+    assert lit_holes(board, lit, 0) == [19, 25]  # Red: back peg 19 (before the crib), front 25
+    assert lit_holes(board, lit, 1) == [9]  # Blue: front 9, back peg in the start hole
+    assert pixel(board, START, 1, 0) in lit
+    front, back = lit[pixel(board, HOLE, 0, 25)], lit[pixel(board, HOLE, 0, 19)]
+    assert hue(front) == "red" and hue(back) == "red"
+    assert sum(back) < sum(front)  # the back peg is dimmer: told apart without colour
+    assert hue(lit[pixel(board, HOLE, 1, 9)]) == "blue"
+    assert st["display"][0].startswith("R25 B9")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_complete_game_matches_the_engine(tmp_path, seed):
+    """A whole game, every card typed: the board ends where the engine's own game ends."""
+    keys, m = sim.game_keys(seed)
+    board, st = run(tmp_path, keys)
+    assert [s for _n, s in st["scores"]] == list(m.score[:2])
+    assert st["games"] == list(m.games[:2])
+    assert st["phase"] == "over" and st["error"] == ""
+    winner, loser = m.winner, 1 - m.winner
+    assert st["winner"] == ("Red", "Blue")[winner]
+    lit = board.lit(bytes.fromhex(st["frame"]))
+    # a win lights the winner's whole lane and the finish hole, in the winner's colour
+    assert lit_holes(board, lit, winner) == list(range(1, 121))
+    colour = ("red", "blue")[winner]
+    assert {hue(lit[i]) for i, p in enumerate(board.pixels)
+            if p[2] == HOLE and p[3] == winner} == {colour}
+    assert hue(lit[pixel(board, FINISH, 0, 121)]) == colour
+    # the loser's pegs stay where the loser's score is
+    assert m.score[loser] in lit_holes(board, lit, loser)
+    assert hue(lit[pixel(board, HOLE, loser, m.score[loser])]) == ("red", "blue")[loser]
+
+
+def test_restart_resumes_the_saved_game(tmp_path):
+    """Quit half way and start again with the same storage: the game goes on from there."""
+    keys, m = sim.game_keys(3)
+    words = keys.split(" ")
+    half = len(words) // 2
+    _board, mid = run(tmp_path, " ".join(words[:half]))
+    assert mid["phase"] != "over"
+    assert os.listdir(tmp_path / "store")  # the saved game is a file on the host
+    _board, st = run(tmp_path, " ".join(words[half:]))
+    assert [s for _n, s in st["scores"]] == list(m.score[:2])
+    assert st["phase"] == "over"
+
+
+def test_a_wrong_entry_is_refused_and_flashes(tmp_path):
+    board, before = run(tmp_path, "# 5C# 10A# 5D#")
+    assert before["scores"] == [["Red", 2], ["Blue", 0]]
+    s = sim.Sim(str(tmp_path / "store"))
+    # the five of spades again (already played); then look at the board every 100 ms
+    st = s.run(sim.parse_keys("5D#") + ["state", "wait 100"] * 8 + ["wait 2000"])
+    assert st["error"], st
+    assert st["scores"] == before["scores"] and st["phase"] == "play"
+    header = [i for i, p in enumerate(board.pixels) if p[2] in (3, 4, 5)]  # games turn crib
+
+    def header_red(state):
+        lit = board.lit(bytes.fromhex(state["frame"]))
+        return all(i in lit and hue(lit[i]) == "red" for i in header)
+
+    flashes = [header_red(x) for x in s.states]
+    assert any(flashes) and not all(flashes)  # it flashes: on and off
+    assert not header_red(st)  # and stops after a second; the error text stays
+    assert any("!" in line for line in st["lines"])
+
+
+def test_built_tree_plays_a_game(tmp_path):
+    """The .mpy tree `make build` makes for the RP2040 runs the same game in micropython."""
+    import build
+
+    out = tmp_path / "build"
+    build.build("rp2040", os.path.join(sim.ROOT, "firmware"), str(out))
+    keys, m = sim.game_keys(1)
+    _board, st = run(tmp_path, keys, firmware=str(out / "rp2040"))
+    assert [s for _n, s in st["scores"]] == list(m.score[:2])
+    assert st["phase"] == "over"
+
+
+def test_scripted_command_line(tmp_path):
+    """tools/sim.py --keys prints the final state and writes a PNG of the board."""
+    import subprocess
+    import sys
+
+    png = tmp_path / "board.png"
+    r = subprocess.run([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
+                        "--storage", str(tmp_path / "s"), "--keys", "# 5C# 10A# 5D#",
+                        "--png", str(png)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "scores: Red 2, Blue 0" in r.stdout
+    assert "phase: play" in r.stdout and "last error: none" in r.stdout
+    from PIL import Image
+
+    img = Image.open(png)
+    assert img.size[0] > 500 and img.size[1] > 200
+    r = subprocess.run([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
+                        "--storage", str(tmp_path / "s"), "--keys", "5X"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "'X' is not a keypad key" in r.stderr
