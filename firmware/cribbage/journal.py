@@ -45,6 +45,7 @@ def can_redo(self):
 def undo(self):
     # Remove the newest event (kept for redo); the state is as before it. False if the
     # journal is empty.
+    self.error = None
     n = self._n
     if n == 0:
         return False
@@ -70,6 +71,7 @@ def undo(self):
 def redo(self):
     # Put back the event undo() removed most recently. Any new event drops the redo
     # events. False if there is none.
+    self.error = None
     n = self._n
     if n >= self._top:
         return False
