@@ -81,3 +81,40 @@ def test_built_tree_runs_in_micropython(built, target):
     lines = r.stdout.split()
     assert lines[0].endswith("score.mpy")
     assert lines[1] == "29"
+
+
+def test_package_json_lists_the_board_tree():
+    """package.json (for mip) names every module of firmware/ and nothing else."""
+    import json
+
+    with open(os.path.join(ROOT, "package.json")) as f:
+        text = f.read()
+    assert text == build.package_json(os.path.join(ROOT, "firmware")), \
+        "run: python tools/build.py --package-json"
+    pkg = json.loads(text)
+    assert sorted(t for t, _u in pkg["urls"]) == sorted(firmware_modules())
+    for target, url in pkg["urls"]:
+        assert url == "firmware/" + target and os.path.exists(os.path.join(ROOT, url))
+    assert ["ssd1306", "latest"] in pkg["deps"]
+
+
+def test_freeze_manifest_covers_the_packages():
+    """firmware/manifest.py, run the way makemanifest.py runs it, freezes every package of
+    the board's tree (main.py and board_config.py stay on the filesystem)."""
+    calls = []
+
+    def recorder(name):
+        return lambda *a, **k: calls.append((name, a, k))
+
+    env = {name: recorder(name)
+           for name in ("include", "require", "metadata", "package", "module", "freeze")}
+    with open(os.path.join(ROOT, "firmware", "manifest.py")) as f:
+        exec(compile(f.read(), "manifest.py", "exec"), env)
+    frozen = {a[0] for n, a, _k in calls if n == "package"}
+    tops = {rel.split("/")[0] for rel in firmware_modules() if "/" in rel}
+    assert frozen == tops
+    for pkg in frozen:
+        assert os.path.exists(os.path.join(ROOT, "firmware", pkg, "__init__.py")), pkg
+    assert ("require", ("ssd1306",), {}) in calls
+    loose = {rel for rel in firmware_modules() if "/" not in rel}
+    assert loose == {"main.py", "board_config.py"}

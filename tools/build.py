@@ -25,6 +25,7 @@ ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
 KEEP_SOURCE = ("main.py", "boot.py")
 # never copied to the board: the freeze manifest is read by the MicroPython build, not run
 SKIP = ("manifest.py",)
+VERSION = "0.1.0"
 
 
 def keep_as_source(rel):
@@ -95,6 +96,18 @@ def report(target, rows, out=None):
                                      sum(r[2] for r in rows), sum(r[3] for r in rows)))
 
 
+def package_json(src):
+    """package.json for `mpremote mip install [--target /] github:OWNER/REPO`: every file
+    of the board's tree as source (relative URLs, so forks need no edit), plus the OLED driver.
+    """
+    import json
+
+    urls = [[rel, "firmware/" + rel] for rel in sources(src) if rel.endswith(".py")]
+    lines = ",\n".join("  " + json.dumps(u) for u in urls)
+    return ('{\n "urls": [\n%s\n ],\n "deps": [["ssd1306", "latest"]],\n "version": "%s"\n}\n'
+            % (lines, VERSION))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", action="append", choices=sorted(TARGETS),
@@ -102,7 +115,12 @@ def main(argv=None):
     ap.add_argument("--src", default=os.path.join(ROOT, "firmware"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build"))
     ap.add_argument("--quiet", action="store_true", help="no size table")
+    ap.add_argument("--package-json", action="store_true",
+                    help="also rewrite package.json (the file list for mip) from --src")
     a = ap.parse_args(argv)
+    if a.package_json:
+        with open(os.path.join(ROOT, "package.json"), "w") as f:
+            f.write(package_json(a.src))
     for target in a.target or sorted(TARGETS):
         rows = build(target, a.src, a.out)
         if not a.quiet:

@@ -1,0 +1,16 @@
+# Freeze the cribbage board firmware into your own MicroPython build (modules then run from
+# flash and need no RAM for their bytecode). From a micropython checkout, e.g.:
+#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/repo/firmware/manifest.py
+#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/repo/firmware/manifest.py
+# main.py and board_config.py are not frozen: copy them onto the board's filesystem
+# (mpremote cp firmware/main.py firmware/board_config.py :) so the board can be chosen there.
+# The functions used here are provided by MicroPython's tools/makemanifest.py.
+
+include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio, ...)
+require("ssd1306")  # the optional OLED's driver, from micropython-lib
+
+metadata(description="Electronic cribbage board firmware", version="0.1.0")
+
+package("cribbage", opt=3)  # the rules core and the match engine
+package("board", opt=3)  # the hardware-facing app
+package("boards", opt=3)  # the per-board hardware modules (pin maps)
