@@ -37,14 +37,13 @@ the LEDs red, says why on the display, and changes nothing.
 """
 
 from cribbage import match as M
-from cribbage.cards import fmt, PIP
-from cribbage.score import score_play, breakdown, spoken
 
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND
 from board.render import Renderer, View
-from board.settings import Settings, loads as settings_loads, NAMES, HELP
+from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
-from board import screen
+from board.entry import Entry
+from board.state import State
 
 try:
     from micropython import const
@@ -56,7 +55,6 @@ NORMAL = const(0)
 MENU = const(1)
 ADVISE = const(2)
 
-MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test")
 SUITS = "ABCD"
 WATCHDOG_MS = const(8000)
 SELFTEST_HOLD_MS = const(600)
@@ -66,7 +64,7 @@ def _ticks_diff(a, b):
     return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
-class App:
+class App(Entry, State):
     def __init__(self, hw):
         self.hw = hw
         self.layout = hw["layout"]
@@ -94,6 +92,8 @@ class App:
         self._clear_entry()
         self._held_long = ""
         self._text = None
+        self._drawn_at = 0
+        self.count_at = 0
         self.frames = 0
         self.watchdog(self.cfg.get("watchdog"))
         self._update()
@@ -197,379 +197,11 @@ class App:
         self.err = text
         self.view.error_at = self.now
 
-    # --- typing ----------------------------------------------------------------------------
-
-    def _digit(self, d):
-        if self.go_pending:
-            return self._error("go is waiting: OK or back")
-        if self.num < 0:
-            self.num = d
-            self.ndig = 1
-        elif self.ndig == 1 and self.num > 0:
-            self.num = self.num * 10 + d
-            self.ndig = 2
-        else:
-            self._error("%d%d: too many digits" % (self.num, d))
-
-    def _max_cards(self):
-        if self.mode == ADVISE:
-            return 6
-        if self._showing():
-            return 4
-        return 1
-
-    def _suit(self, s):
-        r = self.num
-        if not 1 <= r <= 13:
-            return self._error("no card %d: 1=A 11=J 12=Q 13=K" % r)
-        c = (r - 1) * 4 + s
-        if c in self.cards:
-            return self._error("%s is typed already" % fmt(c))
-        if len(self.cards) >= self._max_cards():
-            return self._error("that is all the cards: OK or back")
-        if self._showing() and c == self.m.starter_card:
-            return self._error("%s is the starter" % fmt(c))
-        self.cards.append(c)
-        self.num = -1
-        self.ndig = 0
-
-    def _letter(self, name):
-        m = self.m
-        if name == "A":
-            if self.cards:
-                return self._error("A: finish or clear the cards first")
-            self.seat = (self.seat + 1) % m.players
-            self.msg = "player: " + self._seat_name(self.seat)
-        elif name == "B":
-            if m.phase != M.PLAY or self.cards:
-                return self._error("go is only said in the play")
-            self.go_pending = True
-        elif name == "C":
-            if getattr(m, "_mug", 0) and m.muggins_on and not self.cards and not self.show_next:
-                return self._do(m.muggins)
-            if m.phase == M.OVER:
-                return self._error("the game is over: OK for the next")
-            self.show_next = not self.show_next
-        elif name == "D":
-            if self.cards:
-                return self._error("D: finish or clear the cards first")
-            self.mode = MENU
-            self.item = 0
-
-    def _back(self):
-        if self.go_pending:
-            self.go_pending = False
-        elif self.num >= 0:
-            if self.ndig == 2:
-                self.num //= 10
-                self.ndig = 1
-            else:
-                self.num = -1
-                self.ndig = 0
-        elif self.cards:
-            self.cards.pop()
-            self.advice = None
-        elif self.show_next:
-            self.show_next = False
-        elif self.mode == ADVISE:
-            self.mode = NORMAL
-            self._clear_entry()
-        else:
-            self.msg = ""
-
-    # --- confirming -------------------------------------------------------------------------
-
-    def _showing(self):
-        """True when typed cards/points are a hand (or crib) of the show."""
-        return self.mode == NORMAL and (self.m.phase == M.SHOW or self.show_next)
-
-    def _shower(self):
-        """The seat whose hand (or crib: the dealer) the show takes next."""
-        m = self.m
-        return m.turn if m.phase == M.SHOW else m.pone()
-
-    def _dealt(self):
-        """Deal when the game waits for a deal; False (with an error) if nobody can deal."""
-        m = self.m
-        if m.phase != M.DEAL:
-            return True
-        if m.next_dealer < 0:
-            self._error("who deals? A to choose, then OK")
-            return False
-        return self._do(m.deal)
-
-    def _do(self, fn, *args):
-        """Apply one engine event; on success save the game and clear the entry."""
-        try:
-            pts = fn(*args)
-        except ValueError as e:
-            self._error(str(e))
-            return False
-        m = self.m
-        self._clear_entry()
-        self.msg = ""
-        if m.last_side >= 0 and pts:
-            self.msg = "%s +%d" % (screen.SIDE_NAMES[m.last_side], m.last_points)
-        self._save()
-        return True
-
-    def _save(self):
-        self.store.save("game", self.m.dumps())
-
-    def _ok(self):
-        m = self.m
-        if self.mode == ADVISE:
-            return self._error("A: your crib, B: theirs")
-        if self.go_pending:
-            return self._do(m.go)
-        if self.cards:
-            if self._showing():
-                if len(self.cards) != 4:
-                    return self._error("a hand is 4 cards: %d typed" % len(self.cards))
-                if m.muggins_on and self.num < 0:
-                    return self._error("muggins is on: type your count, then OK")
-                if m.phase == M.DEAL and not self._dealt():
-                    return
-                hand = list(self.cards)
-                return self._do(m.show, hand, self.num)
-            if self.num >= 0:
-                return self._error("finish the card: a suit A B C D")
-            c = self.cards[0]
-            if m.phase == M.DEAL and not self._dealt():
-                return
-            if m.phase == M.STARTER:
-                return self._do(m.starter, c)
-            if m.phase == M.PLAY:
-                return self._do(m.play, c)
-            return self._error("no card is wanted now")
-        if self.num >= 0:
-            if self._showing():
-                if m.phase == M.DEAL and not self._dealt():
-                    return
-                return self._do(m.show, None, self.num)
-            return self._do(m.peg, m.side_of(self.seat), self.num)
-        if m.phase == M.DEAL:
-            if m.next_dealer < 0:
-                return self._do(m.deal, self.seat)
-            return self._do(m.deal)
-        if m.phase == M.OVER:
-            return self._do(m.next_game)
-        if m.phase == M.STARTER:
-            return self._do(m.starter)
-        self._error("nothing to confirm: type first")
-
-    # --- the menu and the advisor ---------------------------------------------------------
-
-    def _menu_key(self, name):
-        item = MENU_ITEMS[self.item]
-        if name in "AD":
-            self.item = (self.item + 1) % len(MENU_ITEMS)
-            self.num = -1
-        elif name == "B":
-            self.item = (self.item - 1) % len(MENU_ITEMS)
-            self.num = -1
-        elif name == "*":
-            self.mode = NORMAL
-            self._clear_entry()
-        elif "0" <= name <= "9":
-            d = ord(name) - 48
-            self.num = d if self.num < 0 or self.num > 999 else self.num * 10 + d
-        elif name == "#":
-            if item == "new game":
-                self.m = self._new_match()
-                self.view = View(self.m.sides, self.m.target)
-                self._save()
-                self.mode = NORMAL
-                self.seat = 0
-                self.msg = "new game: A picks the dealer, OK deals"
-            elif item == "advisor":
-                self.mode = ADVISE
-                self._clear_entry()
-            elif item == "LED test":
-                self.mode = NORMAL
-                self.selftest_step = 0
-            else:
-                try:
-                    if self.num >= 0:
-                        self.cfg.set(item, self.num)
-                    else:
-                        self.cfg.step(item)
-                except ValueError as e:
-                    self._error(str(e))
-                self.num = -1
-                self.store.save("settings", self.cfg.dumps())
-                self.renderer.brightness = self.cfg.get("bright")
-                self.renderer.limit_ma = self.cfg.get("limit")
-                self.watchdog(self.cfg.get("watchdog"))
-                self.msg = "new game to apply" if item in NAMES[:4] else ""
-        else:
-            self._error("in the menu: A/B move, digits set, OK, * leave")
-
-    def _advise(self, name):
-        if name not in "AB":
-            return self._error("A: your crib, B: theirs")
-        n = len(self.cards)
-        if n not in (5, 6):
-            return self._error("type 5 or 6 cards, then A or B")
-        try:
-            from cribbage.advise import best_discards  # lazily: only this mode needs it
-        except ImportError:
-            return self._error("no advisor on this board")
-        try:
-            self.advice = best_discards(self.cards, name == "A", 3)
-        except ValueError as e:
-            return self._error(str(e))
-
-    # --- state -> view and text ----------------------------------------------------------------
-
-    def _seat_name(self, seat):
-        m = self.m
-        name = screen.SIDE_NAMES[m.side_of(seat)]
-        if m.players > m.sides:
-            name += str(seat // m.sides + 1)
-        return name
-
-    def _preview(self):
-        """(side, points) the typed entry would peg, or (-1, 0)."""
-        m = self.m
-        if self.mode != NORMAL or m.phase == M.OVER:
-            return -1, 0
-        if self._showing():
-            seat = self._shower()
-            if seat < 0:
-                return -1, 0
-            if len(self.cards) == 4 and m.starter_card >= 0:
-                crib = m.phase == M.SHOW and m.crib_next
-                try:
-                    items = breakdown(self.cards, m.starter_card, crib)
-                except ValueError:
-                    return -1, 0
-                total = 0
-                for it in items:
-                    total += it[2]
-                self.count_items = items
-                if self.num >= 0:
-                    total = self.num
-                elif m.muggins_on:
-                    return -1, 0  # the player must count it himself
-                return m.side_of(seat), total
-            if self.num >= 0 and not self.cards:
-                return m.side_of(seat), self.num
-            return -1, 0
-        if self.cards and m.phase == M.PLAY and self.num < 0:
-            c = self.cards[0]
-            if m.count + PIP[c] > 31 or c in m.pile:
-                return -1, 0
-            pile = bytearray(m.pile)
-            pile.append(c)
-            try:
-                pts = score_play(pile)
-            except ValueError:
-                return -1, 0
-            return m.side_of(m.turn), pts
-        if self.num >= 0 and not self.cards:
-            return m.side_of(self.seat), self.num
-        return -1, 0
-
-    def _update(self):
-        """Copy the engine's state (and the typed entry) into the View."""
-        m = self.m
-        v = self.view
-        v.sides = m.sides
-        v.target = m.target
-        for s in range(m.sides):
-            v.front[s] = min(m.score[s], 255)
-            v.back[s] = min(m.back[s], 255)
-            v.games[s] = min(m.games[s], 255)
-        if m.phase in (M.PLAY, M.SHOW) and m.turn >= 0:
-            v.turn = m.side_of(m.turn)
-        elif m.phase == M.OVER:
-            v.turn = -1
-        else:
-            v.turn = m.side_of(self.seat)
-        v.crib = m.side_of(m.dealer) if m.dealer >= 0 else -1
-        v.winner = m.winner if m.phase == M.OVER else -1
-        r = m.result if m.phase == M.OVER else 0
-        v.skunk = 2 if r == M.DOUBLE_SKUNK else 1 if r in (M.SKUNK, M.LURCH) else 0
-        v.won = (m.double_games if r == M.DOUBLE_SKUNK else m.skunk_games if v.skunk
-                 else 1) if r else 0
-        v.skunk_line = m.skunk_line
-        v.double_line = m.double_line
-        self.count_items = None
-        side, pts = self._preview()
-        if side >= 0 and pts > 0:
-            v.preview_side = side
-            v.preview_score = min(m.score[side] + pts, m.target)
-        else:
-            v.preview_side = -1
-        for k in range(len(v.marks)):
-            v.marks[k] = -1
-        if self.mode == ADVISE and self.advice:  # light the entry positions to throw
-            throw = self.advice[0][1]
-            for k in range(len(throw)):
-                v.marks[k] = self.layout.hole(0, throw[k] + 1)
-        elif self.mode == MENU:
-            v.marks[0] = self.layout.hole(0, self.item + 1)
-        self._text = None
-
     def lines(self):
-        """The display's text now (also what the simulator prints)."""
-        m = self.m
-        out = screen.scores(m.score, m.sides)
-        if self.mode == MENU:
-            item = MENU_ITEMS[self.item]
-            out.append("MENU %d/%d" % (self.item + 1, len(MENU_ITEMS)))
-            out.append(item)
-            if item in NAMES:
-                out.append("= %d" % self.cfg.get(item))
-                out.append(HELP[NAMES.index(item)])
-            if self.num >= 0:
-                out.append("> %d" % self.num)
-            out.append("A/B move # ok")
-        elif self.mode == ADVISE:
-            out.append("ADVISOR 5-6 cards")
-            out.append("> " + " ".join(fmt(c) for c in self.cards)
-                       + (" %d" % self.num if self.num >= 0 else ""))
-            if self.advice:
-                for pts, throw in self.advice:
-                    out.append("%s %d.%02d" % (" ".join(fmt(self.cards[i]) for i in throw),
-                                               int(pts), int(pts * 100 + 0.5) % 100))
-            else:
-                out.append("then A mine B not")
-        else:
-            out.append(self._prompt())
-            entry = " ".join(fmt(c) for c in self.cards)
-            if self.num >= 0:
-                entry += (" " if entry else "") + str(self.num)
-            if self.go_pending:
-                entry = "GO?"
-            out.append("> " + entry)
-            if self.count_items is not None and not (m.muggins_on and self.num < 0):
-                out.extend(screen.wrap(spoken(self.count_items)))
-            elif self.msg:
-                out.extend(screen.wrap(self.msg))
-        if self.err:
-            err = screen.wrap("! " + self.err)
-            out = out[:max(0, screen.ROWS - len(err))] + err
-        return out
-
-    def _prompt(self):
-        m = self.m
-        p = m.phase
-        if p == M.DEAL:
-            d = m.next_dealer if m.next_dealer >= 0 else self.seat
-            return "deal: " + self._seat_name(d)
-        if p == M.STARTER:
-            return "starter? " + self._seat_name(m.dealer) + " dealt"
-        if self.show_next or p == M.SHOW:
-            seat = self._shower()
-            crib = p == M.SHOW and m.crib_next
-            return ("crib " if crib else "hand ") + self._seat_name(seat)
-        if p == M.PLAY:
-            return "play %s %d" % (self._seat_name(m.turn), m.count)
-        games = " ".join(str(g) for g in m.games[:m.sides])
-        return "%s wins %s" % (screen.SIDE_NAMES[m.winner],
-                               ("", "", "skunk", "2 skunk", "lurch")[m.result]) + " " + games
+        """The display's text now (also what the simulator prints); board/text.py builds it,
+        loaded only on a board with a display."""
+        from board.text import lines
+        return lines(self)
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -582,6 +214,7 @@ class App:
                 self.selftest_step += 1
             else:
                 self.selftest_step = -1
+                self.view.dirty = True
             self.strip.write()
             while keys.get() >= 0:
                 pass
@@ -591,13 +224,18 @@ class App:
             if ev < 0:
                 break
             self.event(ev)
-        if self.renderer.frame(self.view, now):
+        if self.renderer.maybe(self.view, now):
             self.strip.write()
             self.frames += 1
         d = self.display
-        if d is not None and self._text is None:
-            self._text = self.lines()
-            screen.draw(d, self._text)
+        if d is not None:
+            if self.count_items is not None and _ticks_diff(now, self._drawn_at) >= 400:
+                self._text = None  # a long count scrolls
+            if self._text is None:
+                self._text = self.lines()
+                self._drawn_at = now
+                from board.screen import draw
+                draw(d, self._text)
         if self.err is not None and self.view.error_at >= 0 and \
                 _ticks_diff(now, self.view.error_at) > 10000:
             self.view.error_at = -1
@@ -640,7 +278,7 @@ class App:
             async def sleep_ms(ms):
                 await asyncio.sleep(ms / 1000)
         if hasattr(self.keys, "run"):
-            asyncio.create_task(self.keys.run(self.clock))
+            self._scan_task = asyncio.create_task(self.keys.run(self.clock))
         while True:
             self.step(self.clock())
             await sleep_ms(frame_ms)

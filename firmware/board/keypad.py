@@ -93,7 +93,6 @@ class Keypad:
     def scan(self):
         """Raw key bits now: bit k set while key k is down."""
         bits = 0
-        n_cols = len(self.cols)
         k = 0
         for r in self.rows:
             r(0)

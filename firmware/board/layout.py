@@ -133,62 +133,19 @@ class Layout:
     def crib_led(self, lane):
         return lane * self.header + 1
 
-    # --- descriptions, for the simulator and the drill template (allocate freely) -------
+    # --- descriptions, for the simulator and the drill template: board/geometry.py ------
 
     def what(self, pixel):
         """(kind, lane, n) of a pixel: kind is START HOLE FINISH GAMES TURN CRIB."""
-        if not 0 <= pixel < self.count:
-            raise ValueError("no pixel %r on a %d-LED board" % (pixel, self.count))
-        if pixel < self.first_start:
-            lane, k = divmod(pixel, self.header)
-            if k == 0:
-                return (TURN, lane, 0)
-            if k == 1:
-                return (CRIB, lane, 0)
-            return (GAMES, lane, k - 2)
-        if pixel < self.first_track:
-            return (START, pixel - self.first_start, 0)
-        if pixel < self.first_finish:
-            for i in range(len(self._track)):
-                if self._track[i] == pixel:
-                    lane, s = divmod(i, self.holes)
-                    return (HOLE, lane, s + 1)
-        lane = 0 if self.shared_finish else pixel - self.first_finish
-        return (FINISH, lane, self.holes + 1)
-
-    def _col_x(self, col):
-        return col * self.pitch + (col // self.group) * self.group_gap
-
-    def _line_y(self, band, lane):
-        return band * ((self.lanes - 1) * self.lane_pitch + self.band_gap) + lane * self.lane_pitch
+        from board.geometry import what
+        return what(self, pixel)
 
     def xy(self, pixel):
         """(x, y) in mm of the LED's centre; x grows right, y grows down, band 0 at y = 0."""
-        kind, lane, n = self.what(pixel)
-        left = -(self.pitch + self.group_gap)
-        if kind == HOLE:
-            band, k = divmod(n - 1, self.row)
-            col = k if band % 2 == 0 else self.row - 1 - k
-            return (self._col_x(col), self._line_y(band, lane))
-        if kind == START:
-            return (left, self._line_y(0, lane))
-        if kind == FINISH:
-            last = self.bands - 1
-            x = self._col_x(self.row - 1) - left if last % 2 == 0 else left
-            if self.shared_finish:
-                return (x, self._line_y(last, 0) + (self.lanes - 1) * self.lane_pitch / 2)
-            return (x, self._line_y(last, lane))
-        # the status header, one block of LEDs per lane above band 0
-        k = 0 if kind == TURN else 1 if kind == CRIB else 2 + n
-        x = (lane * (self.header + 1) + k) * self.pitch
-        return (x, -self.band_gap)
+        from board.geometry import xy
+        return xy(self, pixel)
 
     def size(self):
-        """(width, height) in mm of the box holding every LED centre, and its top-left."""
-        xs = []
-        ys = []
-        for p in range(self.count):
-            x, y = self.xy(p)
-            xs.append(x)
-            ys.append(y)
-        return (max(xs) - min(xs), max(ys) - min(ys), min(xs), min(ys))
+        """(width, height, left, top) in mm of the box holding every LED centre."""
+        from board.geometry import size
+        return size(self)

@@ -71,6 +71,12 @@ class View:
         self.double_line = 61
         self.error_at = -1  # ticks_ms when an error was signalled, or -1
         self.marks = array("h", [-1] * MAX_MARKS)  # pixels to blink white, -1 = none
+        self.dirty = True  # set after changing anything: Renderer.maybe() draws only then
+
+    def blinks(self):
+        """True when something on the board blinks (frames change with time alone)."""
+        return (self.preview_side >= 0 or self.winner >= 0 or self.error_at >= 0
+                or self.sides > 2 or self.marks[0] >= 0)
 
 
 class Renderer:
@@ -97,6 +103,8 @@ class Renderer:
         self._frame_id = 0
         self._colours = PALETTE + _EXTRA
         self.last_ma = 0  # the last frame's estimate, after scaling
+        self._sum = 0  # sum of this frame's channel values
+        self._tick = -1  # maybe(): the blink tick of the last frame drawn
 
     # --- building a frame -------------------------------------------------------------
 
@@ -110,9 +118,13 @@ class Renderer:
         m = level * self.brightness
         j = 3 * i
         rgb = self._rgb
-        rgb[j] = (c[k] * m) >> 16
-        rgb[j + 1] = (c[k + 1] * m) >> 16
-        rgb[j + 2] = (c[k + 2] * m) >> 16
+        r = (c[k] * m) >> 16
+        g = (c[k + 1] * m) >> 16
+        b = (c[k + 2] * m) >> 16
+        rgb[j] = r
+        rgb[j + 1] = g
+        rgb[j + 2] = b
+        self._sum += r + g + b
         self._pix[i] = pixel
         self._n = i + 1
 
@@ -124,14 +136,30 @@ class Renderer:
         flash = ((now // 120) % 5) != 0 and ((now // 600) & 1)  # third side: short flashes
         err = v.error_at >= 0 and ((now - v.error_at) & _TICKS_MASK) < ERROR_MS
         self._n = 0
+        self._sum = 0
         target = v.target
         # the win: the winner's lane, then the skunk lines on the losers' lanes
         w = v.winner
         if w >= 0:
             lane = w % lanes
-            for s in range(1, L.holes + 1):
-                if s < target:
-                    self._add(L.peg(lane, s, target), w, LANE)
+            self._add(L.peg(lane, 1, target), w, LANE)  # one call for the colour, then copies
+            pix = self._pix
+            rgb = self._rgb
+            r = rgb[0]
+            g = rgb[1]
+            b = rgb[2]
+            i = 1
+            j = 3
+            end = min(L.holes + 1, target)
+            for s in range(2, end):
+                pix[i] = L.peg(lane, s, target)
+                rgb[j] = r
+                rgb[j + 1] = g
+                rgb[j + 2] = b
+                i += 1
+                j += 3
+            self._n = i
+            self._sum += (i - 1) * (r + g + b)
             if v.skunk and fast:
                 for side in range(v.sides):
                     if side % lanes != lane:
@@ -186,9 +214,7 @@ class Renderer:
     def _limit(self):
         """Scale the gathered values so the frame's estimate stays under limit_ma."""
         rgb = self._rgb
-        total = 0
-        for j in range(3 * self._n):
-            total += rgb[j]
+        total = self._sum
         idle = self.layout.count * IDLE_UA // 1000
         allowed = (self.limit_ma - idle) * 255 // MA_PER_CHANNEL
         if allowed < 0:
@@ -246,6 +272,17 @@ class Renderer:
         self._limit()
         return self._write()
 
+    def maybe(self, view, now):
+        """frame() only when the view is dirty or, while something blinks, every 40 ms
+        (the blink phases change at multiples of 120 and 200 ms): the app's loop calls this
+        each turn and most turns cost nothing."""
+        tick = now // 40 if view.blinks() else -1
+        if not view.dirty and tick == self._tick:
+            return False
+        view.dirty = False
+        self._tick = tick
+        return self.frame(view, now)
+
     # --- whole-strip effects ----------------------------------------------------------
 
     def clear(self):
@@ -273,6 +310,9 @@ class Renderer:
             self._n = 0
             self._write()
             return False
+        self._sum = 0
+        for j in range(3 * self._n):
+            self._sum += self._rgb[j]
         self._limit()
         self._write()
         return True

@@ -4,7 +4,8 @@ Used by the tests, the benchmarks and the simulator (which may pass its own obje
 Nothing here imports `machine`; it runs under CPython and under the micropython binary.
 
     hw = build(storage_dir="/tmp/x")   # a dict: see firmware/board/__init__.py
-    hw["keys"].press("5"); hw["clock"].advance(50); ...
+    hw["matrix"].press("5"); hw["clock"].advance(50); ...
+A filesystem in RAM for tests is in boards/ramfs.py.
 """
 
 from board.layout import Layout
@@ -50,6 +51,34 @@ class Clock:
         self.t += ms
 
 
+class _Row:
+    """A row pin: pin(0) drives it low, pin(1) releases it, pin() reads it back."""
+
+    def __init__(self, matrix, r):
+        self.matrix = matrix
+        self.r = r
+
+    def __call__(self, v=None):
+        if v is None:
+            return self.matrix.level[self.r]
+        self.matrix.level[self.r] = 1 if v else 0
+
+
+class _Col:
+    """A column pin: reads 0 while a pressed key joins it to a row driven low."""
+
+    def __init__(self, matrix, c):
+        self.matrix = matrix
+        self.c = c
+
+    def __call__(self):
+        m = self.matrix
+        for r in range(len(m.level)):
+            if not m.level[r] and m.names[r * m.n_cols + self.c] in m.down:
+                return 0
+        return 1
+
+
 class Matrix:
     """A 4x4 keypad wired as rows (outputs, driven low to scan) and columns (inputs with
     pull-ups, read 0 when a key joins them to a low row). press()/release() by key name."""
@@ -57,36 +86,19 @@ class Matrix:
     def __init__(self, names=KEYS_4X4, n_rows=4, n_cols=4):
         self.names = names
         self.n_cols = n_cols
-        self.down = set()
-        self.level = [1] * n_rows
-        self.rows = [self._row_pin(r) for r in range(n_rows)]
-        self.cols = [self._col_pin(c) for c in range(n_cols)]
-
-    def _row_pin(self, r):
-        def pin(v=None):
-            if v is None:
-                return self.level[r]
-            self.level[r] = 1 if v else 0
-        return pin
-
-    def _col_pin(self, c):
-        def pin():
-            for r in range(len(self.level)):
-                if not self.level[r] and self.names[r * self.n_cols + c] in self.down:
-                    return 0
-            return 1
-        return pin
+        self.down = ""
+        self.level = bytearray(b"\x01" * n_rows)
+        self.rows = [_Row(self, r) for r in range(n_rows)]
+        self.cols = [_Col(self, c) for c in range(n_cols)]
 
     def press(self, name):
         if name not in self.names:
             raise ValueError("no key %r on this keypad" % (name,))
-        self.down.add(name)
+        if name not in self.down:
+            self.down += name
 
     def release(self, name=None):
-        if name is None:
-            self.down = set()
-        else:
-            self.down.discard(name)
+        self.down = "" if name is None else self.down.replace(name, "")
 
 
 class Button:
@@ -121,7 +133,7 @@ class Display:
         self.shown = [self.lines.get(i, "") for i in range(8)]
 
 
-def build(storage_dir=".sim", display=True, layout=None, buttons=0):
+def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None):
     """The host board's hardware, as the app wants it (see board/__init__.py)."""
     L = layout or Layout()
     m = Matrix()
@@ -137,6 +149,6 @@ def build(storage_dir=".sim", display=True, layout=None, buttons=0):
         "display": Display() if display else None,
         "clock": Clock(),
         "storage_dir": storage_dir,
-        "fs": None,
+        "fs": fs,
         "wdt": None,
     }

@@ -56,7 +56,7 @@ def test_serpentine_wiring_and_positions():
 def test_other_builds_are_parameters():
     L = Layout(lanes=3, holes=60, row=30, shared_finish=False, games=0)
     assert L.count == 3 * 2 + 3 + 180 + 3
-    assert len(set(L.hole(lane, s) for lane in range(3) for s in range(62))) == 3 * 62
+    assert len({L.hole(lane, s) for lane in range(3) for s in range(62)}) == 3 * 62
     # a 121 game on a 61-hole board goes round twice
     assert L.peg(0, 61, 121) == L.peg(0, 1, 121) and L.lap(61, 121) == 1 and L.lap(60, 121) == 0
     assert L.peg(2, 121, 121) == L.hole(2, 61)

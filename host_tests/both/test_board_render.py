@@ -21,7 +21,7 @@ def test_front_and_back_pegs_by_colour_and_brightness():
     assert R.frame(v, 0)
     # side 1's back peg still sits in its start hole, as on a wooden board
     assert sorted(s.lit()) == sorted([L.hole(0, 12), L.hole(0, 5), L.hole(1, 9), L.hole(1, 0)])
-    r, g, b = s.rgb(L.hole(0, 12))
+    r, _g, b = s.rgb(L.hole(0, 12))
     assert r > 200 and b == 0  # side 0 red, front peg full
     assert sum(s.rgb(L.hole(0, 5))) * 3 < r  # back peg much dimmer
     assert s.rgb(L.hole(1, 9))[2] > 200  # side 1 blue
@@ -103,20 +103,20 @@ def test_current_limit_scales_the_frame():
     R.frame(v, 0)
     big = R.last_ma
     bright = sum(s.rgb(L.hole(0, 50)))
-    L2, s2, R2, v2 = setup(255, 300)
+    _, s2, R2, v2 = setup(255, 300)
     v2.front[0], v2.winner = 121, 0
     R2.frame(v2, 0)
     assert R2.last_ma <= 300 < big
     assert sum(s2.rgb(L.hole(0, 50))) < bright
     # brightness scales too
-    L3, s3, R3, v3 = setup(32, 100000)
+    _, s3, R3, v3 = setup(32, 100000)
     v3.front[0] = 7
     R3.frame(v3, 0)
     assert 0 < s3.rgb(L.hole(0, 7))[0] <= 33
 
 
 def test_selftest_walks_every_led():
-    L, s, R, v = setup()
+    L, s, R, _ = setup()
     step = 0
     hit = set()
     while R.selftest(step):
@@ -126,7 +126,7 @@ def test_selftest_walks_every_led():
 
 
 def test_frame_allocates_nothing():
-    L, s, R, v = setup(128, 1500)
+    _, _, R, v = setup(128, 1500)
     v.sides = 3
     v.front[0], v.back[0], v.front[1], v.front[2] = 121, 100, 70, 30
     v.winner, v.skunk, v.won, v.games[0] = 0, 2, 3, 3

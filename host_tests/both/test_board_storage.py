@@ -146,7 +146,7 @@ class RamBlocks:
     """A block device in RAM for vfs.VfsLfs2 that loses power after `budget` programs:
     the cut program writes only the first half of its bytes."""
 
-    def __init__(self, data, block=512, budget=-1):
+    def __init__(self, data, block=256, budget=-1):
         self.data = data
         self.image = data
         self.block = block
@@ -194,7 +194,7 @@ def test_littlefs_power_cut_at_every_block_program():
 
     old = pack("the game so far, " * 4)
     new = pack("the game so far, and one more event " * 2)
-    image = bytearray(b"\xff" * (16 * 512))
+    image = bytearray(b"\xff" * (16 * 256))
     vfs.VfsLfs2.mkfs(RamBlocks(image))
     Storage("", vfs.VfsLfs2(RamBlocks(image))).save("game", old)
     cuts = 0

@@ -1,0 +1,75 @@
+"""The menu (new game, settings, discard advisor, LED test) and the advisor's answer.
+
+Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
+"""
+
+from board import render
+from board.settings import NAMES
+
+NORMAL = 0  # the app's modes (board.app)
+ADVISE = 2
+MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test")
+
+
+def menu_key(app, name):
+    """A key in the menu: A/D next item, B back, digits type a value, # do it, * leave."""
+    item = MENU_ITEMS[app.item]
+    if name in "AD":
+        app.item = (app.item + 1) % len(MENU_ITEMS)
+        app.num = -1
+    elif name == "B":
+        app.item = (app.item - 1) % len(MENU_ITEMS)
+        app.num = -1
+    elif name == "*":
+        app.mode = NORMAL
+        app._clear_entry()
+    elif "0" <= name <= "9":
+        d = ord(name) - 48
+        app.num = d if app.num < 0 or app.num > 999 else app.num * 10 + d
+    elif name == "#":
+        if item == "new game":
+            app.m = app._new_match()
+            app.view = render.View(app.m.sides, app.m.target)
+            app._save()
+            app.mode = NORMAL
+            app.seat = 0
+            app.msg = "new game: A picks the dealer, OK deals"
+        elif item == "advisor":
+            app.mode = ADVISE
+            app._clear_entry()
+        elif item == "LED test":
+            app.mode = NORMAL
+            app.selftest_step = 0
+        else:
+            try:
+                if app.num >= 0:
+                    app.cfg.set(item, app.num)
+                else:
+                    app.cfg.step(item)
+            except ValueError as e:
+                app._error(str(e))
+            app.num = -1
+            app.store.save("settings", app.cfg.dumps())
+            app.renderer.brightness = app.cfg.get("bright")
+            app.renderer.limit_ma = app.cfg.get("limit")
+            app.watchdog(app.cfg.get("watchdog"))
+            app.msg = "new game to apply" if item in NAMES[:4] else ""
+    else:
+        app._error("in the menu: A/B move, digits set, OK, * leave")
+
+def advise(app, name):
+    """A or B after 5 or 6 cards in the advisor: rank the throws (your crib, or not)."""
+    if name not in "AB":
+        return app._error("A: your crib, B: theirs")
+    n = len(app.cards)
+    if n not in (5, 6):
+        return app._error("type 5 or 6 cards, then A or B")
+    try:
+        from cribbage.advise import best_discards  # lazily: only this mode needs it
+    except ImportError:
+        return app._error("no advisor on this board")
+    try:
+        app.advice = best_discards(app.cards, name == "A", 3)
+    except ValueError as e:
+        return app._error(str(e))
+

@@ -1,0 +1,108 @@
+"""The display's text: the scores, what the board waits for, the typed entry, the spoken
+count or the last message, and the error (8 lines of 16 characters, see board/screen.py).
+
+Loaded only when there is a display (or the simulator asks): an LED-only board skips it.
+"""
+
+from cribbage import match as M
+from cribbage.cards import fmt
+from cribbage.score import spoken
+
+from board import screen
+from board.menu import MENU_ITEMS
+from board.settings import NAMES, HELP
+
+SCROLL_MS = 1200
+MENU = 1  # the app's modes (board.app)
+ADVISE = 2
+
+
+def lines(app):
+    """The display's text now (also what the simulator prints)."""
+    m = app.m
+    out = screen.scores(m.score, m.sides)
+    if app.mode == MENU:
+        item = MENU_ITEMS[app.item]
+        out.append("MENU %d/%d" % (app.item + 1, len(MENU_ITEMS)))
+        out.append(item)
+        if item in NAMES:
+            out.append("= %d" % app.cfg.get(item))
+            out.append(HELP[NAMES.index(item)])
+        if app.num >= 0:
+            out.append("> %d" % app.num)
+        out.append("A/B move # ok")
+    elif app.mode == ADVISE:
+        out.append("ADVISOR 5-6 cards")
+        out.append("> " + " ".join(fmt(c) for c in app.cards)
+                   + (" %d" % app.num if app.num >= 0 else ""))
+        if app.advice:
+            for pts, throw in app.advice:
+                out.append("%s %d.%02d" % (" ".join(fmt(app.cards[i]) for i in throw),
+                                           int(pts), int(pts * 100 + 0.5) % 100))
+        else:
+            out.append("then A mine B not")
+    else:
+        out.append(prompt(app))
+        entry = " ".join(fmt(c) for c in app.cards)
+        if app.num >= 0:
+            entry += (" " if entry else "") + str(app.num)
+        if app.go_pending:
+            entry = "GO?"
+        out.append("> " + entry)
+        if app.count_items is not None and not (m.muggins_on and app.num < 0):
+            total = 0
+            for item in app.count_items:
+                total += item[2]
+            out.append("= %d" % total)
+            said = screen.wrap(spoken(app.count_items))
+            room = screen.ROWS - len(out)
+            if len(said) > room:  # too long for the screen: it scrolls, a line a second
+                k = (((app.now - app.count_at) & 0x3FFFFFFF) // SCROLL_MS) % (len(said) - room + 2)
+                said = said[min(k, len(said) - room):]
+            out.extend(said[:room])
+        elif app.msg:
+            out.extend(screen.wrap(message(app)))
+    if app.err:
+        err = screen.wrap("! " + app.err)
+        out = out[:max(0, screen.ROWS - len(err))] + err
+    return out
+
+
+def prompt(app):
+    """The line saying what the board waits for."""
+    m = app.m
+    p = m.phase
+    if p == M.DEAL:
+        d = m.next_dealer if m.next_dealer >= 0 else app.seat
+        return "deal: " + seat_name(app, d)
+    if p == M.STARTER:
+        return "starter? " + seat_name(app, m.dealer) + " dealt"
+    if app.show_next or p == M.SHOW:
+        seat = app._shower()
+        crib = p == M.SHOW and m.crib_next
+        return ("crib " if crib else "hand ") + seat_name(app, seat)
+    if p == M.PLAY:
+        return "play %s %d" % (seat_name(app, m.turn), m.count)
+    games = " ".join(str(g) for g in m.games[:m.sides])
+    return "%s wins %s" % (screen.SIDE_NAMES[m.winner],
+                           ("", "", "skunk", "2 skunk", "lurch")[m.result]) + " " + games
+
+
+
+def seat_name(app, seat):
+    """'Red', or 'Red2' when partners share a side."""
+    m = app.m
+    name = screen.SIDE_NAMES[m.side_of(seat)]
+    if m.players > m.sides:
+        name += str(seat // m.sides + 1)
+    return name
+
+
+def message(app):
+    """The last message: text, ("player", seat) or (side, points pegged)."""
+    msg = app.msg
+    if isinstance(msg, tuple):
+        if msg[0] == "player":
+            return "player: " + seat_name(app, msg[1])
+        return "%s +%d" % (screen.SIDE_NAMES[msg[0]], msg[1])
+    return msg

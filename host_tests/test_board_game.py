@@ -1,0 +1,311 @@
+"""A whole game played on the keypad of the fake board: real key presses through the matrix
+scanner, the app, the engine, the renderer and storage. The journal the keys produce must be
+the one the same calls made directly produce; the LEDs and the saved game must follow.
+"""
+
+from check import raises
+from boards.fake import build
+from boards.ramfs import RamFs
+from board.app import App
+from cribbage import match as M
+from cribbage.cards import PIP
+from cribbage.deal import new_deck, shuffle, deal_hands
+
+
+def seeded(seed):
+    st = [(seed * 2654435761 + 12345) & 0xFFFFFFFF or 1]
+
+    def rand(n):
+        x = st[0]
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        st[0] = x
+        return (x >> 3) % n
+
+    return rand
+
+
+class Fingers:
+    """Presses keys on the fake keypad and lets the board's loop run (10 ms scans)."""
+
+    def __init__(self, hw, app):
+        self.hw = hw
+        self.app = app
+        self.clock = hw["clock"]
+        self.matrix = hw["matrix"]
+
+    def run(self, ms):
+        for _ in range(ms // 10):
+            self.clock.advance(10)
+            t = self.clock()
+            self.app.keys.update(t)
+            self.app.step(t)
+
+    def press(self, keys, hold=60):
+        for k in keys:
+            self.matrix.press(k)
+            self.run(hold)
+            self.matrix.release(k)
+            self.run(50)
+
+    def hold(self, key):
+        self.press(key, hold=1000)
+
+    def card(self, c):
+        self.press(str((c >> 2) + 1) + "ABCD"[c & 3])
+
+
+def board(display=False):
+    hw = build("/data", display=display, fs=RamFs())
+    app = App(hw)
+    return hw, app, Fingers(hw, app)
+
+
+def play_game(hw, app, f, seed):
+    """Deal real cards and enter everything on the keys; returns the engine calls made."""
+    rand = seeded(seed)
+    calls = [("deal", 0)]
+    f.press("#")  # the first deal: the chosen player (seat 0) deals
+    while True:
+        m = app.m
+        if m.phase == M.OVER:
+            return calls
+        if m.phase == M.DEAL:
+            f.press("#")
+            calls.append(("deal", -1))
+            continue
+        deck = new_deck()
+        shuffle(deck, rand)
+        hands, crib, rest = deal_hands(2, m.dealer, deck)
+        for h in hands:
+            crib.append(h.pop(0))
+            crib.append(h.pop(0))
+        left = [list(h) for h in hands]
+        before = m.events
+        f.card(rest[0])
+        f.press("#")
+        calls.append(("starter", rest[0]))
+        assert m.events == before + 1 and app.err is None, app.err
+        while m.phase == M.PLAY:
+            s = m.turn
+            ok = [c for c in left[s] if m.count + PIP[c] <= 31]
+            before = m.events
+            if ok:
+                left[s].remove(ok[0])
+                f.card(ok[0])
+                f.press("#")
+                calls.append(("play", ok[0]))
+            else:
+                f.press("B#")
+                calls.append(("go",))
+            assert m.events == before + 1 and app.err is None, app.err
+        while m.phase == M.SHOW:
+            cards = crib if m.crib_next else hands[m.turn]
+            before = m.events
+            for c in cards:
+                f.card(c)
+            f.press("#")
+            calls.append(("show", cards))
+            assert m.events == before + 1 and app.err is None, app.err
+
+
+def replay(calls):
+    ref = M.Match()
+    for call in calls:
+        if call[0] == "deal":
+            ref.deal(call[1])
+        elif call[0] == "starter":
+            ref.starter(call[1])
+        elif call[0] == "play":
+            ref.play(call[1])
+        elif call[0] == "go":
+            ref.go()
+        else:
+            ref.show(call[1])
+    return ref
+
+
+def test_a_whole_game_on_the_keys():
+    hw, app, f = board()
+    calls = play_game(hw, app, f, 7)
+    m = app.m
+    assert m.phase == M.OVER and max(m.score) >= 121
+    assert replay(calls).dumps() == m.dumps()  # the keys made exactly these events
+    # the LEDs: the winner's lane lit end to end, the loser's front peg in its hole
+    L = hw["layout"]
+    lit = hw["strip"].lit()
+    w = m.winner
+    for s in range(1, 121, 7):
+        assert L.hole(w, s) in lit
+    assert L.hole(1 - w, m.score[1 - w]) in lit
+    # the game was saved after the last event, and a board restarted on it restores it
+    saved = hw["fs"].files["/data/game"]
+    assert M.loads(saved).dumps() == m.dumps()
+    again = App(hw)
+    assert again.m.dumps() == m.dumps() and again.m.winner == w
+    # OK starts the next game; the games won are kept
+    f.press("#")
+    assert app.m.phase == M.DEAL and app.m.score == [0, 0] and sum(app.m.games) >= 1
+
+
+def test_undo_and_redo_are_long_presses():
+    hw, app, f = board()
+    f.press("#")  # deal
+    f.press("1")
+    f.press("1D")  # starter: jack of spades, two for his heels
+    f.press("#")
+    m = app.m
+    assert m.score[0] == 2 and m.phase == M.PLAY
+    saved = hw["fs"].files["/data/game"]
+    f.hold("*")
+    assert app.m.score[0] == 0 and app.m.phase == M.STARTER
+    assert hw["fs"].files["/data/game"] != saved  # the undo is saved too
+    f.hold("#")
+    assert app.m.score[0] == 2 and hw["fs"].files["/data/game"] == saved
+
+
+def test_peg_points_preview_blinks_then_ok_pegs():
+    hw, app, f = board()
+    L = hw["layout"]
+    f.press("A")  # Blue
+    f.press("1")
+    f.press("2")
+    v = app.view
+    assert v.preview_side == 1 and v.preview_score == 12 and app.m.score == [0, 0]
+    seen = set()
+    for _ in range(10):
+        f.run(100)
+        seen.add(L.hole(1, 12) in hw["strip"].lit())
+    assert seen == {True, False}  # blinking
+    f.press("#")
+    assert app.m.score == [0, 12] and app.view.preview_side == -1
+    assert L.hole(1, 12) in hw["strip"].lit()
+    f.press("*")  # back with nothing typed changes nothing
+    assert app.m.score == [0, 12]
+
+
+def test_wrong_entries_flash_and_change_nothing():
+    hw, app, f = board(display=True)
+    d = hw["display"]
+    f.press("#")  # deal
+    before = app.m.dumps()
+    f.press("1")
+    f.press("4A")  # no card 14
+    assert "no card 14" in app.err and app.view.error_at >= 0
+    assert "no card 14" in " ".join(d.shown)
+    f.press("*")
+    f.press("*")
+    f.press("B")  # go before the play
+    assert "go" in app.err
+    assert app.m.dumps() == before
+    f.press("5C#")  # starter 5H
+    f.press("5C")  # the starter again, in the play
+    f.press("#")
+    assert "starter" in app.err
+    assert app.m.phase == M.PLAY and app.m.count == 0
+    f.press("*")
+    f.press("1")
+    f.press("6")
+    f.press("#")  # a plain peg of 16: no card makes that
+    assert "peg 1 to 15" in app.err
+    f.press("**")
+    f.press("C")  # count now: the hands
+    f.press("1")
+    f.press("9")
+    f.press("#")
+    assert "19" in app.err  # no hand counts 19
+    assert app.m.score == [0, 0]
+    f.press("**")
+    f.press("2")
+    f.press("8")
+    f.press("#")  # pone's hand is 28 (by points)
+    assert app.err is None and app.m.score[1] == 28
+
+
+def test_hand_count_is_spoken_and_previewed():
+    hw, app, f = board(display=True)
+    f.press("#")
+    f.press("5C#")  # starter 5H (Red deals, Blue is pone)
+    f.press("C")  # no play entered: count the hands
+    for c in ("5A", "5B", "5D", "1", "1C"):  # 5C 5D 5S JH
+        f.press(c)
+    text = " ".join(hw["display"].shown)
+    assert "fifteen two" in text and "= 29" in hw["display"].shown
+    for _ in range(40):  # the long count scrolls through to its end
+        f.run(500)
+        text += " ".join(hw["display"].shown)
+    assert "his nobs is twenty-nine" in text and "pair royal" in text
+    assert app.view.preview_side == 1 and app.view.preview_score == 29
+    f.press("#")
+    assert app.m.score == [0, 29]
+    assert raises(ValueError, app.m.show, None, 19)  # the engine still guards it
+
+
+def test_buttons_peg_one_and_repeat():
+    hw = build("/data", display=False, fs=RamFs(), buttons=2)
+    app = App(hw)
+    f = Fingers(hw, app)
+    b = hw["button_objs"][1]
+    b.pressed = True
+    f.run(100)
+    assert app.m.score == [0, 1]
+    f.run(app.keys.long_ms + 2 * app.keys.repeat_ms)
+    b.pressed = False
+    f.run(100)
+    assert app.m.score[1] >= 3
+
+
+def test_menu_settings_and_new_game():
+    hw, app, f = board(display=True)
+    f.press("7#")
+    assert app.m.score == [7, 0]
+    f.press("D")  # menu: new game
+    assert "new game" in hw["display"].shown
+    f.press("#")
+    assert app.m.score == [0, 0] and app.mode == 0
+    f.press("D")
+    for _ in range(5):  # players game muggins skunk bright
+        f.press("A")
+    f.press("1")
+    f.press("6")
+    f.press("0#")
+    assert app.cfg.get("bright") == 160 and app.renderer.brightness == 160
+    assert "bright" in hw["display"].shown
+    f.press("*")
+    again = App(hw)  # the setting was saved
+    assert again.cfg.get("bright") == 160
+
+
+def test_discard_advisor_lights_the_throw():
+    hw, app, f = board(display=False)
+    f.press("D")
+    while app.item != 8:  # "advisor" (after new game and the seven settings)
+        f.press("A")
+    f.press("#")
+    for c in ("5A", "5B", "1", "1C", "6D", "1", "3A", "2B"):  # 5C 5D JH 6S KC 2D
+        f.press(c)
+    f.press("B")  # not my crib
+    assert app.advice, app.err
+    i, j = app.advice[0][1]
+    L = hw["layout"]
+    assert sorted(app.view.marks[:2]) == sorted([L.hole(0, i + 1), L.hole(0, j + 1)])
+    # keep the fives out of the opponent's crib
+    assert 0 not in (i, j) and 1 not in (i, j)
+
+
+def test_selftest_on_a_long_press_at_boot():
+    hw = build("/data", display=False, fs=RamFs())
+    hw["matrix"].press("*")
+    app = App(hw)
+    assert app.boot()
+    hw["matrix"].release("*")
+    f = Fingers(hw, app)
+    seen = set()
+    n = hw["layout"].count
+    for _ in range(3 * n + 4):
+        f.run(10)
+        seen.update(hw["strip"].lit())
+    assert len(seen) == n and app.selftest_step == -1
+    hw2 = build("/data", display=False, fs=RamFs())
+    assert not App(hw2).boot()

@@ -1,0 +1,171 @@
+"""The whole board app under MicroPython (fake board, no display): a complete game entered on
+the keys, with the peak heap, the time to render a frame against the LED wire time, and the
+time from a key event to the updated frame. Also run by host_tests/test_board_mp.py, which
+checks the game ends and the heap fits (GAME lines).
+
+Key events go into the keypad's ring as the scanner would queue them (DOWN, then UP), so the
+game's time is the app's, not the simulated scan's.
+"""
+
+import gc
+import sys
+from array import array
+
+from cribbage import match as M  # the engine first: its tables want unfragmented heap
+
+gc.collect()
+_base = gc.mem_alloc()
+from board.app import App  # noqa: E402
+from board.keypad import DOWN, UP  # noqa: E402
+from boards.fake import build
+from boards.ramfs import RamFs  # noqa: E402
+
+gc.collect()
+_app_code = gc.mem_alloc() - _base
+
+try:
+    from benchlib import row, ticks_us, ticks_diff
+except ImportError:  # run directly with only firmware on the path
+    import time
+
+    ticks_us = time.ticks_us
+    ticks_diff = time.ticks_diff
+
+    def row(what, value, unit, ref=None, ratio=None, note=None):
+        print("ROW", what, value, unit, ref, ratio, note)
+
+PIP = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+WIRE_US_PER_LED = 30
+
+
+class Game:
+    def __init__(self, seed):
+        self.hw = build("/data", display=False, fs=RamFs())
+        self.app = App(self.hw)
+        self.keys = self.app.keys
+        self.t = 0
+        self.st = seed * 2654435761 & 0xFFFFFFFF or 1
+        self.peak = 0
+        self.lat = array("I", bytes(4 * 256))  # the first 256 key-to-frame times, us
+        self.n_lat = 0
+
+    def rand(self, n):
+        x = self.st
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.st = x
+        return (x >> 3) % n
+
+    def tap(self, names):
+        app = self.app
+        for ch in names:
+            k = self.keys.names.find(ch)
+            self.keys.put(DOWN | k)
+            self.t += 20
+            t0 = ticks_us()
+            app.step(self.t)  # the event is handled and the new frame written
+            dt = ticks_diff(ticks_us(), t0)
+            if self.n_lat < len(self.lat):
+                self.lat[self.n_lat] = dt
+                self.n_lat += 1
+            self.keys.put(UP | k)
+            self.t += 20
+            app.step(self.t)
+
+    def card(self, c):
+        self.tap(str((c >> 2) + 1) + "ABCD"[c & 3])
+
+    def measure(self):
+        gc.collect()
+        a = gc.mem_alloc()
+        if a > self.peak:
+            self.peak = a
+
+    def play(self):
+        """Deal real cards (the first two of each hand to the crib), play the first card that
+        fits, show every hand and the crib: until a side wins."""
+        m = self.app.m
+        self.tap("#")
+        while m.phase != M.OVER:
+            if m.phase == M.DEAL:
+                self.tap("#")
+            deck = bytearray(range(52))
+            for i in range(51, 0, -1):
+                j = self.rand(i + 1)
+                deck[i], deck[j] = deck[j], deck[i]
+            hands = [list(deck[0:6]), list(deck[6:12])]
+            crib = hands[0][:2] + hands[1][:2]
+            hands = [hands[0][2:], hands[1][2:]]
+            left = [list(hands[0]), list(hands[1])]
+            self.card(deck[12])
+            self.tap("#")
+            self.measure()
+            while m.phase == M.PLAY:
+                s = m.turn
+                pick = -1
+                for c in left[s]:
+                    if m.count + PIP[c >> 2] <= 31:
+                        pick = c
+                        break
+                if pick < 0:
+                    self.tap("B#")
+                else:
+                    left[s].remove(pick)
+                    self.card(pick)
+                    self.tap("#")
+                if self.app.err:
+                    raise RuntimeError(self.app.err)
+                self.measure()
+            while m.phase == M.SHOW:
+                for c in (crib if m.crib_next else hands[m.turn]):
+                    self.card(c)
+                self.tap("#")
+                if self.app.err:
+                    raise RuntimeError(self.app.err)
+                self.measure()
+        return m
+
+
+def main():
+    g = Game(7)
+    g.measure()
+    t0 = ticks_us()
+    m = g.play()
+    game_ms = ticks_diff(ticks_us(), t0) // 1000
+    print("GAME over winner %d scores %d %d events %d peak %d heap %d"
+          % (m.winner, m.score[0], m.score[1], m.events, g.peak, gc.mem_alloc() + gc.mem_free()))
+    row("board app: peak heap in a whole game (engine + app + fake board, no display)",
+        g.peak, "bytes", note="64-bit unix port; app code %d bytes of it" % _app_code)
+    row("board app: a whole game entered on the keys", game_ms, "ms",
+        note="%d events" % m.events)
+    lat = sorted(g.lat[:g.n_lat])
+    row("board app: key event to updated frame (median)", lat[len(lat) // 2], "us",
+        note="handle the key, update the view, render, write; add the scan's debounce "
+             "(30 ms) and the loop's 20 ms period on a board")
+    # frames: a typical one (two sides' pegs, a preview blinking) and the heaviest (a win)
+    app = g.app
+    r = app.renderer
+    v = app.view
+    n = app.layout.count
+    wire = n * WIRE_US_PER_LED
+
+    def frames(k):
+        t0 = ticks_us()
+        for i in range(k):
+            r.frame(v, i * 100)
+        return ticks_diff(ticks_us(), t0) / k
+
+    win = frames(50)
+    v.winner = -1
+    v.preview_side = 0
+    v.preview_score = 40
+    v.front[0], v.back[0], v.front[1], v.back[1] = 33, 21, 58, 50
+    typical = frames(200)
+    row("board app: render a frame (pegs + preview)", typical, "us", ref=wire,
+        ratio=typical / wire, note="ref: %d LEDs x 30 us wire time on the board" % n)
+    row("board app: render the heaviest frame (a win)", win, "us", ref=wire, ratio=win / wire)
+
+
+main()
+sys.exit(0)
