@@ -1,0 +1,119 @@
+"""Match engine under MicroPython: heap of the engine and of a whole game, time per event
+entered through the public calls, loads() (replay), undo/redo, dumps(), a simulated game."""
+
+import gc
+
+from cribbage import score  # noqa: F401  (the core, measured by mp_core.py: before the delta)
+
+gc.collect()
+_before = gc.mem_alloc()
+from cribbage import match  # noqa: E402
+
+gc.collect()
+_engine_heap = gc.mem_alloc() - _before
+
+from cribbage import autoplay  # noqa: E402
+from cribbage.match import Match, loads  # noqa: E402
+from benchlib import row, per_call_us  # noqa: E402
+
+
+def whole_game(players, seed):
+    m = Match(players=players)
+    autoplay.play_game(m, autoplay.seeded(seed), [autoplay.RANDOM] * players)
+    return m
+
+
+def calls(m):
+    """The game's journal as (code, args) for the public calls that made it."""
+    out = []
+    for ev in m.journal():
+        k = ev[0]
+        if k < 52:
+            out.append((0, k))
+        elif k == match.E_GO:
+            out.append((1, None))
+        elif k & 0xF0 == match.E_DEAL:
+            out.append((2, k & 15))
+        elif k == match.E_STARTER:
+            out.append((3, ev[1]))
+        elif k & 0xF0 == match.E_SHOW:
+            hand = list(ev[1:5]) if k & 1 else None
+            out.append((4, (hand, ev[-1] if k & 2 else -1)))
+        elif k == match.E_CUT:
+            out.append((5, list(ev[1:])))
+        else:
+            raise ValueError("bench: event %d not expected" % k)
+    return out
+
+
+def enter(players, todo):
+    m = Match(players=players)
+    for code, a in todo:
+        if code == 0:
+            m.play(a)
+        elif code == 1:
+            m.go()
+        elif code == 2:
+            m.deal(a)
+        elif code == 3:
+            m.starter(-1 if a == match.NO_CARD else a)
+        elif code == 4:
+            m.show(a[0], a[1])
+        else:
+            m.cut(a)
+    return m
+
+
+# heap a finished game holds: the Match, its state and its journal
+gc.collect()
+_b = gc.mem_alloc()
+game = whole_game(2, 1)
+gc.collect()
+game_heap = gc.mem_alloc() - _b
+data = game.dumps()
+n = game.events
+todo = calls(game)
+assert enter(2, todo).state() == game.state()
+
+per_event = per_call_us(lambda: enter(2, todo), 1, 5) / n
+gc.collect()
+gc.disable()
+_b = gc.mem_alloc()
+enter(2, todo)
+alloc_event = (gc.mem_alloc() - _b) / n
+gc.enable()
+load_us = per_call_us(lambda: loads(data), 1, 5)
+dumps_us = per_call_us(game.dumps, 50)
+
+
+def undo_redo():
+    game.undo()
+    game.redo()
+
+
+undo_us = per_call_us(undo_redo, 20)
+sim_us = per_call_us(lambda: whole_game(2, 2), 1, 3)
+
+gc.collect()
+_b = gc.mem_alloc()
+big = whole_game(6, 3)
+gc.collect()
+big_heap = gc.mem_alloc() - _b
+
+row("engine: heap bytes of match+events+pegging+journal imported", _engine_heap, "bytes")
+row("engine: heap bytes a finished 2-player game holds", game_heap, "bytes",
+    note="Match object, state and journal; %d events" % n)
+row("engine: heap bytes a finished 6-player game holds", big_heap, "bytes",
+    note="%d events, %d deals" % (big.events, big.deals))
+row("engine: saved game (dumps) of a whole 2-player game", len(data), "bytes",
+    note="%d events, %d deals" % (n, game.deals))
+row("engine: us per event entered (public calls)", per_event, "us",
+    note="mean over a whole 2-player game with cards: deal, starter, play, go, show")
+row("engine: heap bytes allocated per event entered", alloc_event, "bytes")
+row("engine: us per event replayed by loads()", load_us / n, "us", ref=per_event,
+    ratio=load_us / n / per_event, note="ref = per event entered")
+row("engine: us to loads() a whole 2-player game", load_us, "us")
+row("engine: us per dumps() of a whole game", dumps_us, "us")
+row("engine: us per undo()+redo() at the end of a game", undo_us, "us", ref=per_event,
+    ratio=undo_us / per_event, note="undo replays at most the current deal")
+row("engine: us per simulated 2-player game (random players, dealing)", sim_us, "us")
