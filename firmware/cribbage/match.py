@@ -109,6 +109,13 @@ class Match:
         return bytes((self.players, self.target, 1 if self.muggins_on else 0, self.skunk_line,
                       self.skunk_games, self.double_line, self.double_games))
 
+    def overlooked(self):
+        # The points muggins() can take right now (muggins on, right after a show that
+        # claimed less than its cards count), else 0.
+        if self.muggins_on and self._mug > 0 and self._mug_ev == self.events - 1:
+            return self._mug
+        return 0
+
     # --- seats and sides ---------------------------------------------------------------
 
     def side_of(self, seat):

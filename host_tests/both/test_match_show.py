@@ -85,18 +85,23 @@ def test_play_not_finished_blocks_the_show():
 def test_muggins():
     m = two(starter="5C", muggins=True)
     m.show(None, 0)  # skip the play (not entered); pone shows nothing
+    assert m.overlooked() == 0
     assert m.show(C("5H 5D 5S JC"), 20) == 20  # claims 20 of 29
+    assert m.overlooked() == 9
     assert "own" in unchanged(m, m.muggins, 1)
     assert m.muggins() == 9 and m.score == [9, 20] and m.last_why == match.WHY_MUGGINS
     assert "no overlooked" in unchanged(m, m.muggins)
     assert "claimed" in unchanged(m, m.show, C("2D 3D 4D 6D"), 10)  # over the true count 9
     m.show(C("2D 3D 4D 6D"), 6)
+    assert m.overlooked() == 3
     m.peg(0, 1)
+    assert m.overlooked() == 0
     assert "no overlooked" in unchanged(m, m.muggins)  # too late
     # muggins off: the claim stands and nobody can take the rest
     m = two(starter="5C")
     m.show(None, 0)
     assert m.show(C("5H 5D 5S JC"), 20) == 20
+    assert m.overlooked() == 0
     assert "off" in unchanged(m, m.muggins)
 
 
@@ -218,3 +223,14 @@ def test_queries_do_not_allocate():
         return m.score[0] + m.back[1] + m.count + m.turn + m.phase + m.side_of(1) + m.pone()
 
     assert no_alloc(read) == 0 + 0 + 15 + 0 + match.PLAY + 1 + 0
+
+
+def test_deal_abandons_an_unfinished_deal_and_redeals():
+    m = two()
+    plays(m, "9H 6H")
+    assert m.deal() == 0  # the next dealer: the rest of this deal is abandoned
+    assert m.dealer == 0 and m.phase == match.STARTER and m.count == 0 and m.score == [0, 2]
+    assert m.penalty(1) == 2  # a misdeal noticed: two to the pone's side, then a redeal
+    m.deal(m.dealer)
+    assert m.dealer == 0 and m.deals == 3 and m.played[0] == 0
+    assert "no seat" in unchanged(m, m.deal, 2)
