@@ -309,3 +309,86 @@ def test_selftest_on_a_long_press_at_boot():
     assert len(seen) == n and app.selftest_step == -1
     hw2 = build("/data", display=False, fs=RamFs())
     assert not App(hw2).boot()
+
+
+def new_game(f, app, settings):
+    """Set settings (name -> value) in the menu, then start a new game with them."""
+    from board.settings import NAMES
+    for name, value in settings.items():
+        f.press("D")
+        for _ in range(1 + NAMES.index(name)):
+            f.press("A")
+        for ch in str(value):
+            f.press(ch)
+        f.press("#")
+        f.press("*")
+        assert app.cfg.get(name) == value, app.err
+    f.press("D#")  # menu item 1: new game
+
+
+def test_muggins_takes_the_overlooked_points():
+    hw, app, f = board(display=True)
+    new_game(f, app, {"muggins": 1})
+    assert app.m.muggins_on
+    f.press("#")  # Red deals
+    f.press("5C#")  # starter 5H
+    f.press("C")  # count the hands (play not entered)
+    for c in ("5A", "5B", "5D", "1", "1C"):  # Blue's 29 hand
+        f.press(c)
+    assert "= 29" not in hw["display"].shown  # muggins: the board does not count for you
+    f.press("#")
+    assert "type your count" in app.err and app.m.score == [0, 0]
+    f.press("2")
+    f.press("4#")  # Blue claims 24
+    assert app.m.score == [0, 24], app.err
+    f.press("C")  # Red calls muggins: the 5 overlooked
+    assert app.m.score == [5, 24], app.err
+
+
+def test_three_players_on_two_lanes():
+    hw, app, f = board()
+    new_game(f, app, {"players": 3})
+    assert app.m.sides == 3 and app.view.sides == 3
+    f.press("A")
+    f.press("A")  # the third player
+    f.press("9#")
+    assert app.m.score == [0, 0, 9]
+    L = hw["layout"]
+    seen = set()
+    for _ in range(30):  # the third side shares lane 1 with the first, and blinks
+        f.run(100)
+        seen.add(L.hole(0, 9) in hw["strip"].lit())
+    assert seen == {True, False}
+
+
+def test_watchdog_is_opt_in_and_fed():
+    fed = []
+
+    class Wdt:
+        def __init__(self, ms):
+            fed.append(ms)
+
+        def feed(self):
+            fed.append(0)
+
+    hw = build("/data", display=False, fs=RamFs())
+    hw["watchdog"] = Wdt
+    app = App(hw)
+    f = Fingers(hw, app)
+    f.run(100)
+    assert fed == []  # off by default
+    new_game(f, app, {"watchdog": 1})
+    assert fed[0] == 8000 and fed.count(0) > 5
+
+
+def test_corrupt_saved_game_starts_a_new_one():
+    hw, app, f = board()
+    f.press("5#")
+    fs = hw["fs"]
+    data = bytearray(fs.files["/data/game"])
+    data[-1] ^= 0xFF
+    fs.files["/data/game"] = bytes(data)
+    assert App(hw).m.score == [0, 0]
+    data[-1] ^= 0xFF
+    fs.files["/data/game"] = bytes(data)
+    assert App(hw).m.score == [5, 0]
