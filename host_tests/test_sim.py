@@ -156,3 +156,12 @@ def test_scripted_command_line(tmp_path):
                         "--storage", str(tmp_path / "s"), "--keys", "5X"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "'X' is not a keypad key" in r.stderr
+
+
+def test_buttons_and_a_board_without_display(tmp_path):
+    """The two "+1" buttons peg for their side; without the OLED the LEDs still show it."""
+    board, st = run(tmp_path, "[a][a][b]", display=False)
+    assert st["scores"] == [["Red", 2], ["Blue", 1]]
+    assert "display" not in st
+    lit = board.lit(bytes.fromhex(st["frame"]))
+    assert lit_holes(board, lit, 0) == [1, 2] and lit_holes(board, lit, 1) == [1]

@@ -78,8 +78,8 @@ def test_screen_draws_lit_leds_in_true_colour():
     assert b.lit(buf) == {p: (200, 10, 30)}
     text = ui.screen(b, {"frame": bytes(buf).hex(), "scores": [["Red", 3], ["Blue", 42]],
                          "display": ["R3 B42", "play Red 12"], "phase": "play"},
-                     {"#": "OK"}, colour=False)
-    assert "Red 3" in text and "|play Red 12" in text and "[#] OK" in text
+                     ["| # | OK |"], colour=False)
+    assert "Red 3" in text and "|play Red 12" in text and "| # | OK |" in text
     for k in "123A456B789C*0#D":
         assert "[%s]" % k in text
 

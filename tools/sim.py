@@ -138,13 +138,15 @@ def game_keys(seed, players=2, strategies=None):
 class Sim:
     """One micropython process running the app; send() commands, state() reads the board."""
 
-    def __init__(self, storage=".sim", firmware=None, realtime=False, heap="512k"):
+    def __init__(self, storage=".sim", firmware=None, realtime=False, heap="512k",
+                 display=True):
         fw = firmware or os.path.join(ROOT, "firmware")
         os.makedirs(storage, exist_ok=True)
         env = dict(os.environ, MICROPYPATH=os.pathsep.join((SIM_DIR, fw, ".frozen")))
         self.proc = subprocess.Popen(
             [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),
-             storage, "realtime" if realtime else "virtual"],
+             storage, "realtime" if realtime else "virtual",
+             "display" if display else "nodisplay"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, bufsize=1, env=env)
         self.log = []
@@ -202,13 +204,22 @@ class Sim:
 
 
 def key_help():
-    """What each keypad key does, from the app's own key map if it publishes one."""
+    """The app's own key map (the table in firmware/board/app.py's docstring), as lines."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
     try:
-        from board import keymap  # the app's key map, when there is one
+        from board import app
     except ImportError:
-        return {}
-    return dict(getattr(keymap, "HELP", {}))
+        return []
+    doc = app.__doc__ or ""
+    if "THE KEY MAP" not in doc:
+        return []
+    out = []
+    for line in doc.split("THE KEY MAP", 1)[1].splitlines()[1:]:
+        if out and not line.strip():
+            break
+        if line.strip() and not set(line.strip()) <= set("|-"):
+            out.append(line.rstrip())
+    return out
 
 
 def summary(board, st):
@@ -231,7 +242,7 @@ def scripted(a):
         cmds = parse_keys(a.keys)
     except ValueError as e:
         raise SimError("bad key script: %s" % e) from None
-    sim = Sim(a.storage, a.firmware, realtime=False, heap=a.heap)
+    sim = Sim(a.storage, a.firmware, realtime=False, heap=a.heap, display=not a.no_display)
     st = sim.run(cmds)
     for e in sim.errors:
         print("driver: %s" % e)
@@ -277,7 +288,7 @@ class Terminal:
 def interactive(a):
     if not sys.stdin.isatty():
         raise SimError("no terminal: use --keys for a scripted run")
-    sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap)
+    sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap, display=not a.no_display)
     keymap = key_help()
     buttons = "zxcvbnm"
     extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
@@ -327,12 +338,16 @@ def main(argv=None):
     ap.add_argument("--keys", help="key script: run without the terminal UI")
     ap.add_argument("--autoplay", type=int, metavar="SEED",
                     help="type a whole game the core's computer players play (seeded deck)")
+    ap.add_argument("--upto", type=int, metavar="N",
+                    help="with --autoplay: stop after the first N entries (mid-game pictures)")
     ap.add_argument("--png", help="save a picture of the board (with --keys)")
     ap.add_argument("--show", action="store_true", help="print the board too (with --keys)")
     ap.add_argument("--json", action="store_true", help="print the final state as JSON")
     ap.add_argument("--storage", default=os.path.join(ROOT, ".sim"),
                     help="folder for the saved game (default .sim/)")
     ap.add_argument("--fresh", action="store_true", help="forget the saved game first")
+    ap.add_argument("--no-display", action="store_true",
+                    help="a board without the OLED: the LEDs give all the feedback")
     ap.add_argument("--firmware", default=None,
                     help="firmware tree to run (default firmware/; e.g. build/rp2040)")
     ap.add_argument("--heap", default="512k",
@@ -343,6 +358,8 @@ def main(argv=None):
     try:
         if a.autoplay is not None:
             script, _m = game_keys(a.autoplay)
+            if a.upto is not None:
+                script = " ".join(script.split(" ")[:a.upto])
             a.keys = script + " " + (a.keys or "")
         if a.keys is not None:
             return scripted(a)

@@ -1,7 +1,7 @@
 """MicroPython side of the simulator: run the real board app on the host board (fake hardware).
 
 Run by tools/sim.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
-    micropython mp_driver.py STORAGE_DIR realtime|virtual
+    micropython mp_driver.py STORAGE_DIR realtime|virtual [nodisplay]
 
 It builds the hardware with firmware/boards/fake.py (storage in STORAGE_DIR on the host, so a
 restarted simulator resumes the saved game), starts the app exactly as firmware/main.py
@@ -215,8 +215,9 @@ async def guarded(coro, drv):
         drv.crash = buf.getvalue()
 
 
-async def main(storage, realtime):
-    hw = fake.build(storage_dir=storage)
+async def main(storage, realtime, display=True):
+    # the two "+1" buttons the Pico and ESP32 boards have (firmware/boards/pico.py BUTTONS)
+    hw = fake.build(storage_dir=storage, display=display, buttons=2)
     if realtime:
         hw["clock"] = time.ticks_ms
         hw["sleep_ms"] = time.sleep_ms
@@ -238,7 +239,8 @@ async def main(storage, realtime):
 def run(argv):
     storage = argv[1] if len(argv) > 1 else ".sim"
     realtime = len(argv) > 2 and argv[2] == "realtime"
-    asyncio.run(main(storage, realtime))
+    display = not (len(argv) > 3 and argv[3] == "nodisplay")
+    asyncio.run(main(storage, realtime, display))
 
 
 if __name__ == "__main__":

@@ -107,20 +107,26 @@ def board_lines(board, buf, colour=True):
 
 
 def keymap_lines(board, keymap):
-    """The 4x4 keypad as printed on it, with what each key does and the computer key for it."""
+    """The 4x4 keypad as printed on it (the computer keys are the same characters), then
+    the app's key map table (lines) beside it."""
     names = board.keys
+    pad = []
+    for r in range(4):
+        pad.append(" ".join("[%s]" % names[r * 4 + c] for c in range(4)))
+    extra = names[16:]
+    if extra:
+        pad.append("buttons: " + " ".join("[%s]" % b for b in extra))
     out = []
-    for r in range(len(names) // 4):
-        row = []
-        for c in range(4):
-            k = names[r * 4 + c]
-            row.append("[%s] %-9s" % (k, keymap.get(k, "")[:9]))
-        out.append(" ".join(row))
+    for i in range(max(len(pad), len(keymap))):
+        left = pad[i] if i < len(pad) else ""
+        right = keymap[i] if i < len(keymap) else ""
+        out.append((left + " " * 20)[:20] + right)
     return out
 
 
 def screen(board, state, keymap, title="cribbage board simulator", colour=True, help_line=""):
-    """The whole terminal screen as one string (the caller clears and prints it)."""
+    """The whole terminal screen as one string (the caller clears and prints it). keymap:
+    lines describing the keys (the app's key map), shown beside the keypad."""
     buf = bytes.fromhex(state.get("frame", "")) or bytes(board.bpp * board.count)
     out = [title, ""]
     out += ["  " + line for line in board_lines(board, buf, colour)]
