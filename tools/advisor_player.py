@@ -7,7 +7,8 @@ same without the crib term (the best average hand, whoever's crib it is), for co
 
 tools/simulate.py imports this for `--strategy advisor`. Run on its own it plays N two-player
 deals of the show only (no pegging: every deal both hands, the crib and the starter are
-scored) and prints how many points a deal the advisor gains over the other strategies:
+scored) and prints how many points a deal the advisor gains over the other strategies, then
+plays N/10 whole games through the match engine against a greedy-show player:
     python tools/advisor_player.py [N] [--seed S]
 """
 
@@ -78,6 +79,60 @@ def paired_gain(n, seed, a="advisor", b="hand-only"):
     return mean, (var / n) ** 0.5
 
 
+# Full games need a greedy-show player in the computer players (cribbage.autoplay), which
+# has random, discard (the advisor) and greedy (advisor discard, greedy play). Until it has
+# one, games() wraps autoplay's discard and play choosers with one more strategy code for
+# the length of the run: SHOW keeps the best average hand (crib ignored) and plays greedy.
+SHOW = 100
+
+
+def games(n, seed):
+    """n two-player games to 121, the advisor (autoplay's greedy: advisor discard, greedy
+    play) against greedy-show (best average hand, greedy play), seats alternating. Returns
+    (advisor wins, games, deals, advisor minus greedy-show show points, and in the play)."""
+    from cribbage import autoplay
+    from cribbage.match import Match
+
+    orig_throw, orig_choose = autoplay._throw, autoplay._choose
+
+    def throw(hand, k, strategy, crib_mine, rand):
+        if strategy != SHOW or k == 0:
+            return orig_throw(hand, k, strategy, crib_mine, rand)
+        out = hand_only_discard(hand, crib_mine)
+        for c in out:
+            hand.remove(c)
+        return out
+
+    def choose(left, pile, count, strategy, rand):
+        return orig_choose(left, pile, count, autoplay.GREEDY if strategy == SHOW else strategy,
+                           rand)
+
+    tally = {"show": 0, "play": 0}
+    adv_seat = [0]
+
+    def seen(m, what, seat, pts, cards):
+        sign = 1 if m.side_of(seat) == m.side_of(adv_seat[0]) else -1
+        if what in ("hand", "crib"):
+            tally["show"] += sign * pts
+        elif what in ("play", "go"):
+            tally["play"] += sign * pts
+
+    rand = autoplay.seeded(seed)
+    wins = deals = 0
+    autoplay._throw, autoplay._choose = throw, choose
+    try:
+        for g in range(n):
+            adv_seat[0] = g % 2
+            strategies = [autoplay.GREEDY, SHOW] if g % 2 == 0 else [SHOW, autoplay.GREEDY]
+            m = Match(players=2)
+            autoplay.play_game(m, rand, strategies, seen)
+            wins += m.winner == m.side_of(adv_seat[0])
+            deals += m.deals
+    finally:
+        autoplay._throw, autoplay._choose = orig_throw, orig_choose
+    return wins, n, deals, tally["show"], tally["play"]
+
+
 def main(argv):
     n = 20000
     seed = 1
@@ -95,6 +150,13 @@ def main(argv):
     mean, se = paired_gain(n, seed, "advisor", "first-four")
     print("advisor vs first-four (keeps the first four dealt):     %+.3f +/- %.3f points a deal"
           % (mean, se))
+    g = max(n // 10, 1)
+    wins, g, deals, show, play = games(g, seed)
+    p = wins / g
+    print("%d games to 121, advisor vs greedy-show (best average hand), both greedy in the play:"
+          % g)
+    print("  advisor wins %.1f%% +/- %.1f%%; per deal: show %+.3f points, play %+.3f points"
+          % (100 * p, 100 * (p * (1 - p) / g) ** 0.5, show / deals, play / deals))
     return 0
 
 
