@@ -42,8 +42,7 @@ from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND
 from board.render import Renderer, View
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
-from board.entry import Entry
-from board.state import State
+from board import entry, state
 
 try:
     from micropython import const
@@ -64,7 +63,7 @@ def _ticks_diff(a, b):
     return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
-class App(Entry, State):
+class App:
     def __init__(self, hw):
         self.hw = hw
         self.layout = hw["layout"]
@@ -96,7 +95,7 @@ class App(Entry, State):
         self.count_at = 0
         self.frames = 0
         self.watchdog(self.cfg.get("watchdog"))
-        self._update()
+        state.update(self)
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -148,23 +147,23 @@ class App(Entry, State):
         """A short press of the key called name ("5", "A", "#", "*", ...)."""
         self.err = None
         if self.mode == MENU:
-            self._menu_key(name)
+            entry.menu_key(self, name)
         elif "0" <= name <= "9":
-            self._digit(ord(name) - 48)
+            entry.digit(self, ord(name) - 48)
         elif name in SUITS:
             if self.num >= 0:
-                self._suit(SUITS.index(name))
+                entry.suit(self, SUITS.index(name))
             elif self.mode == ADVISE:
-                self._advise(name)
+                entry.advise(self, name)
             else:
-                self._letter(name)
+                entry.letter(self, name)
         elif name == "#":
-            self._ok()
+            entry.ok(self)
         elif name == "*":
-            self._back()
+            entry.back(self)
         else:
             self._error("key %s means nothing here" % name)
-        self._update()
+        state.update(self)
 
     def long_key(self, name):
         """A long press: hold * undo, hold # redo."""
@@ -184,14 +183,41 @@ class App(Entry, State):
                 self._save()
             else:
                 self._error("nothing to redo")
-        self._update()
+        state.update(self)
 
     def _button(self, name):
         side = "abcdef".index(name)
         if side >= self.m.sides:
             return self._error("no side %d" % (side + 1))
         self._do(self.m.peg, side, 1)
-        self._update()
+        state.update(self)
+
+    def _showing(self):
+        """True when typed cards/points are a hand (or crib) of the show."""
+        return self.mode == NORMAL and (self.m.phase == M.SHOW or self.show_next)
+
+    def _shower(self):
+        """The seat whose hand (or crib: the dealer) the show takes next."""
+        m = self.m
+        return m.turn if m.phase == M.SHOW else m.pone()
+
+    def _do(self, fn, *args):
+        """Apply one engine event; on success save the game and clear the entry."""
+        try:
+            pts = fn(*args)
+        except ValueError as e:
+            self._error(str(e))
+            return False
+        m = self.m
+        self._clear_entry()
+        self.msg = ""
+        if m.last_side >= 0 and pts:
+            self.msg = (m.last_side, m.last_points)
+        self._save()
+        return True
+
+    def _save(self):
+        self.store.save("game", self.m.dumps())
 
     def _error(self, text):
         self.err = text
@@ -273,10 +299,8 @@ class App(Entry, State):
     async def run(self, frame_ms=20):
         """The app's tasks: the keypad scan (its own task) and this loop, forever."""
         import asyncio
-        sleep_ms = getattr(asyncio, "sleep_ms", None)
-        if sleep_ms is None:
-            async def sleep_ms(ms):
-                await asyncio.sleep(ms / 1000)
+
+        from board.keypad import sleep_ms
         if hasattr(self.keys, "run"):
             self._scan_task = asyncio.create_task(self.keys.run(self.clock))
         while True:

@@ -1,7 +1,7 @@
 """Typing and confirming: the entry line (a number, cards, go) and what OK does with it.
 
-Part of the App (board/app.py, whose docstring has the key map): App inherits these methods.
-Split out so each module compiles within a small heap.
+Functions of the App (board/app.py, whose docstring has the key map), split out so each
+module compiles within a small heap.
 """
 
 from cribbage import match as M
@@ -13,175 +13,148 @@ ADVISE = 2
 SUITS = "ABCD"
 
 
-class Entry:
-    # --- typing ----------------------------------------------------------------------------
+def digit(app, d):
+    if app.go_pending:
+        return app._error("go is waiting: OK or back")
+    if app.num < 0:
+        app.num = d
+        app.ndig = 1
+    elif app.ndig == 1 and app.num > 0:
+        app.num = app.num * 10 + d
+        app.ndig = 2
+    else:
+        app._error("%d%d: too many digits" % (app.num, d))
 
-    def _digit(self, d):
-        if self.go_pending:
-            return self._error("go is waiting: OK or back")
-        if self.num < 0:
-            self.num = d
-            self.ndig = 1
-        elif self.ndig == 1 and self.num > 0:
-            self.num = self.num * 10 + d
-            self.ndig = 2
-        else:
-            self._error("%d%d: too many digits" % (self.num, d))
 
-    def _max_cards(self):
-        if self.mode == ADVISE:
-            return 6
-        if self._showing():
-            return 4
-        return 1
+def max_cards(app):
+    if app.mode == ADVISE:
+        return 6
+    if app._showing():
+        return 4
+    return 1
 
-    def _suit(self, s):
-        r = self.num
-        if not 1 <= r <= 13:
-            return self._error("no card %d: 1=A 11=J 12=Q 13=K" % r)
-        c = (r - 1) * 4 + s
-        if c in self.cards:
-            return self._error("%s is typed already" % fmt(c))
-        if len(self.cards) >= self._max_cards():
-            return self._error("that is all the cards: OK or back")
-        if self._showing() and c == self.m.starter_card:
-            return self._error("%s is the starter" % fmt(c))
-        self.cards.append(c)
-        self.num = -1
-        self.ndig = 0
 
-    def _letter(self, name):
-        m = self.m
-        if name == "A":
-            if self.cards:
-                return self._error("A: finish or clear the cards first")
-            self.seat = (self.seat + 1) % m.players
-            self.msg = ("player", self.seat)  # board/text.py words it
-        elif name == "B":
-            if m.phase != M.PLAY or self.cards:
-                return self._error("go is only said in the play")
-            self.go_pending = True
-        elif name == "C":
-            if getattr(m, "_mug", 0) and m.muggins_on and not self.cards and not self.show_next:
-                return self._do(m.muggins)
-            if m.phase == M.OVER:
-                return self._error("the game is over: OK for the next")
-            self.show_next = not self.show_next
-        elif name == "D":
-            if self.cards:
-                return self._error("D: finish or clear the cards first")
-            self.mode = MENU
-            self.item = 0
+def suit(app, s):
+    r = app.num
+    if not 1 <= r <= 13:
+        return app._error("no card %d: 1=A 11=J 12=Q 13=K" % r)
+    c = (r - 1) * 4 + s
+    if c in app.cards:
+        return app._error("%s is typed already" % fmt(c))
+    if len(app.cards) >= max_cards(app):
+        return app._error("that is all the cards: OK or back")
+    if app._showing() and c == app.m.starter_card:
+        return app._error("%s is the starter" % fmt(c))
+    app.cards.append(c)
+    app.num = -1
+    app.ndig = 0
 
-    def _back(self):
-        if self.go_pending:
-            self.go_pending = False
-        elif self.num >= 0:
-            if self.ndig == 2:
-                self.num //= 10
-                self.ndig = 1
-            else:
-                self.num = -1
-                self.ndig = 0
-        elif self.cards:
-            self.cards.pop()
-            self.advice = None
-        elif self.show_next:
-            self.show_next = False
-        elif self.mode == ADVISE:
-            self.mode = NORMAL
-            self._clear_entry()
-        else:
-            self.msg = ""
 
-    # --- confirming -------------------------------------------------------------------------
-
-    def _showing(self):
-        """True when typed cards/points are a hand (or crib) of the show."""
-        return self.mode == NORMAL and (self.m.phase == M.SHOW or self.show_next)
-
-    def _shower(self):
-        """The seat whose hand (or crib: the dealer) the show takes next."""
-        m = self.m
-        return m.turn if m.phase == M.SHOW else m.pone()
-
-    def _dealt(self):
-        """Deal when the game waits for a deal; False (with an error) if nobody can deal."""
-        m = self.m
-        if m.phase != M.DEAL:
-            return True
-        if m.next_dealer < 0:
-            self._error("who deals? A to choose, then OK")
-            return False
-        return self._do(m.deal)
-
-    def _do(self, fn, *args):
-        """Apply one engine event; on success save the game and clear the entry."""
-        try:
-            pts = fn(*args)
-        except ValueError as e:
-            self._error(str(e))
-            return False
-        m = self.m
-        self._clear_entry()
-        self.msg = ""
-        if m.last_side >= 0 and pts:
-            self.msg = (m.last_side, m.last_points)
-        self._save()
-        return True
-
-    def _save(self):
-        self.store.save("game", self.m.dumps())
-
-    def _ok(self):
-        m = self.m
-        if self.mode == ADVISE:
-            return self._error("A: your crib, B: theirs")
-        if self.go_pending:
-            return self._do(m.go)
-        if self.cards:
-            if self._showing():
-                if len(self.cards) != 4:
-                    return self._error("a hand is 4 cards: %d typed" % len(self.cards))
-                if m.muggins_on and self.num < 0:
-                    return self._error("muggins is on: type your count, then OK")
-                if m.phase == M.DEAL and not self._dealt():
-                    return
-                hand = list(self.cards)
-                return self._do(m.show, hand, self.num)
-            if self.num >= 0:
-                return self._error("finish the card: a suit A B C D")
-            c = self.cards[0]
-            if m.phase == M.DEAL and not self._dealt():
-                return
-            if m.phase == M.STARTER:
-                return self._do(m.starter, c)
-            if m.phase == M.PLAY:
-                return self._do(m.play, c)
-            return self._error("no card is wanted now")
-        if self.num >= 0:
-            if self._showing():
-                if m.phase == M.DEAL and not self._dealt():
-                    return
-                return self._do(m.show, None, self.num)
-            return self._do(m.peg, m.side_of(self.seat), self.num)
-        if m.phase == M.DEAL:
-            if m.next_dealer < 0:
-                return self._do(m.deal, self.seat)
-            return self._do(m.deal)
+def letter(app, name):
+    m = app.m
+    if name == "A":
+        if app.cards:
+            return app._error("A: finish or clear the cards first")
+        app.seat = (app.seat + 1) % m.players
+        app.msg = ("player", app.seat)  # board/text.py words it
+    elif name == "B":
+        if m.phase != M.PLAY or app.cards:
+            return app._error("go is only said in the play")
+        app.go_pending = True
+    elif name == "C":
+        if getattr(m, "_mug", 0) and m.muggins_on and not app.cards and not app.show_next:
+            return app._do(m.muggins)
         if m.phase == M.OVER:
-            return self._do(m.next_game)
+            return app._error("the game is over: OK for the next")
+        app.show_next = not app.show_next
+    elif name == "D":
+        if app.cards:
+            return app._error("D: finish or clear the cards first")
+        app.mode = MENU
+        app.item = 0
+
+
+def back(app):
+    if app.go_pending:
+        app.go_pending = False
+    elif app.num >= 0:
+        if app.ndig == 2:
+            app.num //= 10
+            app.ndig = 1
+        else:
+            app.num = -1
+            app.ndig = 0
+    elif app.cards:
+        app.cards.pop()
+        app.advice = None
+    elif app.show_next:
+        app.show_next = False
+    elif app.mode == ADVISE:
+        app.mode = NORMAL
+        app._clear_entry()
+    else:
+        app.msg = ""
+
+
+def dealt(app):
+    """Deal when the game waits for a deal; False (with an error) if nobody can deal."""
+    m = app.m
+    if m.phase != M.DEAL:
+        return True
+    if m.next_dealer < 0:
+        app._error("who deals? A to choose, then OK")
+        return False
+    return app._do(m.deal)
+
+
+def ok(app):
+    m = app.m
+    if app.mode == ADVISE:
+        return app._error("A: your crib, B: theirs")
+    if app.go_pending:
+        return app._do(m.go)
+    if app.cards:
+        if app._showing():
+            if len(app.cards) != 4:
+                return app._error("a hand is 4 cards: %d typed" % len(app.cards))
+            if m.muggins_on and app.num < 0:
+                return app._error("muggins is on: type your count, then OK")
+            if m.phase == M.DEAL and not dealt(app):
+                return
+            hand = list(app.cards)
+            return app._do(m.show, hand, app.num)
+        if app.num >= 0:
+            return app._error("finish the card: a suit A B C D")
+        c = app.cards[0]
+        if m.phase == M.DEAL and not dealt(app):
+            return
         if m.phase == M.STARTER:
-            return self._do(m.starter)
-        self._error("nothing to confirm: type first")
+            return app._do(m.starter, c)
+        if m.phase == M.PLAY:
+            return app._do(m.play, c)
+        return app._error("no card is wanted now")
+    if app.num >= 0:
+        if app._showing():
+            if m.phase == M.DEAL and not dealt(app):
+                return
+            return app._do(m.show, None, app.num)
+        return app._do(m.peg, m.side_of(app.seat), app.num)
+    if m.phase == M.DEAL:
+        if m.next_dealer < 0:
+            return app._do(m.deal, app.seat)
+        return app._do(m.deal)
+    if m.phase == M.OVER:
+        return app._do(m.next_game)
+    if m.phase == M.STARTER:
+        return app._do(m.starter)
+    app._error("nothing to confirm: type first")
 
-    # --- the menu and the advisor: board/menu.py, loaded when first used -------------------
 
-    def _menu_key(self, name):
-        from board.menu import menu_key
-        menu_key(self, name)
+def menu_key(app, name):
+    from board.menu import menu_key
+    menu_key(app, name)
 
-    def _advise(self, name):
-        from board.menu import advise
-        advise(self, name)
 
+def advise(app, name):
+    from board.menu import advise
+    advise(app, name)

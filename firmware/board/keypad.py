@@ -149,13 +149,17 @@ class Keypad:
 
     async def run(self, clock):
         """The scanning task: update(clock()) every scan_ms, forever."""
-        try:
-            from asyncio import sleep_ms
-        except ImportError:  # CPython's asyncio has no sleep_ms
-            from asyncio import sleep
-
-            async def sleep_ms(ms):
-                await sleep(ms / 1000)
         while True:
             self.update(clock())
             await sleep_ms(self.scan_ms)
+
+
+async def sleep_ms(ms):
+    """asyncio.sleep_ms on MicroPython; CPython's asyncio only has sleep(seconds)."""
+    import asyncio
+
+    s = getattr(asyncio, "sleep_ms", None)
+    if s is not None:
+        await s(ms)
+    else:
+        await asyncio.sleep(ms / 1000)

@@ -17,7 +17,7 @@ _VERSION = 1
 
 class Settings:
     def __init__(self, values=None):
-        self.values = list(values or DEFAULT)
+        self.values = [int(v) for v in (values or DEFAULT)]
 
     def get(self, name):
         return self.values[NAMES.index(name)]
