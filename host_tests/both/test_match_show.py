@@ -234,3 +234,22 @@ def test_deal_abandons_an_unfinished_deal_and_redeals():
     m.deal(m.dealer)
     assert m.dealer == 0 and m.deals == 3 and m.played[0] == 0
     assert "no seat" in unchanged(m, m.deal, 2)
+
+
+def test_a_journal_that_does_not_replay_is_refused_even_with_a_good_checksum():
+    import binascii
+
+    m = two()
+    plays(m, "9H 6H")
+    data = bytearray(m.dumps())
+    data[-5] = parse("9H")  # the 6H entry becomes a second 9H: a valid byte, an illegal event
+    crc = binascii.crc32(bytes(data[:-4])) & 0xFFFFFFFF
+    for i in range(4):
+        data[len(data) - 4 + i] = crc >> (8 * i) & 255
+    assert "replay" in str(raises(ValueError, loads, bytes(data)))
+    data = bytearray(m.dumps())
+    data[1] = 9  # nine players
+    crc = binascii.crc32(bytes(data[:-4])) & 0xFFFFFFFF
+    for i in range(4):
+        data[len(data) - 4 + i] = crc >> (8 * i) & 255
+    raises(ValueError, loads, bytes(data))
