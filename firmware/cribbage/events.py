@@ -76,6 +76,8 @@ def show_points_ok(points):
 
 
 def peg(self, side, pts, why):
+    # Move side's pegs pts forward (the back peg to the old score); the first side to reach the
+    # target wins at once, whatever the phase.
     if pts <= 0:
         return
     self._got = pts
@@ -87,7 +89,9 @@ def peg(self, side, pts, why):
     if self.score[side] >= self.target:
         self._win(side)
 
+
 def win(self, side):
+    # The game is over: the result counts by the best losing score against the skunk lines.
     self.phase = OVER
     self.winner = side
     self.turn = -1
@@ -168,6 +172,7 @@ def apply(self, b, i):
     self.events += 1
     return size
 
+
 def cut(self, b, i):
     if self.phase != DEAL or self.deals:
         raise ValueError("cut for deal only before the first deal")
@@ -189,6 +194,7 @@ def cut(self, b, i):
                 raise ValueError("seats %d and %d tie for low: cut again" % (dealer, s))
             dealer = s
     self.next_dealer = dealer
+
 
 def starter(self, c):
     if self.phase != STARTER:

@@ -10,10 +10,14 @@ from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_
                      AT_STARTER, AT_HAND, AT_CRIB, show_points_ok)
 
 
+_NOT_NOW = ("deal first", "turn the starter first", "", "the play is over", "")
+
+
 def play(self, c):
+    # The seat whose turn it is plays card c: score_play() of the series, plus one when it is
+    # the last card of the play (or nobody can go on after it) unless it made 31.
     if self.phase != PLAY:
-        raise ValueError("no play now: " + ("turn the starter first" if self.phase ==
-                         STARTER else "the play is over"))
+        raise ValueError("no play now: " + _NOT_NOW[self.phase])
     w = self._where[c]
     if w:
         if w == AT_STARTER:
@@ -48,6 +52,7 @@ def play(self, c):
 
 
 def go(self):
+    # The seat whose turn it is cannot play; when nobody can, one for the go to the last card.
     if self.phase != PLAY:
         raise ValueError("no go now: not in the play")
     if self.count == 0:
@@ -63,6 +68,7 @@ def go(self):
 
 
 def next_active(self, seat):
+    # The next seat left of seat (seat itself last) with cards that has not said go, or -1.
     # The next seat left of seat (seat itself last) that has cards and has not said go
     # in this series, or -1.
     n = self.players
@@ -91,6 +97,8 @@ def end_play(self):
 
 
 def show(self, b, i, has_cards, claim):
+    # The next hand (or the crib): its four cards at b[i:i+4] when has_cards, the points
+    # claimed (or entered) in claim (-1: none). See Match.show.
     phase = self.phase
     if phase == PLAY and self._plays:
         raise ValueError("the play is not over: %d cards to play"

@@ -94,7 +94,7 @@ def test_count_never_passes_31():
 
 def test_go_and_play_refusals():
     m = Match()
-    assert "deal" in unchanged(m, m.play, parse("5H")) or True
+    assert "deal first" in unchanged(m, m.play, parse("5H"))
     m.deal(0)
     assert "starter" in unchanged(m, m.play, parse("5H"))
     m.starter(parse("KC"))
@@ -192,7 +192,7 @@ def test_skunk_lines_and_lurch():
     m = Match(skunk_line=100, skunk_games=4, double_line=50, double_games=5)
     peg_to(m, 1, 49)
     peg_to(m, 0, 130)  # pegs past the end: the score is kept, the game is won
-    assert m.score[0] == 121 + 9 - 9 or m.score[0] >= 121
+    assert m.score[0] == 130
     assert m.result == match.DOUBLE_SKUNK and m.games == [5, 0]
 
 
