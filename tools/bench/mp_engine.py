@@ -100,20 +100,22 @@ big = whole_game(6, 3)
 gc.collect()
 big_heap = gc.mem_alloc() - _b
 
-row("engine: heap bytes of match+events+pegging+journal imported", _engine_heap, "bytes")
-row("engine: heap bytes a finished 2-player game holds", game_heap, "bytes",
+row("engine: heap of the engine modules", _engine_heap, "bytes",
+    note="match, events, pegging, journal (the core's cards/score/tables not included)")
+row("engine: heap a finished 2p game holds", game_heap, "bytes",
     note="Match object, state and journal; %d events" % n)
-row("engine: heap bytes a finished 6-player game holds", big_heap, "bytes",
+row("engine: heap a finished 6p game holds", big_heap, "bytes",
     note="%d events, %d deals" % (big.events, big.deals))
-row("engine: saved game (dumps) of a whole 2-player game", len(data), "bytes",
+row("engine: saved 2p game (dumps) size", len(data), "bytes",
     note="%d events, %d deals" % (n, game.deals))
-row("engine: us per event entered (public calls)", per_event, "us",
+row("engine: an event entered (public call)", per_event, "us",
     note="mean over a whole 2-player game with cards: deal, starter, play, go, show")
-row("engine: heap bytes allocated per event entered", alloc_event, "bytes")
-row("engine: us per event replayed by loads()", load_us / n, "us", ref=per_event,
+row("engine: heap allocated per event entered", alloc_event, "bytes")
+row("engine: an event replayed by loads()", load_us / n, "us", ref=per_event,
     ratio=load_us / n / per_event, note="ref = per event entered")
-row("engine: us to loads() a whole 2-player game", load_us, "us")
-row("engine: us per dumps() of a whole game", dumps_us, "us")
-row("engine: us per undo()+redo() at the end of a game", undo_us, "us", ref=per_event,
+row("engine: loads() of a whole 2p game", load_us, "us")
+row("engine: dumps() of a whole 2p game", dumps_us, "us")
+row("engine: undo()+redo() at the end of a game", undo_us, "us", ref=per_event,
     ratio=undo_us / per_event, note="undo replays at most the current deal")
-row("engine: us per simulated 2-player game (random players, dealing)", sim_us, "us")
+row("engine: a whole simulated 2p game", sim_us, "us",
+    note="random players, dealing and strategy included")
