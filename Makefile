@@ -6,7 +6,6 @@ STAMP := $(VENV)/.installed
 # The heap the core's tests get under real MicroPython: below what an ESP32 without PSRAM
 # offers (it grows to ~112 KB), and the unix port's 64-bit objects are twice the size.
 MP_HEAP ?= 96k
-MP := MICROPYPATH=firmware:host_tests/both:host_tests $(BIN)/micropython -X heapsize=$(MP_HEAP)
 
 .PHONY: help venv test test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl sim
@@ -35,7 +34,7 @@ test-py: $(STAMP)
 	$(BIN)/python -m pytest
 
 test-mp: $(STAMP)
-	$(MP) host_tests/mp_runner.py
+	MP_HEAP=$(MP_HEAP) $(BIN)/python host_tests/run_mp.py
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
