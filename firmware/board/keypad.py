@@ -1,7 +1,7 @@
 """The keypad: a 4x4 matrix and optional discrete buttons -> a ring buffer of key events.
 
 Pins are passed in and only called, so any callable stands in for one in a test:
-    rows: outputs, rows[r](0) drives row r low, rows[r](1) lets it idle high (open drain);
+    rows: outputs, rows[r](0) drives row r low, rows[r](1) lets it float high (open drain);
     cols: inputs with pull-ups, cols[c]() reads 0 when a key joins it to the low row;
     buttons: inputs with pull-ups, active low (a button to ground).
 Key numbers: matrix key r * n_cols + c (0..15, named by `names`, "123A456B789C*0#D"), then
@@ -10,7 +10,9 @@ buttons from 16 up (named "a", "b", ...).
 update(now_ms) is one scan step, pure apart from the pins: tests call it with a fake clock;
 on the board run() calls it every scan_ms from its own asyncio task. A change of the raw keys
 must hold debounce_ms before it counts. Events (one byte: kind | key) go into a preallocated
-bytearray ring; get() returns the next one or -1. A scan allocates nothing.
+bytearray ring; get() returns the next one or -1. A scan allocates nothing. Between scans
+every row is driven low, so one read of the columns says whether any key is down: an idle
+scan is four pin reads.
 
     DOWN   the key went down (debounced): the app acts on most keys here, for speed
     LONG   held long_ms (once per press)
@@ -56,7 +58,7 @@ class Keypad:
         self.n_matrix = len(rows) * len(cols)
         self.names = names[:self.n_matrix] + BUTTON_NAMES[:len(buttons)]
         for r in rows:
-            r(1)
+            r(0)  # idle: all rows low (see scan())
         self._ring = bytearray(size)
         self._head = 0  # next to read
         self._tail = 0  # next to write
@@ -94,13 +96,25 @@ class Keypad:
         """Raw key bits now: bit k set while key k is down."""
         bits = 0
         k = 0
-        for r in self.rows:
-            r(0)
-            for c in self.cols:
-                if not c():
-                    bits |= 1 << k
-                k += 1
-            r(1)
+        rows = self.rows
+        down = False
+        for c in self.cols:
+            if not c():
+                down = True
+        if down:  # some key is down: drive one row low at a time to find which
+            for r in rows:
+                r(1)
+            for r in rows:
+                r(0)
+                for c in self.cols:
+                    if not c():
+                        bits |= 1 << k
+                    k += 1
+                r(1)
+            for r in rows:
+                r(0)
+        else:
+            k = self.n_matrix
         for b in self.buttons:
             if not b():
                 bits |= 1 << k

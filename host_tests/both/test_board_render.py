@@ -143,3 +143,20 @@ def test_frame_allocates_nothing():
         return n
 
     assert no_alloc(run) > 0
+
+
+def test_three_lane_61_hole_build_plays_a_121_game():
+    L = Layout(lanes=3, holes=60, row=30, shared_finish=False)
+    s = Strip(L.count)
+    R = Renderer(L, s, 255, 100000)
+    v = View(3, 121)
+    v.front[0], v.back[0] = 70, 64  # second time round the 60 holes
+    v.front[1] = 12
+    v.front[2], v.winner = 121, 2
+    R.frame(v, 0)
+    lit = s.lit()
+    assert L.hole(0, 10) in lit and L.hole(0, 4) in lit
+    assert L.hole(0, 0) in lit  # the start hole says "second lap"
+    assert L.hole(1, 0) in lit and L.hole(1, 12) in lit  # back peg still in the start hole
+    assert L.hole(2, 61) in lit  # lane 3's own finish hole
+    assert all(L.hole(2, h) in lit for h in range(1, 61))  # the winner's lane

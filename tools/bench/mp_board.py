@@ -155,7 +155,7 @@ def main():
         "of it" % (heap // 1024, " (re-run: 96k cannot compile it)" if os.getenv(
             "MP_BOARD_CHILD") else "", _app_code))
     row("board app: a whole game entered on the keys", game_ms, "ms",
-        note="%d events" % m.events)
+        note="%d events; includes a gc.collect() per event to find the peak" % m.events)
     lat = sorted(g.lat[:g.n_lat])
     row("board app: key event to updated frame (median)", lat[len(lat) // 2], "us",
         note="handle the key, update the view, render, write; add the scan's debounce "
@@ -182,6 +182,31 @@ def main():
     row("board app: render a frame (pegs + preview)", typical, "us", ref=wire,
         ratio=typical / wire, note="ref: %d LEDs x 30 us wire time on the board" % n)
     row("board app: render the heaviest frame (a win)", win, "us", ref=wire, ratio=win / wire)
+    # the loop turn when nothing changed (most turns): maybe() skips the frame
+    v.dirty = False
+    v.preview_side = -1
+    app.step(0)
+
+    def idle():
+        app.step(1000)
+
+    t0 = ticks_us()
+    for _ in range(500):
+        idle()
+    row("board app: a loop turn with nothing to do", ticks_diff(ticks_us(), t0) / 500, "us",
+        note="the app's loop runs every 20 ms")
+    # keypad scans with C-level callables for pins, as machine.Pin's are: abs() for a row
+    # (takes 0 or 1), object() for a column reading "high" (no key) and int() for "low"
+    from board.keypad import Keypad
+
+    for what, col in (("no key down", object), ("a key held", int)):
+        kp = Keypad([abs] * 4, [col] * 4, [object] * 2)
+        t0 = ticks_us()
+        for i in range(500):
+            kp.update(i * 10)
+        row("board app: one keypad scan, 4x4 + 2 buttons, " + what,
+            ticks_diff(ticks_us(), t0) / 500, "us",
+            note="every %d ms from its own task" % kp.scan_ms)
 
 
 main()
