@@ -124,15 +124,21 @@ def test_a_wrong_entry_is_refused_and_flashes(tmp_path):
     assert any("!" in line for line in st["lines"])
 
 
-def test_built_tree_plays_a_game(tmp_path):
-    """The .mpy tree `make build` makes for the RP2040 runs the same game in micropython."""
+@pytest.mark.parametrize("target", ["rp2040", "esp32"])
+def test_built_tree_plays_a_game(tmp_path, target):
+    """The .mpy tree `make build` makes for each board runs the same whole game in micropython
+    (every module imported from .mpy: no source is left in the tree but main/board_config)."""
     import build
 
     out = tmp_path / "build"
-    build.build("rp2040", os.path.join(sim.ROOT, "firmware"), str(out))
+    build.build(target, os.path.join(sim.ROOT, "firmware"), str(out))
+    tree = out / target
+    sources = [str(p.relative_to(tree)) for p in tree.rglob("*.py")]
+    assert sorted(sources) == ["board_config.py", "main.py"]
     keys, m = sim.game_keys(1)
-    _board, st = run(tmp_path, keys, firmware=str(out / "rp2040"))
+    _board, st = run(tmp_path, keys, firmware=str(tree))
     assert [s for _n, s in st["scores"]] == list(m.score[:2])
+    assert st["games"] == list(m.games[:2])
     assert st["phase"] == "over"
 
 

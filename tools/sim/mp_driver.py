@@ -26,6 +26,7 @@ import sys
 
 import asyncio
 import asyncio.core as _core
+import gc
 import io
 import json
 import time
@@ -66,18 +67,21 @@ def out(kind, obj):
 
 
 def describe(hw):
-    """The board's geometry for the host, from the layout object the app uses."""
+    """Send the board's geometry to the host, from the layout object the app uses: written
+    piece by piece (a list of 253 pixels with boxed floats would take 40 KB of heap)."""
     L = hw["layout"]
-    pix = []
+    w = sys.stdout.write
+    w('LAYOUT {"pixels": [')
     for p in range(L.count):
         kind, lane, n = L.what(p)
         x, y = L.xy(p)
-        pix.append([x, y, kind, lane, n])
+        w('%s[%s, %s, %d, %d, %d]' % ("," if p else "", repr(float(x)), repr(float(y)),
+                                      kind, lane, n))
     strip = hw["strip"]
     order = getattr(strip, "ORDER", (1, 0, 2, 3))
     keys = hw["matrix"].names + "".join(fake_button_names(hw))
-    return {"pixels": pix, "order": list(order[:3]), "bpp": getattr(strip, "bpp", 3),
-            "keys": keys, "buttons": len(hw.get("button_objs") or ())}
+    w('], "order": [%d, %d, %d], "bpp": %d, "keys": %s}\n'
+      % (order[0], order[1], order[2], getattr(strip, "bpp", 3), json.dumps(keys)))
 
 
 def fake_button_names(hw):
@@ -226,7 +230,8 @@ async def main(storage, realtime, display=True):
         vt.install()
         hw["clock"] = vt.ticks
         hw["sleep_ms"] = vt.sleep_ms
-    out("LAYOUT", describe(hw))
+    describe(hw)
+    gc.collect()  # the description is garbage now: give the app an unfragmented heap
     app = start_app(hw)
     drv = Driver(hw, app, realtime)
     task = asyncio.create_task(guarded(app_main(app), drv))
