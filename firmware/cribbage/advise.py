@@ -18,7 +18,7 @@ preallocated buffers: it allocates nothing, so it can run with the heap locked.
 """
 
 from .cards import check_distinct, JACK
-from .score import _BINOM  # the scorer's combinatorial-number table (85 small ints)
+from .score import BINOM  # the scorer's combinatorial-number table (85 small ints)
 from .tables import SHOW, SHOW_BIAS
 from .cribtable import CRIB2, CRIB1, CRIB2_PONE, CRIB1_PONE
 
@@ -63,7 +63,7 @@ def hand_total(c0, c1, c2, c3, unseen):
         b, d = d, b
     if b > c:
         b, c = c, b
-    t = _BINOM
+    t = BINOM
     show = SHOW
     seen = _SEEN_RANK
     # The index of the sorted five is the sum of one term per slot; the starter's rank e

@@ -33,6 +33,7 @@ def _binom_table():
 
 
 _BINOM = _binom_table()
+BINOM = _BINOM  # public: the advisor indexes tables.SHOW the same way
 
 
 def show_index(a, b, c, d, e):
