@@ -379,6 +379,11 @@ def test_watchdog_is_opt_in_and_fed():
     assert fed == []  # off by default
     new_game(f, app, {"watchdog": 1})
     assert fed[0] == 8000 and fed.count(0) > 5
+    n = fed.count(0)
+    for _ in range(400):  # the keypad task has died: the loop stops feeding the watchdog
+        hw["clock"].advance(10)
+        app.step(hw["clock"]())
+    assert 5 < fed.count(0) - n < 250
 
 
 def test_corrupt_saved_game_starts_a_new_one():

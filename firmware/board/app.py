@@ -30,10 +30,19 @@ What OK does follows the game (the display, or the blinking LEDs, say what is ex
   * the show: type the four cards, the count is spoken on the display and previewed on the
     track, OK pegs it (muggins on: type your count after the cards, then OK); or type just
     the points, OK;
-  * any time: a number then OK pegs those points (1-15) for the chosen player;
+  * outside the show: a number then OK pegs those points (1-15) for the player chosen
+    with A (pegging by hand: nothing else needs entering);
   * game over: OK starts the next game (games won are kept).
+In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
+it), OK on "new game" starts one with the settings, * leaves.
 A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
 the LEDs red, says why on the display, and changes nothing.
+
+Reading the LEDs: each side pegs its own lane in its colour (red, blue, green, yellow, pink,
+cyan); the front peg is bright, the back peg dim. With more sides than lanes (three players
+on a two-lane board, the five-handed game) sides share lanes: side 3 pegs on lane 1 with
+its pegs blinking slowly, side 5 with short flashes, so each score still reads at a glance.
+The blinking hole is the preview (what OK will peg); a red flash of the header is an error.
 """
 
 from cribbage import match as M
@@ -265,8 +274,10 @@ class App:
         if self.err is not None and self.view.error_at >= 0 and \
                 _ticks_diff(now, self.view.error_at) > 10000:
             self.view.error_at = -1
-        if self.wdt is not None:
-            self.wdt.feed()
+        if self.wdt is not None:  # fed only while this loop and the keypad scan both run
+            scanned = getattr(keys, "scanned_at", now)
+            if _ticks_diff(now, scanned) < WATCHDOG_MS // 4:
+                self.wdt.feed()
 
     def boot(self):
         """At power-up: a key held down for SELFTEST_HOLD_MS starts the LED self-test."""

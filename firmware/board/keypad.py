@@ -65,6 +65,7 @@ class Keypad:
         self._raw = 0  # raw key bits at the last scan
         self._raw_at = 0  # when the raw bits last changed
         self._state = 0  # debounced key bits
+        self.scanned_at = 0  # when update() last ran: the app's watchdog checks it
         self._long = 0  # keys that already sent LONG this press
         self._down_at = [0] * MAX_KEYS  # ticks of each key's DOWN (or last REPEAT)
 
@@ -123,6 +124,7 @@ class Keypad:
 
     def update(self, now):
         """One scan at time now (ms): debounce, queue DOWN/UP/LONG/REPEAT events."""
+        self.scanned_at = now
         raw = self.scan()
         if raw != self._raw:
             self._raw = raw
