@@ -171,3 +171,45 @@ def test_buttons_and_a_board_without_display(tmp_path):
     assert "display" not in st
     lit = board.lit(bytes.fromhex(st["frame"]))
     assert lit_holes(board, lit, 0) == [1, 2] and lit_holes(board, lit, 1) == [1]
+
+
+@pytest.mark.parametrize("board", ["pico", "esp32"])
+def test_real_board_modules_run_the_game(tmp_path, board):
+    """firmware/boards/pico.py and esp32_devkit.py themselves (their pin maps, pulls, the
+    I2C scan for the OLED) build the hardware on fake machine/neopixel/ssd1306 modules,
+    and the keys, wired by pin number, play a whole game."""
+    keys, m = sim.game_keys(2)
+    board_, st = run(tmp_path, keys, board=board)
+    assert [s for _n, s in st["scores"]] == list(m.score[:2])
+    assert st["phase"] == "over"
+    assert st["display"][0] == st["lines"][0]  # the OLED was found on the bus and drawn
+    assert board_.keys == "123A456B789C*0#Dab"
+
+
+def test_fake_machine_refuses_what_the_port_refuses():
+    import subprocess
+
+    code = (
+        "import machine\n"
+        "def try_pin(plat, p, *a):\n"
+        "    machine.PLATFORM = plat\n"
+        "    try:\n"
+        "        machine.Pin(p, *a)\n"
+        "        print('ok')\n"
+        "    except ValueError as e:\n"
+        "        print('refused', e)\n"
+        "try_pin('esp32', 6, machine.Pin.OUT)\n"
+        "try_pin('esp32', 35, machine.Pin.IN, machine.Pin.PULL_UP)\n"
+        "try_pin('esp32', 35, machine.Pin.IN)\n"
+        "try_pin('rp2', 23, machine.Pin.OUT)\n"
+        "try_pin('rp2', 22, machine.Pin.OUT)\n"
+    )
+    r = subprocess.run([sim.micropython(), "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, MICROPYPATH=os.path.join(sim.SIM_DIR, "hw")),
+                       timeout=60)
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("refused") and "flash" in lines[0]
+    assert lines[1].startswith("refused") and "input only" in lines[1]
+    assert lines[2] == "ok"
+    assert lines[3].startswith("refused")
+    assert lines[4] == "ok"

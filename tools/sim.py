@@ -35,6 +35,7 @@ HOLD_MS = 80  # a normal key press (debounce is 30 ms)
 GAP_MS = 80
 LONG_MS = 1200  # a long press (the keypad's long_ms is 700)
 KEYPAD = "123A456B789C*0#D"
+BOARD_MODULES = {"pico": "pico", "esp32": "esp32_devkit"}  # --board -> firmware/boards/
 
 
 class SimError(Exception):
@@ -139,14 +140,18 @@ class Sim:
     """One micropython process running the app; send() commands, state() reads the board."""
 
     def __init__(self, storage=".sim", firmware=None, realtime=False, heap="512k",
-                 display=True):
+                 display=True, board=""):
         fw = firmware or os.path.join(ROOT, "firmware")
         os.makedirs(storage, exist_ok=True)
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join((SIM_DIR, fw, ".frozen")))
+        path = [SIM_DIR, fw, ".frozen"]
+        if board:  # the real board module, on fake machine/neopixel/ssd1306 modules
+            path.insert(0, os.path.join(SIM_DIR, "hw"))
+            board = BOARD_MODULES.get(board, board)
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
         self.proc = subprocess.Popen(
             [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),
              storage, "realtime" if realtime else "virtual",
-             "display" if display else "nodisplay"],
+             "display" if display else "nodisplay", board],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, bufsize=1, env=env)
         self.log = []
@@ -242,7 +247,8 @@ def scripted(a):
         cmds = parse_keys(a.keys)
     except ValueError as e:
         raise SimError("bad key script: %s" % e) from None
-    sim = Sim(a.storage, a.firmware, realtime=False, heap=a.heap, display=not a.no_display)
+    sim = Sim(a.storage, a.firmware, realtime=False, heap=a.heap, display=not a.no_display,
+              board=a.board)
     st = sim.run(cmds)
     for e in sim.errors:
         print("driver: %s" % e)
@@ -288,7 +294,8 @@ class Terminal:
 def interactive(a):
     if not sys.stdin.isatty():
         raise SimError("no terminal: use --keys for a scripted run")
-    sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap, display=not a.no_display)
+    sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap, display=not a.no_display,
+              board=a.board)
     keymap = key_help()
     buttons = "zxcvbnm"
     extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
@@ -346,6 +353,9 @@ def main(argv=None):
     ap.add_argument("--storage", default=os.path.join(ROOT, ".sim"),
                     help="folder for the saved game (default .sim/)")
     ap.add_argument("--fresh", action="store_true", help="forget the saved game first")
+    ap.add_argument("--board", default="", choices=("", "pico", "esp32"),
+                    help="run the real board module (firmware/boards/pico.py or esp32_devkit.py, "
+                    "its pin map) on fake machine/neopixel modules instead of boards/fake.py")
     ap.add_argument("--no-display", action="store_true",
                     help="a board without the OLED: the LEDs give all the feedback")
     ap.add_argument("--firmware", default=None,

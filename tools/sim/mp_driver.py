@@ -1,11 +1,13 @@
 """MicroPython side of the simulator: run the real board app on the host board (fake hardware).
 
 Run by tools/sim.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
-    micropython mp_driver.py STORAGE_DIR realtime|virtual [nodisplay]
+    micropython mp_driver.py STORAGE_DIR realtime|virtual [display|nodisplay [BOARD]]
 
-It builds the hardware with firmware/boards/fake.py (storage in STORAGE_DIR on the host, so a
-restarted simulator resumes the saved game), starts the app exactly as firmware/main.py
-does on a board, and talks to the host over stdin/stdout, one line each:
+It builds the hardware with firmware/boards/fake.py -- or, given BOARD (pico, esp32_devkit),
+with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/hw/ -- with the
+storage in STORAGE_DIR on the host (a restarted simulator resumes the saved game), starts the
+app exactly as firmware/main.py does on a board, and talks to the host over stdin/stdout,
+one line each:
 
   host -> driver: key NAME HOLD_MS GAP_MS   press NAME (a keypad or button name), hold, release,
                                             then let GAP_MS pass
@@ -79,13 +81,46 @@ def describe(hw):
                                       kind, lane, n))
     strip = hw["strip"]
     order = getattr(strip, "ORDER", (1, 0, 2, 3))
-    keys = hw["matrix"].names + "".join(fake_button_names(hw))
+    keys = hw["sim_keys"].names
     w('], "order": [%d, %d, %d], "bpp": %d, "keys": %s}\n'
       % (order[0], order[1], order[2], getattr(strip, "bpp", 3), json.dumps(keys)))
 
 
-def fake_button_names(hw):
-    return ["abcdefghijkl"[i] for i in range(len(hw.get("button_objs") or ()))]
+class FakeKeys:
+    """Key presses on firmware/boards/fake.py's keypad matrix and buttons."""
+
+    def __init__(self, hw):
+        self.matrix = hw["matrix"]
+        self.buttons = hw.get("button_objs") or []
+        self.names = self.matrix.names + "abcdefghijkl"[:len(self.buttons)]
+
+    def set(self, name, down):
+        if name in self.matrix.names:
+            if down:
+                self.matrix.press(name)
+            else:
+                self.matrix.release(name)
+        elif name in self.names:
+            self.buttons[self.names.index(name) - len(self.matrix.names)].pressed = down
+        else:
+            raise ValueError("no key %r on this board" % (name,))
+
+
+class WiredKeys:
+    """Key presses on a real board module's pins, through the fake machine module."""
+
+    def __init__(self, machine, mod, names):
+        machine.wire(mod.ROWS, mod.COLS, mod.BUTTONS, names)
+        self.machine = machine
+        self.names = names + "abcdefghijkl"[:len(mod.BUTTONS)]
+
+    def set(self, name, down):
+        if name not in self.names:
+            raise ValueError("no key %r on this board" % (name,))
+        if down:
+            self.machine.press(name)
+        else:
+            self.machine.release(name)
 
 
 class Driver:
@@ -101,18 +136,7 @@ class Driver:
             self.poller.register(sys.stdin, select.POLLIN)
 
     def press(self, name, down):
-        m = self.hw["matrix"]
-        if name in m.names:
-            if down:
-                m.press(name)
-            else:
-                m.release(name)
-            return
-        names = fake_button_names(self.hw)
-        if name in names:
-            self.hw["button_objs"][names.index(name)].pressed = down
-            return
-        raise ValueError("no key %r on this board" % (name,))
+        self.hw["sim_keys"].set(name, down)
 
     def state(self):
         st = {"frame": hexlify(self.hw["strip"].buf).decode()}
@@ -219,9 +243,27 @@ async def guarded(coro, drv):
         drv.crash = buf.getvalue()
 
 
-async def main(storage, realtime, display=True):
-    # the two "+1" buttons the Pico and ESP32 boards have (firmware/boards/pico.py BUTTONS)
-    hw = fake.build(storage_dir=storage, display=display, buttons=2)
+def build_hw(storage, display, board):
+    """The hardware: firmware/boards/fake.py, or (board given) the real board module built
+    on the fake machine/neopixel/ssd1306 modules in tools/sim/hw/."""
+    if not board:
+        # the two "+1" buttons the Pico and ESP32 boards have (boards/pico.py BUTTONS)
+        hw = fake.build(storage_dir=storage, display=display, buttons=2)
+        hw["sim_keys"] = FakeKeys(hw)
+        return hw
+    import machine
+
+    machine.PLATFORM = "rp2" if board == "pico" else "esp32"
+    machine.I2C.devices = [0x3C] if display else []
+    mod = getattr(__import__("boards." + board), board)
+    hw = mod.build()
+    hw["storage_dir"] = storage  # not /data: a folder on the host
+    hw["sim_keys"] = WiredKeys(machine, mod, fake.KEYS_4X4)
+    return hw
+
+
+async def main(storage, realtime, display=True, board=""):
+    hw = build_hw(storage, display, board)
     if realtime:
         hw["clock"] = time.ticks_ms
         hw["sleep_ms"] = time.sleep_ms
@@ -245,7 +287,8 @@ def run(argv):
     storage = argv[1] if len(argv) > 1 else ".sim"
     realtime = len(argv) > 2 and argv[2] == "realtime"
     display = not (len(argv) > 3 and argv[3] == "nodisplay")
-    asyncio.run(main(storage, realtime, display))
+    board = argv[4] if len(argv) > 4 else ""
+    asyncio.run(main(storage, realtime, display, board))
 
 
 if __name__ == "__main__":

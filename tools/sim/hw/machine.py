@@ -1,0 +1,121 @@
+"""A fake `machine` module for the simulator: the real board modules (firmware/boards/pico.py,
+esp32_devkit.py) build their hardware with it under the micropython binary.
+
+Only on MICROPYPATH when the simulator runs a real board module (tools/sim.py --board pico).
+Pins check what the port would refuse: pins that do not exist, the ESP32's flash pins (6-11)
+and its input-only pins (34-39: no output, no pull-up). The keypad is wired by pin number:
+wire(rows, cols, buttons, names) says which pins are which, press(name)/release(name) move a
+key, and a column pin reads 0 while a pressed key joins it to a row driven low.
+"""
+
+PLATFORM = "rp2"  # set by the simulator's driver: "rp2" or "esp32"
+
+_pins = {}
+_wiring = {"rows": (), "cols": (), "buttons": (), "names": "", "down": set()}
+
+
+def _check(pin_id, mode, pull):
+    if PLATFORM == "rp2":
+        if not (isinstance(pin_id, int) and 0 <= pin_id <= 29) or pin_id in (23, 24):
+            raise ValueError("invalid pin %r on the RP2040 (GP0-GP22, GP25-GP29)" % (pin_id,))
+    elif PLATFORM == "esp32":
+        if not (isinstance(pin_id, int) and 0 <= pin_id <= 39) or pin_id in (20, 24, 28, 29,
+                                                                              30, 31):
+            raise ValueError("invalid pin %r on the ESP32" % (pin_id,))
+        if 6 <= pin_id <= 11:
+            raise ValueError("GPIO %d is wired to the ESP32's flash" % pin_id)
+        if pin_id >= 34 and (mode in (Pin.OUT, Pin.OPEN_DRAIN) or pull == Pin.PULL_UP):
+            raise ValueError("GPIO %d is input only, without pull-ups" % pin_id)
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, pin_id, mode=-1, pull=-1, value=None):
+        _check(pin_id, mode, pull)
+        self.id = pin_id
+        self.mode = mode
+        self.pull = pull
+        self.level = 1 if value is None else (1 if value else 0)
+        _pins[pin_id] = self
+
+    def value(self, v=None):
+        if v is not None:
+            self.level = 1 if v else 0
+            return None
+        w = _wiring
+        if self.id in w["cols"]:
+            c = w["cols"].index(self.id)
+            n = len(w["cols"])
+            for r in range(len(w["rows"])):
+                row = _pins.get(w["rows"][r])
+                if row is not None and not row.level and w["names"][r * n + c] in w["down"]:
+                    return 0
+            return 1
+        if self.id in w["buttons"]:
+            return 0 if "abcdefghijkl"[w["buttons"].index(self.id)] in w["down"] else 1
+        return self.level
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.level = 1
+
+    def off(self):
+        self.level = 0
+
+
+class I2C:
+    """A bus with an SSD1306 at 0x3C when the simulated board has a display."""
+
+    devices = [0x3C]
+
+    def __init__(self, bus_id, sda=None, scl=None, freq=400000):
+        self.bus_id = bus_id
+        self.sda = sda
+        self.scl = scl
+
+    def scan(self):
+        return list(I2C.devices)
+
+    def writeto(self, addr, buf, stop=True):
+        return len(buf)
+
+    def writevto(self, addr, bufs, stop=True):
+        return None
+
+
+class WDT:
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+
+    def feed(self):
+        self.feeds += 1
+
+
+def wire(rows, cols, buttons, names):
+    """Tell the fake which pins the keypad rows, columns and buttons are on."""
+    _wiring["rows"] = tuple(rows)
+    _wiring["cols"] = tuple(cols)
+    _wiring["buttons"] = tuple(buttons)
+    _wiring["names"] = names
+
+
+def press(name):
+    if name not in _wiring["names"] and name not in "abcdefghijkl"[:len(_wiring["buttons"])]:
+        raise ValueError("no key %r on this board" % (name,))
+    _wiring["down"].add(name)
+
+
+def release(name):
+    _wiring["down"].discard(name)
+
+
+def reset():
+    raise SystemExit("machine.reset()")
