@@ -48,7 +48,7 @@ The blinking hole is the preview (what OK will peg); a red flash of the header i
 from cribbage import match as M
 
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND
-from board.render import Renderer, View
+from board.render import Renderer, View, ERROR_MS
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry, state
@@ -271,9 +271,10 @@ class App:
                 self._drawn_at = now
                 from board.screen import draw
                 draw(d, self._text)
-        if self.err is not None and self.view.error_at >= 0 and \
-                _ticks_diff(now, self.view.error_at) > 10000:
-            self.view.error_at = -1
+        v = self.view
+        if v.error_at >= 0 and _ticks_diff(now, v.error_at) > ERROR_MS:
+            v.error_at = -1  # the flash is over (the display keeps the message)
+            v.dirty = True
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
             if _ticks_diff(now, scanned) < WATCHDOG_MS // 4:
