@@ -397,3 +397,26 @@ def test_corrupt_saved_game_starts_a_new_one():
     data[-1] ^= 0xFF
     fs.files["/data/game"] = bytes(data)
     assert App(hw).m.score == [5, 0]
+
+
+def test_entries_between_deals_deal_first_or_change_nothing():
+    hw, app, f = board()
+    f.press("#")
+    f.press("#")  # Red deals, starter not entered
+    f.press("C")
+    f.press("1")
+    f.press("2#")  # Blue's hand: 12 by points; the play was not entered
+    f.press("8#")  # Red's hand
+    f.press("4#")  # Red's crib: the deal is over
+    m = app.m
+    assert m.score == [12, 12] and m.phase == M.DEAL and m.next_dealer == 1
+    before = m.dumps()
+    f.press("C")
+    f.press("1")
+    f.press("9#")  # no hand counts 19: refused, and the automatic deal is taken back
+    assert "19" in app.err and app.m.dumps() == before
+    f.press("***")  # back: 9, 1, then "count now"
+    assert not app.show_next
+    f.press("1")
+    f.press("1D#")  # the next deal's starter, typed between deals: Blue deals, his heels
+    assert app.m.dealer == 1 and app.m.score == [12, 14] and app.m.phase == M.PLAY

@@ -96,15 +96,21 @@ def back(app):
         app.msg = ""
 
 
-def dealt(app):
-    """Deal when the game waits for a deal; False (with an error) if nobody can deal."""
+def dealt_do(app, fn, *args):
+    """fn(*args) as an engine event, dealing first when the game waits for a deal. If the
+    event is refused, the deal is taken back too: a wrong entry changes nothing."""
     m = app.m
     if m.phase != M.DEAL:
-        return True
+        return app._do(fn, *args)
     if m.next_dealer < 0:
-        app._error("who deals? A to choose, then OK")
-        return False
-    return app._do(m.deal)
+        return app._error("who deals? A to choose, then OK")
+    before = m.dumps()
+    m.deal()
+    if app._do(fn, *args):
+        return True
+    app.m = M.loads(before)  # exactly as before, redo events included
+    app._save()
+    return False
 
 
 def ok(app):
@@ -119,25 +125,18 @@ def ok(app):
                 return app._error("a hand is 4 cards: %d typed" % len(app.cards))
             if m.muggins_on and app.num < 0:
                 return app._error("muggins is on: type your count, then OK")
-            if m.phase == M.DEAL and not dealt(app):
-                return
-            hand = list(app.cards)
-            return app._do(m.show, hand, app.num)
+            return dealt_do(app, m.show, list(app.cards), app.num)
         if app.num >= 0:
             return app._error("finish the card: a suit A B C D")
         c = app.cards[0]
-        if m.phase == M.DEAL and not dealt(app):
-            return
-        if m.phase == M.STARTER:
-            return app._do(m.starter, c)
+        if m.phase == M.DEAL or m.phase == M.STARTER:
+            return dealt_do(app, m.starter, c)
         if m.phase == M.PLAY:
             return app._do(m.play, c)
         return app._error("no card is wanted now")
     if app.num >= 0:
         if app._showing():
-            if m.phase == M.DEAL and not dealt(app):
-                return
-            return app._do(m.show, None, app.num)
+            return dealt_do(app, m.show, None, app.num)
         return app._do(m.peg, m.side_of(app.seat), app.num)
     if m.phase == M.DEAL:
         if m.next_dealer < 0:
