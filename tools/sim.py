@@ -269,12 +269,19 @@ def scripted(a):
 # --- interactive terminal UI ---------------------------------------------------------------
 
 class Terminal:
-    """cbreak mode and the alternate screen while the simulator runs; restored on any exit."""
+    """cbreak mode and the alternate screen while the simulator runs; restored on any exit
+    (Esc, Ctrl-C, an error, or SIGTERM/SIGHUP, which are turned into KeyboardInterrupt)."""
 
     def __enter__(self):
+        import signal
         import termios
         import tty
 
+        def stop(_sig, _frame):
+            raise KeyboardInterrupt
+
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, stop)
         self.fd = sys.stdin.fileno()
         self.saved = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
@@ -302,13 +309,17 @@ def interactive(a):
     help_line = ("keys: 0-9 a-d * # (the keypad)%s; l+key = long press; Esc or Ctrl-C quits"
                  % (", %s = buttons %s" % (buttons[:len(extra)], extra) if extra else ""))
     long_next = False
+    fd = sys.stdin.fileno()
     try:
         with Terminal():
             last = 0.0
             while True:
-                r, _w, _x = select.select([sys.stdin], [], [], 0.04)
+                r, _w, _x = select.select([fd], [], [], 0.04)
                 if r:
-                    ch = os.read(sys.stdin.fileno(), 1).decode("latin-1")
+                    ch = os.read(fd, 1).decode("latin-1")
+                    if ch == "\x1b" and select.select([fd], [], [], 0.02)[0]:
+                        os.read(fd, 16)  # an arrow or function key's escape sequence: ignore
+                        continue
                     if ch in ("\x1b", "\x03", "\x04"):
                         break
                     if ch == "l":
@@ -320,7 +331,7 @@ def interactive(a):
                     elif key == "\r" or key == "\n":
                         key = "#"
                     if key in sim.board.keys:
-                        sim.send("key %s %d %d" % (key, LONG_MS if long_next else HOLD_MS, 0))
+                        sim.send("key %s %d %d" % (key, LONG_MS if long_next else HOLD_MS, 40))
                     long_next = False
                 now = time.monotonic()
                 if now - last >= 0.05:
@@ -329,8 +340,11 @@ def interactive(a):
                     if st.get("crash"):
                         raise SimError("the firmware app crashed:\n" + st["crash"])
                     text = ui.screen(sim.board, st, keymap, help_line=help_line + (
-                        "  [long press armed]" if long_next else ""))
-                    sys.stdout.write("\x1b[H\x1b[2J" + text)
+                        "  [long press armed]" if long_next else ""),
+                        width=shutil.get_terminal_size().columns)
+                    # home, each line cleared to its end, the rest of the screen cleared:
+                    # no flicker from clearing the whole screen every frame
+                    sys.stdout.write("\x1b[H" + text.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
                     sys.stdout.flush()
     except KeyboardInterrupt:
         pass

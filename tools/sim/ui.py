@@ -124,7 +124,8 @@ def keymap_lines(board, keymap):
     return out
 
 
-def screen(board, state, keymap, title="cribbage board simulator", colour=True, help_line=""):
+def screen(board, state, keymap, title="cribbage board simulator", colour=True, help_line="",
+           width=0):
     """The whole terminal screen as one string (the caller clears and prints it). keymap:
     lines describing the keys (the app's key map), shown beside the keypad."""
     buf = bytes.fromhex(state.get("frame", "")) or bytes(board.bpp * board.count)
@@ -148,6 +149,9 @@ def screen(board, state, keymap, title="cribbage board simulator", colour=True, 
     out += keymap_lines(board, keymap)
     if help_line:
         out.append(help_line)
+    if width:  # cut text lines to the terminal (the board's lines carry colour codes: kept)
+        n = len(board_lines(board, bytes(board.bpp * board.count), colour))
+        out = out[:2 + n] + [line[:width - 1] for line in out[2 + n:]]
     return "\n".join(out)
 
 
