@@ -25,7 +25,15 @@ builds it and hands the app one dict, `hw`, with these keys:
                when the watchdog setting is on
 
 Start it with board.app.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
-app.step(now_ms) handles queued key events and draws a frame; app.key("5") /
-app.long_key("*") inject key presses; app.lines() is the display's text. Modules are small
-and imported by the app as needed; importing this package loads nothing.
+app.boot() (a key held at power-up starts the LED self-test), app.step(now_ms) handles queued
+key events and draws a frame (strip.write() only when a pixel changed); app.key("5") /
+app.long_key("*") inject key presses. What a simulator or a test reads: app.m (the match
+engine's state), app.err (the last refused entry's message, or None), app.lines() (the
+display's text, also without a display), app.view (what the LEDs show), app.cfg (settings).
+
+Modules (small, so each compiles in a small heap; text/menu/geometry load only when used):
+layout (the LED map), render (View -> strip buffer), keypad (scan -> events), storage (saved
+game), settings, app (loop, key dispatch) with entry (typing, OK) and state (engine -> View),
+text + screen (display lines), menu (settings, advisor), geometry (LED positions).
+Importing this package loads nothing.
 """
