@@ -105,3 +105,17 @@ def test_config_names_a_board_module_the_firmware_has():
         assert os.path.exists(os.path.join(ROOT, "firmware", "boards", ns["BOARD"] + ".py"))
     with open(os.path.join(ROOT, "firmware", "main.py")) as f:
         assert "from %s import BOARD" % flash.CONFIG_FILE[:-3] in f.read()
+
+
+def test_make_targets_call_the_tools():
+    def dry_make(*args):
+        r = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    out = dry_make("flash", "BOARD=esp32", "PORT=/dev/ttyUSB3")
+    assert "tools/build.py" in out  # flash builds first
+    assert "tools/flash.py flash --board esp32 --port /dev/ttyUSB3" in out
+    assert "tools/flash.py dev --board pico" in dry_make("dev")
+    assert "tools/flash.py repl --port /dev/ttyACM1" in dry_make("repl", "PORT=/dev/ttyACM1")
+    assert "tools/sim.py" in dry_make("sim")
