@@ -142,6 +142,8 @@ def show(self, b, i, has_cards, claim):
             if claim > pts:
                 raise ValueError("%d claimed, but the %s counts %d"
                                  % (claim, "crib" if crib else "hand", pts))
+            if not show_points_ok(claim):  # under the true count, yet no hand makes it
+                raise ValueError("no hand or crib counts %d" % claim)
             mug = pts - claim
             pts = claim
     else:

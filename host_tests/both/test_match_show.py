@@ -69,6 +69,15 @@ def test_show_cards_scored_and_checked():
     assert m.score == [20, 6 + 15 + 9] and m.phase == match.DEAL
 
 
+def test_a_claim_with_the_cards_is_a_count_a_hand_can_make():
+    # 5 5 5 J + 5 (nobs) counts 29: a claim under it must still be a possible count
+    m = two(starter="5C", muggins=True)
+    m.show(None, 0)
+    for bad in (19, 25, 26, 27):
+        assert "counts %d" % bad in unchanged(m, m.show, C("5H 5D 5S JC"), bad)
+    assert m.show(C("5H 5D 5S JC"), 28) == 28 and m.overlooked() == 1
+
+
 def test_scoring_cards_needs_the_starter():
     m = Match()
     m.deal(0)
