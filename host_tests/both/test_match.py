@@ -234,6 +234,26 @@ def test_partners_peg_one_lane():
     m.starter(parse("KC"))
     assert plays(m, "5H 10H 10D 6C") == [0, 2, 2, 2]
     assert m.score == [2, 4] and m.turn == 0  # seat 3 made 31: seat 0 leads
+    # a go goes round the table: seats 3 and 0 say go, seat 1 plays on, seat 2 says go, seat 1
+    # cannot go on either: one for the go to seat 1's side, and seat 2 (left of him) leads
+    m = Match(players=4)
+    m.deal(3)
+    m.starter(parse("KC"))
+    assert plays(m, "KH QH 9S go go AC") == [0] * 6 and m.turn == 2
+    assert plays(m, "go go") == [0, 1] and m.score == [0, 1] and m.count == 0 and m.turn == 2
+
+
+def test_five_and_six_handed_sides_and_leads():
+    m = Match(players=6)  # three partnerships: seats 0+3, 1+4, 2+5
+    m.deal(5)
+    m.starter(parse("KC"))
+    assert plays(m, "10H 10D 10S AC") == [0, 2, 6, 2] and m.score == [2, 2, 6]
+    assert m.count == 0 and m.turn == 4  # seat 3 made 31: the seat left of him leads
+    m = Match(players=5)  # every seat its own lane
+    m.deal(4)
+    m.starter(parse("KC"))
+    assert plays(m, "5H 5D 5S 5C") == [0, 2, 8, 12] and m.score == [0, 2, 8, 12, 0]
+    assert m.turn == 4
 
 
 def test_show_order_then_crib_then_next_dealer():
