@@ -62,7 +62,7 @@ def letter(app, name):
             return app._error("go is only said in the play")
         app.go_pending = True
     elif name == "C":
-        if getattr(m, "_mug", 0) and m.muggins_on and not app.cards and not app.show_next:
+        if m.overlooked() and not app.cards and not app.show_next:
             return app._do(m.muggins)
         if m.phase == M.OVER:
             return app._error("the game is over: OK for the next")
