@@ -70,7 +70,7 @@ typecheck: $(STUBS)/.installed
 	$(BIN)/pyright -p tools/typecheck/esp32.json
 
 build: $(STAMP)
-	$(BIN)/python tools/build.py
+	$(BIN)/python tools/build.py --package-json
 
 flash: build
 	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT))
