@@ -126,13 +126,18 @@ def test_interactive_ui_in_a_terminal(tmp_path):
     import pty
     import termios
 
+    import fcntl
+    import struct
+
     master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
     before = termios.tcgetattr(slave)
     proc = subprocess.Popen([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
                              "--storage", str(tmp_path / "s")],
                             stdin=slave, stdout=slave, stderr=slave, close_fds=True)
     try:
         out = read_until(master, b"Esc or Ctrl-C quits")
+        assert b"Esc or Ctrl-C quits" in out
         assert b"\x1b[?1049h" in out  # the alternate screen
         assert b"[#]" in out and b"\xe2\x97\x8b" in out  # the key map and the holes
         os.write(master, b"7#")  # peg 7 for Red

@@ -298,6 +298,14 @@ class Terminal:
         return False
 
 
+def terminal_width():
+    """Columns of the terminal itself (not $COLUMNS, which a parent process may have set)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except OSError:
+        return 0
+
+
 def interactive(a):
     if not sys.stdin.isatty():
         raise SimError("no terminal: use --keys for a scripted run")
@@ -341,7 +349,7 @@ def interactive(a):
                         raise SimError("the firmware app crashed:\n" + st["crash"])
                     text = ui.screen(sim.board, st, keymap, help_line=help_line + (
                         "  [long press armed]" if long_next else ""),
-                        width=shutil.get_terminal_size().columns)
+                        width=terminal_width())
                     # home, each line cleared to its end, the rest of the screen cleared:
                     # no flicker from clearing the whole screen every frame
                     sys.stdout.write("\x1b[H" + text.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
