@@ -314,9 +314,10 @@ def interactive(a):
     keymap = key_help()
     buttons = "zxcvbnm"
     extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
-    help_line = ("keys: 0-9 a-d * # (the keypad)%s; l+key = long press; Esc or Ctrl-C quits"
+    help_line = ("keys: 0-9 a-d * # Enter=#%s; l+key = long press; Esc or Ctrl-C quits"
                  % (", %s = buttons %s" % (buttons[:len(extra)], extra) if extra else ""))
     long_next = False
+    pressed = ""
     fd = sys.stdin.fileno()
     try:
         with Terminal():
@@ -340,6 +341,7 @@ def interactive(a):
                         key = "#"
                     if key in sim.board.keys:
                         sim.send("key %s %d %d" % (key, LONG_MS if long_next else HOLD_MS, 40))
+                        pressed = ("hold " if long_next else "") + key
                     long_next = False
                 now = time.monotonic()
                 if now - last >= 0.05:
@@ -347,8 +349,9 @@ def interactive(a):
                     st = sim.state()
                     if st.get("crash"):
                         raise SimError("the firmware app crashed:\n" + st["crash"])
-                    text = ui.screen(sim.board, st, keymap, help_line=help_line + (
-                        "  [long press armed]" if long_next else ""),
+                    status = "  [long press armed]" if long_next else (
+                        "  last key: " + pressed if pressed else "")
+                    text = ui.screen(sim.board, st, keymap, help_line=help_line + status,
                         width=terminal_width())
                     # home, each line cleared to its end, the rest of the screen cleared:
                     # no flicker from clearing the whole screen every frame
