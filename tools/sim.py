@@ -1,8 +1,9 @@
 """The board simulator: the real firmware app in the real MicroPython binary, fake hardware.
 
-    python tools/sim.py                       # interactive: the board in the terminal
-    python tools/sim.py --keys "9 D 1 2 #"    # scripted: feed keys, print the final state
-    python tools/sim.py --keys "..." --png board.png --show
+    python tools/sim.py                         # interactive: the board in the terminal
+    python tools/sim.py --keys "# 5C# 10A#"     # scripted: feed keys, print the final state
+    python tools/sim.py --autoplay 1 --png board.png --show   # a whole game, and a picture
+    python tools/sim.py --board esp32           # the real board module on fake machine pins
 
 The app runs in `micropython` (the unix port from the venv) with firmware/boards/fake.py's
 hardware, driven by tools/sim/mp_driver.py; this process draws the LEDs in the board's own
@@ -171,7 +172,8 @@ class Sim:
             if line.startswith("ERROR "):
                 self.errors.append(line[6:].strip())
             else:
-                self.log.append(line)
+                self.log.append(line)  # what the app printed: kept for an error report
+                del self.log[:-200]
 
     def send(self, cmd):
         self.proc.stdin.write(cmd + "\n")
