@@ -69,26 +69,34 @@ def test_one_deal_card_by_card(tmp_path):
     assert st["display"][0].startswith("R25 B9")
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_complete_game_matches_the_engine(tmp_path, seed):
-    """A whole game, every card typed: the board ends where the engine's own game ends."""
-    keys, m = sim.game_keys(seed)
+COLOURS = ("red", "blue", "green")  # hue of sides 0, 1, 2 (board/render.py's palette)
+
+
+@pytest.mark.parametrize("seed,players,target", [(1, 2, 121), (2, 2, 121), (4, 3, 121),
+                                                 (5, 2, 61)])
+def test_complete_game_matches_the_engine(tmp_path, seed, players, target):
+    """A whole game, every card typed (players and game set in the board's menu first): the
+    board ends where the engine's own game ends, and shows the win."""
+    keys, m = sim.game_keys(seed, players, target)
     board, st = run(tmp_path, keys)
-    assert [s for _n, s in st["scores"]] == list(m.score[:2])
-    assert st["games"] == list(m.games[:2])
+    assert (st["players"], st["target"]) == (players, target)
+    assert [s for _n, s in st["scores"]] == list(m.score[:m.sides])
+    assert st["games"] == list(m.games[:m.sides])
     assert st["phase"] == "over" and st["error"] == ""
-    winner, loser = m.winner, 1 - m.winner
-    assert st["winner"] == ("Red", "Blue")[winner]
+    w = m.winner
+    assert st["winner"] == ("Red", "Blue", "Green")[w]
     lit = board.lit(bytes.fromhex(st["frame"]))
-    # a win lights the winner's whole lane and the finish hole, in the winner's colour
-    assert lit_holes(board, lit, winner) == list(range(1, 121))
-    colour = ("red", "blue")[winner]
+    # a win lights the winner's whole lane up to the finish, in the winner's colour
+    lane = w % board.lanes
+    assert lit_holes(board, lit, lane)[:target - 1] == list(range(1, min(target, 121)))
     assert {hue(lit[i]) for i, p in enumerate(board.pixels)
-            if p[2] == HOLE and p[3] == winner} == {colour}
-    assert hue(lit[pixel(board, FINISH, 0, 121)]) == colour
-    # the loser's pegs stay where the loser's score is
-    assert m.score[loser] in lit_holes(board, lit, loser)
-    assert hue(lit[pixel(board, HOLE, loser, m.score[loser])]) == ("red", "blue")[loser]
+            if p[2] == HOLE and p[3] == lane and p[4] < target} == {COLOURS[w]}
+    assert hue(lit[pixel(board, FINISH, 0, 121)]) == COLOURS[w]
+    # a loser alone on its lane keeps its front peg where its score is
+    for side in range(m.sides):
+        if side % board.lanes != lane and m.sides <= board.lanes:
+            assert m.score[side] in lit_holes(board, lit, side)
+            assert hue(lit[pixel(board, HOLE, side, m.score[side])]) == COLOURS[side]
 
 
 def test_restart_resumes_the_saved_game(tmp_path):

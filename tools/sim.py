@@ -95,17 +95,36 @@ def card_keys(card):
     return "%d%s" % (card // 4 + 1, "ABCD"[card % 4])
 
 
-def game_keys(seed, players=2, strategies=None):
+def settings_keys(**values):
+    """Keys that set the board's settings in its menu (D, A/B move, digits, OK), then start
+    a new game with them: settings_keys(players=3, game=61). The menu's order is read from
+    the app's own tables (firmware/board/menu.py), not copied."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from board.menu import MENU_ITEMS
+
+    keys = "D"
+    at = 0
+    for name in sorted(values, key=MENU_ITEMS.index):
+        i = MENU_ITEMS.index(name)
+        keys += "A" * (i - at) + "%d#" % values[name]
+        at = i
+    return keys + "B" * at + "#"  # back to "new game", OK
+
+
+def game_keys(seed, players=2, target=121, strategies=None):
     """A complete game as keypad presses: the core's computer players (cribbage.autoplay)
     play it on CPython with a seeded deck, and every call they make on their Match becomes
-    the keys a player would type for it. Returns (key script, that Match) so a caller can
-    compare the simulated board with the engine's own result."""
+    the keys a player would type for it (after the menu keys for players and game, if they
+    are not the defaults). Returns (key script, that Match) so a caller can compare the
+    simulated board with the engine's own result."""
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
     from cribbage import autoplay
     from cribbage import match as M
 
-    m = M.Match(players=players)
+    m = M.Match(players=players, target=target)
     keys = []
+    if players != 2 or target != 121:
+        keys.append(settings_keys(players=players, game=target))
     rec = keys.append
     orig = {name: getattr(m, name) for name in ("deal", "starter", "play", "go", "show")}
 
@@ -372,6 +391,8 @@ def main(argv=None):
     ap.add_argument("--keys", help="key script: run without the terminal UI")
     ap.add_argument("--autoplay", type=int, metavar="SEED",
                     help="type a whole game the core's computer players play (seeded deck)")
+    ap.add_argument("--players", type=int, default=2, help="with --autoplay: 2 to 6 players")
+    ap.add_argument("--game", type=int, default=121, help="with --autoplay: 121 or 61")
     ap.add_argument("--upto", type=int, metavar="N",
                     help="with --autoplay: stop after the first N entries (mid-game pictures)")
     ap.add_argument("--png", help="save a picture of the board (with --keys)")
@@ -394,7 +415,7 @@ def main(argv=None):
         shutil.rmtree(a.storage)
     try:
         if a.autoplay is not None:
-            script, _m = game_keys(a.autoplay)
+            script, _m = game_keys(a.autoplay, a.players, a.game)
             if a.upto is not None:
                 script = " ".join(script.split(" ")[:a.upto])
             a.keys = script + " " + (a.keys or "")
