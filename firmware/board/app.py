@@ -47,7 +47,7 @@ The blinking hole is the preview (what OK will peg); a red flash of the header i
 
 from cribbage import match as M
 
-from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND
+from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, _ticks_diff
 from board.render import Renderer, View, ERROR_MS
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
@@ -66,10 +66,6 @@ ADVISE = const(2)
 SUITS = "ABCD"
 WATCHDOG_MS = const(8000)
 SELFTEST_HOLD_MS = const(600)
-
-
-def _ticks_diff(a, b):
-    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
 class App:

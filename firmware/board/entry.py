@@ -6,16 +6,64 @@ module compiles within a small heap.
 
 from cribbage import match as M
 from cribbage.cards import fmt
+from cribbage.events import say
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
 NORMAL = 0  # the app's modes
 MENU = 1
 ADVISE = 2
 SUITS = "ABCD"
 
+# What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
+_NO = """go is waiting: OK or back
+%d%d: too many digits
+no card %d: 1=A 11=J 12=Q 13=K
+%s is typed already
+that is all the cards: OK or back
+%s is the starter
+A: finish or clear the cards first
+go is only said in the play
+the game is over: OK for the next
+D: finish or clear the cards first
+who deals? A to choose, then OK
+A: your crib, B: theirs
+a hand is 4 cards: %d typed
+muggins is on: type your count, then OK
+finish the card: a suit A B C D
+no card is wanted now
+nothing to confirm: type first"""
+_GO_WAITS = const(0)
+_DIGITS = const(1)
+_RANK = const(2)
+_TYPED = const(3)
+_ALL_CARDS = const(4)
+_STARTER = const(5)
+_A_CARDS = const(6)
+_GO_WHEN = const(7)
+_OVER = const(8)
+_D_CARDS = const(9)
+_WHO_DEALS = const(10)
+_CRIB = const(11)
+_HAND = const(12)
+_MUGGINS = const(13)
+_SUIT = const(14)
+_NO_CARD = const(15)
+_NOTHING = const(16)
+
+
+def no(app, k, args=()):
+    """Refuse the entry: refusal k of _NO % args on the display, the LEDs flash."""
+    app._error(say(_NO, k, args))
+
 
 def digit(app, d):
     if app.go_pending:
-        return app._error("go is waiting: OK or back")
+        return no(app, _GO_WAITS)
     if app.num < 0:
         app.num = d
         app.ndig = 1
@@ -23,7 +71,7 @@ def digit(app, d):
         app.num = app.num * 10 + d
         app.ndig = 2
     else:
-        app._error("%d%d: too many digits" % (app.num, d))
+        no(app, _DIGITS, (app.num, d))
 
 
 def max_cards(app):
@@ -37,14 +85,14 @@ def max_cards(app):
 def suit(app, s):
     r = app.num
     if not 1 <= r <= 13:
-        return app._error("no card %d: 1=A 11=J 12=Q 13=K" % r)
+        return no(app, _RANK, (r,))
     c = (r - 1) * 4 + s
     if c in app.cards:
-        return app._error("%s is typed already" % fmt(c))
+        return no(app, _TYPED, (fmt(c),))
     if len(app.cards) >= max_cards(app):
-        return app._error("that is all the cards: OK or back")
+        return no(app, _ALL_CARDS)
     if app._showing() and c == app.m.starter_card:
-        return app._error("%s is the starter" % fmt(c))
+        return no(app, _STARTER, (fmt(c),))
     app.cards.append(c)
     app.num = -1
     app.ndig = 0
@@ -54,22 +102,22 @@ def letter(app, name):
     m = app.m
     if name == "A":
         if app.cards:
-            return app._error("A: finish or clear the cards first")
+            return no(app, _A_CARDS)
         app.seat = (app.seat + 1) % m.players
         app.msg = ("player", app.seat)  # board/text.py words it
     elif name == "B":
         if m.phase != M.PLAY or app.cards:
-            return app._error("go is only said in the play")
+            return no(app, _GO_WHEN)
         app.go_pending = True
     elif name == "C":
         if m.overlooked() and not app.cards and not app.show_next:
             return app._do(m.muggins)
         if m.phase == M.OVER:
-            return app._error("the game is over: OK for the next")
+            return no(app, _OVER)
         app.show_next = not app.show_next
     elif name == "D":
         if app.cards:
-            return app._error("D: finish or clear the cards first")
+            return no(app, _D_CARDS)
         app.mode = MENU
         app.item = 0
 
@@ -103,7 +151,7 @@ def dealt_do(app, fn, *args):
     if m.phase != M.DEAL:
         return app._do(fn, *args)
     if m.next_dealer < 0:
-        return app._error("who deals? A to choose, then OK")
+        return no(app, _WHO_DEALS)
     before = m.dumps()
     m.deal()
     if app._do(fn, *args):
@@ -116,24 +164,24 @@ def dealt_do(app, fn, *args):
 def ok(app):
     m = app.m
     if app.mode == ADVISE:
-        return app._error("A: your crib, B: theirs")
+        return no(app, _CRIB)
     if app.go_pending:
         return app._do(m.go)
     if app.cards:
         if app._showing():
             if len(app.cards) != 4:
-                return app._error("a hand is 4 cards: %d typed" % len(app.cards))
+                return no(app, _HAND, (len(app.cards),))
             if m.muggins_on and app.num < 0:
-                return app._error("muggins is on: type your count, then OK")
+                return no(app, _MUGGINS)
             return dealt_do(app, m.show, list(app.cards), app.num)
         if app.num >= 0:
-            return app._error("finish the card: a suit A B C D")
+            return no(app, _SUIT)
         c = app.cards[0]
         if m.phase == M.DEAL or m.phase == M.STARTER:
             return dealt_do(app, m.starter, c)
         if m.phase == M.PLAY:
             return app._do(m.play, c)
-        return app._error("no card is wanted now")
+        return no(app, _NO_CARD)
     if app.num >= 0:
         if app._showing():
             return dealt_do(app, m.show, None, app.num)
@@ -146,7 +194,7 @@ def ok(app):
         return app._do(m.next_game)
     if m.phase == M.STARTER:
         return app._do(m.starter)
-    app._error("nothing to confirm: type first")
+    no(app, _NOTHING)
 
 
 def menu_key(app, name):

@@ -285,34 +285,9 @@ class Renderer:
 
     # --- whole-strip effects ----------------------------------------------------------
 
-    def clear(self):
-        buf = self.buf
-        for k in range(len(buf)):
-            buf[k] = 0
-        self._n_old = 0
-
     def selftest(self, step):
         """Boot self-test frame `step` (0 .. count*3 + 2): one LED at a time in red, green,
-        blue along the strip's wiring, then all white at the current limit. False when done."""
-        L = self.layout
-        n = L.count
-        self.clear()
-        if step < 3 * n:
-            colour, p = divmod(step, n)
-            self._n = 0
-            # red, green, blue: palette entries chosen for pure-ish channels
-            self._add(p, (RED, 2, 1)[colour], FRONT)
-        elif step < 3 * n + 3:
-            self._n = 0
-            for p in range(n):
-                self._add(p, WHITE, STATUS)
-        else:
-            self._n = 0
-            self._write()
-            return False
-        self._sum = 0
-        for j in range(3 * self._n):
-            self._sum += self._rgb[j]
-        self._limit()
-        self._write()
-        return True
+        blue along the strip's wiring, then all white at the current limit. False when done.
+        (board/selftest.py: loaded only when the test runs.)"""
+        from board.selftest import selftest
+        return selftest(self, step)

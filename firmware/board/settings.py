@@ -2,7 +2,8 @@
 
 The game's own rules (players, 61/121, muggins, skunk lines) are copied into each new game
 and saved inside it by the engine; changing them here applies from the next new game.
-Each setting: (name, default, lowest, highest, step) -- the menu walks this table.
+Each setting: (name, default, lowest, highest, step) -- the menu walks this table; its help
+line is in board/text.py (display only).
 """
 
 NAMES = ("players", "game", "muggins", "skunk", "bright", "limit", "watchdog")
@@ -10,8 +11,6 @@ DEFAULT = (2, 121, 0, 1, 64, 2000, 0)
 LOW = (2, 61, 0, 0, 8, 200, 0)
 HIGH = (6, 121, 1, 1, 255, 9000, 1)
 STEP = (1, 60, 1, 1, 8, 100, 1)
-HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
-        "supply mA", "watchdog 0/1")
 _VERSION = 1
 
 

@@ -10,9 +10,12 @@ from cribbage.score import spoken
 
 from board import screen
 from board.menu import MENU_ITEMS
-from board.settings import NAMES, HELP
+from board.settings import NAMES
 
 SCROLL_MS = 1200
+# a setting's help line in the menu, by board.settings.NAMES (here: only a display shows it)
+HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
+        "supply mA", "watchdog 0/1")
 MENU = 1  # the app's modes (board.app)
 ADVISE = 2
 

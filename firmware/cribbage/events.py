@@ -70,6 +70,51 @@ AT_HAND = const(8)
 AT_CRIB = const(14)
 
 
+# The refusals of this module, one a line: say(_NO, k, args) is line k % args. One string for
+# them all, not a string object each: on a board every str object costs its header and a
+# rounded-up block besides its text (~50 bytes more per message on this 64-bit host).
+_NO = """the game is over: undo, or start the next game
+no seat %d
+bad peg %d for side %d
+no side %d
+the game is not over yet
+unknown event %d
+cut for deal only before the first deal
+not a card: %d
+%s is cut twice
+seats %d and %d tie for low: cut again
+the starter is turned after the deal, before the play
+%s is already in play
+muggins is off in this game
+no overlooked points to take: muggins right after a short count
+side %d cannot take its own overlooked points"""
+_OVER = const(0)
+_SEAT = const(1)
+_BAD_PEG = const(2)
+_SIDE = const(3)
+_NOT_OVER = const(4)
+_UNKNOWN = const(5)
+_CUT_LATE = const(6)
+_NOT_CARD = const(7)
+_CUT_TWICE = const(8)
+_TIE = const(9)
+_STARTER_WHEN = const(10)
+_IN_PLAY = const(11)
+_MUGGINS_OFF = const(12)
+_NO_MUGGINS = const(13)
+_OWN_MUGGINS = const(14)
+
+
+def say(table, k, args=()):
+    """Line k of table (a module's refusals, one a line), % args: the text of a ValueError."""
+    i = 0
+    while k:
+        i = table.find("\n", i) + 1
+        k -= 1
+    j = table.find("\n", i)
+    return table[i:j if j >= 0 else len(table)] % args
+
+
 def show_points_ok(points):
     """True if a hand or crib can count this many points (0..29 but never 19, 25, 26, 27)."""
     return 0 <= points <= HAND_MAX and points != 19 and not 25 <= points <= 27
@@ -117,7 +162,7 @@ def apply(self, b, i):
     self._got = 0
     phase = self.phase
     if phase == OVER and k != E_NEW_GAME:
-        raise ValueError("the game is over: undo, or start the next game")
+        raise ValueError(say(_NO, _OVER))
     size = 1
     if k < DECK:
         self._play(k)
@@ -126,7 +171,7 @@ def apply(self, b, i):
     elif k & 0xF0 == E_DEAL:
         d = k & 15
         if d >= self.players:
-            raise ValueError("no seat %d" % d)
+            raise ValueError(say(_NO, _SEAT, (d,)))
         self._checkpoint(i if b is self._j else self._n)
         self._new_deal()
         self.dealer = d
@@ -144,12 +189,12 @@ def apply(self, b, i):
         side = k & 15
         pts = b[i + 1]
         if side >= self.sides or not 1 <= pts <= MAX_PLAY_PEG:
-            raise ValueError("bad peg %d for side %d" % (pts, side))
+            raise ValueError(say(_NO, _BAD_PEG, (pts, side)))
         self._peg(side, pts, WHY_PEG)
     elif k & 0xF0 == E_PENALTY:
         side = k & 7
         if side >= self.sides:
-            raise ValueError("no side %d" % side)
+            raise ValueError(say(_NO, _SIDE, (side,)))
         self._peg(side, 2, WHY_PENALTY)
     elif k & 0xF0 == E_MUGGINS:
         self._muggins(k & 15)
@@ -158,7 +203,7 @@ def apply(self, b, i):
         self._cut(b, i + 1)
     elif k == E_NEW_GAME:
         if phase != OVER:
-            raise ValueError("the game is not over yet")
+            raise ValueError(say(_NO, _NOT_OVER))
         self._checkpoint(i if b is self._j else self._n)
         games = self.games
         nd = self.next_dealer
@@ -168,42 +213,42 @@ def apply(self, b, i):
         self.next_dealer = nd
         self.events = events
     else:
-        raise ValueError("unknown event %d" % k)
+        raise ValueError(say(_NO, _UNKNOWN, (k,)))
     self.events += 1
     return size
 
 
 def cut(self, b, i):
     if self.phase != DEAL or self.deals:
-        raise ValueError("cut for deal only before the first deal")
+        raise ValueError(say(_NO, _CUT_LATE))
     n = self.players
     low = 13
     for s in range(n):
         c = b[i + s]
         if c >= DECK:
-            raise ValueError("not a card: %d" % c)
+            raise ValueError(say(_NO, _NOT_CARD, (c,)))
         for t in range(s):
             if b[i + t] == c:
-                raise ValueError("%s is cut twice" % fmt(c))
+                raise ValueError(say(_NO, _CUT_TWICE, (fmt(c),)))
         if c >> 2 < low:
             low = c >> 2
     dealer = -1
     for s in range(n):
         if b[i + s] >> 2 == low:
             if dealer >= 0:
-                raise ValueError("seats %d and %d tie for low: cut again" % (dealer, s))
+                raise ValueError(say(_NO, _TIE, (dealer, s)))
             dealer = s
     self.next_dealer = dealer
 
 
 def starter(self, c):
     if self.phase != STARTER:
-        raise ValueError("the starter is turned after the deal, before the play")
+        raise ValueError(say(_NO, _STARTER_WHEN))
     if c != NO_CARD and c != JACK_UNSEEN:
         if c >= DECK:
-            raise ValueError("not a card: %d" % c)
+            raise ValueError(say(_NO, _NOT_CARD, (c,)))
         if self._where[c]:
-            raise ValueError("%s is already in play" % fmt(c))
+            raise ValueError(say(_NO, _IN_PLAY, (fmt(c),)))
         self.starter_card = c
         self._where[c] = AT_STARTER
     self.phase = PLAY
@@ -214,11 +259,11 @@ def starter(self, c):
 
 def muggins(self, side):
     if not self.muggins_on:
-        raise ValueError("muggins is off in this game")
+        raise ValueError(say(_NO, _MUGGINS_OFF))
     if self._mug <= 0 or self._mug_ev != self.events - 1:
-        raise ValueError("no overlooked points to take: muggins right after a short count")
+        raise ValueError(say(_NO, _NO_MUGGINS))
     if side >= self.sides or side == self._mug_side:
-        raise ValueError("side %d cannot take its own overlooked points" % side)
+        raise ValueError(say(_NO, _OWN_MUGGINS, (side,)))
     pts = self._mug
     self._mug = 0
     self._peg(side, pts, WHY_MUGGINS)
@@ -238,6 +283,6 @@ def size(b, i, players):
         return 1 + (4 if k & 1 else 0) + (1 if k & 2 else 0)
     if k == E_CUT:
         return 1 + players
-    raise ValueError("unknown event %d" % k)
+    raise ValueError(say(_NO, _UNKNOWN, (k,)))
 
 

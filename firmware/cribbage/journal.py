@@ -11,13 +11,27 @@ little-endian). loads() refuses anything truncated, padded, corrupt or of anothe
 
 import binascii
 
-from .events import VERSION, size as _size
+from .events import VERSION, size as _size, say
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+# Why loads() refuses, one a line (see events.say).
+_NO = """saved game truncated: %d bytes
+saved game version %d, this board reads %d
+saved game truncated or padded: %d bytes
+saved game corrupt: checksum mismatch
+an event is cut short
+saved game does not replay: %s"""
+_SHORT = const(0)
+_VERSION = const(1)
+_LENGTH = const(2)
+_CRC = const(3)
+_CUT_SHORT = const(4)
+_REPLAY = const(5)
 
 _HEADER = const(12)  # version, 7 settings bytes, committed length, total length (2 each)
 
@@ -154,16 +168,16 @@ def loads(data):
     # another version, or its journal does not replay.
     n = len(data)
     if n < _HEADER + 4:
-        raise ValueError("saved game truncated: %d bytes" % n)
+        raise ValueError(say(_NO, _SHORT, (n,)))
     if data[0] != VERSION:
-        raise ValueError("saved game version %d, this board reads %d" % (data[0], VERSION))
+        raise ValueError(say(_NO, _VERSION, (data[0], VERSION)))
     top = data[10] | data[11] << 8
     committed = data[8] | data[9] << 8
     if n != _HEADER + top + 4 or committed > top:
-        raise ValueError("saved game truncated or padded: %d bytes" % n)
+        raise ValueError(say(_NO, _LENGTH, (n,)))
     crc = data[n - 4] | data[n - 3] << 8 | data[n - 2] << 16 | data[n - 1] << 24
     if _crc32(memoryview(data)[:n - 4]) != crc:
-        raise ValueError("saved game corrupt: checksum mismatch")
+        raise ValueError(say(_NO, _CRC))
     s = data[1:8]
     from .match import Match  # here: match.py imports this module
 
@@ -181,9 +195,9 @@ def loads(data):
             if i == committed:
                 whole = True
         if i != top or not whole:
-            raise ValueError("an event is cut short")
+            raise ValueError(say(_NO, _CUT_SHORT))
         m._replay(committed)
     except (ValueError, IndexError) as e:
-        raise ValueError("saved game does not replay: %s" % e) from None
+        raise ValueError(say(_NO, _REPLAY, (e,))) from None
     m._n = committed
     return m

@@ -42,7 +42,51 @@ from .events import (  # noqa: F401
     WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
     MISDEAL, FAIL_TO_PLAY, MAX_PLAY_PEG, HAND_MAX, NO_CARD, show_points_ok)
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
-                     E_NEW_GAME, JACK_UNSEEN)
+                     E_NEW_GAME, JACK_UNSEEN, say)
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# The refusals, one a line (see events.say: one string, not an object per message).
+_NO = """players must be 2 to 6, not %r
+the game is 121 or 61 points, not %r
+skunk lines must be 0 (off) to %d
+the double skunk line %d is above the skunk line %d
+a game counts 1 to 9 games
+cut one card per seat: %d cards for %d seats
+who deals first? cut for deal or name the dealer
+no seat %r: seats are 0 to %d
+%s is not a jack
+a hand is 4 cards, not %d
+%r is not a count
+show the hand as its cards or its points
+say which side calls muggins
+peg 1 to %d points, not %r (one card never makes more)
+no penalty kind %r
+the journal is full: start a new match
+not a card: %r
+no side %r: sides are 0 to %d"""
+_PLAYERS = const(0)
+_TARGET = const(1)
+_LINES = const(2)
+_DOUBLE = const(3)
+_GAMES = const(4)
+_CUT = const(5)
+_WHO_DEALS = const(6)
+_SEAT = const(7)
+_JACK = const(8)
+_HAND = const(9)
+_COUNT = const(10)
+_SHOW = const(11)
+_WHICH = const(12)
+_PEG = const(13)
+_PENALTY = const(14)
+_FULL = const(15)
+_CARD = const(16)
+_SIDE = const(17)
 
 
 class Match:
@@ -74,20 +118,19 @@ class Match:
         # it is the lurch, default 31); double_line: under it, double_games (default 61 in the
         # 121 game, none in the 61 game). 0 turns a line off. ValueError for bad settings.
         if players not in (2, 3, 4, 5, 6):
-            raise ValueError("players must be 2 to 6, not %r" % (players,))
+            raise ValueError(say(_NO, _PLAYERS, (players,)))
         if target not in (61, 121):
-            raise ValueError("the game is 121 or 61 points, not %r" % (target,))
+            raise ValueError(say(_NO, _TARGET, (target,)))
         if skunk_line == -1 or skunk_line is None:
             skunk_line = 91 if target == 121 else 31
         if double_line == -1 or double_line is None:
             double_line = 61 if target == 121 else 0
         if not (0 <= skunk_line < target and 0 <= double_line < target):
-            raise ValueError("skunk lines must be 0 (off) to %d" % (target - 1))
+            raise ValueError(say(_NO, _LINES, (target - 1,)))
         if double_line and double_line > skunk_line:
-            raise ValueError("the double skunk line %d is above the skunk line %d"
-                             % (double_line, skunk_line))
+            raise ValueError(say(_NO, _DOUBLE, (double_line, skunk_line)))
         if not (1 <= skunk_games <= 9 and 1 <= double_games <= 9):
-            raise ValueError("a game counts 1 to 9 games")
+            raise ValueError(say(_NO, _GAMES))
         self.players = players
         self.sides = 2 if players == 4 else 3 if players == 6 else players
         self.target = target
@@ -134,7 +177,7 @@ class Match:
         # first deal of a game. Returns the dealing seat.
         n = self.players
         if len(cards) != n:
-            raise self._refuse("cut one card per seat: %d cards for %d seats" % (len(cards), n))
+            raise self._refuse(_CUT, (len(cards), n))
         ev = self._ev
         ev[0] = E_CUT
         for i in range(n):
@@ -149,9 +192,9 @@ class Match:
         if dealer is None or dealer == -1:
             dealer = self.next_dealer
             if dealer < 0:
-                raise self._refuse("who deals first? cut for deal or name the dealer")
+                raise self._refuse(_WHO_DEALS)
         if not (isinstance(dealer, int) and 0 <= dealer < self.players):
-            raise self._refuse("no seat %r: seats are 0 to %d" % (dealer, self.players - 1))
+            raise self._refuse(_SEAT, (dealer, self.players - 1))
         self._ev[0] = E_DEAL | dealer
         return self._do(1)
 
@@ -166,7 +209,7 @@ class Match:
         else:
             ev[1] = self._card_arg(card)
             if jack and card >> 2 != JACK:
-                raise self._refuse("%s is not a jack" % fmt(card))
+                raise self._refuse(_JACK, (fmt(card),))
         return self._do(2)
 
     def play(self, card):
@@ -197,19 +240,19 @@ class Match:
         k = 1
         if hand is not None:
             if len(hand) != 4:
-                raise self._refuse("a hand is 4 cards, not %d" % len(hand))
+                raise self._refuse(_HAND, (len(hand),))
             for i in range(4):
                 ev[k] = self._card_arg(hand[i])
                 k += 1
             flags |= 1
         if points is not None and points != -1:
             if not (isinstance(points, int) and 0 <= points <= 255):
-                raise self._refuse("%r is not a count" % (points,))
+                raise self._refuse(_COUNT, (points,))
             ev[k] = points
             k += 1
             flags |= 2
         if not flags:
-            raise self._refuse("show the hand as its cards or its points")
+            raise self._refuse(_SHOW)
         ev[0] = E_SHOW | flags
         return self._do(k)
 
@@ -218,7 +261,7 @@ class Match:
         # side: the side calling it, default the other side in a two-sided game. -> points.
         if side is None or side == -1:
             if self.sides != 2:
-                raise self._refuse("say which side calls muggins")
+                raise self._refuse(_WHICH)
             side = 1 - self._mug_side if self._mug_side >= 0 else 0
         self._ev[0] = E_MUGGINS | self._side_arg(side)
         return self._do(1)
@@ -229,8 +272,7 @@ class Match:
         ev = self._ev
         ev[0] = E_PEG | self._side_arg(side)
         if not (isinstance(points, int) and 1 <= points <= MAX_PLAY_PEG):
-            raise self._refuse("peg 1 to %d points, not %r (one card never makes more)"
-                               % (MAX_PLAY_PEG, points))
+            raise self._refuse(_PEG, (MAX_PLAY_PEG, points))
         ev[1] = points
         return self._do(2)
 
@@ -238,7 +280,7 @@ class Match:
         # Two points to side for the other side's misdeal (MISDEAL) or failure to play after
         # a go (FAIL_TO_PLAY). Any phase but OVER. Returns 2.
         if kind not in (MISDEAL, FAIL_TO_PLAY):
-            raise self._refuse("no penalty kind %r" % (kind,))
+            raise self._refuse(_PENALTY, (kind,))
         self._ev[0] = E_PENALTY | kind << 3 | self._side_arg(side)
         return self._do(1)
 
@@ -253,18 +295,20 @@ class Match:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _refuse(self, msg):
+    def _refuse(self, k, args=()):
+        # The ValueError for refusal k of _NO (kept in error for the display).
+        msg = say(_NO, k, args)
         self.error = msg
         return ValueError(msg)
 
     def _card_arg(self, c):
         if not (isinstance(c, int) and 0 <= c < DECK):
-            raise self._refuse("not a card: %r" % (c,))
+            raise self._refuse(_CARD, (c,))
         return c
 
     def _side_arg(self, side):
         if not (isinstance(side, int) and 0 <= side < self.sides):
-            raise self._refuse("no side %r: sides are 0 to %d" % (side, self.sides - 1))
+            raise self._refuse(_SIDE, (side, self.sides - 1))
         return side
 
     def _do(self, size):
@@ -277,7 +321,7 @@ class Match:
         n = self._n
         if n + size > 0xFFFF:
             self._replay(n)
-            raise self._refuse("the journal is full: start a new match")
+            raise self._refuse(_FULL)
         j = self._j
         if n + size > len(j):
             j.extend(bytes(len(j)))

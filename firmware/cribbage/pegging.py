@@ -7,25 +7,66 @@ validates first and changes the state only when the event is good.
 from .cards import PIP, DECK, fmt
 from .score import score_hand, score_play
 from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
-                     AT_STARTER, AT_HAND, AT_CRIB, show_points_ok)
+                     AT_STARTER, AT_HAND, AT_CRIB, show_points_ok, say)
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
-_NOT_NOW = ("deal first", "turn the starter first", "", "the play is over", "")
+# The refusals, one a line (see events.say): the first five by phase.
+_NO = """no play now: deal first
+no play now: turn the starter first
+no play now
+no play now: the play is over
+no play now
+%s is the starter
+%s was already played
+%s would make the count %d, over 31: say go
+no go now: not in the play
+nobody says go on a count of 0: lead a card
+the play is not over: %d cards to play
+no hand to show now: deal first
+enter the starter to score the cards (or enter the points)
+not a card: %d
+%s is in the hand twice
+%s was played by seat %d
+%s was shown already
+seat %d played %d cards: the hand must hold them
+%d claimed, but the %s counts %d
+no hand or crib counts %d
+a hand or crib counts 0 to 29, not %d"""
+_STARTER = const(5)
+_PLAYED = const(6)
+_OVER_31 = const(7)
+_NO_GO = const(8)
+_GO_AT_0 = const(9)
+_PLAY_ON = const(10)
+_NO_SHOW = const(11)
+_NO_STARTER = const(12)
+_NOT_CARD = const(13)
+_TWICE = const(14)
+_PLAYED_BY = const(15)
+_SHOWN = const(16)
+_HOLD = const(17)
+_OVER_CLAIM = const(18)
+_NO_COUNT = const(19)
+_COUNT_RANGE = const(20)
 
 
 def play(self, c):
     # The seat whose turn it is plays card c: score_play() of the series, plus one when it is
     # the last card of the play (or nobody can go on after it) unless it made 31.
     if self.phase != PLAY:
-        raise ValueError("no play now: " + _NOT_NOW[self.phase])
+        raise ValueError(say(_NO, self.phase))
     w = self._where[c]
     if w:
         if w == AT_STARTER:
-            raise ValueError("%s is the starter" % fmt(c))
-        raise ValueError("%s was already played" % fmt(c))
+            raise ValueError(say(_NO, _STARTER, (fmt(c),)))
+        raise ValueError(say(_NO, _PLAYED, (fmt(c),)))
     if self.count + PIP[c] > 31:
-        raise ValueError("%s would make the count %d, over 31: say go"
-                         % (fmt(c), self.count + PIP[c]))
+        raise ValueError(say(_NO, _OVER_31, (fmt(c), self.count + PIP[c])))
     seat = self.turn
     self.pile.append(c)
     self.count += PIP[c]
@@ -54,9 +95,9 @@ def play(self, c):
 def go(self):
     # The seat whose turn it is cannot play; when nobody can, one for the go to the last card.
     if self.phase != PLAY:
-        raise ValueError("no go now: not in the play")
+        raise ValueError(say(_NO, _NO_GO))
     if self.count == 0:
-        raise ValueError("nobody says go on a count of 0: lead a card")
+        raise ValueError(say(_NO, _GO_AT_0))
     self.gone |= 1 << self.turn
     nxt = self._next_active(self.turn)
     if nxt < 0:  # nobody can play: one for the go to the last card's player
@@ -101,10 +142,9 @@ def show(self, b, i, has_cards, claim):
     # claimed (or entered) in claim (-1: none). See Match.show.
     phase = self.phase
     if phase == PLAY and self._plays:
-        raise ValueError("the play is not over: %d cards to play"
-                         % (4 * self.players - self._plays))
+        raise ValueError(say(_NO, _PLAY_ON, (4 * self.players - self._plays,)))
     if phase not in (SHOW, PLAY, STARTER):
-        raise ValueError("no hand to show now: deal first")
+        raise ValueError(say(_NO, _NO_SHOW))
     if phase == SHOW:
         seat = self.turn
         crib = self.crib_next
@@ -115,41 +155,40 @@ def show(self, b, i, has_cards, claim):
     mug = 0
     if has_cards:
         if self.starter_card < 0:
-            raise ValueError("enter the starter to score the cards (or enter the points)")
+            raise ValueError(say(_NO, _NO_STARTER))
         mine = 0
         for a in range(4):
             c = b[i + a]
             if c >= DECK:
-                raise ValueError("not a card: %d" % c)
+                raise ValueError(say(_NO, _NOT_CARD, (c,)))
             for t in range(a):
                 if b[i + t] == c:
-                    raise ValueError("%s is in the hand twice" % fmt(c))
+                    raise ValueError(say(_NO, _TWICE, (fmt(c),)))
             at = w[c]
             if at == seat + 1 and not crib:
                 mine += 1
             elif at == AT_STARTER:
-                raise ValueError("%s is the starter" % fmt(c))
+                raise ValueError(say(_NO, _STARTER, (fmt(c),)))
             elif 1 <= at <= 6:
-                raise ValueError("%s was played by seat %d" % (fmt(c), at - 1))
+                raise ValueError(say(_NO, _PLAYED_BY, (fmt(c), at - 1)))
             elif at:
-                raise ValueError("%s was shown already" % fmt(c))
+                raise ValueError(say(_NO, _SHOWN, (fmt(c),)))
         if not crib and mine != self.played[seat]:
-            raise ValueError("seat %d played %d cards: the hand must hold them"
-                             % (seat, self.played[seat]))
+            raise ValueError(say(_NO, _HOLD, (seat, self.played[seat])))
         hand = bytes(b[i:i + 4])
         pts = score_hand(hand, self.starter_card, crib)
         if claim >= 0:
             if claim > pts:
-                raise ValueError("%d claimed, but the %s counts %d"
-                                 % (claim, "crib" if crib else "hand", pts))
+                raise ValueError(say(_NO, _OVER_CLAIM,
+                                     (claim, "crib" if crib else "hand", pts)))
             if not show_points_ok(claim):  # under the true count, yet no hand makes it
-                raise ValueError("no hand or crib counts %d" % claim)
+                raise ValueError(say(_NO, _NO_COUNT, (claim,)))
             mug = pts - claim
             pts = claim
     else:
         if not show_points_ok(claim):
-            raise ValueError("no hand or crib counts %d" % claim if claim <= HAND_MAX else
-                             "a hand or crib counts 0 to 29, not %d" % claim)
+            raise ValueError(say(_NO, _NO_COUNT if claim <= HAND_MAX else _COUNT_RANGE,
+                             (claim,)))
         pts = claim
     # valid: apply
     if phase != SHOW:
