@@ -152,14 +152,16 @@ class App:
         """A short press of the key called name ("5", "A", "#", "*", ...)."""
         self.err = None
         if self.mode == MENU:
-            entry.menu_key(self, name)
+            from board.menu import menu_key  # loaded the first time D is pressed
+            menu_key(self, name)
         elif "0" <= name <= "9":
             entry.digit(self, ord(name) - 48)
         elif name in SUITS:
             if self.num >= 0:
                 entry.suit(self, SUITS.index(name))
             elif self.mode == ADVISE:
-                entry.advise(self, name)
+                from board.menu import advise
+                advise(self, name)
             else:
                 entry.letter(self, name)
         elif name == "#":
@@ -281,11 +283,17 @@ class App:
         keys = self.keys
         if not hasattr(keys, "update"):
             return False
-        t0 = self.clock()
+        clock = self.clock
+        sleep = self.hw.get("sleep_ms")  # a board's; else a fake clock's advance(ms)
+        if sleep is None:
+            sleep = getattr(clock, "advance", None)
+        t0 = clock()
         t = t0
         while _ticks_diff(t, t0) < SELFTEST_HOLD_MS:
             keys.update(t)
-            t = self._sleep_sync(10)
+            if sleep is not None:
+                sleep(10)
+            t = clock()
         for k in range(len(keys.names)):
             if keys.held(k):
                 self.selftest_step = 0
@@ -293,16 +301,6 @@ class App:
                     pass
                 return True
         return False
-
-    def _sleep_sync(self, ms):
-        sleep = self.hw.get("sleep_ms")
-        if sleep is not None:
-            sleep(ms)
-        else:
-            adv = getattr(self.clock, "advance", None)
-            if adv is not None:
-                adv(ms)
-        return self.clock()
 
     async def run(self, frame_ms=20):
         """The app's tasks: the keypad scan (its own task) and this loop, forever."""

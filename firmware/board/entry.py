@@ -196,12 +196,3 @@ def ok(app):
         return app._do(m.starter)
     no(app, _NOTHING)
 
-
-def menu_key(app, name):
-    from board.menu import menu_key
-    menu_key(app, name)
-
-
-def advise(app, name):
-    from board.menu import advise
-    advise(app, name)

@@ -16,7 +16,9 @@ _VERSION = 1
 
 class Settings:
     def __init__(self, values=None):
-        self.values = [int(v) for v in (values or DEFAULT)]
+        v = [0] * len(NAMES)  # ints (no comprehension: each is a function object in RAM)
+        v[:] = values or DEFAULT
+        self.values = v
 
     def get(self, name):
         return self.values[NAMES.index(name)]

@@ -16,21 +16,13 @@ flash write stalls an RP2040.
 import os
 
 
-class _Os:
-    """The filesystem of the running system (littlefs on a board, the host's on a PC)."""
-
-    def __init__(self):
-        # instance attributes: MicroPython would bind builtins stored on the class
-        self.open = open
-        self.rename = os.rename
-        self.remove = os.remove
-        self.mkdir = os.mkdir
-
-
 class Storage:
     def __init__(self, folder="/data", fs=None):
         self.folder = folder.rstrip("/") if folder not in ("", "/") else ""
-        self.fs = fs if fs is not None else _Os()
+        # fs None: the running system's filesystem (littlefs on a board, the host's on a PC):
+        # the os module's rename/remove/mkdir and the builtin open
+        self.fs = fs if fs is not None else os
+        self._open = fs.open if fs is not None else open
         if self.folder:
             try:
                 self.fs.mkdir(self.folder)
@@ -45,7 +37,7 @@ class Storage:
         """Write data as name, atomically: NAME.tmp first, then rename over NAME."""
         real = self.path(name)
         tmp = real + ".tmp"
-        f = self.fs.open(tmp, "wb")
+        f = self._open(tmp, "wb")
         try:
             f.write(data)
         finally:
@@ -60,7 +52,7 @@ class Storage:
     def read(self, name):
         """The bytes saved as name, or None."""
         try:
-            f = self.fs.open(self.path(name), "rb")
+            f = self._open(self.path(name), "rb")
         except OSError:
             return None
         try:

@@ -131,11 +131,8 @@ def peg(self, side, pts, why):
     self.last_side = side
     self.last_points = pts
     self.last_why = why
-    if self.score[side] >= self.target:
-        self._win(side)
-
-
-def win(self, side):
+    if self.score[side] < self.target:
+        return
     # The game is over: the result counts by the best losing score against the skunk lines.
     self.phase = OVER
     self.winner = side

@@ -71,7 +71,17 @@ def undo(self):
             break
         p = q
     if p >= self._ck_at:  # within the current deal: back to its start, then forward
-        self._restore(self._ck)
+        (score, back, games, self.phase, self.dealer, self.next_dealer, self.turn,
+         self.crib_next, self.count, pile, played, self.gone, self.starter_card, self.winner,
+         self.result, self.last_side, self.last_points, self.last_why, self.deals,
+         self.events, where, self._plays, self._last_player, self._mug, self._mug_side,
+         self._mug_ev) = self._ck  # the state() tuple of the checkpoint
+        self.score = list(score)
+        self.back = list(back)
+        self.games = list(games)
+        self.pile = bytearray(pile)
+        self.played = bytearray(played)
+        self._where[:] = where
         i = self._ck_at
         while i < p:
             i += self._apply(j, i)
@@ -132,20 +142,6 @@ def journal(self):
         out.append(bytes(self._j[i:i + k]))
         i += k
     return out
-
-
-def restore(self, t):
-    (score, back, games, self.phase, self.dealer, self.next_dealer, self.turn,
-     self.crib_next, self.count, pile, played, self.gone, self.starter_card, self.winner,
-     self.result, self.last_side, self.last_points, self.last_why, self.deals,
-     self.events, where, self._plays, self._last_player, self._mug, self._mug_side,
-     self._mug_ev) = t
-    self.score = list(score)
-    self.back = list(back)
-    self.games = list(games)
-    self.pile = bytearray(pile)
-    self.played = bytearray(played)
-    self._where[:] = where
 
 
 def replay(self, upto):

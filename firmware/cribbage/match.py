@@ -369,7 +369,6 @@ class Match:
 
     # the event handlers (events.py, pegging.py) and the journal (journal.py)
     _peg = events.peg
-    _win = events.win
     _apply = events.apply
     _cut = events.cut
     _starter = events.starter
@@ -386,7 +385,6 @@ class Match:
     redo = journal.redo
     dumps = journal.dumps
     state = journal.state
-    _restore = journal.restore
     _replay = journal.replay
     _checkpoint = journal.checkpoint
     journal = journal.journal  # last: from here on `journal` in this class body is the method

@@ -1,15 +1,18 @@
 """The whole board app under MicroPython (fake board, no display): a complete game entered on
 the keys, with the peak heap and the time from a key event to the updated frame (the time to
 render a frame against the LED wire time is mp_board_frame.py's). host_tests/test_board_mp.py
-also runs it, from .mpy files as a board runs them, in a 96k heap, and checks the GAME line.
+also runs it, from .mpy files as a board runs them in a 96k heap, and from source in 112k (an
+ESP32 without PSRAM), and checks the GAME line.
 
 Key events go into the keypad's ring as the scanner would queue them (DOWN, then UP), so the
 game's time is the app's, not the simulated scan's.
 
-Heap: engine + app + fake board take ~90 KB at their peak on this 64-bit unix port (about
-half that on a 32-bit ESP32): from .mpy files that fits 96k; compiling them from source needs
-more on top. Started from source with a smaller heap (tools/bench.py uses 96k), the script
-runs itself again with SOURCE_HEAP and says so in its rows.
+Heap, measured after a gc.collect() at every event (64-bit unix port; about half of it on a
+32-bit ESP32): `harness` is this script's own code and benchlib's, on the heap before any
+firmware module loads; `peak` is the most in use at once during the game, less the harness:
+engine + app + fake board (their code, the Match, the View, the renderer's buffers). HEAP
+rows: what each group of imports keeps. Started with a heap under SOURCE_HEAP's from source
+(tools/bench.py uses 96k), the script runs itself again with SOURCE_HEAP and says so.
 """
 
 import gc
@@ -17,23 +20,11 @@ import os
 import sys
 from array import array
 
-SOURCE_HEAP = "256k"
+SOURCE_HEAP = "112k"
 _heap = gc.mem_alloc() + gc.mem_free()
-if _heap < 200 * 1024 and not os.getenv("MP_BOARD_CHILD"):
+if _heap < 100 * 1024 and not os.getenv("MP_BOARD_CHILD"):
     os.putenv("MP_BOARD_CHILD", "1")
     sys.exit(os.system("%s -X heapsize=%s %s" % (sys.executable, SOURCE_HEAP, sys.argv[0])) >> 8)
-
-from cribbage import match as M  # noqa: E402  (the engine first: its tables want one piece)
-
-gc.collect()
-_base = gc.mem_alloc()
-from board.app import App  # noqa: E402
-from board.keypad import Keypad, DOWN, UP  # noqa: E402
-from board.layout import Layout  # noqa: E402
-from board.storage import Storage  # noqa: E402
-
-gc.collect()
-_app_code = gc.mem_alloc() - _base
 
 try:
     from benchlib import row, ticks_us, ticks_diff
@@ -46,9 +37,34 @@ except ImportError:  # run directly with only firmware on the path
     def row(what, value, unit, ref=None, ratio=None, note=None):
         print("ROW", what, value, unit, ref, ratio, note)
 
+LAT = array("H", bytes(2 * 160))  # the first key-to-frame times, us
+gc.collect()
+_harness = gc.mem_alloc()  # this script and benchlib: subtracted from the peak below
+_mods = []  # (what, bytes kept) per group of imports
+
+
+def _kept(what, before):
+    gc.collect()
+    _mods.append((what, gc.mem_alloc() - before))
+    return gc.mem_alloc()
+
+
+_at = _harness
+from cribbage import cards, tables, score  # noqa: E402,F401  (the rules core: 6 KB table first)
+
+_at = _kept("rules core: cards, tables, score", _at)
+from cribbage import match as M  # noqa: E402
+
+_at = _kept("engine: match, events, pegging, journal", _at)
+from board.app import App  # noqa: E402
+from board.keypad import Keypad, DOWN, UP  # noqa: E402
+from board.layout import Layout  # noqa: E402
+from board.storage import Storage  # noqa: E402
+
+_at = _kept("board app: app, entry, state, render, keypad, layout, settings, storage", _at)
+
 PIP = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 FOLDER = "/tmp/mp_board_bench"
-LAT = array("H", bytes(2 * 160))
 
 
 def median(a, n):
@@ -126,7 +142,7 @@ class Game:
 
     def measure(self):
         gc.collect()
-        a = gc.mem_alloc()
+        a = gc.mem_alloc() - _harness
         if a > self.peak:
             self.peak = a
 
@@ -183,14 +199,16 @@ def main():
     game_ms = ticks_diff(ticks_us(), t0) // 1000
     # the file on "flash" holds exactly this game (loads() of it is tested in host_tests)
     saved = g.app.store.read("game") == m.dumps()
-    print("GAME over winner %d scores %d %d events %d peak %d heap %d saved %s"
-          % (m.winner, m.score[0], m.score[1], m.events, g.peak, gc.mem_alloc() + gc.mem_free(),
-             saved))
     heap = gc.mem_alloc() + gc.mem_free()
+    print("GAME over winner %d scores %d %d events %d peak %d heap %d harness %d saved %s"
+          % (m.winner, m.score[0], m.score[1], m.events, g.peak, heap, _harness, saved))
+    where = "64-bit unix port, heap %dk%s" % (heap // 1024, " (re-run: 96k cannot compile "
+                                               "it from source)" if os.getenv(
+        "MP_BOARD_CHILD") == "1" else "")
     row("board app: peak heap in a whole game (engine + app + fake board, no display)",
-        g.peak, "bytes", note="64-bit unix port, heap %dk%s; app + fake board code %d bytes "
-        "of it" % (heap // 1024, " (re-run: 96k cannot compile it)" if os.getenv(
-            "MP_BOARD_CHILD") == "1" else "", _app_code))
+        g.peak, "bytes", note="%s; less this script and benchlib (%d bytes)" % (where, _harness))
+    for what, n in _mods:
+        row("board app heap kept by " + what, n, "bytes", note=where)
     row("board app: a whole game entered on the keys", game_ms, "ms",
         note="%d events; includes a gc.collect() per event to find the peak" % m.events)
     row("board app: key event to updated frame (median)", median(g.lat, g.n_lat), "us",
