@@ -89,8 +89,12 @@ def test_complete_game_matches_the_engine(tmp_path, seed, players, target):
     # a win lights the winner's whole lane up to the finish, in the winner's colour
     lane = w % board.lanes
     assert lit_holes(board, lit, lane)[:target - 1] == list(range(1, min(target, 121)))
+    # (a side sharing the winner's lane still shows its pegs there, blinking)
+    shared = {x for side in range(m.sides) if side != w and side % board.lanes == lane
+              for x in (m.score[side], m.back[side])}
     assert {hue(lit[i]) for i, p in enumerate(board.pixels)
-            if p[2] == HOLE and p[3] == lane and p[4] < target} == {COLOURS[w]}
+            if p[2] == HOLE and p[3] == lane and p[4] < target
+            and p[4] not in shared} == {COLOURS[w]}
     assert hue(lit[pixel(board, FINISH, 0, 121)]) == COLOURS[w]
     # a loser alone on its lane keeps its front peg where its score is
     for side in range(m.sides):
