@@ -142,9 +142,14 @@ class App:
                 if self._held_long != name:
                     self.key(name)
                 self._held_long = ""
-        elif name in "abcdef":
+        elif name in "abcdef":  # +1 for a side, repeating while held
             if kind == DOWN or kind == REPEAT:
-                self._button(name)
+                side = "abcdef".index(name)
+                if side >= self.m.sides:
+                    self._error("no side %d" % (side + 1))
+                else:
+                    self._do(self.m.peg, side, 1)
+                state.update(self)
         elif kind == DOWN:
             self.key(name)
 
@@ -190,13 +195,6 @@ class App:
                 self._save()
             else:
                 self._error("nothing to redo")
-        state.update(self)
-
-    def _button(self, name):
-        side = "abcdef".index(name)
-        if side >= self.m.sides:
-            return self._error("no side %d" % (side + 1))
-        self._do(self.m.peg, side, 1)
         state.update(self)
 
     def _showing(self):

@@ -74,14 +74,6 @@ def digit(app, d):
         no(app, _DIGITS, (app.num, d))
 
 
-def max_cards(app):
-    if app.mode == ADVISE:
-        return 6
-    if app._showing():
-        return 4
-    return 1
-
-
 def suit(app, s):
     r = app.num
     if not 1 <= r <= 13:
@@ -89,7 +81,7 @@ def suit(app, s):
     c = (r - 1) * 4 + s
     if c in app.cards:
         return no(app, _TYPED, (fmt(c),))
-    if len(app.cards) >= max_cards(app):
+    if len(app.cards) >= (6 if app.mode == ADVISE else 4 if app._showing() else 1):
         return no(app, _ALL_CARDS)
     if app._showing() and c == app.m.starter_card:
         return no(app, _STARTER, (fmt(c),))

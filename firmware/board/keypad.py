@@ -20,6 +20,8 @@ scan is four pin reads.
     UP     released (with LONG already sent if it was a long press)
 """
 
+from array import array
+
 try:
     from micropython import const
 except ImportError:
@@ -67,7 +69,7 @@ class Keypad:
         self._state = 0  # debounced key bits
         self.scanned_at = 0  # when update() last ran: the app's watchdog checks it
         self._long = 0  # keys that already sent LONG this press
-        self._down_at = [0] * MAX_KEYS  # ticks of each key's DOWN (or last REPEAT)
+        self._down_at = array("i", bytes(4 * MAX_KEYS))  # ticks of each key's DOWN (or REPEAT)
 
     # --- the ring buffer (Hinch's RingbufQueue, for bytes) -------------------------------
 

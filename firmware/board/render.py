@@ -93,7 +93,10 @@ class Renderer:
         self.o_b = order[2]
         self.brightness = brightness
         self.limit_ma = limit_ma
-        n = layout.count + 8
+        # the most a frame lights: a won lane, the header (or the error flash), three pegs
+        # and two skunk holes per side, the preview, the marks (the self-test's all-white
+        # frame writes the strip itself)
+        n = min(layout.holes + layout.first_track + 5 * MAX_SIDES + 1 + MAX_MARKS, layout.count)
         self._pix = array("H", bytes(2 * n))  # this frame's lit pixels...
         self._rgb = bytearray(3 * n)  # ...and their values
         self._n = 0

@@ -1,7 +1,7 @@
 """The LED self-test's frames (Renderer.selftest): apart, so a board that never runs the test
 does not keep its code in RAM."""
 
-from board.render import RED, WHITE, FRONT, STATUS
+from board.render import RED, WHITE, FRONT, STATUS, IDLE_UA, MA_PER_CHANNEL
 
 
 def selftest(r, step):
@@ -16,9 +16,24 @@ def selftest(r, step):
         colour, p = divmod(step, n)
         # red, green, blue: palette entries chosen for pure-ish channels
         r._add(p, (RED, 2, 1)[colour], FRONT)
-    elif step < 3 * n + 3:
+    elif step < 3 * n + 3:  # all white, scaled under the limit as _limit() scales a frame
+        r._add(0, WHITE, STATUS)
+        v = r._rgb[0]
+        idle = n * IDLE_UA // 1000
+        allowed = max(0, (r.limit_ma - idle) * 255 // MA_PER_CHANNEL)
+        total = 3 * v * n
+        if total > allowed:
+            v = v * allowed // total
+            total = 3 * v * n
+        r.last_ma = idle + total * MA_PER_CHANNEL // 255
+        bpp = r.bpp
         for p in range(n):
-            r._add(p, WHITE, STATUS)
+            k = p * bpp
+            buf[k + r.o_r] = v
+            buf[k + r.o_g] = v
+            buf[k + r.o_b] = v
+        r._n = 0
+        return True
     else:
         r._write()
         return False

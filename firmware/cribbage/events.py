@@ -169,7 +169,8 @@ def apply(self, b, i):
         d = k & 15
         if d >= self.players:
             raise ValueError(say(_NO, _SEAT, (d,)))
-        self._checkpoint(i if b is self._j else self._n)
+        self._ck_at = i if b is self._j else self._n  # the checkpoint (journal.py)
+        self._ck = self.state()
         self._new_deal()
         self.dealer = d
         self.next_dealer = (d + 1) % self.players
@@ -201,7 +202,8 @@ def apply(self, b, i):
     elif k == E_NEW_GAME:
         if phase != OVER:
             raise ValueError(say(_NO, _NOT_OVER))
-        self._checkpoint(i if b is self._j else self._n)
+        self._ck_at = i if b is self._j else self._n  # the checkpoint (journal.py)
+        self._ck = self.state()
         games = self.games
         nd = self.next_dealer
         events = self.events

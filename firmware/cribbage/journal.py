@@ -147,16 +147,12 @@ def journal(self):
 def replay(self, upto):
     """Rebuild the state from the journal's first `upto` bytes."""
     self._reset()
-    self._checkpoint(0)
+    self._ck_at = 0
+    self._ck = self.state()
     j = self._j
     i = 0
     while i < upto:
         i += self._apply(j, i)
-
-
-def checkpoint(self, at):
-    self._ck_at = at
-    self._ck = self.state()
 
 
 def loads(data):

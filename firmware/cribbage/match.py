@@ -386,7 +386,6 @@ class Match:
     dumps = journal.dumps
     state = journal.state
     _replay = journal.replay
-    _checkpoint = journal.checkpoint
     journal = journal.journal  # last: from here on `journal` in this class body is the method
 
 
