@@ -38,6 +38,12 @@ except ImportError:  # run directly with only firmware on the path
         print("ROW", what, value, unit, ref, ratio, note)
 
 LAT = array("H", bytes(2 * 160))  # the first key-to-frame times, us
+# the players' cards (the harness's, preallocated: not the board's memory)
+DECK = bytearray(52)
+HANDS = bytearray(8)  # seat s keeps HANDS[4s:4s+4]
+CRIB = bytearray(4)
+LEFT = bytearray(8)  # the cards each seat has still to play (NONE: played)
+NONE = 255
 gc.collect()
 _harness = gc.mem_alloc()  # this script and benchlib: subtracted from the peak below
 _mods = []  # (what, bytes kept) per group of imports
@@ -154,36 +160,42 @@ class Game:
         while m.phase != M.OVER:
             if m.phase == M.DEAL:
                 self.tap("#")
-            deck = bytearray(range(52))
+            deck = DECK
+            for i in range(52):
+                deck[i] = i
             for i in range(51, 0, -1):
                 j = self.rand(i + 1)
                 deck[i], deck[j] = deck[j], deck[i]
-            hands = [list(deck[0:6]), list(deck[6:12])]
-            crib = hands[0][:2] + hands[1][:2]
-            hands = [hands[0][2:], hands[1][2:]]
-            left = [list(hands[0]), list(hands[1])]
+            for s in range(2):  # six each: the first two to the crib
+                CRIB[2 * s] = deck[6 * s]
+                CRIB[2 * s + 1] = deck[6 * s + 1]
+                for k in range(4):
+                    HANDS[4 * s + k] = LEFT[4 * s + k] = deck[6 * s + 2 + k]
             self.card(deck[12])
             self.tap("#")
             self.measure()
             while m.phase == M.PLAY:
                 s = m.turn
                 pick = -1
-                for c in left[s]:
-                    if m.count + PIP[c >> 2] <= 31:
-                        pick = c
+                for k in range(4 * s, 4 * s + 4):
+                    c = LEFT[k]
+                    if c != NONE and m.count + PIP[c >> 2] <= 31:
+                        pick = k
                         break
                 if pick < 0:
                     self.tap("B#")
                 else:
-                    left[s].remove(pick)
-                    self.card(pick)
+                    c = LEFT[pick]
+                    LEFT[pick] = NONE
+                    self.card(c)
                     self.tap("#")
                 if self.app.err:
                     raise RuntimeError(self.app.err)
                 self.measure()
             while m.phase == M.SHOW:
-                for c in (crib if m.crib_next else hands[m.turn]):
-                    self.card(c)
+                shown, at = (CRIB, 0) if m.crib_next else (HANDS, 4 * m.turn)
+                for k in range(at, at + 4):
+                    self.card(shown[k])
                 self.tap("#")
                 if self.app.err:
                     raise RuntimeError(self.app.err)
