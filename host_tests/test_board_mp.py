@@ -38,12 +38,15 @@ def compile_firmware(out):
 
 
 def play(path, heap):
-    """Run the game script with firmware from path in heap; the GAME line's numbers."""
-    env = dict(os.environ, MICROPYPATH=path + ":" + os.path.join(ROOT, "tools/bench"),
+    """Run the game script with firmware from path in heap; the GAME line's numbers. The
+    firmware is imported from the current folder, as a board imports it from its filesystem's
+    root: each module's __file__ is a string on the heap, so a long temporary folder would
+    cost the game memory a board does not spend."""
+    env = dict(os.environ, MICROPYPATH=".:" + os.path.join(ROOT, "tools/bench"),
                MP_BOARD_CHILD="test")  # run here, in heap: no re-run with a bigger one
     p = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
                         os.path.join(ROOT, "tools/bench/mp_board.py")],
-                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+                       capture_output=True, text=True, env=env, cwd=path, timeout=300)
     assert p.returncode == 0, p.stderr + p.stdout
     game = [line.split() for line in p.stdout.splitlines() if line.startswith("GAME ")]
     assert len(game) == 1, p.stdout
