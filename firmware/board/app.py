@@ -59,13 +59,12 @@ except ImportError:
     def const(x):
         return x
 
-NORMAL = const(0)
-MENU = const(1)
-ADVISE = const(2)
-
-SUITS = "ABCD"
-WATCHDOG_MS = const(8000)
-SELFTEST_HOLD_MS = const(600)
+# (private consts: folded into the code, no names kept in RAM)
+_NORMAL = const(0)  # the app's modes (board/entry.py, state.py, text.py, menu.py: the same)
+_MENU = const(1)
+_ADVISE = const(2)
+_WATCHDOG_MS = const(8000)
+_SELFTEST_HOLD_MS = const(600)
 
 
 class App:
@@ -86,7 +85,7 @@ class App:
         self.m = self.store.load("game", M.loads) or self._new_match()
         self.view = View(self.m.sides, self.m.target)
         self.wdt = None
-        self.mode = NORMAL
+        self.mode = _NORMAL
         self.item = 0  # menu item
         self.seat = 0  # the seat chosen with A
         self.err = None
@@ -115,7 +114,7 @@ class App:
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
         make = self.hw.get("watchdog")
         if on and make is not None and self.wdt is None:
-            self.wdt = make(WATCHDOG_MS)
+            self.wdt = make(_WATCHDOG_MS)
 
     def _clear_entry(self):
         self.num = -1
@@ -156,15 +155,15 @@ class App:
     def key(self, name):
         """A short press of the key called name ("5", "A", "#", "*", ...)."""
         self.err = None
-        if self.mode == MENU:
+        if self.mode == _MENU:
             from board.menu import menu_key  # loaded the first time D is pressed
             menu_key(self, name)
         elif "0" <= name <= "9":
             entry.digit(self, ord(name) - 48)
-        elif name in SUITS:
+        elif name in "ABCD":
             if self.num >= 0:
-                entry.suit(self, SUITS.index(name))
-            elif self.mode == ADVISE:
+                entry.suit(self, "ABCD".index(name))
+            elif self.mode == _ADVISE:
                 from board.menu import advise
                 advise(self, name)
             else:
@@ -181,8 +180,8 @@ class App:
         """A long press: hold * undo, hold # redo."""
         self.err = None
         self._clear_entry()
-        if self.mode != NORMAL:
-            self.mode = NORMAL
+        if self.mode != _NORMAL:
+            self.mode = _NORMAL
         elif name == "*":
             if self.m.undo():
                 self.msg = "undone"
@@ -199,7 +198,7 @@ class App:
 
     def _showing(self):
         """True when typed cards/points are a hand (or crib) of the show."""
-        return self.mode == NORMAL and (self.m.phase == M.SHOW or self.show_next)
+        return self.mode == _NORMAL and (self.m.phase == M.SHOW or self.show_next)
 
     def _shower(self):
         """The seat whose hand (or crib: the dealer) the show takes next."""
@@ -273,11 +272,11 @@ class App:
             v.dirty = True
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
-            if _ticks_diff(now, scanned) < WATCHDOG_MS // 4:
+            if _ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
 
     def boot(self):
-        """At power-up: a key held down for SELFTEST_HOLD_MS starts the LED self-test."""
+        """At power-up: a key held down for _SELFTEST_HOLD_MS starts the LED self-test."""
         keys = self.keys
         if not hasattr(keys, "update"):
             return False
@@ -287,7 +286,7 @@ class App:
             sleep = getattr(clock, "advance", None)
         t0 = clock()
         t = t0
-        while _ticks_diff(t, t0) < SELFTEST_HOLD_MS:
+        while _ticks_diff(t, t0) < _SELFTEST_HOLD_MS:
             keys.update(t)
             if sleep is not None:
                 sleep(10)

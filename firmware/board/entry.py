@@ -14,10 +14,9 @@ except ImportError:
     def const(x):
         return x
 
-NORMAL = 0  # the app's modes
-MENU = 1
-ADVISE = 2
-SUITS = "ABCD"
+_NORMAL = const(0)  # the app's modes (board/app.py)
+_MENU = const(1)
+_ADVISE = const(2)
 
 # What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
 _NO = """go is waiting: OK or back
@@ -81,7 +80,7 @@ def suit(app, s):
     c = (r - 1) * 4 + s
     if c in app.cards:
         return no(app, _TYPED, (fmt(c),))
-    if len(app.cards) >= (6 if app.mode == ADVISE else 4 if app._showing() else 1):
+    if len(app.cards) >= (6 if app.mode == _ADVISE else 4 if app._showing() else 1):
         return no(app, _ALL_CARDS)
     if app._showing() and c == app.m.starter_card:
         return no(app, _STARTER, (fmt(c),))
@@ -110,7 +109,7 @@ def letter(app, name):
     elif name == "D":
         if app.cards:
             return no(app, _D_CARDS)
-        app.mode = MENU
+        app.mode = _MENU
         app.item = 0
 
 
@@ -129,8 +128,8 @@ def back(app):
         app.advice = None
     elif app.show_next:
         app.show_next = False
-    elif app.mode == ADVISE:
-        app.mode = NORMAL
+    elif app.mode == _ADVISE:
+        app.mode = _NORMAL
         app._clear_entry()
     else:
         app.msg = ""
@@ -155,7 +154,7 @@ def dealt_do(app, fn, *args):
 
 def ok(app):
     m = app.m
-    if app.mode == ADVISE:
+    if app.mode == _ADVISE:
         return no(app, _CRIB)
     if app.go_pending:
         return app._do(m.go)

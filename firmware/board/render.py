@@ -38,11 +38,12 @@ MA_PER_CHANNEL = const(20)  # WS2812 at 255 on one channel
 IDLE_UA = const(800)  # per LED, all off
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython
 
-# side colours (r, g, b) at full scale: red, blue, green, yellow, magenta, cyan
-PALETTE = bytes((255, 16, 0, 0, 48, 255, 0, 255, 24, 255, 150, 0, 200, 0, 255, 0, 200, 180))
-WHITE = const(6)  # palette index of the extra colours below
+# colours (r, g, b) at full scale: the sides' red, blue, green, yellow, magenta, cyan, then
+# WHITE and RED
+PALETTE = bytes((255, 16, 0, 0, 48, 255, 0, 255, 24, 255, 150, 0, 200, 0, 255, 0, 200, 180,
+                 255, 255, 255, 255, 0, 0))
+WHITE = const(6)
 RED = const(7)
-_EXTRA = bytes((255, 255, 255, 255, 0, 0))
 
 # levels (of 256) for each kind of light
 FRONT = const(256)
@@ -104,7 +105,7 @@ class Renderer:
         self._n_old = 0
         self._stamp = bytearray(layout.count)  # frame id that last lit each pixel
         self._frame_id = 0
-        self._colours = PALETTE + _EXTRA
+        self._colours = PALETTE
         self.last_ma = 0  # the last frame's estimate, after scaling
         self._sum = 0  # sum of this frame's channel values
         self._tick = -1  # maybe(): the blink tick of the last frame drawn

@@ -9,15 +9,21 @@ from cribbage import match as M
 from cribbage.cards import PIP
 from cribbage.score import score_play, breakdown
 
-NORMAL = 0  # the app's modes
-MENU = 1
-ADVISE = 2
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_NORMAL = const(0)  # the app's modes (board/app.py)
+_MENU = const(1)
+_ADVISE = const(2)
 
 
 def preview(app):
     """(side, points) the typed entry would peg, or (-1, 0)."""
     m = app.m
-    if app.mode != NORMAL or m.phase == M.OVER:
+    if app.mode != _NORMAL or m.phase == M.OVER:
         return -1, 0
     if app._showing():
         seat = app._shower()
@@ -96,11 +102,11 @@ def update(app):
         v.preview_side = -1
     for k in range(len(v.marks)):
         v.marks[k] = -1
-    if app.mode == ADVISE and app.advice:  # light the entry positions to throw
+    if app.mode == _ADVISE and app.advice:  # light the entry positions to throw
         throw = app.advice[0][1]
         for k in range(len(throw)):
             v.marks[k] = app.layout.hole(0, throw[k] + 1)
-    elif app.mode == MENU:
+    elif app.mode == _MENU:
         v.marks[0] = app.layout.hole(0, app.item + 1)
     app._text = None
     v.dirty = True

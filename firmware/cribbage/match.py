@@ -323,8 +323,8 @@ class Match:
             self._replay(n)
             raise self._refuse(_FULL)
         j = self._j
-        if n + size > len(j):
-            j.extend(bytes(len(j)))
+        if n + size > len(j):  # a 121 game is ~300 bytes: grow in small steps, not doubling
+            j.extend(bytes(128))
         j[n:n + size] = memoryview(self._ev)[:size]
         self._n = self._top = n + size
         self.error = None
