@@ -31,9 +31,11 @@ app.long_key("*") inject key presses. What a simulator or a test reads: app.m (t
 engine's state), app.err (the last refused entry's message, or None), app.lines() (the
 display's text, also without a display), app.view (what the LEDs show), app.cfg (settings).
 
-Modules (small, so each compiles in a small heap; text/menu/geometry load only when used):
+Modules (small, so each compiles in a small heap; text/menu/geometry/selftest load only when
+used: every function, name and string of a loaded module stays in RAM):
 layout (the LED map), render (View -> strip buffer), keypad (scan -> events), storage (saved
 game), settings, app (loop, key dispatch) with entry (typing, OK) and state (engine -> View),
-text + screen (display lines), menu (settings, advisor), geometry (LED positions).
+text + screen (display lines), menu (settings, advisor), geometry (LED positions), selftest
+(the LED self-test's frames).
 Importing this package loads nothing.
 """

@@ -34,7 +34,7 @@ LONG = const(0x60)
 REPEAT = const(0x80)
 KIND = const(0xE0)
 KEY = const(0x1F)
-MAX_KEYS = const(28)  # 16 matrix keys + up to 12 buttons: the key bits stay a small int
+_MAX_KEYS = const(28)  # 16 matrix keys + up to 12 buttons: the key bits stay a small int
 
 KEYS_4X4 = "123A456B789C*0#D"
 BUTTON_NAMES = "abcdefghijkl"
@@ -52,8 +52,8 @@ class Keypad:
     scan_ms = 10
 
     def __init__(self, rows=(), cols=(), buttons=(), names=KEYS_4X4, size=32):
-        if len(rows) * len(cols) + len(buttons) > MAX_KEYS:
-            raise ValueError("at most %d keys" % MAX_KEYS)
+        if len(rows) * len(cols) + len(buttons) > _MAX_KEYS:
+            raise ValueError("at most %d keys" % _MAX_KEYS)
         self.rows = rows
         self.cols = cols
         self.buttons = buttons
@@ -69,7 +69,7 @@ class Keypad:
         self._state = 0  # debounced key bits
         self.scanned_at = 0  # when update() last ran: the app's watchdog checks it
         self._long = 0  # keys that already sent LONG this press
-        self._down_at = array("i", bytes(4 * MAX_KEYS))  # ticks of each key's DOWN (or REPEAT)
+        self._down_at = array("i", bytes(4 * _MAX_KEYS))  # ticks of each key's DOWN (or REPEAT)
 
     # --- the ring buffer (Hinch's RingbufQueue, for bytes) -------------------------------
 

@@ -31,8 +31,8 @@ except ImportError:
     def const(x):
         return x
 
-MAX_SIDES = const(6)
-MAX_MARKS = const(8)
+_MAX_SIDES = const(6)
+_MAX_MARKS = const(8)
 ERROR_MS = const(900)
 MA_PER_CHANNEL = const(20)  # WS2812 at 255 on one channel
 IDLE_UA = const(800)  # per LED, all off
@@ -47,8 +47,8 @@ RED = const(7)
 
 # levels (of 256) for each kind of light
 FRONT = const(256)
-BACK = const(48)
-LANE = const(20)
+_BACK = const(48)
+_LANE = const(20)
 STATUS = const(96)
 
 
@@ -58,9 +58,9 @@ class View:
     def __init__(self, sides=2, target=121):
         self.sides = sides
         self.target = target
-        self.front = bytearray(MAX_SIDES)  # scores 0..255
-        self.back = bytearray(MAX_SIDES)
-        self.games = bytearray(MAX_SIDES)
+        self.front = bytearray(_MAX_SIDES)  # scores 0..255
+        self.back = bytearray(_MAX_SIDES)
+        self.games = bytearray(_MAX_SIDES)
         self.turn = -1  # side to play / enter, or -1
         self.crib = -1  # side owning the crib, or -1
         self.preview_side = -1  # side whose typed points preview, or -1
@@ -71,7 +71,7 @@ class View:
         self.skunk_line = 91  # the lowest loser's score that is no skunk
         self.double_line = 61
         self.error_at = -1  # ticks_ms when an error was signalled, or -1
-        self.marks = array("h", [-1] * MAX_MARKS)  # pixels to blink white, -1 = none
+        self.marks = array("h", [-1] * _MAX_MARKS)  # pixels to blink white, -1 = none
         self.dirty = True  # set after changing anything: Renderer.maybe() draws only then
 
     def blinks(self):
@@ -97,7 +97,7 @@ class Renderer:
         # the most a frame lights: a won lane, the header (or the error flash), three pegs
         # and two skunk holes per side, the preview, the marks (the self-test's all-white
         # frame writes the strip itself)
-        n = min(layout.holes + layout.first_track + 5 * MAX_SIDES + 1 + MAX_MARKS, layout.count)
+        n = min(layout.holes + layout.first_track + 5 * _MAX_SIDES + 1 + _MAX_MARKS, layout.count)
         self._pix = array("H", bytes(2 * n))  # this frame's lit pixels...
         self._rgb = bytearray(3 * n)  # ...and their values
         self._n = 0
@@ -146,7 +146,7 @@ class Renderer:
         w = v.winner
         if w >= 0:
             lane = w % lanes
-            self._add(L.peg(lane, 1, target), w, LANE)  # one call for the colour, then copies
+            self._add(L.peg(lane, 1, target), w, _LANE)  # one call for the colour, then copies
             pix = self._pix
             rgb = self._rgb
             r = rgb[0]
@@ -181,11 +181,11 @@ class Renderer:
             f = v.front[side]
             b = v.back[side]
             if b != f and (b or f):
-                self._add(L.peg(lane, b, target), side, BACK)
+                self._add(L.peg(lane, b, target), side, _BACK)
             if f or side == v.turn:
                 self._add(L.peg(lane, f, target), side, FRONT if f else STATUS)
             if L.lap(f, target):  # second time round: the start hole says so
-                self._add(L.hole(lane, 0), side, BACK)
+                self._add(L.hole(lane, 0), side, _BACK)
         # the preview blinks in the side's colour
         p = v.preview_side
         if p >= 0 and fast:
@@ -210,7 +210,7 @@ class Renderer:
             if fast:
                 for k in range(L.first_track):
                     self._add(k, RED, STATUS)
-        for k in range(MAX_MARKS):
+        for k in range(_MAX_MARKS):
             m = v.marks[k]
             if m >= 0 and fast:
                 self._add(m, WHITE, STATUS)
