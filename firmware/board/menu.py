@@ -9,6 +9,9 @@ from board.settings import NAMES
 NORMAL = 0  # the app's modes (board.app)
 ADVISE = 2
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test")
+# a setting's help line on the display, by board.settings.NAMES
+HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
+        "supply mA", "watchdog 0/1")
 
 
 def menu_key(app, name):

@@ -3,7 +3,7 @@
 The game's own rules (players, 61/121, muggins, skunk lines) are copied into each new game
 and saved inside it by the engine; changing them here applies from the next new game.
 Each setting: (name, default, lowest, highest, step) -- the menu walks this table; its help
-line is in board/text.py (display only).
+line is in board/menu.py (display only).
 """
 
 NAMES = ("players", "game", "muggins", "skunk", "bright", "limit", "watchdog")

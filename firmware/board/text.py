@@ -9,22 +9,26 @@ from cribbage.cards import fmt
 from cribbage.score import spoken
 
 from board import screen
-from board.menu import MENU_ITEMS
-from board.settings import NAMES
 
-SCROLL_MS = 1200
-# a setting's help line in the menu, by board.settings.NAMES (here: only a display shows it)
-HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
-        "supply mA", "watchdog 0/1")
-MENU = 1  # the app's modes (board.app)
-ADVISE = 2
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_SCROLL_MS = const(1200)
+_MENU = const(1)  # the app's modes (board/app.py)
+_ADVISE = const(2)
 
 
 def lines(app):
     """The display's text now (also what the simulator prints)."""
     m = app.m
     out = screen.scores(m.score, m.sides)
-    if app.mode == MENU:
+    if app.mode == _MENU:
+        from board.menu import MENU_ITEMS, HELP  # the menu is open: it is loaded
+        from board.settings import NAMES
+
         item = MENU_ITEMS[app.item]
         out.append("MENU %d/%d" % (app.item + 1, len(MENU_ITEMS)))
         out.append(item)
@@ -34,7 +38,7 @@ def lines(app):
         if app.num >= 0:
             out.append("> %d" % app.num)
         out.append("A/B move # ok")
-    elif app.mode == ADVISE:
+    elif app.mode == _ADVISE:
         out.append("ADVISOR 5-6 cards")
         out.append("> " + " ".join(fmt(c) for c in app.cards)
                    + (" %d" % app.num if app.num >= 0 else ""))
@@ -60,7 +64,7 @@ def lines(app):
             said = screen.wrap(spoken(app.count_items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second
-                k = (((app.now - app.count_at) & 0x3FFFFFFF) // SCROLL_MS) % (len(said) - room + 2)
+                k = (((app.now - app.count_at) & 0x3FFFFFFF) // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
             out.extend(said[:room])
         elif app.msg:
