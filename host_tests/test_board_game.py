@@ -192,12 +192,12 @@ def test_wrong_entries_flash_and_change_nothing():
     before = app.m.dumps()
     f.press("1")
     f.press("4A")  # no card 14
-    assert "no card 14" in app.err and app.view.error_at >= 0
+    assert app.err == "no card 14: 1=A 11=J 12=Q 13=K" and app.view.error_at >= 0
     assert "no card 14" in " ".join(d.shown)
     f.press("*")
     f.press("*")
     f.press("B")  # go before the play
-    assert "go" in app.err
+    assert app.err == "go is only said in the play"
     assert app.m.dumps() == before
     f.press("5C#")  # starter 5H
     f.press("5C")  # the starter again, in the play
@@ -221,6 +221,19 @@ def test_wrong_entries_flash_and_change_nothing():
     f.press("8")
     f.press("#")  # pone's hand is 28 (by points)
     assert app.err is None and app.m.score[1] == 28
+
+
+def test_entry_refusals_read_as_written():
+    # board/entry.py keeps its messages one a line in one string: its first and last lines
+    hw, app, f = board(display=False)
+    f.press("#")  # deal
+    f.press("5C#")  # the starter
+    f.press("#")  # OK with nothing typed, in the play
+    assert app.err == "nothing to confirm: type first"
+    f.press("B")  # go...
+    f.press("5")  # ...then a digit
+    assert app.err == "go is waiting: OK or back"
+    assert app.m.count == 0 and app.m.phase == M.PLAY
 
 
 def test_hand_count_is_spoken_and_previewed():

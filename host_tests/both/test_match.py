@@ -272,3 +272,33 @@ def test_show_order_then_crib_then_next_dealer():
     assert m.next_dealer == 2
     m.deal()
     assert m.dealer == 2 and m.pone() == 0 and m.deals == 2
+
+
+def test_refusals_read_as_written():
+    # The messages live one a line in a string per module (events.say): the first, a middle
+    # and the last line of each table, with their arguments, read exactly as meant.
+    from cribbage.events import say
+
+    assert say("a %d\nb\nc %s", 0, (7,)) == "a 7"
+    assert say("a %d\nb\nc %s", 1) == "b"
+    assert say("a %d\nb\nc %s", 2, ("x",)) == "c x"
+    m = Match(players=2)
+    assert unchanged(m, m.play, 5) == "no play now: deal first"  # pegging, by phase
+    assert unchanged(m, m.go) == "no go now: not in the play"
+    assert unchanged(m, m.cut, [17, 17]) == "5D is cut twice"  # events
+    assert unchanged(m, m.peg, 0, 16) == "peg 1 to 15 points, not 16 (one card never makes more)"
+    assert unchanged(m, m.peg, 5, 1) == "no side 5: sides are 0 to 1"  # match, last line
+    e = raises(ValueError, Match, players=7)  # match, first line
+    assert str(e) == "players must be 2 to 6, not 7"
+    m.deal(0)
+    assert unchanged(m, m.play, 5) == "no play now: turn the starter first"
+    m.starter(parse("KC"))
+    assert unchanged(m, m.play, parse("KC")) == "KC is the starter"
+    m = two(muggins=True)
+    assert unchanged(m, m.muggins, 1) == "no overlooked points to take: muggins right after " \
+                                         "a short count"
+    assert str(raises(ValueError, match.loads, b"")) == "saved game truncated: 0 bytes"
+    bad = bytearray(Match().dumps())
+    bad[0] = 9
+    assert str(raises(ValueError, match.loads, bytes(bad))) == \
+        "saved game version 9, this board reads 1"
