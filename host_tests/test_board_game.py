@@ -275,6 +275,8 @@ def test_menu_settings_and_new_game():
     assert app.m.score == [7, 0]
     f.press("D")  # menu: new game
     assert "new game" in hw["display"].shown
+    f.press("#")  # a game is on: the board asks for a second OK
+    assert app.m.score == [7, 0] and app.err
     f.press("#")
     assert app.m.score == [0, 0] and app.mode == 0
     f.press("D")

@@ -63,6 +63,8 @@ def no(app, k, args=()):
 def digit(app, d):
     if app.go_pending:
         return no(app, _GO_WAITS)
+    if app.m.phase == M.OVER and app.mode == _NORMAL:
+        return no(app, _OVER)  # nothing to type: say what OK does now
     if app.num < 0:
         app.num = d
         app.ndig = 1
@@ -157,7 +159,9 @@ def ok(app):
     if app.mode == _ADVISE:
         return no(app, _CRIB)
     if app.go_pending:
-        return app._do(m.go)
+        if not app._do(m.go):
+            app.go_pending = False  # refused: the error says why; type the card instead
+        return
     if app.cards:
         if app._showing():
             if len(app.cards) != 4:

@@ -31,6 +31,9 @@ def menu_key(app, name):
         app.num = d if app.num < 0 or app.num > 999 else app.num * 10 + d
     elif name == "#":
         if item == "new game":
+            if app.m.events and app.num != -2:  # a game is on: one stray OK must not end it
+                app.num = -2  # (A/B, digits or * forget it)
+                return app._error("OK again ends this game")
             app.m = app._new_match()
             app.view = render.View(app.m.sides, app.m.target)
             app._save()

@@ -39,23 +39,25 @@ def lines(app):
             out.append("> %d" % app.num)
         out.append("A/B move # ok")
     elif app.mode == _ADVISE:
-        out.append("ADVISOR 5-6 cards")
-        out.append("> " + " ".join(fmt(c) for c in app.cards)
-                   + (" %d" % app.num if app.num >= 0 else ""))
+        out.append("ADVISE 5-6 cards")
+        out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.cards)
+                               + (" %d" % app.num if app.num >= 0 else "")))
         if app.advice:
             for pts, throw in app.advice:
                 out.append("%s %d.%02d" % (" ".join(fmt(app.cards[i]) for i in throw),
                                            int(pts), int(pts * 100 + 0.5) % 100))
         else:
-            out.append("then A mine B not")
+            out.append("A my crib, B not")
     else:
-        out.append(prompt(app))
+        out.extend(screen.wrap(prompt(app)))
         entry = " ".join(fmt(c) for c in app.cards)
         if app.num >= 0:
             entry += (" " if entry else "") + str(app.num)
+            if not app.cards and not app._showing() and m.phase != M.OVER:
+                entry += " to " + seat_name(app, app.seat)  # a plain peg: whose (A picks)
         if app.go_pending:
             entry = "GO?"
-        out.append("> " + entry)
+        out.extend(screen.wrap("> " + entry))  # 4 cards and a count: two lines
         if app.count_items is not None and not (m.muggins_on and app.num < 0):
             total = 0
             for item in app.count_items:
@@ -83,7 +85,7 @@ def prompt(app):
         d = m.next_dealer if m.next_dealer >= 0 else app.seat
         return "deal: " + seat_name(app, d)
     if p == M.STARTER:
-        return "starter? " + seat_name(app, m.dealer) + " dealt"
+        return "starter card?\n" + seat_name(app, m.dealer) + " dealt"
     if app.show_next or p == M.SHOW:
         seat = app._shower()
         crib = p == M.SHOW and m.crib_next
@@ -91,8 +93,8 @@ def prompt(app):
     if p == M.PLAY:
         return "play %s %d" % (seat_name(app, m.turn), m.count)
     games = " ".join(str(g) for g in m.games[:m.sides])
-    return "%s wins %s" % (screen.SIDE_NAMES[m.winner],
-                           ("", "", "skunk", "2 skunk", "lurch")[m.result]) + " " + games
+    how = ("", "", ":\nskunk", ":\ndouble skunk", ":\nlurch")[m.result]
+    return "%s wins%s\ngames %s" % (screen.SIDE_NAMES[m.winner], how, games)
 
 
 

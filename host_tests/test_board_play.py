@@ -1,0 +1,89 @@
+"""Play-testing the board as players at a table do: the slips they make and what the board
+says back (the fake board's keypad, app, engine and display; CPython)."""
+
+from test_board_game import board
+
+
+def shown(hw):
+    return "\n".join(hw["display"].shown)
+
+
+def test_new_game_from_the_menu_needs_a_second_ok_during_a_game():
+    hw, app, f = board(display=True)
+    f.press("#7#")  # deal, starter not entered, Red pegs 7
+    assert app.m.score == [7, 0]
+    f.press("D#")  # D is beside #: one stray OK must not wipe the game
+    assert app.m.score == [7, 0] and app.err == "OK again ends this game"
+    assert "OK again" in shown(hw)
+    f.press("AB#")  # moving off the item forgets the question: asked again
+    assert app.m.score == [7, 0] and app.err
+    f.press("#")
+    assert app.m.score == [0, 0] and app.m.events == 0 and app.mode == 0
+
+
+def test_new_game_on_a_fresh_board_is_one_ok():
+    hw, app, f = board(display=True)
+    f.press("D#")
+    assert app.mode == 0 and app.err is None
+
+
+def test_a_refused_go_leaves_no_go_waiting():
+    hw, app, f = board(display=True)
+    f.press("##")  # deal, starter not entered: the play, count 0
+    f.press("B#")  # go at 0 is refused...
+    assert "go" in app.err and not app.go_pending
+    f.press("5C#")  # ...and the card the player then leads goes in
+    assert app.err is None and app.m.count == 5
+
+
+def test_typing_after_the_win_says_what_ok_does():
+    hw, app, f = board(display=True)
+    f.press("#")
+    for _ in range(8):
+        f.press("15#")
+    f.press("1#")
+    assert app.m.winner == 0
+    f.press("5")
+    assert app.num == -1 and "OK for the next" in app.err
+    text = shown(hw)
+    assert "Red wins:\ndouble skunk\ngames 3 0" in text  # not cut off at 16 characters
+    f.press("#")
+    assert app.m.score == [0, 0] and app.m.games[0] == 3
+
+
+def test_long_lines_wrap_instead_of_being_cut():
+    hw, app, f = board(display=True)
+    f.press("#")
+    text = shown(hw)
+    assert "starter card?" in text and "Red dealt" in text
+    f.press("5C#C")  # starter 5H, count the hands now (play not entered)
+    for c in ("10A", "10B", "10D", "11C"):
+        f.press(c)
+    f.press("12")  # a count after four cards: "> 10C 10D 10S JH 12" is 19 characters
+    assert "12" in shown(hw)
+    for line in hw["display"].shown:
+        assert len(line) <= 16
+
+
+def test_advisor_lines_fit_the_display():
+    hw, app, f = board(display=True)
+    f.press("D")
+    while app.item != 8:
+        f.press("A")
+    f.press("#")
+    assert "A my crib, B not" in hw["display"].shown
+    for c in ("5A", "5B", "10C", "11D", "2A", "9B"):
+        f.press(c)
+    text = shown(hw)
+    assert "2C 9D" in text  # the sixth card is on the display too
+    for line in hw["display"].shown:
+        assert len(line) <= 16
+
+
+def test_a_typed_peg_says_whose_it_is():
+    hw, app, f = board(display=True)
+    f.press("##")  # the play, cards not entered
+    f.press("A3")
+    assert "> 3 to Blue" in hw["display"].shown
+    f.press("#")
+    assert app.m.score == [0, 3]
