@@ -87,3 +87,14 @@ def test_a_typed_peg_says_whose_it_is():
     assert "> 3 to Blue" in hw["display"].shown
     f.press("#")
     assert app.m.score == [0, 3]
+
+
+def test_go_while_a_card_fits_is_refused_and_the_player_plays_on():
+    hw, app, f = board(display=True)
+    f.press("##5A#")  # deal, starter not entered, Blue leads 5C
+    f.press("B#")  # Red says go at 5: any card fits
+    assert "no go on a count of 5" in app.err and not app.go_pending
+    assert app.m.turn == 0 and app.m.score == [0, 0]
+    assert "! no go on a" in hw["display"].shown
+    f.press("10A#")  # Red plays instead: fifteen two
+    assert app.m.score == [2, 0]

@@ -36,7 +36,8 @@ not a card: %d
 seat %d played %d cards: the hand must hold them
 %d claimed, but the %s counts %d
 no hand or crib counts %d
-a hand or crib counts 0 to 29, not %d"""
+a hand or crib counts 0 to 29, not %d
+no go on a count of %d: every card fits (go at 22 or more)"""
 _STARTER = const(5)
 _PLAYED = const(6)
 _OVER_31 = const(7)
@@ -53,6 +54,7 @@ _HOLD = const(17)
 _OVER_CLAIM = const(18)
 _NO_COUNT = const(19)
 _COUNT_RANGE = const(20)
+_GO_FITS = const(21)
 
 
 def play(self, c):
@@ -98,6 +100,8 @@ def go(self):
         raise ValueError(say(_NO, _NO_GO))
     if self.count == 0:
         raise ValueError(say(_NO, _GO_AT_0))
+    if self.count <= 21:  # the seat to play holds a card and any card fits: no go
+        raise ValueError(say(_NO, _GO_FITS, (self.count,)))
     self.gone |= 1 << self.turn
     nxt = self._next_active(self.turn)
     if nxt < 0:  # nobody can play: one for the go to the last card's player

@@ -218,14 +218,27 @@ def test_three_players_go_and_last():
     assert plays(m, "go go") == [0, 0]
     assert m.turn == 2  # seats 0 and 1 said go: seat 2 plays on alone
     assert plays(m, "2C") == [2] and m.count == 0 and m.turn == 0  # 31 for two
-    assert plays(m, "5H 5D 5S 5C") == [0, 2, 8, 12]
-    assert plays(m, "go go") == [0, 0] and m.turn == 0
+    assert plays(m, "6H 6D 6S 6C") == [0, 2, 6, 12]
+    assert plays(m, "go go") == [0, 0] and m.turn == 0  # at 24: an ace or less would fit
     # seat 0 plays his last card; nobody else can go on: one for the go, seat 1 leads
     assert plays(m, "AH") == [1] and m.count == 0 and m.turn == 1
     assert plays(m, "3H 4H") == [0, 0]
     assert m.turn == 1  # seats 0 and 2 have no cards
     assert plays(m, "8H") == [3]  # fifteen two and one for last
-    assert m.score == [13, 7, 10] and m.phase == match.SHOW and m.turn == 0
+    assert m.score == [13, 7, 8] and m.phase == match.SHOW and m.turn == 0
+
+
+def test_no_go_while_any_card_fits():
+    # at 21 or less every card fits under 31, and the seat to play still holds one
+    m = Match()
+    m.deal(0)
+    m.starter(parse("KC"))
+    plays(m, "5H 10D 6C")
+    before = m.dumps()
+    e = raises(ValueError, m.go)
+    assert str(e) == "no go on a count of 21: every card fits (go at 22 or more)"
+    assert m.dumps() == before and m.turn == 0
+    assert plays(m, "AS go") == [0, 0] and m.count == 22 and m.turn == 0  # 22: a go
 
 
 def test_partners_peg_one_lane():
