@@ -390,7 +390,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--keys", help="key script: run without the terminal UI")
     ap.add_argument("--autoplay", type=int, metavar="SEED",
-                    help="type a whole game the core's computer players play (seeded deck)")
+                    help="type a whole game the core's computer players play (seeded deck), "
+                    "on a fresh board")
     ap.add_argument("--players", type=int, default=2, help="with --autoplay: 2 to 6 players")
     ap.add_argument("--game", type=int, default=121, help="with --autoplay: 121 or 61")
     ap.add_argument("--upto", type=int, metavar="N",
@@ -411,6 +412,8 @@ def main(argv=None):
     ap.add_argument("--heap", default="512k",
                     help="MicroPython heap size (the unix port has 64-bit objects)")
     a = ap.parse_args(argv)
+    if a.autoplay is not None:
+        a.fresh = True  # the computer players' game starts from a new board
     if a.fresh and os.path.isdir(a.storage):
         shutil.rmtree(a.storage)
     try:
