@@ -98,3 +98,19 @@ def test_go_while_a_card_fits_is_refused_and_the_player_plays_on():
     assert "! no go on a" in hw["display"].shown
     f.press("10A#")  # Red plays instead: fifteen two
     assert app.m.score == [2, 0]
+
+
+def test_over_31_the_typed_card_gives_way_to_go_or_to_another_card():
+    hw, app, f = board(display=True)
+    f.press("##10A#10B#")  # the play: Blue 10C, Red 10D (fifteen? no: 20, a pair)
+    f.press("10C#")  # Blue: 30, a pair royal
+    assert app.m.count == 30 and app.m.score == [2, 6]
+    f.press("5A#")  # Red's 5C: over 31, refused, still typed
+    assert "over 31" in app.err and app.cards
+    f.press("1D")  # another card replaces it (no "that is all the cards")
+    assert app.err is None and app.cards == [3]
+    f.press("B")  # or B: the go replaces the typed card
+    assert app.err is None and app.go_pending and not app.cards
+    assert "> GO?" in hw["display"].shown
+    f.press("#")
+    assert app.m.turn == 1 and app.m.count == 30

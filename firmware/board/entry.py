@@ -82,7 +82,10 @@ def suit(app, s):
     c = (r - 1) * 4 + s
     if c in app.cards:
         return no(app, _TYPED, (fmt(c),))
-    if len(app.cards) >= (6 if app.mode == _ADVISE else 4 if app._showing() else 1):
+    most = 6 if app.mode == _ADVISE else 4 if app._showing() else 1
+    if most == 1 and app.cards:
+        app.cards.pop()  # a card to play (or the starter): the newest one typed counts
+    if len(app.cards) >= most:
         return no(app, _ALL_CARDS)
     if app._showing() and c == app.m.starter_card:
         return no(app, _STARTER, (fmt(c),))
@@ -99,8 +102,9 @@ def letter(app, name):
         app.seat = (app.seat + 1) % m.players
         app.msg = ("player", app.seat)  # board/text.py words it
     elif name == "B":
-        if m.phase != M.PLAY or app.cards:
+        if m.phase != M.PLAY or app.show_next:
             return no(app, _GO_WHEN)
+        del app.cards[:]  # the card typed (refused: over 31?) gives way to the go
         app.go_pending = True
     elif name == "C":
         if m.overlooked() and not app.cards and not app.show_next:
