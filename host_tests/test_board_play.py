@@ -114,3 +114,22 @@ def test_over_31_the_typed_card_gives_way_to_go_or_to_another_card():
     assert "> GO?" in hw["display"].shown
     f.press("#")
     assert app.m.turn == 1 and app.m.count == 30
+
+
+def test_refusals_name_the_player_not_a_seat_number():
+    hw, app, f = board(display=True)
+    f.press("#13C#")  # Red deals, starter KH
+    for c in ("1A", "2A", "3A", "4A", "6B", "7B", "8B", "9B"):  # Blue leads, no go
+        f.press(c + "#")
+    assert app.m.phase == 3 and app.m.turn == 1  # the show: Blue's hand first
+    for c in ("1A", "3A", "6B", "2A"):  # 2C is Red's
+        f.press(c)
+    f.press("#")
+    assert app.err == "2C was played by seat 0"
+    assert "! 2C was played" in hw["display"].shown and "by Red" in hw["display"].shown
+    f.press("*8B#")  # Blue's hand, then Red's without the cards Red played
+    for c in ("5A", "5B", "5C", "5D"):
+        f.press(c)
+    f.press("#")
+    assert "seat 0 played 4 cards" in app.err
+    assert "! Red played 4" in hw["display"].shown

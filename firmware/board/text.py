@@ -72,7 +72,7 @@ def lines(app):
         elif app.msg:
             out.extend(screen.wrap(message(app)))
     if app.err:
-        err = screen.wrap("! " + app.err)
+        err = screen.wrap("! " + who(app, app.err))
         out = out[:max(0, screen.ROWS - len(err))] + err
     return out
 
@@ -96,6 +96,16 @@ def prompt(app):
     how = ("", "", ":\nskunk", ":\ndouble skunk", ":\nlurch")[m.result]
     return "%s wins%s\ngames %s" % (screen.SIDE_NAMES[m.winner], how, games)
 
+
+
+def who(app, text):
+    """The engine's "seat 1" in a refusal as the player's colour ("Blue")."""
+    i = text.find("seat ")
+    if i >= 0 and text[i + 5:i + 6].isdigit():
+        seat = int(text[i + 5])
+        if seat < app.m.players:
+            return text[:i] + seat_name(app, seat) + text[i + 6:]
+    return text
 
 
 def seat_name(app, seat):
