@@ -133,3 +133,16 @@ def test_refusals_name_the_player_not_a_seat_number():
     f.press("#")
     assert "seat 0 played 4 cards" in app.err
     assert "! Red played 4" in hw["display"].shown
+
+
+def test_count_now_is_refused_at_the_key_once_cards_were_played():
+    hw, app, f = board(display=True)
+    f.press("##5A#")  # Blue leads 5C
+    f.press("C")
+    assert app.err == "7 cards still to play: type them" and not app.show_next
+    assert "play Blue" not in hw["display"].shown and "play Red 5" in hw["display"].shown
+    f.press("10A#")  # the play goes on
+    assert app.m.score == [2, 0]
+    hw, app, f = board(display=True)
+    f.press("##C")  # no card entered: the hands are counted now
+    assert app.err is None and app.show_next and "hand Blue" in hw["display"].shown

@@ -35,7 +35,8 @@ a hand is 4 cards: %d typed
 muggins is on: type your count, then OK
 finish the card: a suit A B C D
 no card is wanted now
-nothing to confirm: type first"""
+nothing to confirm: type first
+%d cards still to play: type them"""
 _GO_WAITS = const(0)
 _DIGITS = const(1)
 _RANK = const(2)
@@ -53,6 +54,7 @@ _MUGGINS = const(13)
 _SUIT = const(14)
 _NO_CARD = const(15)
 _NOTHING = const(16)
+_PLAY_ON = const(17)
 
 
 def no(app, k, args=()):
@@ -111,6 +113,10 @@ def letter(app, name):
             return app._do(m.muggins)
         if m.phase == M.OVER:
             return no(app, _OVER)
+        if m.phase == M.PLAY and not app.show_next:
+            left = 4 * m.players - sum(m.played)
+            if left < 4 * m.players:  # cards were entered: the play ends with its last card
+                return no(app, _PLAY_ON, (left,))
         app.show_next = not app.show_next
     elif name == "D":
         if app.cards:
