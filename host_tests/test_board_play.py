@@ -146,3 +146,27 @@ def test_count_now_is_refused_at_the_key_once_cards_were_played():
     hw, app, f = board(display=True)
     f.press("##C")  # no card entered: the hands are counted now
     assert app.err is None and app.show_next and "hand Blue" in hw["display"].shown
+
+
+def test_without_a_display_a_red_flash_forgets_the_entry():
+    hw, app, f = board(display=False)
+    f.press("##5A#")  # Blue leads 5C
+    f.press("5A#")  # 5C again: refused with a red flash
+    assert "already played" in app.err and app.view.error_at >= 0
+    assert app.cards == [] and app.num == -1  # nothing invisible left typed
+    f.press("5B#")  # the player types the card afresh: it goes in (a pair)
+    assert app.m.score == [2, 0]
+    f.press("B")  # go at 10: refused on OK, and nothing waits
+    f.press("#")
+    assert app.err and not app.go_pending
+    f.press("10A#")  # ...so the next card is simply played (fifteen... 20: no)
+    assert app.m.count == 20 and app.err is None
+
+
+def test_with_a_display_the_refused_entry_stays_to_be_corrected():
+    hw, app, f = board(display=True)
+    f.press("##5A#")
+    f.press("5A#")
+    assert "already played" in app.err and app.cards == [16]  # shown: to be corrected
+    f.press("5B#")
+    assert app.m.score == [2, 0]

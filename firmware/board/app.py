@@ -36,7 +36,8 @@ What OK does follows the game (the display, or the blinking LEDs, say what is ex
 In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
 it), OK on "new game" starts one with the settings, * leaves.
 A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
-the LEDs red, says why on the display, and changes nothing.
+the LEDs red, says why on the display, and changes nothing (a board without a display also
+forgets what was typed, which it cannot show: after a red flash, type the entry again).
 
 Reading the LEDs: each side pegs its own lane in its colour (red, blue, green, yellow, pink,
 cyan); the front peg is bright, the back peg dim. With more sides than lanes (three players
@@ -226,6 +227,11 @@ class App:
     def _error(self, text):
         self.err = text
         self.view.error_at = self.now
+        if self.display is None:  # nothing shows what is typed: after the flash, type afresh
+            self.num = -1
+            self.ndig = 0
+            del self.cards[:]
+            self.go_pending = False
 
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
