@@ -21,6 +21,15 @@ def test_new_game_from_the_menu_needs_a_second_ok_during_a_game():
     assert app.m.score == [0, 0] and app.m.events == 0 and app.mode == 0
 
 
+def test_new_game_during_a_game_without_a_display():
+    hw, app, f = board(display=False)
+    f.press("#7#")
+    f.press("D#")  # a red flash: the second OK is asked for
+    assert app.m.score == [7, 0] and app.err
+    f.press("#")
+    assert app.m.score == [0, 0] and app.mode == 0
+
+
 def test_new_game_on_a_fresh_board_is_one_ok():
     hw, app, f = board(display=True)
     f.press("D#")

@@ -32,8 +32,9 @@ def menu_key(app, name):
     elif name == "#":
         if item == "new game":
             if app.m.events and app.num != -2:  # a game is on: one stray OK must not end it
-                app.num = -2  # (A/B, digits or * forget it)
-                return app._error("OK again ends this game")
+                app._error("OK again ends this game")
+                app.num = -2  # asked (A/B, digits or * forget it)
+                return
             app.m = app._new_match()
             app.view = render.View(app.m.sides, app.m.target)
             app._save()
