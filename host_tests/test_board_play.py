@@ -179,3 +179,17 @@ def test_with_a_display_the_refused_entry_stays_to_be_corrected():
     assert "already played" in app.err and app.cards == [16]  # shown: to be corrected
     f.press("5B#")
     assert app.m.score == [2, 0]
+
+
+def test_without_a_display_a_refusal_in_the_advisor_drops_the_lit_advice_too():
+    hw, app, f = board(display=False)
+    f.press("D")
+    while app.item != 8:
+        f.press("A")
+    f.press("#")
+    for c in ("5A", "5B", "10C", "11D", "2A", "9B"):
+        f.press(c)
+    f.press("B")
+    assert app.advice and app.view.marks[0] >= 0
+    f.press("#")  # means nothing here: the cards it marked are forgotten, so is the advice
+    assert app.err and not app.cards and not app.advice and app.view.marks[0] < 0

@@ -232,6 +232,7 @@ class App:
             self.ndig = 0
             del self.cards[:]
             self.go_pending = False
+            self.advice = None
 
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
