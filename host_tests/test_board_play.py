@@ -193,3 +193,20 @@ def test_without_a_display_a_refusal_in_the_advisor_drops_the_lit_advice_too():
     assert app.advice and app.view.marks[0] >= 0
     f.press("#")  # means nothing here: the cards it marked are forgotten, so is the advice
     assert app.err and not app.cards and not app.advice and app.view.marks[0] < 0
+
+
+def test_three_players_green_turn_and_crib_show_on_the_shared_lane():
+    from test_board_game import new_game
+    hw, app, f = board(display=False)
+    new_game(f, app, {"players": 3})
+    assert app.m.sides == 3
+    f.press("AA#")  # Green (side 2, on lane 0 with Red) deals: Green has the crib
+    assert app.view.crib == 2
+    L, strip = hw["layout"], hw["strip"]
+    seen = set()
+    for _ in range(150):  # 1.5 s: the slow blink goes on and off
+        f.run(10)
+        seen.add(strip.rgb(L.crib_led(0)))
+    green = [c for c in seen if c != (0, 0, 0)]
+    assert green and (0, 0, 0) in seen  # it blinks, as Green's pegs do
+    assert all(c[1] > c[0] for c in green)  # and it is green, not Red's

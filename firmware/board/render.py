@@ -11,7 +11,8 @@ How sides are told apart -- by colour AND without colour:
   * the front peg (score) is full brightness, the back peg (previous score) a quarter;
   * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
     blink: the first steady, the second on-off slowly, the third with a short double flash;
-  * the turn and crib status LEDs sit at each lane's end of the header.
+  * the turn and crib status LEDs sit at each lane's end of the header (a side sharing a
+    lane blinks them as it blinks its pegs).
 The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
 A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
 blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
@@ -194,12 +195,14 @@ class Renderer:
         if not err:
             for side in range(v.sides):
                 lane = side % lanes
-                if side // lanes:
-                    continue  # a shared lane's status belongs to its first side
-                if side == v.turn:
-                    self._add(L.turn_led(lane), side, STATUS)
-                if side == v.crib:
-                    self._add(L.crib_led(lane), side, STATUS)
+                share = side // lanes  # a side sharing a lane: its turn/crib blink as its pegs
+                if share == 0 or (slow if share == 1 else flash):
+                    if side == v.turn:
+                        self._add(L.turn_led(lane), side, STATUS)
+                    if side == v.crib:
+                        self._add(L.crib_led(lane), side, STATUS)
+                if share:
+                    continue  # the games won on a shared lane are the first side's
                 g = v.games[side]
                 for k in range(L.games):
                     if k < g:
