@@ -210,3 +210,21 @@ def test_three_players_green_turn_and_crib_show_on_the_shared_lane():
     green = [c for c in seen if c != (0, 0, 0)]
     assert green and (0, 0, 0) in seen  # it blinks, as Green's pegs do
     assert all(c[1] > c[0] for c in green)  # and it is green, not Red's
+
+
+def test_without_a_display_each_typed_card_blinks_a_hole():
+    hw, app, f = board(display=False)
+    L = hw["layout"]
+    f.press("##C")  # the show, cards typed
+    assert app.view.marks[0] < 0
+    f.press("5")
+    assert list(app.view.marks[:2]) == [L.hole(0, 1), -1]  # a key went in
+    f.press("A2")
+    assert list(app.view.marks[:3]) == [L.hole(0, 1), L.hole(0, 2), -1]  # 5C, then the 2
+    f.press("*")
+    assert list(app.view.marks[:2]) == [L.hole(0, 1), -1]
+    f.press("*")
+    assert app.view.marks[0] < 0
+    hw, app, f = board(display=True)  # with a display the screen says it
+    f.press("##C5A")
+    assert app.view.marks[0] < 0

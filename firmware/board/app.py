@@ -44,6 +44,8 @@ cyan); the front peg is bright, the back peg dim. With more sides than lanes (th
 on a two-lane board, the five-handed game) sides share lanes: side 3 pegs on lane 1 with
 its pegs blinking slowly, side 5 with short flashes, so each score still reads at a glance.
 The blinking hole is the preview (what OK will peg); a red flash of the header is an error.
+Without a display, what is typed blinks white at the start of lane 1: a hole per card (and
+one for a number or go being typed).
 """
 
 from cribbage import match as M

@@ -108,5 +108,9 @@ def update(app):
             v.marks[k] = app.layout.hole(0, throw[k] + 1)
     elif app.mode == _MENU:
         v.marks[0] = app.layout.hole(0, app.item + 1)
+    elif app.display is None:  # no screen: the typed entry blinks white, a hole per card
+        n = len(app.cards) + (1 if app.num >= 0 or app.go_pending else 0)  # (or number, go)
+        for k in range(min(n, len(v.marks))):
+            v.marks[k] = app.layout.hole(0, k + 1)
     app._text = None
     v.dirty = True
