@@ -228,3 +228,11 @@ def test_without_a_display_each_typed_card_blinks_a_hole():
     hw, app, f = board(display=True)  # with a display the screen says it
     f.press("##C5A")
     assert app.view.marks[0] < 0
+
+
+def test_the_play_shows_the_cards_of_the_series():
+    hw, app, f = board(display=True)
+    f.press("##5A#5B#")  # Blue 5C, Red 5D: a pair
+    assert "5C 5D" in hw["display"].shown  # a mistyped card would show here
+    f.press("10A#10B#1A#")  # 20, 30, Blue's AC makes 31
+    assert app.m.count == 0 and "5C 5D" not in shown(hw)  # a new series

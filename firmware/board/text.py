@@ -50,6 +50,8 @@ def lines(app):
             out.append("A my crib, B not")
     else:
         out.extend(screen.wrap(prompt(app)))
+        if m.phase == M.PLAY and len(m.pile) and not app.show_next:
+            out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))  # a mistyped card shows
         entry = " ".join(fmt(c) for c in app.cards)
         if app.num >= 0:
             entry += (" " if entry else "") + str(app.num)
