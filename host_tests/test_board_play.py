@@ -236,3 +236,12 @@ def test_the_play_shows_the_cards_of_the_series():
     assert "5C 5D" in hw["display"].shown  # a mistyped card would show here
     f.press("10A#10B#1A#")  # 20, 30, Blue's AC makes 31
     assert app.m.count == 0 and "5C 5D" not in shown(hw)  # a new series
+
+
+def test_the_message_says_why_points_were_pegged():
+    hw, app, f = board(display=True)
+    f.press("#11A#")  # the starter is JC: his heels
+    assert "Red +2 heels" in hw["display"].shown
+    f.press("10A#13A#10B#B#")  # 30; Red says go
+    f.press("B#")  # Blue cannot go on either: one for the go
+    assert "Blue +1 go" in hw["display"].shown

@@ -125,5 +125,8 @@ def message(app):
     if isinstance(msg, tuple):
         if msg[0] == "player":
             return "player: " + seat_name(app, msg[1])
-        return "%s +%d" % (screen.SIDE_NAMES[msg[0]], msg[1])
+        why = app.m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
+        why = ("", "", " go", " heels", " hand", " crib", "", " penalty", " muggins")[why] \
+            if 0 <= why <= 8 else ""
+        return "%s +%d%s" % (screen.SIDE_NAMES[msg[0]], msg[1], why)
     return msg
