@@ -34,7 +34,8 @@ What OK does follows the game (the display, or the blinking LEDs, say what is ex
     with A (pegging by hand: nothing else needs entering);
   * game over: OK starts the next game (games won are kept).
 In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
-it), OK on "new game" starts one with the settings, * leaves.
+it), OK on "new game" starts one with the settings (during a game: OK twice, the first
+flashes red), * leaves.
 A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
 the LEDs red, says why on the display, and changes nothing (a board without a display also
 forgets what was typed, which it cannot show: after a red flash, type the entry again).
