@@ -245,3 +245,18 @@ def test_the_message_says_why_points_were_pegged():
     f.press("10A#13A#10B#B#")  # 30; Red says go
     f.press("B#")  # Blue cannot go on either: one for the go
     assert "Blue +1 go" in hw["display"].shown
+
+
+def test_the_turn_led_shows_who_deals_next():
+    hw, app, f = board(display=False)
+    f.press("#")  # Red deals the first deal
+    assert app.view.turn == 0
+    f.press("#C1#2#3#")  # starter not entered, hands and crib as points
+    assert app.m.phase == 0 and app.m.next_dealer == 1
+    assert app.view.turn == 1  # Blue's deal: Blue's turn LED, not the A-chosen Red's
+    L = hw["layout"]
+    f.run(100)
+    assert hw["strip"].rgb(L.turn_led(1)) != (0, 0, 0)
+    assert hw["strip"].rgb(L.turn_led(0)) == (0, 0, 0)
+    f.press("#")
+    assert app.m.phase == 1 and app.view.turn == 1  # Blue dealt: Blue turns the starter

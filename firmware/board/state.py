@@ -80,6 +80,10 @@ def update(app):
         v.turn = m.side_of(m.turn)
     elif m.phase == M.OVER:
         v.turn = -1
+    elif m.phase == M.DEAL and m.next_dealer >= 0:
+        v.turn = m.side_of(m.next_dealer)  # who deals next (A only picks the first dealer)
+    elif m.phase == M.STARTER:
+        v.turn = m.side_of(m.dealer)  # the dealer turns the starter
     else:
         v.turn = m.side_of(app.seat)
     v.crib = m.side_of(m.dealer) if m.dealer >= 0 else -1
