@@ -79,33 +79,12 @@ def paired_gain(n, seed, a="advisor", b="hand-only"):
     return mean, (var / n) ** 0.5
 
 
-# Full games need a greedy-show player in the computer players (cribbage.autoplay), which
-# has random, discard (the advisor) and greedy (advisor discard, greedy play). Until it has
-# one, games() wraps autoplay's discard and play choosers with one more strategy code for
-# the length of the run: SHOW keeps the best average hand (crib ignored) and plays greedy.
-SHOW = 100
-
-
 def games(n, seed):
     """n two-player games to 121, the advisor (autoplay's greedy: advisor discard, greedy
     play) against greedy-show (best average hand, greedy play), seats alternating. Returns
     (advisor wins, games, deals, advisor minus greedy-show show points, and in the play)."""
     from cribbage import autoplay
     from cribbage.match import Match
-
-    orig_throw, orig_choose = autoplay._throw, autoplay._choose
-
-    def throw(hand, k, strategy, crib_mine, rand):
-        if strategy != SHOW or k == 0:
-            return orig_throw(hand, k, strategy, crib_mine, rand)
-        out = hand_only_discard(hand, crib_mine)
-        for c in out:
-            hand.remove(c)
-        return out
-
-    def choose(left, pile, count, strategy, rand):
-        return orig_choose(left, pile, count, autoplay.GREEDY if strategy == SHOW else strategy,
-                           rand)
 
     tally = {"show": 0, "play": 0}
     adv_seat = [0]
@@ -119,17 +98,14 @@ def games(n, seed):
 
     rand = autoplay.seeded(seed)
     wins = deals = 0
-    autoplay._throw, autoplay._choose = throw, choose
-    try:
-        for g in range(n):
-            adv_seat[0] = g % 2
-            strategies = [autoplay.GREEDY, SHOW] if g % 2 == 0 else [SHOW, autoplay.GREEDY]
-            m = Match(players=2)
-            autoplay.play_game(m, rand, strategies, seen)
-            wins += m.winner == m.side_of(adv_seat[0])
-            deals += m.deals
-    finally:
-        autoplay._throw, autoplay._choose = orig_throw, orig_choose
+    greedy, show = autoplay.GREEDY, autoplay.SHOW
+    for g in range(n):
+        adv_seat[0] = g % 2
+        strategies = [greedy, show] if g % 2 == 0 else [show, greedy]
+        m = Match(players=2)
+        autoplay.play_game(m, rand, strategies, seen)
+        wins += m.winner == m.side_of(adv_seat[0])
+        deals += m.deals
     return wins, n, deals, tally["show"], tally["play"]
 
 

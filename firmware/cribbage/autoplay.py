@@ -8,6 +8,8 @@ rand(n) -> 0..n-1 (deal.shuffle's convention): a seeded generator replays a game
 Strategies, per seat: RANDOM discards and plays at random among the legal cards; DISCARD
 throws the advisor's best discard (expected show points, crib included) and plays at random;
 GREEDY throws like DISCARD and plays the card that pegs most at once (ties: the highest).
+SHOW keeps the four cards with the best average hand, ignoring the crib, and plays like GREEDY
+(the "greedy show" player the advisor is measured against).
 """
 
 from .cards import PIP
@@ -18,7 +20,8 @@ from . import match as _m
 RANDOM = 0
 DISCARD = 1
 GREEDY = 2
-NAMES = ("random", "discard", "greedy")
+SHOW = 3
+NAMES = ("random", "discard", "greedy", "show")
 
 
 def _throw(hand, k, strategy, crib_mine, rand):
@@ -32,8 +35,12 @@ def _throw(hand, k, strategy, crib_mine, rand):
         return out
     from . import advise  # only here: the advisor and its crib table are 13 KB of heap
 
-    advise.rank(hand, crib_mine)
+    n = advise.rank(hand, crib_mine)
     best = advise.ORDER[0]
+    if strategy == SHOW:  # the best kept hand alone
+        for i in range(n):
+            if advise.HAND[i] > advise.HAND[best]:
+                best = i
     idx = advise.THROWS6[best] if len(hand) == 6 else advise.THROWS5[best]
     out = [hand[i] for i in idx]
     for c in out:
@@ -46,7 +53,7 @@ def _choose(left, pile, count, strategy, rand):
     ok = [c for c in left if count + PIP[c] <= 31]
     if not ok:
         return -1
-    if strategy != GREEDY:
+    if strategy != GREEDY and strategy != SHOW:
         return ok[rand(len(ok))]
     best = -1
     best_pts = -1

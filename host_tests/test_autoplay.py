@@ -1,0 +1,34 @@
+"""The computer players' strategies: what each throws."""
+
+import random
+
+from cribbage import advise, autoplay
+from cribbage.score import score_hand
+
+
+def avg_hand(keep, dealt):
+    """Exact average of a kept hand over every starter not dealt to the player."""
+    starters = [s for s in range(52) if s not in dealt]
+    return sum(score_hand(keep, s) for s in starters) / len(starters)
+
+
+def test_show_player_keeps_the_best_average_hand_and_advisor_counts_the_crib():
+    rng = random.Random(11)
+    differ = 0
+    for _ in range(60):
+        dealt = rng.sample(range(52), 6)
+        hand = list(dealt)
+        thrown = autoplay._throw(hand, 2, autoplay.SHOW, False, rng.randrange)
+        assert len(hand) == 4 and sorted(hand + thrown) == sorted(dealt)
+        best = max(avg_hand([c for c in dealt if c not in t], dealt)
+                   for t in ([dealt[i] for i in pair] for pair in advise.THROWS6))
+        assert abs(avg_hand(hand, dealt) - best) < 1e-9
+        hand2 = list(dealt)
+        autoplay._throw(hand2, 2, autoplay.DISCARD, False, rng.randrange)
+        differ += sorted(hand2) != sorted(hand)
+    assert differ > 0  # the crib changes some choices: the two strategies are not the same
+
+
+def test_strategy_names():
+    assert autoplay.NAMES[autoplay.SHOW] == "show"
+    assert autoplay.NAMES[autoplay.GREEDY] == "greedy"
