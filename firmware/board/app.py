@@ -19,7 +19,7 @@ THE KEY MAP (4x4 keypad; stick the suit symbols beside A B C D)
   | B (nothing typed)     | go (in the play)                                              |
   | C (nothing typed)     | count a hand now (ends an unentered play); after an           |
   |                       | under-claimed count with muggins on: take the muggins points  |
-  | D (nothing typed)     | menu: new game, settings, discard advisor, LED test           |
+  | D (nothing typed)     | menu: new game, settings, discard advisor, LED test, penalty  |
   | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
 
 What OK does follows the game (the display, or the blinking LEDs, say what is expected):
@@ -35,7 +35,9 @@ What OK does follows the game (the display, or the blinking LEDs, say what is ex
   * game over: OK starts the next game (games won are kept).
 In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
 it), OK on "new game" starts one with the settings (during a game: OK twice, the first
-flashes red), * leaves.
+flashes red), * leaves. Penalty (D B, OK): two points for a misdeal or a failure to play
+after a go; it proposes the non-dealer for a misdeal, A picks who gets the two, B misdeal, C
+failed to play (no display: hole 1 or 2 of lane 1 white), the track previews, OK pegs it.
 A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
 the LEDs red, says why on the display, and changes nothing (a board without a display also
 forgets what was typed, which it cannot show: after a red flash, type the entry again).
@@ -67,6 +69,7 @@ except ImportError:
 _NORMAL = const(0)  # the app's modes (board/entry.py, state.py, text.py, menu.py: the same)
 _MENU = const(1)
 _ADVISE = const(2)
+_PENALTY = const(3)
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
 
@@ -91,6 +94,7 @@ class App:
         self.wdt = None
         self.mode = _NORMAL
         self.item = 0  # menu item
+        self.pen = 0  # the penalty entry's kind (cribbage.events.MISDEAL, FAIL_TO_PLAY)
         self.seat = 0  # the seat chosen with A
         self.err = None
         self.msg = ""
@@ -159,7 +163,7 @@ class App:
     def key(self, name):
         """A short press of the key called name ("5", "A", "#", "*", ...)."""
         self.err = None
-        if self.mode == _MENU:
+        if self.mode == _MENU or self.mode == _PENALTY:
             from board.menu import menu_key  # loaded the first time D is pressed
             menu_key(self, name)
         elif "0" <= name <= "9":

@@ -1,14 +1,18 @@
-"""The menu (new game, settings, discard advisor, LED test) and the advisor's answer.
+"""The menu (new game, settings, discard advisor, LED test, penalty), the advisor's answer
+and the penalty entry.
 
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
 """
+
+from cribbage.events import MISDEAL, FAIL_TO_PLAY
 
 from board import render
 from board.settings import NAMES
 
 NORMAL = 0  # the app's modes (board.app)
 ADVISE = 2
-MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test")
+PENALTY = 3
+MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
 HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
         "supply mA", "watchdog 0/1")
@@ -16,6 +20,8 @@ HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brigh
 
 def menu_key(app, name):
     """A key in the menu: A/D next item, B back, digits type a value, # do it, * leave."""
+    if app.mode == PENALTY:
+        return penalty_key(app, name)
     item = MENU_ITEMS[app.item]
     if name in "AD":
         app.item = (app.item + 1) % len(MENU_ITEMS)
@@ -47,6 +53,10 @@ def menu_key(app, name):
         elif item == "LED test":
             app.mode = NORMAL
             app.selftest_step = 0
+        elif item == "penalty":
+            app.mode = PENALTY
+            app.num = -1
+            penalty_key(app, "B")  # a misdeal, to the non-dealer, until A / C say otherwise
         else:
             try:
                 if app.num >= 0:
@@ -80,3 +90,24 @@ def advise(app, name):
     except ValueError as e:
         return app._error(str(e))
 
+
+def penalty_key(app, name):
+    """A key in the penalty entry (two points, cribbage.match.penalty): A whose they are, B a
+    misdeal (proposes the non-dealer), C a failure to play after a go, # pegs, * leaves."""
+    m = app.m
+    if name == "A":
+        app.seat = (app.seat + 1) % m.players
+    elif name == "B":
+        app.pen = MISDEAL
+        if m.dealer >= 0:
+            app.seat = m.pone()  # the non-dealer (with more players: A picks another)
+    elif name == "C":
+        app.pen = FAIL_TO_PLAY
+    elif name == "#":
+        if app._do(m.penalty, m.side_of(app.seat), app.pen):
+            app.mode = NORMAL
+    elif name == "*":
+        app.mode = NORMAL
+        app._clear_entry()
+    else:
+        app._error("A B C, OK or *")  # the display lists them

@@ -18,11 +18,14 @@ except ImportError:
 _NORMAL = const(0)  # the app's modes (board/app.py)
 _MENU = const(1)
 _ADVISE = const(2)
+_PENALTY = const(3)
 
 
 def preview(app):
     """(side, points) the typed entry would peg, or (-1, 0)."""
     m = app.m
+    if app.mode == _PENALTY and m.phase != M.OVER:
+        return m.side_of(app.seat), 2  # a penalty is two points
     if app.mode != _NORMAL or m.phase == M.OVER:
         return -1, 0
     if app._showing():
@@ -112,6 +115,8 @@ def update(app):
             v.marks[k] = app.layout.hole(0, throw[k] + 1)
     elif app.mode == _MENU:
         v.marks[0] = app.layout.hole(0, app.item + 1)
+    elif app.mode == _PENALTY:  # white: hole 1 a misdeal, hole 2 a failure to play
+        v.marks[0] = app.layout.hole(0, app.pen + 1)
     elif app.display is None:  # no screen: the typed entry blinks white, a hole per card
         n = len(app.cards) + (1 if app.num >= 0 or app.go_pending else 0)  # (or number, go)
         for k in range(min(n, len(v.marks))):

@@ -19,6 +19,7 @@ except ImportError:
 _SCROLL_MS = const(1200)
 _MENU = const(1)  # the app's modes (board/app.py)
 _ADVISE = const(2)
+_PENALTY = const(3)
 
 
 def lines(app):
@@ -38,6 +39,13 @@ def lines(app):
         if app.num >= 0:
             out.append("> %d" % app.num)
         out.append("A/B move # ok")
+    elif app.mode == _PENALTY:
+        out.append("PENALTY")
+        out.append(("misdeal", "failed to play")[app.pen])
+        out.append("+2 to " + seat_name(app, app.seat))
+        out.append("A who B misdeal")
+        out.append("C failed to play")
+        out.append("# peg * leave")
     elif app.mode == _ADVISE:
         out.append("ADVISE 5-6 cards")
         out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.cards)
