@@ -10,20 +10,7 @@ from board.app import App
 from cribbage import match as M
 from cribbage.cards import PIP
 from cribbage.deal import new_deck, shuffle, deal_hands
-
-
-def seeded(seed):
-    st = [(seed * 2654435761 + 12345) & 0xFFFFFFFF or 1]
-
-    def rand(n):
-        x = st[0]
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        st[0] = x
-        return (x >> 3) % n
-
-    return rand
+from cribbage.autoplay import seeded
 
 
 class Fingers:

@@ -2,38 +2,10 @@
 order, pegging out in any phase, skunks, variants. test_match_show.py has the rest."""
 
 from check import raises
-from cribbage.cards import parse, parse_many
+from cribbage.cards import parse
 from cribbage import match
 from cribbage.match import Match
-
-
-def C(text):
-    return parse_many(text)
-
-
-def plays(m, text):
-    """Enter a play: cards, and 'go'; returns the points each entry pegged."""
-    out = []
-    for tok in text.split():
-        out.append(m.go() if tok == "go" else m.play(parse(tok)))
-    return out
-
-
-def two(dealer=1, starter="KC", **kw):
-    """A two-player game dealt by seat `dealer`, starter turned."""
-    m = Match(players=2, **kw)
-    m.deal(dealer)
-    m.starter(parse(starter))
-    return m
-
-
-def unchanged(m, fn, *args, **kw):
-    """fn(*args) must raise ValueError and leave the game exactly as it was."""
-    st, saved = m.state(), m.dumps()
-    e = raises(ValueError, fn, *args, **kw)
-    assert m.state() == st and m.dumps() == saved
-    assert m.error == str(e) and m.error
-    return str(e)
+from matchkit import plays, two, unchanged
 
 
 def test_sheet_004_example_1():

@@ -3,38 +3,10 @@ cut, undo/redo without limit, saved games and their corruption checks. (Two modu
 each compiles within MicroPython's 96 KB test heap.)"""
 
 from check import raises, no_alloc
-from cribbage.cards import parse, parse_many
+from cribbage.cards import parse
 from cribbage import match
 from cribbage.match import Match, loads
-
-
-def C(text):
-    return parse_many(text)
-
-
-def plays(m, text):
-    """Enter a play: cards, and 'go'; returns the points each entry pegged."""
-    out = []
-    for tok in text.split():
-        out.append(m.go() if tok == "go" else m.play(parse(tok)))
-    return out
-
-
-def two(dealer=1, starter="KC", **kw):
-    """A two-player game dealt by seat `dealer`, starter turned."""
-    m = Match(players=2, **kw)
-    m.deal(dealer)
-    m.starter(parse(starter))
-    return m
-
-
-def unchanged(m, fn, *args, **kw):
-    """fn(*args) must raise ValueError and leave the game exactly as it was."""
-    st, saved = m.state(), m.dumps()
-    e = raises(ValueError, fn, *args, **kw)
-    assert m.state() == st and m.dumps() == saved
-    assert m.error == str(e) and m.error
-    return str(e)
+from matchkit import C, plays, two, unchanged
 
 
 def peg_to(m, side, score):
