@@ -134,16 +134,24 @@ class Keypad:
         elif raw != self._state and _ticks_diff(now, self._raw_at) >= self.debounce_ms:
             changed = raw ^ self._state
             self._state = raw
+            # Releases first, then presses: a key let go and the next one pressed within one
+            # debounce window happened in that order (OK acts on release: "#" then "5" must
+            # not become "5" then "#").
+            ups = changed & ~raw
             k = 0
-            while changed:
-                if changed & 1:
-                    if raw >> k & 1:
-                        self._down_at[k] = now
-                        self.put(DOWN | k)
-                    else:
-                        self._long &= ~(1 << k)
-                        self.put(UP | k)
-                changed >>= 1
+            while ups:
+                if ups & 1:
+                    self._long &= ~(1 << k)
+                    self.put(UP | k)
+                ups >>= 1
+                k += 1
+            downs = changed & raw
+            k = 0
+            while downs:
+                if downs & 1:
+                    self._down_at[k] = now
+                    self.put(DOWN | k)
+                downs >>= 1
                 k += 1
         held = self._state
         k = 0

@@ -150,3 +150,21 @@ def test_scan_allocates_nothing():
         return kp.get()
 
     assert no_alloc(scan) >= 0
+
+
+def test_a_release_and_a_press_in_one_debounce_window_keep_their_order():
+    # "#" (OK acts on its release) let go and "5" pressed 10 ms later, within the debounce:
+    # the release goes first whatever the keys' numbers ("#" is key 14, "5" key 4)
+    m = Matrix()
+    kp = Keypad(m.rows, m.cols)
+    m.press("#")
+    run(kp, 0, 60)
+    assert events(kp) == [(DOWN, "#")]
+    m.release("#")
+    m.press("5")
+    run(kp, 60, 120)
+    assert events(kp) == [(UP, "#"), (DOWN, "5")]
+    m.release("5")
+    m.press("1")
+    run(kp, 120, 180)
+    assert events(kp) == [(UP, "5"), (DOWN, "1")]
