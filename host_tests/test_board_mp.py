@@ -23,20 +23,6 @@ MPY_HEAP = "96k"
 SOURCE_HEAP = "112k"
 
 
-def compile_firmware(out):
-    """Every firmware module to .mpy under out, as tools/build.py compiles it for a board."""
-    src = os.path.join(ROOT, "firmware")
-    for rel in build.sources(src):
-        if not rel.endswith(".py") or build.keep_as_source(rel):
-            continue
-        dst = os.path.join(out, rel[:-3] + ".mpy")
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        # not check=True: a module the game does not import may be mid-edit; one it needs
-        # and that failed shows up as an ImportError in the run below
-        subprocess.run([build.mpy_cross(), "-march=" + build.TARGETS["esp32"], "-s", rel, "-o",
-                        dst, os.path.join(src, rel)], capture_output=True)
-
-
 def play(path, heap):
     """Run the game script with firmware from path in heap; the GAME line's numbers. The
     firmware is imported from the current folder, as a board imports it from its filesystem's
@@ -60,8 +46,8 @@ def play(path, heap):
 
 
 def test_whole_game_from_mpy_in_96k(tmp_path):
-    compile_firmware(str(tmp_path))
-    r = play(str(tmp_path), MPY_HEAP)
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path))  # as `make build`
+    r = play(str(tmp_path / "esp32"), MPY_HEAP)
     assert r["heap"] < 100 * 1024  # it did run in the small heap
     assert r["peak"] + r["harness"] < r["heap"]
 
