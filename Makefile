@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= 96k
 
 .PHONY: help venv test test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl sim
+.PHONY: lint typecheck stubs build flash dev repl sim soak
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -86,3 +86,14 @@ sim: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
+
+# --- endurance (issue 9): not part of `make test` (host_tests/test_endurance.py runs 500 games) ---
+# SOAK_GAMES games in a row on the board app under real MicroPython, from .mpy files (built
+# into build/soak) in SOAK_HEAP, a CHECK line every 50 games: the test's run, longer
+# (~30 ms a game here: 3000 games take ~1.5 min). tools/bench/mp_soak.py says how.
+SOAK_GAMES ?= 3000
+SOAK_HEAP ?= 120k
+soak: $(STAMP)
+	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet
+	cd build/soak/esp32 && MICROPYPATH=. SOAK_CHILD=make $(CURDIR)/$(BIN)/micropython \
+	  -X heapsize=$(SOAK_HEAP) $(CURDIR)/tools/bench/mp_soak.py $(SOAK_GAMES) 50

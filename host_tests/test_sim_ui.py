@@ -159,3 +159,11 @@ def test_interactive_ui_in_a_terminal(tmp_path):
                         "--storage", str(tmp_path / "s"), "--keys", "2#"],
                        capture_output=True, text=True, timeout=60)
     assert "scores: Red 9, Blue 0" in r.stdout, r.stdout + r.stderr
+
+
+def test_the_simulator_shows_the_apps_own_key_map():
+    import sim
+
+    lines = sim.key_help()
+    assert any("hold *" in line and "undo" in line for line in lines)
+    assert any("A the next side" in line for line in lines)  # muggins with 3+ sides

@@ -1,55 +1,59 @@
 """The board app: keys -> entries -> match engine -> View -> renderer -> pixels (one way).
 
-Entry point: App(hw) then app.run() (asyncio, on a board or in the simulator), or
-app.step(now) / app.key(name) / app.long_key(name) driven by tests. `hw` is the dict a board
-module builds (see board/__init__.py): the app never constructs hardware.
-
-THE KEY MAP (4x4 keypad; stick the suit symbols beside A B C D)
-
-  | keys                  | what they do                                                  |
-  |-----------------------|---------------------------------------------------------------|
-  | 0-9                   | type a number: points, or a card's rank                       |
-  | number then A B C D   | a card: the number is its rank (1=ace, 2-10, 11=jack,         |
-  |                       | 12=queen, 13=king), the letter its suit: A=clubs B=diamonds  |
-  |                       | C=hearts D=spades. 5 of hearts: 5 C. King of spades: 1 3 D    |
-  | #                     | OK: confirm what is typed (it previews first, OK pegs it)     |
-  | *                     | back: delete the last key or card; cancel                     |
-  | hold *  /  hold #     | undo  /  redo (any number of times)                           |
-  | A (nothing typed)     | next player: who a plain peg goes to (and who deals first)    |
-  | B (nothing typed)     | go (in the play)                                              |
-  | C (nothing typed)     | count a hand now (ends an unentered play); after an           |
-  |                       | under-claimed count with muggins on: take the muggins points  |
-  | D (nothing typed)     | menu: new game, settings, discard advisor, LED test, penalty  |
-  | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
-
-What OK does follows the game (the display, or the blinking LEDs, say what is expected):
-  * between deals, nothing typed: deal (the first time, the player chosen with A deals);
-  * after the deal: type the starter card, OK (or just OK if you do not enter it);
-  * the play: type each card as it is played, OK; B then OK for go; the board pegs
-    fifteens, pairs, runs, 31, the go and the last card itself;
-  * the show: type the four cards, the count is spoken on the display and previewed on the
-    track, OK pegs it (muggins on: type your count after the cards, then OK); or type just
-    the points, OK;
-  * outside the show: a number then OK pegs those points (1-15) for the player chosen
-    with A (pegging by hand: nothing else needs entering);
-  * game over: OK starts the next game (games won are kept).
-In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
-it), OK on "new game" starts one with the settings (during a game: OK twice, the first
-flashes red), * leaves. Penalty (D B, OK): two points for a misdeal or a failure to play
-after a go; it proposes the non-dealer for a misdeal, A picks who gets the two, B misdeal, C
-failed to play (no display: hole 1 or 2 of lane 1 white), the track previews, OK pegs it.
-A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
-the LEDs red, says why on the display, and changes nothing (a board without a display also
-forgets what was typed, which it cannot show: after a red flash, type the entry again).
-
-Reading the LEDs: each side pegs its own lane in its colour (red, blue, green, yellow, pink,
-cyan); the front peg is bright, the back peg dim. With more sides than lanes (three players
-on a two-lane board, the five-handed game) sides share lanes: side 3 pegs on lane 1 with
-its pegs blinking slowly, side 5 with short flashes, so each score still reads at a glance.
-The blinking hole is the preview (what OK will peg); a red flash of the header is an error.
-Without a display, what is typed blinks white at the start of lane 1: a hole per card (and
-one for a number or go being typed).
+The key map and what OK does are in the comment below (a comment costs no RAM when
+the module is compiled on the board; a long docstring does).
 """
+
+# Entry point: App(hw) then app.run() (asyncio, on a board or in the simulator), or
+# app.step(now) / app.key(name) / app.long_key(name) driven by tests. `hw` is the dict a board
+# module builds (see board/__init__.py): the app never constructs hardware.
+#
+# THE KEY MAP (4x4 keypad; stick the suit symbols beside A B C D)
+#
+#   | keys                  | what they do                                                  |
+#   |-----------------------|---------------------------------------------------------------|
+#   | 0-9                   | type a number: points, or a card's rank                       |
+#   | number then A B C D   | a card: the number is its rank (1=ace, 2-10, 11=jack,         |
+#   |                       | 12=queen, 13=king), the letter its suit: A=clubs B=diamonds  |
+#   |                       | C=hearts D=spades. 5 of hearts: 5 C. King of spades: 1 3 D    |
+#   | #                     | OK: confirm what is typed (it previews first, OK pegs it)     |
+#   | *                     | back: delete the last key or card; cancel                     |
+#   | hold *  /  hold #     | undo  /  redo (any number of times)                           |
+#   | A (nothing typed)     | next player: who a plain peg goes to (and who deals first)    |
+#   | B (nothing typed)     | go (in the play)                                              |
+#   | C (nothing typed)     | count a hand now (ends an unentered play); after an           |
+#   |                       | under-claimed count with muggins on: take the muggins points  |
+#   |                       | (3+ sides: C proposes who calls, A the next side, OK takes it)|
+#   | D (nothing typed)     | menu: new game, settings, discard advisor, LED test, penalty  |
+#   | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
+#
+# What OK does follows the game (the display, or the blinking LEDs, say what is expected):
+#   * between deals, nothing typed: deal (the first time, the player chosen with A deals);
+#   * after the deal: type the starter card, OK (or just OK if you do not enter it);
+#   * the play: type each card as it is played, OK; B then OK for go; the board pegs
+#     fifteens, pairs, runs, 31, the go and the last card itself;
+#   * the show: type the four cards, the count is spoken on the display and previewed on the
+#     track, OK pegs it (muggins on: type your count after the cards, then OK); or type just
+#     the points, OK;
+#   * outside the show: a number then OK pegs those points (1-15) for the player chosen
+#     with A (pegging by hand: nothing else needs entering);
+#   * game over: OK starts the next game (games won are kept).
+# In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
+# it), OK on "new game" starts one with the settings (during a game: OK twice, the first
+# flashes red), * leaves. Penalty (D B, OK): two points for a misdeal or a failure to play
+# after a go; it proposes the non-dealer for a misdeal, A picks who gets the two, B misdeal, C
+# failed to play (no display: hole 1 or 2 of lane 1 white), the track previews, OK pegs it.
+# A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
+# the LEDs red, says why on the display, and changes nothing (a board without a display also
+# forgets what was typed, which it cannot show: after a red flash, type the entry again).
+#
+# Reading the LEDs: each side pegs its own lane in its colour (red, blue, green, yellow, pink,
+# cyan); the front peg is bright, the back peg dim. With more sides than lanes (three players
+# on a two-lane board, the five-handed game) sides share lanes: side 3 pegs on lane 1 with
+# its pegs blinking slowly, side 5 with short flashes, so each score still reads at a glance.
+# The blinking hole is the preview (what OK will peg); a red flash of the header is an error.
+# Without a display, what is typed blinks white at the start of lane 1: a hole per card (and
+# one for a number or go being typed).
 
 from cribbage import match as M
 
@@ -132,6 +136,7 @@ class App:
         self.show_next = False
         self.count_items = None
         self.advice = None
+        self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
 
     # --- the key events ------------------------------------------------------------------
 

@@ -2,6 +2,10 @@
 
 Functions of the App (board/app.py, whose docstring has the key map), split out so each
 module compiles within a small heap.
+
+Muggins with more than two sides: C after an under-claimed count proposes the side after the
+shower's; app.mug holds the proposed side (-1: not calling; board/state.py drops it when the
+chance is gone), A steps to the next side (never the shower's), OK takes it, * cancels.
 """
 
 from cribbage import match as M
@@ -36,7 +40,8 @@ muggins is on: type your count, then OK
 finish the card: a suit A B C D
 no card is wanted now
 nothing to confirm: type first
-%d cards still to play: type them"""
+%d cards still to play: type them
+muggins: A next, OK takes, * cancels"""
 _GO_WAITS = const(0)
 _DIGITS = const(1)
 _RANK = const(2)
@@ -55,6 +60,7 @@ _SUIT = const(14)
 _NO_CARD = const(15)
 _NOTHING = const(16)
 _PLAY_ON = const(17)
+_CALLING = const(18)
 
 
 def no(app, k, args=()):
@@ -62,7 +68,17 @@ def no(app, k, args=()):
     app._error(say(_NO, k, args))
 
 
+def mug_next(m, side):
+    """The side after side that may call muggins (any but the shower's)."""
+    side = (side + 1) % m.sides
+    if side == m.overlooked_side():
+        side = (side + 1) % m.sides
+    return side
+
+
 def digit(app, d):
+    if app.mug >= 0:
+        return no(app, _CALLING)
     if app.go_pending:
         return no(app, _GO_WAITS)
     if app.m.phase == M.OVER and app.mode == _NORMAL:
@@ -98,7 +114,11 @@ def suit(app, s):
 
 def letter(app, name):
     m = app.m
-    if name == "A":
+    if app.mug >= 0:  # calling muggins: A steps, other letters mean nothing
+        if name != "A":
+            return no(app, _CALLING)
+        app.mug = mug_next(m, app.mug)
+    elif name == "A":
         if app.cards:
             return no(app, _A_CARDS)
         app.seat = (app.seat + 1) % m.players
@@ -109,8 +129,11 @@ def letter(app, name):
         del app.cards[:]  # the card typed (refused: over 31?) gives way to the go
         app.go_pending = True
     elif name == "C":
-        if m.overlooked() and not app.cards and not app.show_next:
-            return app._do(m.muggins)
+        if m.overlooked() and not app.cards and not app.show_next and m.phase != M.OVER:
+            if m.sides == 2:
+                return app._do(m.muggins)  # the other side calls it: no choice to make
+            app.mug = mug_next(m, m.overlooked_side())  # who calls? OK takes it (state.py previews)
+            return
         if m.phase == M.OVER:
             return no(app, _OVER)
         if m.phase == M.PLAY and not app.show_next:
@@ -126,7 +149,9 @@ def letter(app, name):
 
 
 def back(app):
-    if app.go_pending:
+    if app.mug >= 0:
+        app.mug = -1  # not calling muggins after all
+    elif app.go_pending:
         app.go_pending = False
     elif app.num >= 0:
         if app.ndig == 2:
@@ -155,12 +180,11 @@ def dealt_do(app, fn, *args):
         return app._do(fn, *args)
     if m.next_dealer < 0:
         return no(app, _WHO_DEALS)
-    before = m.dumps()
+    before = m.mark()
     m.deal()
     if app._do(fn, *args):
         return True
-    app.m = M.loads(before)  # exactly as before, redo events included
-    app._save()
+    m.rollback(before)  # exactly as before, redo events included (one deal of replay)
     return False
 
 
@@ -168,6 +192,10 @@ def ok(app):
     m = app.m
     if app.mode == _ADVISE:
         return no(app, _CRIB)
+    side = app.mug
+    if side >= 0:
+        app.mug = -1  # taken (or refused: the error says why)
+        return app._do(m.muggins, side)
     if app.go_pending:
         if not app._do(m.go):
             app.go_pending = False  # refused: the error says why; type the card instead

@@ -28,6 +28,8 @@ def preview(app):
         return m.side_of(app.seat), 2  # a penalty is two points
     if app.mode != _NORMAL or m.phase == M.OVER:
         return -1, 0
+    if app.mug >= 0:  # calling muggins (board/entry.py): for that side
+        return app.mug, m.overlooked()
     if app._showing():
         seat = app._shower()
         if seat < 0:
@@ -97,6 +99,9 @@ def update(app):
              else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
+    if app.mug >= 0 and (not m.overlooked() or app.mode != _NORMAL
+                                         or m.phase == M.OVER or app.mug == m.overlooked_side()):
+        app.mug = -1  # the muggins being called is gone (pegged, undone, another event)
     had = app.count_items is not None
     app.count_items = None
     side, pts = preview(app)

@@ -67,7 +67,12 @@ def lines(app):
                 entry += " to " + seat_name(app, app.seat)  # a plain peg: whose (A picks)
         if app.go_pending:
             entry = "GO?"
-        out.extend(screen.wrap("> " + entry))  # 4 cards and a count: two lines
+        if app.mug >= 0:  # calling muggins (board/entry.py): who takes it
+            entry = "muggins %d for %s? A next, OK" % (m.overlooked(),
+                                                        screen.SIDE_NAMES[app.mug])
+        else:
+            entry = "> " + entry
+        out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
         if app.count_items is not None and not (m.muggins_on and app.num < 0):
             total = 0
             for item in app.count_items:

@@ -17,7 +17,7 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(1)  # first byte of dumps(); loads() refuses any other
+VERSION = const(2)  # first byte of dumps(); loads() reads this and version 1 (journal.py)
 
 # Phases (Match.phase).
 DEAL = const(0)     # waiting for the deal (game start, or the crib was shown)
@@ -46,6 +46,7 @@ WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
 MISDEAL = const(0)
 FAIL_TO_PLAY = const(1)
 
+MAX_DEALS = const(100)  # in one game (a real one takes 5-30): bounds the deal records
 MAX_PLAY_PEG = const(15)  # the most one card can make in the play: 12 + fifteen 2 + go 1
 HAND_MAX = const(29)
 NO_CARD = const(255)  # starter not entered
@@ -60,7 +61,7 @@ E_PEG = const(0x80)       # | side, + points; 2 bytes
 E_PENALTY = const(0x90)   # | kind << 3 | side; 1 byte
 E_MUGGINS = const(0xA0)   # | side; 1 byte
 E_CUT = const(0xB0)       # + one card per seat; 1 + players bytes
-E_NEW_GAME = const(0xC0)  # 1 byte
+E_NEW_GAME = const(0xC0)  # 1 byte: version 1 saves only (next_game() now ends the journal)
 JACK_UNSEEN = const(254)
 
 # Where a card is known to be this deal (Match._where[card]): 0 unknown, 1..6 played by seat
@@ -77,8 +78,8 @@ _NO = """the game is over: undo, or start the next game
 no seat %d
 bad peg %d for side %d
 no side %d
-the game is not over yet
 unknown event %d
+%d deals in one game: start a new game
 cut for deal only before the first deal
 not a card: %d
 %s is cut twice
@@ -92,8 +93,8 @@ _OVER = const(0)
 _SEAT = const(1)
 _BAD_PEG = const(2)
 _SIDE = const(3)
-_NOT_OVER = const(4)
-_UNKNOWN = const(5)
+_UNKNOWN = const(4)
+_DEALS = const(5)
 _CUT_LATE = const(6)
 _NOT_CARD = const(7)
 _CUT_TWICE = const(8)
@@ -158,7 +159,7 @@ def apply(self, b, i):
     k = b[i]
     self._got = 0
     phase = self.phase
-    if phase == OVER and k != E_NEW_GAME:
+    if phase == OVER:
         raise ValueError(say(_NO, _OVER))
     size = 1
     if k < DECK:
@@ -169,8 +170,9 @@ def apply(self, b, i):
         d = k & 15
         if d >= self.players:
             raise ValueError(say(_NO, _SEAT, (d,)))
-        self._ck_at = i if b is self._j else self._n  # the checkpoint (journal.py)
-        self._ck = self.state()
+        if self.deals >= MAX_DEALS:
+            raise ValueError(say(_NO, _DEALS, (MAX_DEALS,)))
+        self._checkpoint(self.deals, i if b is self._j else self._n)  # (journal.py)
         self._new_deal()
         self.dealer = d
         self.next_dealer = (d + 1) % self.players
@@ -199,18 +201,6 @@ def apply(self, b, i):
     elif k == E_CUT:
         size = 1 + self.players
         self._cut(b, i + 1)
-    elif k == E_NEW_GAME:
-        if phase != OVER:
-            raise ValueError(say(_NO, _NOT_OVER))
-        self._ck_at = i if b is self._j else self._n  # the checkpoint (journal.py)
-        self._ck = self.state()
-        games = self.games
-        nd = self.next_dealer
-        events = self.events
-        self._reset()
-        self.games = games
-        self.next_dealer = nd
-        self.events = events
     else:
         raise ValueError(say(_NO, _UNKNOWN, (k,)))
     self.events += 1

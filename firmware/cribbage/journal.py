@@ -1,17 +1,16 @@
-"""Undo, redo and saving: the Match's journal (bound as Match.undo, Match.dumps, ...).
+"""Undo, redo and the game's start: the Match's journal (bound as Match.undo, Match.redo, ...).
 
-The journal is a bytearray of events (events.py): _j[:_n] committed, _j[_n:_top] the events
-undo() removed, for redo(). The state is never stored: it is replayed from the journal. Each
-deal keeps a checkpoint (the state before its deal event), so undo() replays at most one deal.
-
-Saved form (dumps): version byte, the 7 settings bytes, committed and total journal lengths
-(2 bytes each, little-endian), the journal with its redo events, CRC-32 of all that (4 bytes,
-little-endian). loads() refuses anything truncated, padded, corrupt or of another version.
+The journal holds the current game only: a bytearray of events (events.py), _j[:_n]
+committed, _j[_n:_top] the events undo() removed, for redo(). The state is never stored: it
+is replayed from the game's start (the games won so far and who deals next: the "base").
+Each deal leaves a small fixed-size record of the game's state before it (_cks), so undo()
+and a refused entry replay one deal at most, wherever they land. next_game() ends the
+journal: the finished game is kept only as its final scores (one undo shows them again), so
+the save, the load, undo and the heap stay the same size whatever the number of games.
+Saving and loading are in saved.py.
 """
 
-import binascii
-
-from .events import VERSION, size as _size, say
+from .events import OVER, size as _size
 
 try:
     from micropython import const
@@ -19,76 +18,66 @@ except ImportError:
     def const(x):
         return x
 
-# Why loads() refuses, one a line (see events.say).
-_NO = """saved game truncated: %d bytes
-saved game version %d, this board reads %d
-saved game truncated or padded: %d bytes
-saved game corrupt: checksum mismatch
-an event is cut short
-saved game does not replay: %s"""
-_SHORT = const(0)
-_VERSION = const(1)
-_LENGTH = const(2)
-_CRC = const(3)
-_CUT_SHORT = const(4)
-_REPLAY = const(5)
+# Why next_game() and a new event are refused, one a line (see events.say).
+_NO = """the game is not over yet
+this game's journal is full (%d bytes): finish it or start a new game"""
+_NOT_OVER = const(0)
+_FULL = const(1)
 
-_HEADER = const(12)  # version, 7 settings bytes, committed length, total length (2 each)
+CAP = const(4096)  # bytes of journal one game may hold: a real game needs 300-1,500
+
+# A deal's record (_cks, stride 16 + 2 * sides): the state before its deal event.
+# 0-1 journal offset, 2-3 deals, 4-5 events, 6 dealer, 7 next_dealer, 8 last_side,
+# 9 last_points, 10 last_why, 11 _mug, 12 _mug_side, 13-14 _mug_ev, 16.. score, back per side
+# The finished game's record (_prev, 13 + 4 * sides): 0 winner, 1 result, 2 last_side,
+# 3 last_points, 4 last_why, 5 dealer, 6 next_dealer, 7-8 deals, 9-10 events, 11-12 spare,
+# 13.. score, back, games (2 bytes) per side. -1 is saved as 255 (0xFFFF in 2 bytes).
 
 
-def _crc32(data):
-    try:
-        return binascii.crc32(data) & 0xFFFFFFFF
-    except AttributeError:  # a port built without binascii.crc32: the same CRC, slowly
-        crc = 0xFFFFFFFF
-        for b in data:
-            crc ^= b
-            for _ in range(8):
-                crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
-        return crc ^ 0xFFFFFFFF
+def _s8(b):
+    return -1 if b == 255 else b
+
+
+def _s16(b, i):
+    v = b[i] | b[i + 1] << 8
+    return -1 if v == 0xFFFF else v
+
+
+def _put16(b, i, v):
+    v &= 0xFFFF
+    b[i] = v & 255
+    b[i + 1] = v >> 8
 
 
 def can_undo(self):
-    return self._n > 0
+    return self._n > 0 or (len(self._prev) > 0 and not self._showing)
 
 
 def can_redo(self):
-    return self._top > self._n
+    return self._top > self._n or self._showing
 
 
 def undo(self):
-    # Remove the newest event (kept for redo); the state is as before it. False if the
-    # journal is empty.
+    # Remove the newest event (kept for redo); the state is as before it. At the start of a
+    # game after next_game(): back to the finished game's end (its scores and winner). False
+    # if there is nothing to undo.
     self.error = None
     n = self._n
     if n == 0:
-        return False
+        if not self._prev or self._showing:
+            return False
+        show_prev(self)
+        return True
     j = self._j
-    p = self._ck_at if self._ck_at < n else 0
+    d = self.deals
+    p = _ck_at(self, d - 1) if d else 0  # the newest event is in the newest deal
     while True:  # find where the newest event starts
         q = p + _size(j, p, self.players)
         if q >= n:
             break
         p = q
-    if p >= self._ck_at:  # within the current deal: back to its start, then forward
-        (score, back, games, self.phase, self.dealer, self.next_dealer, self.turn,
-         self.crib_next, self.count, pile, played, self.gone, self.starter_card, self.winner,
-         self.result, self.last_side, self.last_points, self.last_why, self.deals,
-         self.events, where, self._plays, self._last_player, self._mug, self._mug_side,
-         self._mug_ev) = self._ck  # the state() tuple of the checkpoint
-        self.score = list(score)
-        self.back = list(back)
-        self.games = list(games)
-        self.pile = bytearray(pile)
-        self.played = bytearray(played)
-        self._where[:] = where
-        i = self._ck_at
-        while i < p:
-            i += self._apply(j, i)
-    else:
-        self._replay(p)
+    self._replay(p)
     self._n = p
-    self.error = None
     return True
 
 
@@ -96,31 +85,155 @@ def redo(self):
     # Put back the event undo() removed most recently. Any new event drops the redo
     # events. False if there is none.
     self.error = None
+    if self._showing:
+        self._showing = False
+        self._replay(0)
+        return True
     n = self._n
     if n >= self._top:
         return False
     self._n = n + self._apply(self._j, n)
-    self.error = None
     return True
 
 
-def dumps(self):
-    # The saved game as bytes: version, settings, journal (with its redo tail), CRC-32.
-    # About a byte per card played and 2..6 per other event: a 121 game is ~300 bytes.
-    top = self._top
-    out = bytearray(_HEADER + top + 4)
-    out[0] = VERSION
-    out[1:8] = self.settings()
-    out[8] = self._n & 255
-    out[9] = self._n >> 8
-    out[10] = top & 255
-    out[11] = top >> 8
-    out[_HEADER:_HEADER + top] = memoryview(self._j)[:top]
-    crc = _crc32(memoryview(out)[:_HEADER + top])
-    k = _HEADER + top
-    for i in range(4):
-        out[k + i] = crc >> (8 * i) & 255
-    return bytes(out)
+def next_game(self):
+    # After a win: a new game with the same settings; scores to 0, games won kept. The
+    # finished game leaves the journal (undo once shows its end again). The first deal
+    # follows the cut (cut()) or deal(dealer); deal() alone continues the turn. -> 0.
+    if self.phase != OVER:
+        raise self._refuse(_NOT_OVER, (), _NO)
+    if not self._showing:
+        s = self.sides
+        prev = bytearray(13 + 4 * s)
+        prev[0] = self.winner
+        prev[1] = self.result
+        prev[2] = self.last_side & 255
+        prev[3] = self.last_points
+        prev[4] = self.last_why
+        prev[5] = self.dealer & 255
+        prev[6] = self.next_dealer & 255
+        _put16(prev, 7, self.deals)
+        _put16(prev, 9, self.events)
+        for k in range(s):
+            prev[13 + k] = self.score[k]
+            prev[13 + s + k] = self.back[k]
+            _put16(prev, 13 + 2 * s + 2 * k, min(self.games[k], 0xFFFE))
+        self._prev = prev
+        for k in range(s):
+            self._base_games[k] = self.games[k]
+        self._base_dealer = self.next_dealer
+    self._showing = False
+    self._n = self._top = 0
+    self._replay(0)
+    return 0
+
+
+def show_prev(self):
+    """The finished game's end, from its record (undo at a new game's start)."""
+    p = self._prev
+    s = self.sides
+    self._reset()
+    self.phase = OVER
+    self.winner = p[0]
+    self.result = p[1]
+    self.last_side = _s8(p[2])
+    self.last_points = p[3]
+    self.last_why = p[4]
+    self.dealer = _s8(p[5])
+    self.next_dealer = _s8(p[6])
+    self.deals = _s16(p, 7)
+    self.events = _s16(p, 9)
+    for k in range(s):
+        self.score[k] = p[13 + k]
+        self.back[k] = p[13 + s + k]
+        self.games[k] = _s16(p, 13 + 2 * s + 2 * k)
+    self._showing = True
+
+
+def _ck_at(self, k):
+    c = self._cks
+    i = k * (16 + 2 * self.sides)
+    return c[i] | c[i + 1] << 8
+
+
+def checkpoint(self, k, at):
+    """Record deal k's starting state (before its deal event at journal offset `at`)."""
+    s = self.sides
+    w = 16 + 2 * s
+    c = self._cks
+    i = k * w
+    if i + w > len(c):  # four deals' room at a time
+        c.extend(bytes(4 * w))
+    _put16(c, i, at)
+    _put16(c, i + 2, self.deals)
+    _put16(c, i + 4, self.events)
+    c[i + 6] = self.dealer & 255
+    c[i + 7] = self.next_dealer & 255
+    c[i + 8] = self.last_side & 255
+    c[i + 9] = self.last_points
+    c[i + 10] = self.last_why
+    c[i + 11] = self._mug
+    c[i + 12] = self._mug_side & 255
+    _put16(c, i + 13, self._mug_ev)
+    for k in range(s):
+        c[i + 16 + k] = self.score[k]
+        c[i + 16 + s + k] = self.back[k]
+
+
+def replay(self, upto):
+    """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
+    before that point (one deal of events at most), or from the game's start."""
+    k = self.deals - 1  # the records of deals 0..deals-1 hold for the committed journal
+    while k >= 0 and _ck_at(self, k) >= upto:
+        k -= 1
+    self._reset()
+    i = 0
+    if k >= 0:
+        c = self._cks
+        s = self.sides
+        b = k * (16 + 2 * s)
+        i = c[b] | c[b + 1] << 8
+        self.deals = _s16(c, b + 2)
+        self.events = _s16(c, b + 4)
+        self.dealer = _s8(c[b + 6])
+        self.next_dealer = _s8(c[b + 7])
+        self.last_side = _s8(c[b + 8])
+        self.last_points = c[b + 9]
+        self.last_why = c[b + 10]
+        self._mug = c[b + 11]
+        self._mug_side = _s8(c[b + 12])
+        self._mug_ev = _s16(c, b + 13)
+        for q in range(s):
+            self.score[q] = c[b + 16 + q]
+            self.back[q] = c[b + 16 + s + q]
+    j = self._j
+    while i < upto:
+        i += self._apply(j, i)
+
+
+def room(self, size):
+    """Make room for an event of `size` bytes (before it is applied: a MemoryError here
+    changes nothing); ValueError when the game's journal is full."""
+    n = self._n + size
+    if n > CAP:
+        raise self._refuse(_FULL, (CAP,), _NO)
+    j = self._j
+    if n > len(j):  # a 121 game is ~300 bytes: grow in small steps, not doubling
+        j.extend(bytes(128))
+
+
+def mark(self):
+    """Where the journal is now, redo events included: rollback(mark) returns to it."""
+    return self._n, bytes(memoryview(self._j)[self._n:self._top])
+
+
+def rollback(self, mark):
+    """Undo back to mark() (one deal of replay at most) and put its redo events back."""
+    n, tail = mark
+    while self._n > n and self.undo():
+        pass
+    self._j[n:n + len(tail)] = tail
+    self._top = n + len(tail)
 
 
 def state(self):
@@ -144,52 +257,3 @@ def journal(self):
     return out
 
 
-def replay(self, upto):
-    """Rebuild the state from the journal's first `upto` bytes."""
-    self._reset()
-    self._ck_at = 0
-    self._ck = self.state()
-    j = self._j
-    i = 0
-    while i < upto:
-        i += self._apply(j, i)
-
-
-def loads(data):
-    # A Match from dumps() bytes. ValueError when the data is truncated, corrupt (CRC), of
-    # another version, or its journal does not replay.
-    n = len(data)
-    if n < _HEADER + 4:
-        raise ValueError(say(_NO, _SHORT, (n,)))
-    if data[0] != VERSION:
-        raise ValueError(say(_NO, _VERSION, (data[0], VERSION)))
-    top = data[10] | data[11] << 8
-    committed = data[8] | data[9] << 8
-    if n != _HEADER + top + 4 or committed > top:
-        raise ValueError(say(_NO, _LENGTH, (n,)))
-    crc = data[n - 4] | data[n - 3] << 8 | data[n - 2] << 16 | data[n - 1] << 24
-    if _crc32(memoryview(data)[:n - 4]) != crc:
-        raise ValueError(say(_NO, _CRC))
-    s = data[1:8]
-    from .match import Match  # here: match.py imports this module
-
-    m = Match(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
-              skunk_games=s[4], double_line=s[5], double_games=s[6])
-    j = bytearray(max(256, top + 64))
-    j[:top] = memoryview(data)[_HEADER:_HEADER + top]
-    m._j = j
-    m._top = top
-    try:
-        i = 0
-        whole = committed == 0
-        while i < top:  # every event, redo ones too, must be whole
-            i += _size(j, i, m.players)
-            if i == committed:
-                whole = True
-        if i != top or not whole:
-            raise ValueError(say(_NO, _CUT_SHORT))
-        m._replay(committed)
-    except (ValueError, IndexError) as e:
-        raise ValueError(say(_NO, _REPLAY, (e,))) from None
-    m._n = committed
-    return m

@@ -35,14 +35,14 @@
 
 from . import score  # noqa: F401  (first: its 6 KB table wants an unfragmented heap)
 from .cards import DECK, JACK, fmt
-from . import events, pegging, journal
+from . import events, pegging, journal, saved
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
     VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
     WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
-    MISDEAL, FAIL_TO_PLAY, MAX_PLAY_PEG, HAND_MAX, NO_CARD, show_points_ok)
+    MISDEAL, FAIL_TO_PLAY, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
-                     E_NEW_GAME, JACK_UNSEEN, say)
+                     E_NEW_GAME, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: version 1 saves)
 
 try:
     from micropython import const
@@ -66,7 +66,6 @@ show the hand as its cards or its points
 say which side calls muggins
 peg 1 to %d points, not %r (one card never makes more)
 no penalty kind %r
-the journal is full: start a new match
 not a card: %r
 no side %r: sides are 0 to %d"""
 _PLAYERS = const(0)
@@ -84,9 +83,8 @@ _SHOW = const(11)
 _WHICH = const(12)
 _PEG = const(13)
 _PENALTY = const(14)
-_FULL = const(15)
-_CARD = const(16)
-_SIDE = const(17)
+_CARD = const(15)
+_SIDE = const(16)
 
 
 class Match:
@@ -142,9 +140,15 @@ class Match:
         self._j = bytearray(256)  # the journal: _j[:_n] committed, _j[_n:_top] redo events
         self._n = 0
         self._top = 0
+        self._cks = bytearray()  # a record of the state before each deal (journal.py)
+        self._base_games = [0] * self.sides  # the game's start: games won so far
+        self._base_dealer = -1   # and who deals first (-1: cut or choose)
+        self._prev = b""         # the finished game's end, for one undo (journal.py)
+        self._showing = False    # True while undo shows it
         self._ev = bytearray(8)   # scratch for the event being entered
         self._where = bytearray(DECK)
         self.error = None
+        self.deals = 0
         self._replay(0)
 
     def settings(self):
@@ -158,6 +162,10 @@ class Match:
         if self.muggins_on and self._mug > 0 and self._mug_ev == self.events - 1:
             return self._mug
         return 0
+
+    def overlooked_side(self):
+        # The side whose short count muggins() can take right now, else -1.
+        return self._mug_side if self.overlooked() else -1
 
     # --- seats and sides ---------------------------------------------------------------
 
@@ -284,20 +292,11 @@ class Match:
         self._ev[0] = E_PENALTY | kind << 3 | self._side_arg(side)
         return self._do(1)
 
-    def next_game(self):
-        # After a win: a new game with the same settings; scores to 0, games won kept. The
-        # first deal follows the cut (cut()) or deal(dealer); deal() alone continues the turn.
-        self._ev[0] = E_NEW_GAME
-        return self._do(1)
-
-    # --- undo / redo / save -------------------------------------------------------------
-
-
     # --- internals ----------------------------------------------------------------------
 
-    def _refuse(self, k, args=()):
-        # The ValueError for refusal k of _NO (kept in error for the display).
-        msg = say(_NO, k, args)
+    def _refuse(self, k, args=(), table=_NO):
+        # The ValueError for refusal k of table (kept in error for the display).
+        msg = say(table, k, args)
         self.error = msg
         return ValueError(msg)
 
@@ -312,20 +311,19 @@ class Match:
         return side
 
     def _do(self, size):
-        """Apply the event in _ev and journal it (dropping any redo events)."""
+        """Apply the event in _ev and journal it (dropping any redo events): atomic, the event
+        is in the state and the journal or in neither, whatever is raised."""
+        self._room(size)  # first: a full journal or a MemoryError here changes nothing
         try:
             self._apply(self._ev, 0)
-        except ValueError as e:
+        except ValueError as e:  # the handlers validate before they change anything
             self.error = str(e)
             raise
+        except BaseException:  # e.g. MemoryError half way: the journal says what holds
+            self._replay(self._n)
+            raise
         n = self._n
-        if n + size > 0xFFFF:
-            self._replay(n)
-            raise self._refuse(_FULL)
-        j = self._j
-        if n + size > len(j):  # a 121 game is ~300 bytes: grow in small steps, not doubling
-            j.extend(bytes(128))
-        j[n:n + size] = memoryview(self._ev)[:size]
+        self._j[n:n + size] = memoryview(self._ev)[:size]
         self._n = self._top = n + size
         self.error = None
         return self._got
@@ -335,10 +333,10 @@ class Match:
         s = self.sides
         self.score = [0] * s
         self.back = [0] * s
-        self.games = [0] * s
+        self.games = list(self._base_games)
         self.phase = DEAL
         self.dealer = -1
-        self.next_dealer = -1
+        self.next_dealer = self._base_dealer
         self.winner = -1
         self.result = 0
         self.last_side = -1
@@ -379,14 +377,19 @@ class Match:
     _end_series = pegging.end_series
     _end_play = pegging.end_play
     _show = pegging.show
+    next_game = journal.next_game
+    _checkpoint = journal.checkpoint
+    _room = journal.room
+    mark = journal.mark
+    rollback = journal.rollback
     can_undo = journal.can_undo
     can_redo = journal.can_redo
     undo = journal.undo
     redo = journal.redo
-    dumps = journal.dumps
+    dumps = saved.dumps
     state = journal.state
     _replay = journal.replay
     journal = journal.journal  # last: from here on `journal` in this class body is the method
 
 
-loads = journal.loads  # loads(data) -> Match, or ValueError (journal.py)
+loads = saved.loads  # loads(data) -> Match, or ValueError (saved.py)

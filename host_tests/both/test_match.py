@@ -286,4 +286,4 @@ def test_refusals_read_as_written():
     bad = bytearray(Match().dumps())
     bad[0] = 9
     assert str(raises(ValueError, match.loads, bytes(bad))) == \
-        "saved game version 9, this board reads 1"
+        "saved game version 9, this board reads 2"

@@ -166,11 +166,21 @@ def test_next_game_keeps_games_won():
     assert m.winner == -1 and m.deals == 0 and m.next_dealer == 1
     peg_to(m, 0, 121)
     assert m.games == [3, 3]
+    assert started == 0  # a new game starts a new journal
     m2 = loads(m.dumps())
     assert m2.state() == m.state()
-    while m.events >= started:  # back through the second game and its start
-        m.undo()
-    assert m.phase == match.OVER and m.games == [0, 3]
+    won = m.state()
+    while m.events:  # back through the second game to its start
+        assert m.undo()
+    assert m.phase == match.DEAL and m.games == [0, 3] and m.score == [0, 0]
+    assert m.undo()  # one more: the first game's end, as it was won
+    assert m.phase == match.OVER and m.games == [0, 3] and m.winner == 1
+    assert m.score[1] == 121 and not m.can_undo() and not m.undo()
+    assert loads(m.dumps()).state() == m.state()  # saved as it shows
+    assert m.redo() and m.phase == match.DEAL and m.games == [0, 3]
+    while m.redo():
+        pass
+    assert m.state() == won
 
 
 def test_saved_games_round_trip_and_corruption_is_caught():

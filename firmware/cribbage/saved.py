@@ -1,0 +1,139 @@
+"""Saving a Match and loading it again (bound as Match.dumps; loads() builds a Match).
+
+Saved form (dumps, version 2): version byte, the 7 settings bytes, committed and total
+journal lengths (2 bytes each), flags (1: the finished game is kept, 2: it is showing),
+the base (next dealer, games won per side, 2 bytes each), the finished game's record if kept
+(journal.py), the journal with its redo events, CRC-32 of all that (4 bytes; numbers
+little-endian). loads() refuses anything truncated, padded, corrupt or of an unknown version,
+and reads the version 1 saves of earlier firmware (saved1.py).
+"""
+
+import binascii
+
+from .events import VERSION, size as _size, say
+from .journal import CAP, show_prev, _s8, _put16
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Why loads() refuses, one a line (see events.say).
+_NO = """saved game truncated: %d bytes
+saved game version %d, this board reads %d
+saved game truncated or padded: %d bytes
+saved game corrupt: checksum mismatch
+an event is cut short
+saved game does not replay: %s"""
+_SHORT = const(0)
+_VERSION = const(1)
+_LENGTH = const(2)
+_CRC = const(3)
+_CUT_SHORT = const(4)
+_REPLAY = const(5)
+
+_HEADER = const(14)  # version, 7 settings bytes, committed, total (2 each), flags, next dealer
+_KEPT = const(1)     # flags: the finished game's record follows the base
+_SHOWING = const(2)  # flags: undo went back to it (the new game is all redo)
+_OLD = const(1)      # the version of saves that kept every game in one journal
+
+
+def _crc32(data):
+    try:
+        return binascii.crc32(data) & 0xFFFFFFFF
+    except AttributeError:  # a port built without binascii.crc32: the same CRC, slowly
+        crc = 0xFFFFFFFF
+        for b in data:
+            crc ^= b
+            for _ in range(8):
+                crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+        return crc ^ 0xFFFFFFFF
+
+
+def dumps(self):
+    # The saved game as bytes: version, settings, base, the finished game's record, journal
+    # (with its redo tail), CRC-32. About a byte per card played and 2..6 per other event: a
+    # 121 game is ~300 bytes, and a game never holds the games before it.
+    top = self._top
+    s = self.sides
+    prev = self._prev
+    np = len(prev)
+    h = _HEADER + 2 * s + np
+    out = bytearray(h + top + 4)
+    out[0] = VERSION
+    out[1:8] = self.settings()
+    _put16(out, 8, self._n)
+    _put16(out, 10, top)
+    out[12] = (_KEPT if np else 0) | (_SHOWING if self._showing else 0)
+    out[13] = self._base_dealer & 255
+    for k in range(s):
+        _put16(out, _HEADER + 2 * k, min(self._base_games[k], 0xFFFE))
+    if np:
+        out[_HEADER + 2 * s:h] = prev
+    out[h:h + top] = memoryview(self._j)[:top]
+    crc = _crc32(memoryview(out)[:h + top])
+    for i in range(4):
+        out[h + top + i] = crc >> (8 * i) & 255
+    return bytes(out)
+
+
+def events_whole(j, start, end, top, players):
+    """True if events from start run exactly to end, passing `committed`-like mark top."""
+    i = start
+    seen = top == start
+    while i < end:
+        i += _size(j, i, players)
+        if i == top:
+            seen = True
+    return i == end and seen
+
+
+def loads(data):
+    # A Match from dumps() bytes. ValueError when the data is truncated, corrupt (CRC), of
+    # another version, or its journal does not replay.
+    n = len(data)
+    if n < 16:
+        raise ValueError(say(_NO, _SHORT, (n,)))
+    v = data[0]
+    if v != VERSION and v != _OLD:
+        raise ValueError(say(_NO, _VERSION, (v, VERSION)))
+    crc = data[n - 4] | data[n - 3] << 8 | data[n - 2] << 16 | data[n - 1] << 24
+    if _crc32(memoryview(data)[:n - 4]) != crc:
+        raise ValueError(say(_NO, _CRC))
+    s = data[1:8]
+    from .match import Match  # here: match.py imports this module
+
+    m = Match(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
+              skunk_games=s[4], double_line=s[5], double_games=s[6])
+    committed = data[8] | data[9] << 8
+    top = data[10] | data[11] << 8
+    if v == _OLD:  # loaded only for such a save: its code stays off the heap otherwise
+        from .saved1 import loads_old
+        return loads_old(m, data, committed, top)
+    sides = m.sides
+    flags = data[12]
+    np = 13 + 4 * sides if flags & _KEPT else 0
+    h = _HEADER + 2 * sides + np
+    if n != h + top + 4 or committed > top or top > CAP or flags > 3 \
+            or (flags == _SHOWING) or (flags & _SHOWING and committed):
+        raise ValueError(say(_NO, _LENGTH, (n,)))
+    m._base_dealer = _s8(data[13])
+    for k in range(sides):
+        m._base_games[k] = data[_HEADER + 2 * k] | data[_HEADER + 2 * k + 1] << 8
+    if np:
+        m._prev = bytes(data[h - np:h])
+    j = bytearray(max(256, top + 64))
+    j[:top] = memoryview(data)[h:h + top]
+    m._j = j
+    m._top = top
+    try:
+        if not events_whole(j, 0, top, committed, m.players):
+            raise ValueError(say(_NO, _CUT_SHORT))
+        m._replay(committed)
+        m._n = committed
+        if flags & _SHOWING:
+            show_prev(m)
+    except (ValueError, IndexError) as e:
+        raise ValueError(say(_NO, _REPLAY, (e,))) from None
+    return m

@@ -1,0 +1,51 @@
+"""Version 1 saves (firmware before the journal held one game): every game in one journal.
+
+Loaded only when such a save is found (saved.loads), once: the board saves version 2 after it.
+"""
+
+from .events import E_NEW_GAME, size as _size, say
+from .saved import events_whole
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_NO = """saved game (version 1) truncated or padded: %d bytes
+saved game (version 1): an event is cut short
+saved game (version 1) does not replay: %s"""
+_LENGTH = const(0)
+_CUT_SHORT = const(1)
+_REPLAY = const(2)
+
+
+def loads_old(m, data, committed, top):
+    """A version 1 save (every game in one journal): enter its events again, game by game,
+    so only the current game stays; its redo events come along up to a new game."""
+    if len(data) != 12 + top + 4 or committed > top:
+        raise ValueError(say(_NO, _LENGTH, (len(data),)))
+    j = memoryview(data)[12:12 + top]
+    try:
+        if not events_whole(j, 0, top, committed, m.players):
+            raise ValueError(say(_NO, _CUT_SHORT))
+        i = 0
+        ev = m._ev
+        at = 0  # where the committed events end in the new journal
+        while i < top:
+            k = _size(j, i, m.players)
+            if j[i] == E_NEW_GAME:
+                if i >= committed:
+                    break  # a redo of the next game: dropped
+                m.next_game()
+            else:
+                ev[:k] = j[i:i + k]
+                m._do(k)
+            i += k
+            if i == committed:
+                at = m._n
+        while m._n > at and m.undo():  # the redo events stay as redo events
+            pass
+    except (ValueError, IndexError) as e:
+        raise ValueError(say(_NO, _REPLAY, (e,))) from None
+    return m
