@@ -55,6 +55,8 @@ the module is compiled on the board; a long docstring does).
 # Without a display, what is typed blinks white at the start of lane 1: a hole per card (and
 # one for a number or go being typed).
 
+import gc
+
 from cribbage import match as M
 
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, _ticks_diff
@@ -90,11 +92,21 @@ class App:
             keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
         self.keys = keys
         self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
-        self.cfg = self.store.load("settings", settings_loads) or Settings()
+        from board import boot  # the saved files, read once: its code leaves the heap after
+        self.note = None  # what happened at boot to a file it could not read
+        cfg, game = boot.open_files(self.store, settings_loads, M.loads, self)
+        _unload("boot")
+        self.cfg = cfg or Settings()
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
                                  self.cfg.get("limit"))
-        self.m = self.store.load("game", M.loads) or self._new_match()
+        self.m = game or self._new_match()
+        try:  # the files are read: this boot does not count as one that failed
+            self.store.delete("boots")
+        except Exception:  # noqa: BLE001
+            pass
         self.view = View(self.m.sides, self.m.target)
+        self._unsaved = False  # an entry is in the engine, not yet on flash
+        self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
         self.mode = _NORMAL
         self.item = 0  # menu item
@@ -112,6 +124,9 @@ class App:
         self.frames = 0
         self.watchdog(self.cfg.get("watchdog"))
         state.update(self)
+        if self.note:  # said on the display, and the LEDs flash red
+            self._error(self.note)
+            self.view.error_at = self.clock()
 
     # --- setup ---------------------------------------------------------------------------
 
@@ -162,6 +177,8 @@ class App:
                 else:
                     self._do(self.m.peg, side, 1)
                 state.update(self)
+                if not self._deferred:
+                    self._flush()
         elif kind == DOWN:
             self.key(name)
 
@@ -188,6 +205,8 @@ class App:
         else:
             self._error("key %s means nothing here" % name)
         state.update(self)
+        if not self._deferred:
+            self._flush()
 
     def long_key(self, name):
         """A long press: hold * undo, hold # redo."""
@@ -198,16 +217,18 @@ class App:
         elif name == "*":
             if self.m.undo():
                 self.msg = "undone"
-                self._save()
+                self._unsaved = True
             else:
                 self._error("nothing to undo")
         elif name == "#":
             if self.m.redo():
                 self.msg = "redone"
-                self._save()
+                self._unsaved = True
             else:
                 self._error("nothing to redo")
         state.update(self)
+        if not self._deferred:
+            self._flush()
 
     def _showing(self):
         """True when typed cards/points are a hand (or crib) of the show."""
@@ -230,11 +251,41 @@ class App:
         self.msg = ""
         if m.last_side >= 0 and pts:
             self.msg = (m.last_side, m.last_points)
-        self._save()
+        self._unsaved = True
         return True
 
     def _save(self):
-        self.store.save("game", self.m.dumps())
+        """The game to flash now (after a new game from the menu)."""
+        self._unsaved = True
+        self._flush()
+
+    def _flush(self):
+        """Save the game if an entry changed it: right after the frame that shows the entry
+        (step), so the LEDs never wait for the flash. A save that fails (flash full, a fault)
+        is tried once more after a gc.collect(), then said on the display; the game goes on
+        in memory and the next entry saves it again."""
+        if not self._unsaved:
+            return
+        self._unsaved = False
+        for again in (0, 1):
+            try:
+                self.store.save("game", self.m.dumps())
+                return
+            except Exception as e:  # noqa: BLE001
+                gc.collect()
+                if again:
+                    self._error("not saved (%s %s): the game goes on" % (type(e).__name__, e))
+
+
+    async def run(self, frame_ms=20):
+        """The app's asyncio tasks, forever (board/tasks.py)."""
+        from board.tasks import tasks
+        await tasks(self, frame_ms)
+
+    def _fault(self, e):
+        """Anything but a refusal raised by an entry or a frame: board/fault.py."""
+        from board.fault import fault  # loaded on the first fault only
+        fault(self, e)
 
     def _error(self, text):
         self.err = text
@@ -255,7 +306,9 @@ class App:
     # --- the loop -------------------------------------------------------------------------
 
     def step(self, now):
-        """One turn of the loop: handle queued key events, draw a frame, feed the watchdog."""
+        """One turn of the loop: handle queued key events, draw a frame, save what an entry
+        changed (after the frame), feed the watchdog. A fault in an entry or a frame is
+        handled here (_fault): the loop never stops."""
         self.now = now
         keys = self.keys
         if self.selftest_step >= 0:
@@ -268,11 +321,27 @@ class App:
             while keys.get() >= 0:
                 pass
             return
+        self._deferred = True
         while True:
             ev = keys.get()
             if ev < 0:
                 break
-            self.event(ev)
+            try:
+                self.event(ev)
+            except Exception as e:  # noqa: BLE001  (a refusal is no exception: see _do)
+                self._fault(e)
+        self._deferred = False
+        try:
+            self._draw(now)
+        except Exception as e:  # noqa: BLE001
+            self._fault(e)
+        self._flush()
+        if self.wdt is not None:  # fed only while this loop and the keypad scan both run
+            scanned = getattr(keys, "scanned_at", now)
+            if _ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
+                self.wdt.feed()
+
+    def _draw(self, now):
         if self.renderer.maybe(self.view, now):
             self.strip.write()
             self.frames += 1
@@ -289,50 +358,32 @@ class App:
         if v.error_at >= 0 and _ticks_diff(now, v.error_at) > ERROR_MS:
             v.error_at = -1  # the flash is over (the display keeps the message)
             v.dirty = True
-        if self.wdt is not None:  # fed only while this loop and the keypad scan both run
-            scanned = getattr(keys, "scanned_at", now)
-            if _ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
-                self.wdt.feed()
 
     def boot(self):
-        """At power-up: a key held down for _SELFTEST_HOLD_MS starts the LED self-test."""
+        """At power-up: the saved game's frame at once, then, only if a key is down, the
+        LED self-test when it stays held for _SELFTEST_HOLD_MS (board/boot.py)."""
+        self.step(self.clock())
         keys = self.keys
-        if not hasattr(keys, "update"):
-            return False
-        clock = self.clock
-        sleep = self.hw.get("sleep_ms")  # a board's; else a fake clock's advance(ms)
-        if sleep is None:
-            sleep = getattr(clock, "advance", None)
-        t0 = clock()
-        t = t0
-        while _ticks_diff(t, t0) < _SELFTEST_HOLD_MS:
-            keys.update(t)
-            if sleep is not None:
-                sleep(10)
-            t = clock()
-        for k in range(len(keys.names)):
-            if keys.held(k):
-                self.selftest_step = 0
-                while keys.get() >= 0:
-                    pass
-                return True
-        return False
+        if not hasattr(keys, "update") or not keys.scan():
+            return False  # nothing held: no self-test window to wait for
+        from board.boot import held_at_power_up
+        on = held_at_power_up(self, _SELFTEST_HOLD_MS)
+        _unload("boot")
+        if on:
+            self.selftest_step = 0
+        return on
 
-    async def run(self, frame_ms=20):
-        """The app's tasks: the keypad scan (its own task) and this loop, forever."""
-        import asyncio
-
-        from board.keypad import sleep_ms
-        if hasattr(self.keys, "run"):
-            self._scan_task = asyncio.create_task(self.keys.run(self.clock))
-        while True:
-            self.step(self.clock())
-            await sleep_ms(frame_ms)
+def _unload(name):
+    """Forget board.<name> (code needed once): gc frees it."""
+    import sys
+    import board
+    sys.modules.pop("board." + name, None)
+    if name in board.__dict__:
+        delattr(board, name)
+    gc.collect()
 
 
 def run(hw):
-    """Start the app on hardware hw (blocks forever): what main.py calls."""
-    import asyncio
-    app = App(hw)
-    app.boot()
-    asyncio.run(app.run())
+    """Start the app on hardware hw (blocks forever): what main.py calls (board/tasks.py)."""
+    from board.tasks import run
+    run(hw)

@@ -224,6 +224,8 @@ def ok(app):
             return app._do(m.deal, app.seat)
         return app._do(m.deal)
     if m.phase == M.OVER:
+        from board.history import record_game
+        record_game(app)  # first: a power cut before the game's save records it once
         return app._do(m.next_game)
     if m.phase == M.STARTER:
         return app._do(m.starter)

@@ -173,10 +173,13 @@ class Keypad:
         """True while key k is down (debounced): the boot self-test checks a key this way."""
         return bool(self._state >> k & 1)
 
-    async def run(self, clock):
-        """The scanning task: update(clock()) every scan_ms, forever."""
+    async def run(self, clock, wake=None):
+        """The scanning task: update(clock()) every scan_ms, forever; wake() (the app's)
+        as soon as a scan has queued an event, so the app acts at once."""
         while True:
             self.update(clock())
+            if wake is not None and self._head != self._tail:
+                wake()
             await sleep_ms(self.scan_ms)
 
 

@@ -41,6 +41,8 @@ def menu_key(app, name):
                 app._error("OK again ends this game")
                 app.num = -2  # asked (A/B, digits or * forget it)
                 return
+            from board.history import record_game
+            record_game(app)  # a finished game left through the menu is kept too
             app.m = app._new_match()
             app.view = render.View(app.m.sides, app.m.target)
             app._save()

@@ -29,6 +29,7 @@ class Storage:
             except OSError:
                 pass  # it exists
         self.saves = 0
+        self.bad = None  # why the last load() found a file it could not read
 
     def path(self, name):
         return (self.folder + "/" if self.folder else "") + name
@@ -61,14 +62,26 @@ class Storage:
             f.close()
 
     def load(self, name, parse):
-        """parse(bytes) of the saved name, else of its temporary file, else None."""
+        """parse(bytes) of the saved name, else of its temporary file, else None. A file that
+        is there but does not parse (corrupt, unreadable, or a MemoryError twice, the heap
+        collected in between) leaves its reason in self.bad, for board/boot.py."""
+        import gc
+
+        self.bad = None
         for n in (name, name + ".tmp"):
-            data = self.read(n)
-            if data:
+            for again in (0, 1):
                 try:
+                    data = self.read(n)
+                    if not data:
+                        break
                     return parse(data)
-                except ValueError:
-                    pass
+                except MemoryError as e:
+                    gc.collect()
+                    if again:
+                        self.bad = self.bad or repr(e)
+                except Exception as e:  # noqa: BLE001  (corrupt, truncated, an OSError)
+                    self.bad = self.bad or str(e) or repr(e)
+                    break
         return None
 
     def delete(self, name):

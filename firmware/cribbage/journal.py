@@ -211,6 +211,13 @@ def replay(self, upto):
         i += self._apply(j, i)
 
 
+def restore(self):
+    """The state again from the journal (after a fault outside the engine's control)."""
+    self._replay(self._n)
+    if self._showing:
+        show_prev(self)
+
+
 def room(self, size):
     """Make room for an event of `size` bytes (before it is applied: a MemoryError here
     changes nothing); ValueError when the game's journal is full."""

@@ -380,6 +380,7 @@ class Match:
     next_game = journal.next_game
     _checkpoint = journal.checkpoint
     _room = journal.room
+    restore = journal.restore
     mark = journal.mark
     rollback = journal.rollback
     can_undo = journal.can_undo

@@ -1,0 +1,75 @@
+"""The app running on asyncio (a board, the simulator): loaded by board.app.run only.
+
+Two tasks: the keypad scan, which calls the app at once when a scan queues a key (the frame
+for a key does not wait for the next tick), and the frame loop (blinks, the watchdog). A task
+that ends with an exception reaches the asyncio loop's exception handler, which says so
+(board/fault.py) and starts the task again: the board never stops on a fault.
+"""
+
+import gc
+
+
+def run(hw):
+    """Start the app on hardware hw (blocks forever). If the app cannot even start (a
+    MemoryError reading a game, ...), it tries again after a gc.collect(); the third boot in
+    a row without a frame sets the saved game aside (board/boot.py) and starts afresh."""
+    import asyncio
+
+    from board.app import App
+    from board.boot import GIVE_UP
+    app = None
+    for attempt in range(GIVE_UP):
+        try:
+            app = App(hw)
+            break
+        except Exception as e:  # noqa: BLE001
+            print("boot failed:", repr(e))
+            gc.collect()
+            if attempt == GIVE_UP - 1:
+                raise
+    assert app is not None
+    app.boot()
+    asyncio.run(app.run())
+
+
+async def tasks(app, frame_ms):
+    """App.run: start the tasks, restart any that dies, forever."""
+    import asyncio
+
+    from board.keypad import sleep_ms
+
+    def woken():  # a key was queued: handle it and draw now
+        app.step(app.clock())
+
+    async def frames():
+        while True:
+            app.step(app.clock())
+            await sleep_ms(frame_ms)
+
+    running = []  # the scan task, the frame task (each replaced when it ends)
+
+    def start():
+        if not running:
+            running.append(None)
+            running.append(None)
+        t = running[0]
+        if hasattr(app.keys, "run") and (t is None or t.done()):
+            running[0] = asyncio.create_task(app.keys.run(app.clock, woken))
+        t = running[1]
+        if t is None or t.done():
+            running[1] = asyncio.create_task(frames())
+
+    def died(loop, context):  # the loop's exception handler
+        gc.collect()
+        try:
+            e = context.get("exception")
+            print("task failed:", repr(e))
+            app._fault(e)
+        except Exception:  # noqa: BLE001
+            gc.collect()
+        start()
+
+    asyncio.get_event_loop().set_exception_handler(died)
+    start()
+    while True:
+        await sleep_ms(1000)
