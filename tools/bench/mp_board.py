@@ -225,7 +225,7 @@ def main():
         note="%d events; includes a gc.collect() per event to find the peak" % m.events)
     row("board app: key event to updated frame (median)", median(g.lat, g.n_lat), "us",
         note="handle the key, update the view, render, write; add the scan's debounce "
-             "(30 ms) and the loop's 20 ms period on a board")
+             "(30 ms) and at most one 10 ms scan on a board (the scan wakes the app)")
     # the loop turn when nothing changed (most turns): maybe() skips the frame
     app = g.app
     v = app.view
