@@ -32,6 +32,8 @@ def _aside(store, app, name, why):
     kept = keep_bad(store, name)
     if kept:
         app.note = "%s unreadable (%s): kept as %s, starting afresh" % (name, why, kept)
+    elif store.bad:  # unreadable, and it could not be moved aside
+        app.note = "%s unreadable (%s): starting afresh" % (name, why)
 
 
 def booting(store):
@@ -53,17 +55,23 @@ def booting(store):
 def keep_bad(store, name):
     """Move an unreadable file aside as NAME.bad (an older one is replaced) so that the next
     save cannot overwrite it: it can still be copied off the board and recovered. Returns the
-    new name, or None when there was nothing to move."""
+    new name, or None when there was nothing to move or it could not be moved."""
     real = store.path(name)
-    try:
-        store.fs.remove(real + ".bad")
-    except OSError:
-        pass
-    try:
-        store.fs.rename(real, real + ".bad")
-    except OSError:
-        return None
-    store.delete(name)  # and its temporary file
+    fs = store.fs
+    for again in (0, 1):
+        try:
+            fs.rename(real, real + ".bad")  # littlefs replaces an older .bad
+            break
+        except Exception as e:  # noqa: BLE001
+            if isinstance(e, OSError) and e.args and e.args[0] == 2:
+                return None  # no such file: keep any older .bad as it is
+            if again:
+                return None
+            try:  # a filesystem that will not rename over a file; or a passing fault
+                fs.remove(real + ".bad")
+            except Exception:  # noqa: BLE001
+                pass
+    store.delete(name)  # its temporary file
     return name + ".bad"
 
 

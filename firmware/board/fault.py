@@ -13,6 +13,7 @@ def fault(app, e):
     app.selftest_step = -1
     try:
         app.m.restore()
+        app._unsaved = True  # what the journal holds goes to flash after the next frame
     except Exception:  # noqa: BLE001
         gc.collect()
         from cribbage.match import loads

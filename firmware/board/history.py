@@ -46,17 +46,15 @@ def records(data):
 
 
 def add(store, m):
-    """Append m's finished game to the "history" file of store (board.storage.Storage).
-    Two buffers of at most KEEP records: no list of records on the heap."""
+    """Append m's finished game to the "history" file of store (board.storage.Storage):
+    the kept records are written from the file's own bytes (no copy, no list of them)."""
     rec = record(m)
     data = store.read("history") or b""
     n = len(data) - len(data) % SIZE  # whole records only
     if n and data[n - SIZE:n] == rec:
         return False  # recorded already (the power went before the game was saved)
-    out = bytearray(data[max(0, n - (KEEP - 1) * SIZE):n])
-    data = None
-    out += rec
-    store.save("history", out)
+    start = max(0, n - (KEEP - 1) * SIZE)
+    store.save("history", (memoryview(data)[start:n], rec))
     return True
 
 
@@ -65,9 +63,12 @@ def record_game(app):
     failure is said on the display and never blocks the game."""
     if app.m.phase != OVER:
         return
-    try:
-        add(app.store, app.m)
-    except Exception as e:  # noqa: BLE001
-        import gc
-        gc.collect()
-        app._error("history not saved (%s)" % type(e).__name__)
+    import gc
+    for again in (0, 1):
+        try:
+            add(app.store, app.m)
+            return
+        except Exception as e:  # noqa: BLE001
+            gc.collect()
+            if again:
+                app._error("history not saved (%s)" % type(e).__name__)

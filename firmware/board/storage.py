@@ -35,12 +35,17 @@ class Storage:
         return (self.folder + "/" if self.folder else "") + name
 
     def save(self, name, data):
-        """Write data as name, atomically: NAME.tmp first, then rename over NAME."""
+        """Write data (bytes, or a tuple of parts) as name, atomically: NAME.tmp first, then
+        rename over NAME."""
         real = self.path(name)
         tmp = real + ".tmp"
         f = self._open(tmp, "wb")
         try:
-            f.write(data)
+            if isinstance(data, tuple):  # parts, written one after the other
+                for part in data:
+                    f.write(part)
+            else:
+                f.write(data)
         finally:
             f.close()
         try:
@@ -51,11 +56,14 @@ class Storage:
         self.saves += 1
 
     def read(self, name):
-        """The bytes saved as name, or None."""
+        """The bytes saved as name, or None when there is no such file (any other error
+        is raised: a file that is there must never read as missing)."""
         try:
             f = self._open(self.path(name), "rb")
-        except OSError:
-            return None
+        except OSError as e:
+            if e.args and e.args[0] == 2:  # ENOENT
+                return None
+            raise
         try:
             return f.read()
         finally:
@@ -63,8 +71,9 @@ class Storage:
 
     def load(self, name, parse):
         """parse(bytes) of the saved name, else of its temporary file, else None. A file that
-        is there but does not parse (corrupt, unreadable, or a MemoryError twice, the heap
-        collected in between) leaves its reason in self.bad, for board/boot.py."""
+        is there but does not parse (corrupt: ValueError), or cannot be read twice (an
+        OSError or a MemoryError, the heap collected in between) leaves its reason in
+        self.bad, for board/boot.py."""
         import gc
 
         self.bad = None
@@ -75,18 +84,18 @@ class Storage:
                     if not data:
                         break
                     return parse(data)
-                except MemoryError as e:
+                except ValueError as e:  # corrupt, truncated: no second try
+                    self.bad = self.bad or str(e)
+                    break
+                except Exception as e:  # noqa: BLE001  (MemoryError, OSError: once more)
                     gc.collect()
                     if again:
-                        self.bad = self.bad or repr(e)
-                except Exception as e:  # noqa: BLE001  (corrupt, truncated, an OSError)
-                    self.bad = self.bad or str(e) or repr(e)
-                    break
+                        self.bad = self.bad or "%s %s" % (type(e).__name__, e)
         return None
 
     def delete(self, name):
         for n in (name, name + ".tmp"):
             try:
                 self.fs.remove(self.path(n))
-            except OSError:
+            except Exception:  # noqa: BLE001  (not there, or failing: nothing to do)
                 pass
