@@ -73,7 +73,7 @@ from board.app import App  # noqa: E402
 from cribbage import match as M  # noqa: E402
 from cribbage.autoplay import seeded  # noqa: E402
 from cribbage.cards import PIP  # noqa: E402
-from cribbage.deal import new_deck, shuffle, deal_hands  # noqa: E402
+from matchkit import card_keys as card, deal_two  # noqa: E402
 
 for _ff in _ERASED:
     blockdev._ERASED[len(_ff)] = _ff
@@ -95,11 +95,6 @@ STEP_MS = 20  # the fake clock's advance after each key (the app's loop period)
 # collector prints that close's error ("OSError: 28") for most cuts. The flash is frozen at
 # the cut either way; both modes have given the same counts and results.
 RAISE = "raise" in sys.argv[1:]
-
-
-def card(c):
-    """The keys for card c: its rank's digits, then its suit's letter."""
-    return str((c >> 2) + 1) + "ABCD"[c & 3]
 
 
 def enter(app, keys):
@@ -147,15 +142,9 @@ def plan(seed):
     while app.m.phase != M.OVER:
         if app.m.phase == M.DEAL:
             do("#")
-        m = app.m
-        deck = new_deck()
-        shuffle(deck, rand)
-        hands, crib, rest = deal_hands(2, m.dealer, deck)
-        for h in hands:
-            crib.append(h.pop(0))
-            crib.append(h.pop(0))
+        hands, crib, starter = deal_two(app.m.dealer, rand)
         left = [list(h) for h in hands]
-        do(card(rest[0]) + "#")
+        do(card(starter) + "#")
         if deal == 1:
             do("<")  # undo the starter
             do(">")  # and redo it

@@ -19,7 +19,7 @@ from board.keypad import DOWN, UP, LONG
 from board.render import Renderer
 from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
-from cribbage.deal import new_deck, shuffle, deal_hands
+from matchkit import card_keys, deal_two
 from cribbage.autoplay import seeded
 from cribbage.cards import PIP
 
@@ -92,37 +92,27 @@ def wrap(monkeypatch, cls, name, trap, after=False):
 # --- typing a seeded game on the keys ---------------------------------------------------------
 
 
-def press(app, name):
-    """One key pressed and released, then one turn of the board's loop (App.step)."""
+def _tap(app, name, kind):
     k = app.keys.names.index(name)
-    app.keys.put(DOWN | k)
+    app.keys.put(kind | k)
     app.keys.put(UP | k)
     app.clock.advance(20)
     app.step(app.clock())
+
+
+def press(app, name):
+    """One key pressed and released, then one turn of the board's loop (App.step)."""
+    _tap(app, name, DOWN)
 
 
 def hold(app, name):
     """A long press (hold * undo, hold # redo), then one turn of the loop."""
-    k = app.keys.names.index(name)
-    app.keys.put(LONG | k)
-    app.keys.put(UP | k)
-    app.clock.advance(20)
-    app.step(app.clock())
-
-
-def card_keys(c):
-    return str((c >> 2) + 1) + "ABCD"[c & 3]
+    _tap(app, name, LONG)
 
 
 def hands_of(seed, m):
     """The cards of this deal (the same for a deal number, so a lost entry is typed again)."""
-    deck = new_deck()
-    shuffle(deck, seeded(seed * 1000 + m.deals))
-    hands, crib, _rest = deal_hands(2, m.dealer, deck)
-    for h in hands:
-        crib.append(h.pop(0))
-        crib.append(h.pop(0))
-    return hands, crib, _rest[0]
+    return deal_two(m.dealer, seeded(seed * 1000 + m.deals))
 
 
 def next_entry(seed, m):

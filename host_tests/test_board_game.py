@@ -9,7 +9,7 @@ from boards.ramfs import RamFs
 from board.app import App
 from cribbage import match as M
 from cribbage.cards import PIP
-from cribbage.deal import new_deck, shuffle, deal_hands
+from matchkit import card_keys, deal_two
 from cribbage.autoplay import seeded
 
 
@@ -40,7 +40,7 @@ class Fingers:
         self.press(key, hold=1000)
 
     def card(self, c):
-        self.press(str((c >> 2) + 1) + "ABCD"[c & 3])
+        self.press(card_keys(c))
 
 
 def board(display=False):
@@ -62,17 +62,12 @@ def play_game(hw, app, f, seed):
             f.press("#")
             calls.append(("deal", -1))
             continue
-        deck = new_deck()
-        shuffle(deck, rand)
-        hands, crib, rest = deal_hands(2, m.dealer, deck)
-        for h in hands:
-            crib.append(h.pop(0))
-            crib.append(h.pop(0))
+        hands, crib, starter = deal_two(m.dealer, rand)
         left = [list(h) for h in hands]
         before = m.events
-        f.card(rest[0])
+        f.card(starter)
         f.press("#")
-        calls.append(("starter", rest[0]))
+        calls.append(("starter", starter))
         assert m.events == before + 1 and app.err is None, app.err
         while m.phase == M.PLAY:
             s = m.turn

@@ -32,3 +32,22 @@ def unchanged(m, fn, *args, **kw):
     assert m.state() == st and m.dumps() == saved
     assert m.error == str(e) and m.error
     return str(e)
+
+
+def card_keys(c):
+    """The keypad keys for card c: its rank's digits, then its suit's letter (A-D)."""
+    return str((c >> 2) + 1) + "ABCD"[c & 3]
+
+
+def deal_two(dealer, rand):
+    """A shuffled two-player deal, each player throwing his first two cards to the crib:
+    (hands, crib, starter)."""
+    from cribbage.deal import new_deck, shuffle, deal_hands
+
+    deck = new_deck()
+    shuffle(deck, rand)
+    hands, crib, rest = deal_hands(2, dealer, deck)
+    for h in hands:
+        crib.append(h.pop(0))
+        crib.append(h.pop(0))
+    return hands, crib, rest[0]

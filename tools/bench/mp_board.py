@@ -37,6 +37,8 @@ except ImportError:  # run directly with only firmware on the path
     def row(what, value, unit, ref=None, ratio=None, note=None):
         print("ROW", what, value, unit, ref, ratio, note)
 
+from leanboard import host_board, median  # noqa: E402  (the harness's: before _harness)
+
 LAT = array("H", bytes(2 * 160))  # the first key-to-frame times, us
 # the players' cards (the harness's, preallocated: not the board's memory)
 DECK = bytearray(52)
@@ -63,48 +65,13 @@ from cribbage import match as M  # noqa: E402
 
 _at = _kept("engine: match, events, pegging, journal", _at)
 from board.app import App  # noqa: E402
-from board.keypad import Keypad, DOWN, UP  # noqa: E402
-from board.layout import Layout  # noqa: E402
+from board.keypad import DOWN, UP  # noqa: E402
 from board.storage import Storage  # noqa: E402
 
 _at = _kept("board app: app, entry, state, render, keypad, layout, settings, storage", _at)
 
 PIP = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 FOLDER = "/tmp/mp_board_bench"
-
-
-def median(a, n):
-    """The median of a[:n] without allocating (the heap is nearly full after a game)."""
-    for i in range(n):
-        below = same = 0
-        for j in range(n):
-            if a[j] < a[i]:
-                below += 1
-            elif a[j] == a[i]:
-                same += 1
-        if below <= n // 2 < below + same:
-            return a[i]
-    return 0
-
-
-class Strip:
-    """The LED strip of the host board (boards/fake.py's, without its test helpers)."""
-
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
-        self.writes = 0
-
-    def write(self):
-        self.writes += 1
-
-
-def host_board(folder):
-    """The fake board, lean: the strip, a keypad whose pins are C callables (abs() drives a
-    row, object() reads a column high) and the host's filesystem. The game puts key events in
-    the keypad's ring itself, so nothing here needs boards/fake.py's key matrix or display."""
-    L = Layout()
-    return {"layout": L, "strip": Strip(L.count), "keys": Keypad([abs] * 4, [object] * 4),
-            "display": None, "clock": lambda: 0, "storage_dir": folder, "fs": None}
 
 
 class Game:

@@ -18,7 +18,7 @@
 # Started with less than 100k (tools/bench.py runs every mp_*.py in 96k, from source) and
 # SOAK_CHILD unset, the script runs itself again from source in SOURCE_HEAP and says so.
 #
-# The board is mp_board.py's lean host board: boards/fake.py's hardware without its test
+# The board is leanboard.py's (mp_board.py's too): boards/fake.py's hardware without its test
 # helpers (the key matrix model, the display, the clock), a Keypad whose pins are C
 # callables, plus six discrete buttons. The game puts key events in the keypad's ring itself
 # (DOWN then UP, LONG then UP for a hold), as the scanner queues them, one app.step() each.
@@ -71,11 +71,11 @@ if gc.mem_alloc() + gc.mem_free() < 100 * 1024 and not os.getenv("SOAK_CHILD"):
     sys.exit(os.system("%s -X heapsize=%s %s" % (sys.executable, SOURCE_HEAP,
                                                  " ".join(sys.argv))) >> 8)
 
+from leanboard import host_board, median  # noqa: E402
 from cribbage import match as M  # noqa: E402
 from cribbage.cards import PIP  # noqa: E402
 from board.app import App  # noqa: E402
-from board.keypad import Keypad, DOWN, UP, LONG  # noqa: E402
-from board.layout import Layout  # noqa: E402
+from board.keypad import DOWN, UP, LONG  # noqa: E402
 from boards.ramfs import RamFs  # noqa: E402
 
 ticks_us = time.ticks_us
@@ -102,27 +102,6 @@ DECK = bytearray(52)  # shuffled: seat s keeps DECK[4s:4s+4], the crib and start
 LEFT = bytearray(24)  # the cards each seat has still to play (255: played)
 
 
-class Strip:  # the LED strip (boards/fake.py's, without its test helpers)
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
-
-    def write(self):
-        pass
-
-
-def median(a, n):  # of a[:n], without allocating
-    for i in range(n):
-        below = same = 0
-        for j in range(n):
-            if a[j] < a[i]:
-                below += 1
-            elif a[j] == a[i]:
-                same += 1
-        if below <= n // 2 < below + same:
-            return a[i]
-    return 0
-
-
 def players_of(g):  # game g (0-based): blocks of BLOCK, the last block at 2 players
     b = g // BLOCK
     return 2 if b == (GAMES - 1) // BLOCK else (2, 3, 4, 5, 6)[b % 5]
@@ -131,11 +110,7 @@ def players_of(g):  # game g (0-based): blocks of BLOCK, the last block at 2 pla
 class Soak:
     def __init__(self):
         self.fs = RamFs()
-        L = Layout()
-        # abs() drives a row, object() reads a column (and a button) high: never scanned
-        self.hw = {"layout": L, "strip": Strip(L.count), "display": None,
-                   "keys": Keypad([abs] * 4, [object] * 4, [object] * 6),
-                   "clock": lambda: 0, "storage_dir": "/data", "fs": self.fs}
+        self.hw = host_board("/data", self.fs, buttons=6)
         self.app = App(self.hw)
         self.keys = self.app.keys
         self.t = 0
