@@ -22,9 +22,9 @@
 # helpers (the key matrix model, the display, the clock), a Keypad whose pins are C
 # callables, plus six discrete buttons. The game puts key events in the keypad's ring itself
 # (DOWN then UP, LONG then UP for a hold), as the scanner queues them, one app.step() each.
-# boards/fake.py's code (5 KB), cribbage.autoplay (2.7 KB: only its xorshift is used, copied
-# below) and cribbage.deal (1.3 KB: the engine never sees who threw what, so the cards are
-# simply taken off a shuffled deck) would take that much more of the heap.
+# boards/fake.py's code (5 KB), cribbage.autoplay (2.7 KB: only its xorshift is used, as
+# leanboard.Xorshift) and cribbage.deal (1.3 KB: the engine never sees who threw what, so
+# the cards are simply taken off a shuffled deck) would take that much more of the heap.
 #
 # How the games are driven:
 # * Players: blocks of BLOCK games at 2, 3, 4, 5, 6, 2, ... players, set through the board's
@@ -71,7 +71,7 @@ if gc.mem_alloc() + gc.mem_free() < 100 * 1024 and not os.getenv("SOAK_CHILD"):
     sys.exit(os.system("%s -X heapsize=%s %s" % (sys.executable, SOURCE_HEAP,
                                                  " ".join(sys.argv))) >> 8)
 
-from leanboard import host_board, median  # noqa: E402
+from leanboard import host_board, median, Xorshift  # noqa: E402
 from cribbage import match as M  # noqa: E402
 from cribbage.cards import PIP  # noqa: E402
 from board.app import App  # noqa: E402
@@ -114,18 +114,10 @@ class Soak:
         self.app = App(self.hw)
         self.keys = self.app.keys
         self.t = 0
-        self.st = (SEED * 2654435761 + 12345) & 0xFFFFFFFF or 1  # autoplay.seeded's xorshift
+        self.rand = Xorshift(SEED * 2654435761 + 12345).rand  # autoplay.seeded(SEED)'s
         self.deals = 0  # deals entered in the whole run (picks how each is entered)
         self.bad = 0  # replay / boot / undo-redo checks that failed
         self.game = 0
-
-    def rand(self, n):
-        x = self.st
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.st = x
-        return (x >> 3) % n
 
     # --- keys --------------------------------------------------------------------------
 
