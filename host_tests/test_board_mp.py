@@ -44,6 +44,7 @@ def play(path, heap):
     winner, a, b = int(g[3]), int(g[5]), int(g[6])
     assert max(a, b) >= 121 and min(a, b) < 121 and (a, b)[winner] >= 121
     assert int(g[8]) > 100  # events: a real game, not a stub
+    assert "IDLE alloc 0" in p.stdout.splitlines()  # the loop allocates nothing when idle
     return {"peak": int(g[10]), "heap": int(g[12]), "harness": int(g[14])}
 
 

@@ -100,10 +100,7 @@ class App:
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
                                  self.cfg.get("limit"))
         self.m = game or self._new_match()
-        try:  # the files are read: this boot does not count as one that failed
-            self.store.delete("boots")
-        except Exception:  # noqa: BLE001
-            pass
+        self.store.delete("boots")  # the files are read: not a boot that failed (boot.py)
         self.view = View(self.m.sides, self.m.target)
         self._unsaved = False  # an entry is in the engine, not yet on flash
         self._deferred = False  # True while step() handles keys: it saves after the frame
@@ -176,9 +173,7 @@ class App:
                     self._error("no side %d" % (side + 1))
                 else:
                     self._do(self.m.peg, side, 1)
-                state.update(self)
-                if not self._deferred:
-                    self._flush()
+                self._done()
         elif kind == DOWN:
             self.key(name)
 
@@ -204,9 +199,7 @@ class App:
             entry.back(self)
         else:
             self._error("key %s means nothing here" % name)
-        state.update(self)
-        if not self._deferred:
-            self._flush()
+        self._done()
 
     def long_key(self, name):
         """A long press: hold * undo, hold # redo."""
@@ -226,6 +219,11 @@ class App:
                 self._unsaved = True
             else:
                 self._error("nothing to redo")
+        self._done()
+
+    def _done(self):
+        """After a key: the View follows; step() saves after its frame, a direct call (tests,
+        the simulator's injected keys) saves now."""
         state.update(self)
         if not self._deferred:
             self._flush()
@@ -275,7 +273,6 @@ class App:
                 gc.collect()
                 if again:
                     self._error("not saved (%s %s): the game goes on" % (type(e).__name__, e))
-
 
     async def run(self, frame_ms=20):
         """The app's asyncio tasks, forever (board/tasks.py)."""
@@ -372,6 +369,7 @@ class App:
         if on:
             self.selftest_step = 0
         return on
+
 
 def _unload(name):
     """Forget board.<name> (code needed once): gc frees it."""

@@ -17,7 +17,7 @@ except ImportError:
     def const(x):
         return x
 
-VERSION = const(2)  # first byte of dumps(); loads() reads this and version 1 (journal.py)
+VERSION = const(2)  # first byte of dumps(); loads() reads this and version 1 (saved.py)
 
 # Phases (Match.phase).
 DEAL = const(0)     # waiting for the deal (game start, or the crib was shown)

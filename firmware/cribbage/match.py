@@ -5,10 +5,13 @@
 # Every entry a player confirms is one event (a deal, the starter, a card played, a go, a hand
 # shown, a plain peg, ...). Each event is validated and applied to the derived state, which the
 # renderer reads as plain attributes (no calls, no allocation). undo() removes the newest event,
-# redo() puts it back, without limit and also after a game is won. dumps() gives compact bytes
-# (version byte, settings, journal, CRC-32) that a board saves after every event; loads() checks
-# and replays them. A refused event raises ValueError saying why and changes nothing (the
-# message is also kept in `error` for the display).
+# redo() puts it back, without limit within the game and also after it is won (journal.py:
+# one deal of replay at most). next_game() ends the journal: it holds one game, whatever the
+# number played. dumps() gives compact bytes (version byte, settings, the game's start,
+# journal, CRC-32: saved.py) that a board saves after every event; loads() checks and replays
+# them. A refused event raises ValueError saying why and changes nothing (the message is also
+# kept in `error` for the display); any other exception mid-way (a MemoryError) leaves the
+# event out of both the state and the journal.
 #
 # Cards or points: the board sees no cards unless players type them, so every step takes either.
 # The play is entered card by card (play(card) / go()), then the engine keeps the count, whose

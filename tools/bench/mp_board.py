@@ -195,6 +195,14 @@ def main():
         app.step(1000)
     row("board app: a loop turn with nothing to do", ticks_diff(ticks_us(), t0) / 500, "us",
         note="the app's loop runs every 20 ms")
+    # what those turns allocate (nothing: the loop runs 50 times a second for years)
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(100):
+        app.step(1000)
+    idle = gc.mem_alloc() - before
+    print("IDLE alloc %d" % idle)
+    row("board app: heap allocated by 100 idle loop turns", idle, "bytes")
 
 main()
 sys.exit(0)
