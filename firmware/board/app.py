@@ -64,6 +64,7 @@ from board.render import Renderer, View, ERROR_MS
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry, state
+from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
 
 try:
     from micropython import const
@@ -103,6 +104,7 @@ class App:
         self.store.delete("boots")  # the files are read: not a boot that failed (boot.py)
         self.view = View(self.m.sides, self.m.target)
         self._unsaved = False  # an entry is in the engine, not yet on flash
+        self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
         self.mode = _NORMAL
@@ -113,6 +115,7 @@ class App:
         self.msg = ""
         self.now = 0
         self.selftest_step = -1
+        self.cards = []  # the typed cards (the entry's list, cleared in place)
         self._clear_entry()
         self._held_long = ""
         self._text = None
@@ -143,7 +146,8 @@ class App:
     def _clear_entry(self):
         self.num = -1
         self.ndig = 0
-        self.cards = []
+        while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
+            self.cards.pop()
         self.go_pending = False
         self.show_next = False
         self.count_items = None
@@ -272,7 +276,11 @@ class App:
             except Exception as e:  # noqa: BLE001
                 gc.collect()
                 if again:
-                    self._error("not saved (%s %s): the game goes on" % (type(e).__name__, e))
+                    try:
+                        msg = "not saved (%s %s): the game goes on" % (type(e).__name__, e)
+                    except Exception:  # noqa: BLE001
+                        msg = "not saved (out of memory): the game goes on"
+                    self._error(msg)
 
     async def run(self, frame_ms=20):
         """The app's asyncio tasks, forever (board/tasks.py)."""
@@ -280,9 +288,24 @@ class App:
         await tasks(self, frame_ms)
 
     def _fault(self, e):
-        """Anything but a refusal raised by an entry or a frame: board/fault.py."""
-        from board.fault import fault  # loaded on the first fault only
-        fault(self, e)
+        """Anything but a refusal raised by an entry or a frame: board/fault.py. If even that
+        runs out of memory, say the least, and step() restores the game before the next
+        entry."""
+        try:
+            fault.fault(self, e)
+        except Exception:  # noqa: BLE001
+            gc.collect()
+            self.broken = True
+            self.err = "fault (out of memory): the game is kept"
+            self.view.error_at = self.now
+            self.view.dirty = True
+
+    def _restore(self):
+        """The game's state again from its journal, after a fault that could not do it."""
+        try:
+            fault.restore(self)
+        except Exception:  # noqa: BLE001  (still short: the next turn tries again)
+            gc.collect()
 
     def _error(self, text):
         self.err = text
@@ -290,7 +313,7 @@ class App:
         if self.display is None:  # nothing shows what is typed: after the flash, type afresh
             self.num = -1
             self.ndig = 0
-            del self.cards[:]
+            self.cards.clear()
             self.go_pending = False
             self.advice = None
 
@@ -318,6 +341,8 @@ class App:
             while keys.get() >= 0:
                 pass
             return
+        if self.broken:  # a fault could not restore the game: try again before any entry
+            self._restore()
         self._deferred = True
         while True:
             ev = keys.get()

@@ -126,7 +126,7 @@ def letter(app, name):
     elif name == "B":
         if m.phase != M.PLAY or app.show_next:
             return no(app, _GO_WHEN)
-        del app.cards[:]  # the card typed (refused: over 31?) gives way to the go
+        app.cards.clear()  # the card typed (refused: over 31?) gives way to the go
         app.go_pending = True
     elif name == "C":
         if m.overlooked() and not app.cards and not app.show_next and m.phase != M.OVER:

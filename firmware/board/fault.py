@@ -1,8 +1,15 @@
-"""When something other than a refusal goes wrong (MemoryError, OSError, a bug): loaded on
-the first fault only. The game goes on: from the engine's journal (its events are atomic),
-or else from the last save; the display and the LEDs say so."""
+"""When something other than a refusal goes wrong (MemoryError, OSError, a bug). The game
+goes on: from the engine's journal (its events are atomic), or else from the last save; the
+display and the LEDs say so. Always loaded (board/app.py imports it): on this MicroPython
+an import that runs out of memory can crash the interpreter (a NULL module, not a
+MemoryError), and a fault is when memory runs out. Every step here that allocates is tried,
+with a fallback that does not."""
 
 import gc
+
+from cribbage.match import loads  # (both loaded by the app already: nothing is imported
+from board import state  # later, when memory may be shorter still)
+
 
 
 def fault(app, e):
@@ -11,19 +18,35 @@ def fault(app, e):
     app._clear_entry()
     app.mode = 0  # normal play (board/app.py _NORMAL)
     app.selftest_step = -1
+    restore(app)
+    try:
+        msg = "fault (%s %s): the game is kept" % (type(e).__name__, e)
+    except Exception:  # noqa: BLE001
+        msg = "fault (out of memory): the game is kept"
+    app._error(msg)
+    try:
+        state.update(app)
+    except Exception:  # noqa: BLE001
+        gc.collect()
+        app.view.dirty = True
+
+
+def restore(app):
+    """The state from the engine's journal, else from the last save; if neither can be had
+    now, app.broken stays True and the app tries again before the next entry."""
+    app.broken = True
     try:
         app.m.restore()
         app._unsaved = True  # what the journal holds goes to flash after the next frame
+        app.broken = False
+        return
     except Exception:  # noqa: BLE001
         gc.collect()
-        from cribbage.match import loads
+    try:
         m = app.store.load("game", loads)
         if m is not None:
             app.m = m
             app._unsaved = False
-    app._error("fault (%s %s): the game is kept" % (type(e).__name__, e))
-    try:
-        from board import state
-        state.update(app)
+            app.broken = False
     except Exception:  # noqa: BLE001
         gc.collect()

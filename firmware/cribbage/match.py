@@ -152,6 +152,12 @@ class Match:
         self._where = bytearray(DECK)
         self.error = None
         self.deals = 0
+        s = self.sides
+        self.score = [0] * s  # these keep their objects for the game's life (_reset)
+        self.back = [0] * s
+        self.games = [0] * s
+        self.pile = bytearray(8)
+        self.played = bytearray(players)
         self._replay(0)
 
     def settings(self):
@@ -333,10 +339,11 @@ class Match:
 
     def _reset(self):
         """The state of a fresh game before any event."""
-        s = self.sides
-        self.score = [0] * s
-        self.back = [0] * s
-        self.games = list(self._base_games)
+        # (in place: a replay, an undo or a deal makes no garbage to fragment the heap)
+        for k in range(self.sides):
+            self.score[k] = 0
+            self.back[k] = 0
+            self.games[k] = self._base_games[k]
         self.phase = DEAL
         self.dealer = -1
         self.next_dealer = self._base_dealer
@@ -357,8 +364,10 @@ class Match:
         self.turn = -1
         self.crib_next = False
         self.count = 0
-        self.pile = bytearray()
-        self.played = bytearray(self.players)
+        self.pile[:] = b""  # emptied in place: MicroPython keeps its room (no del on bytearray)
+        p = self.played
+        for k in range(self.players):
+            p[k] = 0
         self.gone = 0
         self.starter_card = -1
         w = self._where
@@ -396,4 +405,8 @@ class Match:
     journal = journal.journal  # last: from here on `journal` in this class body is the method
 
 
-loads = saved.loads  # loads(data) -> Match, or ValueError (saved.py)
+def loads(data):
+    # A Match from dumps() bytes, or ValueError (saved.py). The class is handed over rather
+    # than imported there when called: an import when memory is short can crash this
+    # MicroPython, and loads() is how a board recovers from running short.
+    return saved.loads(data, Match)

@@ -127,7 +127,7 @@ def next_active(self, seat):
 def end_series(self):
     """Count back to 0; the seat left of the last card's player leads (one with cards)."""
     self.count = 0
-    self.pile = bytearray()
+    self.pile[:] = b""
     self.gone = 0
     self.turn = self._next_active(self._last_player)
 
@@ -135,7 +135,7 @@ def end_series(self):
 def end_play(self):
     self.phase = SHOW
     self.count = 0
-    self.pile = bytearray()
+    self.pile[:] = b""
     self.gone = 0
     self.turn = self.pone()
     self.crib_next = False

@@ -89,9 +89,9 @@ def events_whole(j, start, end, top, players):
     return i == end and seen
 
 
-def loads(data):
-    # A Match from dumps() bytes. ValueError when the data is truncated, corrupt (CRC), of
-    # another version, or its journal does not replay.
+def loads(data, match_class):
+    # A match_class (Match) from dumps() bytes. ValueError when the data is truncated,
+    # corrupt (CRC), of another version, or its journal does not replay.
     n = len(data)
     if n < 16:
         raise ValueError(say(_NO, _SHORT, (n,)))
@@ -102,9 +102,8 @@ def loads(data):
     if _crc32(memoryview(data)[:n - 4]) != crc:
         raise ValueError(say(_NO, _CRC))
     s = data[1:8]
-    from .match import Match  # here: match.py imports this module
 
-    m = Match(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
+    m = match_class(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
               skunk_games=s[4], double_line=s[5], double_games=s[6])
     committed = data[8] | data[9] << 8
     top = data[10] | data[11] << 8

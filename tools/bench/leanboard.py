@@ -46,17 +46,10 @@ def median(a, n):
     return 0
 
 
-class Xorshift:
-    """rand(n) -> 0..n-1: cribbage.autoplay.seeded's xorshift32 from a given state, without
-    importing autoplay (2.7 KB of the measured heap)."""
-
-    def __init__(self, state):
-        self.st = state & 0xFFFFFFFF or 1
-
-    def rand(self, n):
-        x = self.st
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.st = x
-        return (x >> 3) % n
+def xorshift(x):
+    """The next state of cribbage.autoplay.seeded's xorshift32 (rand(n) = (x >> 3) % n),
+    without importing autoplay (2.7 KB of the measured heap)."""
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    return x

@@ -37,7 +37,7 @@ except ImportError:  # run directly with only firmware on the path
     def row(what, value, unit, ref=None, ratio=None, note=None):
         print("ROW", what, value, unit, ref, ratio, note)
 
-from leanboard import host_board, median, Xorshift  # noqa: E402  (the harness's: before _harness)
+from leanboard import host_board, median, xorshift  # noqa: E402  (the harness's: before _harness)
 
 LAT = array("H", bytes(2 * 160))  # the first key-to-frame times, us
 # the players' cards (the harness's, preallocated: not the board's memory)
@@ -81,10 +81,14 @@ class Game:
         self.app = App(self.hw)
         self.keys = self.app.keys
         self.t = 0
-        self.rand = Xorshift(seed * 2654435761).rand
+        self.st = seed * 2654435761 & 0xFFFFFFFF or 1
         self.peak = 0
         self.lat = LAT  # the first key-to-frame times, us
         self.n_lat = 0
+
+    def rand(self, n):
+        self.st = xorshift(self.st)
+        return (self.st >> 3) % n
 
     def tap(self, names):
         app = self.app
