@@ -10,6 +10,8 @@ side, 5 deals, 6-11 final score per side (0 past the last side), 12-13 serial (t
 by all sides after this game, low 16 bits), 14 spare, 15 checksum (sum of 0-14, low 8 bits).
 """
 
+import gc
+
 from cribbage.events import OVER
 
 SIZE = 16
@@ -63,7 +65,6 @@ def record_game(app):
     failure is said on the display and never blocks the game."""
     if app.m.phase != OVER:
         return
-    import gc
     for again in (0, 1):
         try:
             add(app.store, app.m)

@@ -13,6 +13,7 @@ the temporary one, and returns None when neither parses. Save per event, never p
 flash write stalls an RP2040.
 """
 
+import gc
 import os
 
 
@@ -74,8 +75,6 @@ class Storage:
         is there but does not parse (corrupt: ValueError), or cannot be read twice (an
         OSError or a MemoryError, the heap collected in between) leaves its reason in
         self.bad, for board/boot.py."""
-        import gc
-
         self.bad = None
         for n in (name, name + ".tmp"):
             for again in (0, 1):
