@@ -54,11 +54,7 @@ def test_pyright_knows_each_ports_machine_api(tmp_path):
           "np = neopixel.NeoPixel(machine.Pin(0, machine.Pin.OUT), 8)\n"
           "np.buf[0] = 1\n"
           "np.write()\n"
-          "try:\n"
-          "    from micropython import const\n"
-          "except ImportError:\n"
-          "    def const(x):\n"
-          "        return x\n"
+          "from micropython import const\n"
           "N = const(3)\n")
     for port in ("rp2", "esp32"):
         assert pyright(tmp_path, port, ok) == [], port

@@ -66,11 +66,7 @@ from board.storage import Storage
 from board import entry, state
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # (private consts: folded into the code, no names kept in RAM)
 _NORMAL = const(0)  # the app's modes (board/entry.py, state.py, text.py, menu.py: the same)

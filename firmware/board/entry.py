@@ -12,11 +12,7 @@ from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import say
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _NORMAL = const(0)  # the app's modes (board/app.py)
 _MENU = const(1)

@@ -22,11 +22,7 @@ scan is four pin reads.
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 DOWN = const(0x20)
 UP = const(0x40)

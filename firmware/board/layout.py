@@ -38,11 +38,7 @@ hole/peg/led lookups allocate nothing (the renderer calls them per frame).
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # what() kinds
 START = const(0)

@@ -26,11 +26,7 @@ frame's estimate passes limit_ma, every value is scaled down in proportion.
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _MAX_SIDES = const(6)
 _MAX_MARKS = const(8)

@@ -9,11 +9,7 @@ from cribbage import match as M
 from cribbage.cards import PIP
 from cribbage.score import score_play, breakdown
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _NORMAL = const(0)  # the app's modes (board/app.py)
 _MENU = const(1)

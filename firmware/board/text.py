@@ -10,11 +10,7 @@ from cribbage.score import spoken
 
 from board import screen
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _SCROLL_MS = const(1200)
 _MENU = const(1)  # the app's modes (board/app.py)

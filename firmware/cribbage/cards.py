@@ -5,11 +5,7 @@ A card fits in a byte, so hands, piles and saved games are plain bytes/lists of 
 Lookups are tables indexed by card: RANK[c], SUIT[c], PIP[c] (ace 1, face cards 10).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython: const() is only a hint to the MicroPython compiler
-    def const(x):
-        return x
+from micropython import const
 
 DECK = const(52)
 JACK = const(10)  # rank of the jack, for nobs and heels

@@ -11,11 +11,7 @@ start with a code byte >= 0x40 whose low bits carry a seat or side, some with pa
 
 from .cards import JACK, DECK, fmt
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 VERSION = const(2)  # first byte of dumps(); loads() reads this and version 1 (saved.py)
 
@@ -161,7 +157,7 @@ def apply(self, b, i):
     phase = self.phase
     if phase == OVER:
         raise ValueError(say(_NO, _OVER))
-    size = 1
+    n = size(b, i, self.players)  # an unknown code is refused here
     if k < DECK:
         self._play(k)
     elif k == E_GO:
@@ -179,13 +175,10 @@ def apply(self, b, i):
         self.deals += 1
         self.phase = STARTER
     elif k == E_STARTER:
-        size = 2
         self._starter(b[i + 1])
     elif k & 0xF0 == E_SHOW:
-        size = 1 + (4 if k & 1 else 0) + (1 if k & 2 else 0)
-        self._show(b, i + 1, k & 1, b[i + size - 1] if k & 2 else -1)
+        self._show(b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
     elif k & 0xF0 == E_PEG:
-        size = 2
         side = k & 15
         pts = b[i + 1]
         if side >= self.sides or not 1 <= pts <= MAX_PLAY_PEG:
@@ -199,12 +192,11 @@ def apply(self, b, i):
     elif k & 0xF0 == E_MUGGINS:
         self._muggins(k & 15)
     elif k == E_CUT:
-        size = 1 + self.players
         self._cut(b, i + 1)
     else:
         raise ValueError(say(_NO, _UNKNOWN, (k,)))
     self.events += 1
-    return size
+    return n
 
 
 def cut(self, b, i):
@@ -259,7 +251,7 @@ def muggins(self, side):
 
 
 def size(b, i, players):
-    """Bytes in the journal event at b[i]."""
+    """Bytes in the journal event at b[i] (the one place event sizes are known)."""
     k = b[i]
     if k < DECK or k == E_GO or k == E_NEW_GAME:
         return 1
@@ -273,5 +265,3 @@ def size(b, i, players):
     if k == E_CUT:
         return 1 + players
     raise ValueError(say(_NO, _UNKNOWN, (k,)))
-
-

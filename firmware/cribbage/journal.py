@@ -12,11 +12,7 @@ Saving and loading are in saved.py.
 
 from .events import OVER, size as _size
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Why next_game() and a new event are refused, one a line (see events.say).
 _NO = """the game is not over yet
@@ -26,27 +22,57 @@ _FULL = const(1)
 
 CAP = const(4096)  # bytes of journal one game may hold: a real game needs 300-1,500
 
-# A deal's record (_cks, stride 16 + 2 * sides): the state before its deal event.
-# 0-1 journal offset, 2-3 deals, 4-5 events, 6 dealer, 7 next_dealer, 8 last_side,
-# 9 last_points, 10 last_why, 11 _mug, 12 _mug_side, 13-14 _mug_ev, 16.. score, back per side
-# The finished game's record (_prev, 13 + 4 * sides): 0 winner, 1 result, 2 last_side,
-# 3 last_points, 4 last_why, 5 dealer, 6 next_dealer, 7-8 deals, 9-10 events, 11-12 spare,
-# 13.. score, back, games (2 bytes) per side. -1 is saved as 255 (0xFFFF in 2 bytes).
+# The two records, field by field: (attribute, bytes), in the order they are stored. -1 is
+# stored as all ones (255, 0xFFFF); no field holds those values otherwise. The per-side fields
+# follow: score, back for a deal's record; score, back, games (2 bytes) for the finished game.
+# A deal's record (_cks): the state before its deal event, after its 2-byte journal offset.
+_DEAL = (("deals", 2), ("events", 2), ("dealer", 1), ("next_dealer", 1), ("last_side", 1),
+         ("last_points", 1), ("last_why", 1), ("_mug", 1), ("_mug_side", 1), ("_mug_ev", 2))
+_DEAL_HEAD = const(16)  # 2 + 13 bytes of _DEAL, 1 spare
+# The finished game's record (_prev), shown by one undo at the next game's start.
+_PREV = (("winner", 1), ("result", 1), ("last_side", 1), ("last_points", 1), ("last_why", 1),
+         ("dealer", 1), ("next_dealer", 1), ("deals", 2), ("events", 2))
+_PREV_HEAD = const(13)  # 11 bytes of _PREV, 2 spare
 
 
-def _s8(b):
-    return -1 if b == 255 else b
-
-
-def _s16(b, i):
-    v = b[i] | b[i + 1] << 8
-    return -1 if v == 0xFFFF else v
-
-
-def _put16(b, i, v):
+def put16(b, i, v):
+    """b[i:i + 2] = v, little-endian (-1 as 0xFFFF)."""
     v &= 0xFFFF
     b[i] = v & 255
     b[i + 1] = v >> 8
+
+
+def get16(b, i):
+    """The 2-byte little-endian number at b[i]."""
+    return b[i] | b[i + 1] << 8
+
+
+def _pack(self, fields, b, i):
+    """Write self's fields into b from i (one record's head)."""
+    for name, w in fields:
+        v = getattr(self, name)
+        if w == 1:
+            b[i] = v & 255
+        else:
+            put16(b, i, v)
+        i += w
+
+
+def _unpack(self, fields, b, i):
+    """Set self's fields from b at i: what _pack wrote."""
+    for name, w in fields:
+        if w == 1:
+            v = b[i]
+            setattr(self, name, -1 if v == 255 else v)
+        else:
+            v = get16(b, i)
+            setattr(self, name, -1 if v == 0xFFFF else v)
+        i += w
+
+
+def prev_size(sides):
+    """Bytes in the finished game's record."""
+    return _PREV_HEAD + 4 * sides
 
 
 def can_undo(self):
@@ -104,20 +130,12 @@ def next_game(self):
         raise self._refuse(_NOT_OVER, (), _NO)
     if not self._showing:
         s = self.sides
-        prev = bytearray(13 + 4 * s)
-        prev[0] = self.winner
-        prev[1] = self.result
-        prev[2] = self.last_side & 255
-        prev[3] = self.last_points
-        prev[4] = self.last_why
-        prev[5] = self.dealer & 255
-        prev[6] = self.next_dealer & 255
-        _put16(prev, 7, self.deals)
-        _put16(prev, 9, self.events)
+        prev = bytearray(prev_size(s))
+        _pack(self, _PREV, prev, 0)
         for k in range(s):
-            prev[13 + k] = self.score[k]
-            prev[13 + s + k] = self.back[k]
-            _put16(prev, 13 + 2 * s + 2 * k, min(self.games[k], 0xFFFE))
+            prev[_PREV_HEAD + k] = self.score[k]
+            prev[_PREV_HEAD + s + k] = self.back[k]
+            put16(prev, _PREV_HEAD + 2 * s + 2 * k, min(self.games[k], 0xFFFE))
         self._prev = prev
         for k in range(s):
             self._base_games[k] = self.games[k]
@@ -134,50 +152,31 @@ def show_prev(self):
     s = self.sides
     self._reset()
     self.phase = OVER
-    self.winner = p[0]
-    self.result = p[1]
-    self.last_side = _s8(p[2])
-    self.last_points = p[3]
-    self.last_why = p[4]
-    self.dealer = _s8(p[5])
-    self.next_dealer = _s8(p[6])
-    self.deals = _s16(p, 7)
-    self.events = _s16(p, 9)
+    _unpack(self, _PREV, p, 0)
     for k in range(s):
-        self.score[k] = p[13 + k]
-        self.back[k] = p[13 + s + k]
-        self.games[k] = _s16(p, 13 + 2 * s + 2 * k)
+        self.score[k] = p[_PREV_HEAD + k]
+        self.back[k] = p[_PREV_HEAD + s + k]
+        self.games[k] = get16(p, _PREV_HEAD + 2 * s + 2 * k)
     self._showing = True
 
 
 def _ck_at(self, k):
-    c = self._cks
-    i = k * (16 + 2 * self.sides)
-    return c[i] | c[i + 1] << 8
+    return get16(self._cks, k * (_DEAL_HEAD + 2 * self.sides))
 
 
 def checkpoint(self, k, at):
     """Record deal k's starting state (before its deal event at journal offset `at`)."""
     s = self.sides
-    w = 16 + 2 * s
+    w = _DEAL_HEAD + 2 * s
     c = self._cks
     i = k * w
     if i + w > len(c):  # four deals' room at a time
         c.extend(bytes(4 * w))
-    _put16(c, i, at)
-    _put16(c, i + 2, self.deals)
-    _put16(c, i + 4, self.events)
-    c[i + 6] = self.dealer & 255
-    c[i + 7] = self.next_dealer & 255
-    c[i + 8] = self.last_side & 255
-    c[i + 9] = self.last_points
-    c[i + 10] = self.last_why
-    c[i + 11] = self._mug
-    c[i + 12] = self._mug_side & 255
-    _put16(c, i + 13, self._mug_ev)
-    for k in range(s):
-        c[i + 16 + k] = self.score[k]
-        c[i + 16 + s + k] = self.back[k]
+    put16(c, i, at)
+    _pack(self, _DEAL, c, i + 2)
+    for q in range(s):
+        c[i + _DEAL_HEAD + q] = self.score[q]
+        c[i + _DEAL_HEAD + s + q] = self.back[q]
 
 
 def replay(self, upto):
@@ -191,21 +190,12 @@ def replay(self, upto):
     if k >= 0:
         c = self._cks
         s = self.sides
-        b = k * (16 + 2 * s)
-        i = c[b] | c[b + 1] << 8
-        self.deals = _s16(c, b + 2)
-        self.events = _s16(c, b + 4)
-        self.dealer = _s8(c[b + 6])
-        self.next_dealer = _s8(c[b + 7])
-        self.last_side = _s8(c[b + 8])
-        self.last_points = c[b + 9]
-        self.last_why = c[b + 10]
-        self._mug = c[b + 11]
-        self._mug_side = _s8(c[b + 12])
-        self._mug_ev = _s16(c, b + 13)
+        b = k * (_DEAL_HEAD + 2 * s)
+        i = get16(c, b)
+        _unpack(self, _DEAL, c, b + 2)
         for q in range(s):
-            self.score[q] = c[b + 16 + q]
-            self.back[q] = c[b + 16 + s + q]
+            self.score[q] = c[b + _DEAL_HEAD + q]
+            self.back[q] = c[b + _DEAL_HEAD + s + q]
     j = self._j
     while i < upto:
         i += self._apply(j, i)

@@ -47,11 +47,7 @@ from .events import (  # noqa: F401
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
                      E_NEW_GAME, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: version 1 saves)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The refusals, one a line (see events.say: one string, not an object per message).
 _NO = """players must be 2 to 6, not %r

@@ -9,11 +9,7 @@ from .score import score_hand, score_play
 from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
                      AT_STARTER, AT_HAND, AT_CRIB, show_points_ok, say)
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # The refusals, one a line (see events.say): the first five by phase.
 _NO = """no play now: deal first

@@ -11,13 +11,9 @@ and reads the version 1 saves of earlier firmware (saved1.py).
 import binascii
 
 from .events import VERSION, size as _size, say
-from .journal import CAP, show_prev, _s8, _put16
+from .journal import CAP, show_prev, prev_size, get16, put16
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 # Why loads() refuses, one a line (see events.say).
 _NO = """saved game truncated: %d bytes
@@ -63,12 +59,12 @@ def dumps(self):
     out = bytearray(h + top + 4)
     out[0] = VERSION
     out[1:8] = self.settings()
-    _put16(out, 8, self._n)
-    _put16(out, 10, top)
+    put16(out, 8, self._n)
+    put16(out, 10, top)
     out[12] = (_KEPT if np else 0) | (_SHOWING if self._showing else 0)
     out[13] = self._base_dealer & 255
     for k in range(s):
-        _put16(out, _HEADER + 2 * k, min(self._base_games[k], 0xFFFE))
+        put16(out, _HEADER + 2 * k, min(self._base_games[k], 0xFFFE))
     if np:
         out[_HEADER + 2 * s:h] = prev
     out[h:h + top] = memoryview(self._j)[:top]
@@ -105,21 +101,21 @@ def loads(data, match_class):
 
     m = match_class(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
               skunk_games=s[4], double_line=s[5], double_games=s[6])
-    committed = data[8] | data[9] << 8
-    top = data[10] | data[11] << 8
+    committed = get16(data, 8)
+    top = get16(data, 10)
     if v == _OLD:  # loaded only for such a save: its code stays off the heap otherwise
         from .saved1 import loads_old
         return loads_old(m, data, committed, top)
     sides = m.sides
     flags = data[12]
-    np = 13 + 4 * sides if flags & _KEPT else 0
+    np = prev_size(sides) if flags & _KEPT else 0
     h = _HEADER + 2 * sides + np
     if n != h + top + 4 or committed > top or top > CAP or flags > 3 \
             or (flags == _SHOWING) or (flags & _SHOWING and committed):
         raise ValueError(say(_NO, _LENGTH, (n,)))
-    m._base_dealer = _s8(data[13])
+    m._base_dealer = -1 if data[13] == 255 else data[13]
     for k in range(sides):
-        m._base_games[k] = data[_HEADER + 2 * k] | data[_HEADER + 2 * k + 1] << 8
+        m._base_games[k] = get16(data, _HEADER + 2 * k)
     if np:
         m._prev = bytes(data[h - np:h])
     j = bytearray(max(256, top + 64))

@@ -6,11 +6,7 @@ Loaded only when such a save is found (saved.loads), once: the board saves versi
 from .events import E_NEW_GAME, size as _size, say
 from .saved import events_whole
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _NO = """saved game (version 1) truncated or padded: %d bytes
 saved game (version 1): an event is cut short

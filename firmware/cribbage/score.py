@@ -12,11 +12,7 @@ breakdown() enumerates the same count item by item for people to read; it alloca
 from .cards import PIP, JACK, fmt_many
 from .tables import SHOW, SHOW_BIAS
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from micropython import const
 
 _DECK = const(52)
 
