@@ -44,8 +44,6 @@ score: $(STAMP)
 
 # --- static checks, build, flash, simulator (tools/sim.py, tools/build.py, tools/flash.py) ---
 # MicroPython stubs per port: they conflict in one environment, so each gets its own folder.
-# The stubs declare const(expr, /) positional-only; the project's CPython fallback
-# `def const(x)` is the same function, so the stub takes a plain parameter (else a false error).
 STUBS := $(VENV)/stubs
 STUB_PINS := rp2=micropython-rp2-stubs==1.29.0.post1 esp32=micropython-esp32-stubs==1.29.0.post1
 BOARD ?= pico
@@ -58,8 +56,6 @@ $(STUBS)/.installed: Makefile $(STAMP)
 	for pin in $(STUB_PINS); do \
 	  d=$(STUBS)/$${pin%%=*}; rm -rf $$d; \
 	  $(BIN)/python -m pip install -q --target $$d "$${pin#*=}" || exit 1; \
-	  sed -i 's|^def const(expr: Const_T, /) -> Const_T:|def const(x: Const_T) -> Const_T:|' \
-	    $$d/micropython.pyi || exit 1; \
 	done
 	touch $@
 
