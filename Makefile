@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= 96k
 
 .PHONY: help venv test test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl sim soak
+.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -16,9 +16,15 @@ help:
 	@echo "make score CARDS='5H 5C 5S JD 5D'  - score a hand"
 	@echo "make sim     - the board in the terminal: real firmware, real MicroPython, fake hardware"
 	@echo "make lint / typecheck - ruff; pyright over firmware/ with the rp2 and esp32 stubs"
-	@echo "make build   - mpy-cross firmware/ into build/rp2040 and build/esp32"
-	@echo "make flash BOARD=pico|esp32 [PORT=/dev/ttyACM0]  - copy the build onto a board"
-	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board / its REPL"
+	@echo "make build   - mpy-cross firmware/ into build/rp2040 and build/esp32 (each with its"
+	@echo "               board_config.py), keep the OLED driver in build/lib for offline flashing"
+	@echo "make flash BOARD=pico|pico_w|esp32 [PORT=/dev/ttyACM0] [DRY_RUN=1 [BOARD_FILES=f]]"
+	@echo "             - make the board's files exactly the build (its saved games kept), check"
+	@echo "               them, print what changed and the version before/after"
+	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
+	@echo "             - put official MicroPython (micropython.org/download) on the board"
+	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
+	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
 
 venv: $(STAMP)
 
@@ -66,13 +72,20 @@ typecheck: $(STUBS)/.installed
 	$(BIN)/pyright -p tools/typecheck/esp32.json
 
 build: $(STAMP)
-	$(BIN)/python tools/build.py --package-json
+	$(BIN)/python tools/build.py --package-json --fetch-libs
 
 flash: build
-	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT))
+	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
+	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)')
 
 dev: $(STAMP)
-	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT))
+	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \
+	  $(if $(DRY_RUN),--dry-run)
+
+# Official MicroPython onto a board (tools/micropython_fw.py): FIRMWARE is the downloaded file.
+micropython: $(STAMP)
+	$(BIN)/python tools/micropython_fw.py --board $(BOARD) --firmware '$(FIRMWARE)' \
+	  $(if $(PORT),--port $(PORT)) $(if $(DRIVE),--drive '$(DRIVE)') $(if $(DRY_RUN),--dry-run)
 
 repl: $(STAMP)
 	$(BIN)/python tools/flash.py repl $(if $(PORT),--port $(PORT))
@@ -93,3 +106,9 @@ soak: $(STAMP)
 	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet
 	cd build/soak/esp32 && MICROPYPATH=. SOAK_CHILD=make $(CURDIR)/$(BIN)/micropython \
 	  -X heapsize=$(SOAK_HEAP) $(CURDIR)/tools/bench/mp_soak.py $(SOAK_GAMES) 50
+
+# --- hardware/ (generated from the layout and the key map; tests check the committed copies) ---
+hardware: $(STAMP)
+	$(BIN)/python tools/drill_template.py --all
+	$(BIN)/python tools/wiring_diagram.py
+	$(BIN)/python tools/keymap_card.py

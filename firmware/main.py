@@ -1,8 +1,8 @@
 """Boot: build the configured board's hardware, then run the app on it (forever)."""
 
-from board_config import BOARD
+from board_config import build  # the board's module (firmware/boards/), named in one line
 
-hw = getattr(__import__("boards." + BOARD), BOARD).build()
+hw = build()
 
 from board.app import run  # noqa: E402  (after the hardware: its imports use the heap)
 

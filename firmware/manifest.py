@@ -9,8 +9,9 @@
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio, ...)
 require("ssd1306")  # the optional OLED's driver, from micropython-lib
 
-metadata(description="Electronic cribbage board firmware", version="0.1.0")
+metadata(description="Electronic cribbage board firmware", version="0.2.0")  # = version.py
 
 package("cribbage", opt=3)  # the rules core and the match engine
 package("board", opt=3)  # the hardware-facing app
 package("boards", opt=3)  # the per-board hardware modules (pin maps)
+module("version.py", opt=3)  # the firmware's version (the menu and make flash show it)

@@ -144,7 +144,7 @@ def plan(seed):
             do("#")
         hands, crib, starter = deal_two(app.m.dealer, rand)
         left = [list(h) for h in hands]
-        do(card(starter) + "#")
+        do(card(starter))  # it goes in with its suit
         if deal == 1:
             do("<")  # undo the starter
             do(">")  # and redo it
@@ -154,12 +154,11 @@ def plan(seed):
             ok = [c for c in left[s] if m.count + PIP[c] <= 31]
             if ok:
                 left[s].remove(ok[0])
-                do(card(ok[0]) + "#")
+                do(card(ok[0]))
             else:
-                do("B#")
-        while app.m.phase == M.SHOW:
-            m = app.m
-            do("".join(card(c) for c in (crib if m.crib_next else hands[m.turn])) + "#")
+                do("B")
+        while app.m.phase == M.SHOW:  # a hand is filled in from the play: OK; the crib typed
+            do("".join(card(c) for c in crib) + "#" if app.m.crib_next else "#")
         if deal == 0:
             do("DAAAAA#*")  # menu, to "bright", OK steps it (the settings save), leave
         deal += 1

@@ -10,7 +10,7 @@ from board.app import App
 from board import history
 from board.keypad import DOWN, UP
 from cribbage import match as M
-from test_board_game import board, play_game
+from boardkit import board, play_game
 
 
 class Order(RamFs):
@@ -64,7 +64,7 @@ def test_a_key_is_handled_when_the_scan_queues_it_not_at_the_next_frame():
             await asyncio.sleep(0.012)  # the scan task sleeps its 10 ms for real
         task.cancel()
 
-    hw["matrix"].press("5")
+    hw["fake_matrix"].press("5")
     asyncio.run(scan_for(80))
     assert woken  # the scan called the app itself once the press was debounced
     assert app.err is None and app.view.preview_side == 0  # 5 typed, previewed at once

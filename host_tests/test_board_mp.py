@@ -15,12 +15,11 @@ heap in use at the worst moment, which must fit with room to spare)."""
 
 import os
 import subprocess
-import sys
 
 import build  # tools/build.py
+from hostenv import ROOT, venv_program
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.dirname(sys.executable)
+MICROPYTHON = venv_program("micropython")
 MPY_HEAP = "96k"
 SOURCE_HEAP = "120k"
 
@@ -32,7 +31,7 @@ def play(path, heap):
     cost the game memory a board does not spend."""
     env = dict(os.environ, MICROPYPATH=".:" + os.path.join(ROOT, "tools/bench"),
                MP_BOARD_CHILD="test")  # run here, in heap: no re-run with a bigger one
-    p = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap,
                         os.path.join(ROOT, "tools/bench/mp_board.py")],
                        capture_output=True, text=True, env=env, cwd=path, timeout=300)
     assert p.returncode == 0, p.stderr + p.stdout

@@ -3,12 +3,12 @@ proposes the side after the shower's, A steps through the sides that may call it
 shower's), the display asks and the track previews it, OK pegs it, * cancels. Two sides: C
 takes it at once. (The fake board's keypad, app, engine and display; CPython.)"""
 
-from test_board_game import board, new_game
+from boardkit import Fingers, board, new_game, shown
 from boards.fake import build
 from board.app import App
 from boards.ramfs import RamFs
 from cribbage import match as M
-from cribbage.cards import parse_many
+from cribbage.cardtext import parse_many
 from cribbage.score import score_hand
 
 STARTER = "5C#"  # 5H
@@ -16,12 +16,15 @@ STARTER_CARD = parse_many("5H")[0]
 BLUE_29ISH = "5C 5D 5S JC"  # with the 5H: 28
 
 
-def shown(hw):
-    return "\n".join(hw["display"].shown)
-
-
 def mug(app):
-    return getattr(app, "mug", -1)
+    """The side proposed to call muggins, as the track shows it: the side whose lane previews
+    the overlooked points (the display says it too); -1 when no call is shown."""
+    m, v = app.m, app.view
+    s = v.preview_side
+    if s >= 0 and m.overlooked() and v.preview_score == min(m.score[s] + m.overlooked(),
+                                                             m.target):
+        return s
+    return -1
 
 
 def start(players, display=True, hw=None):
@@ -29,7 +32,6 @@ def start(players, display=True, hw=None):
     if hw is None:
         hw, app, f = board(display=display)
     else:
-        from test_board_game import Fingers
         app = App(hw)
         f = Fingers(hw, app)
     new_game(f, app, {"players": players, "muggins": 1})
@@ -37,7 +39,10 @@ def start(players, display=True, hw=None):
     f.press("#")  # Red (seat 0) deals
     f.press(STARTER)
     f.press("C")  # count the hands now
-    assert app.m.phase == M.STARTER or app.show_next
+    if hw["display"] is not None:
+        assert "\nhand Blue" in shown(hw)  # the show, the pone's hand first (Blue, Blue1)
+    else:
+        assert app.show_next  # (no display: nothing public says it before the first hand)
     return hw, app, f
 
 
@@ -90,7 +95,7 @@ def test_star_cancels_and_nothing_changes():
     assert mug(app) == -1 and app.err is None
     assert app.m.score == [0, 20, 0] and app.m.journal() == before
     assert app.view.preview_side == -1
-    assert "muggins" not in shown(hw)
+    assert "? A next" not in shown(hw) and "8 missed, C muggins" in shown(hw).replace("\n", " ")
     f.press("C")  # still there to take: proposed afresh
     assert mug(app) == 2
     f.press("#")
@@ -104,7 +109,9 @@ def test_other_keys_are_refused_while_calling():
     for key in "5BCD":
         f.press(key)
         assert app.err == "muggins: A next, OK takes, * cancels", key
-        assert mug(app) == 2 and app.mode == 0 and app.num == -1 and not app.show_next
+        assert mug(app) == 2 and app.num == -1  # (a number typed would not show: the call does)
+        # still Green's call, no menu opened, the same prompt
+        assert shown(hw).startswith("R0 B20 G0\nhand Green\nmuggins 8 for\nGreen? A next,\nOK\n")
     assert "! muggins: A\nnext, OK takes,\n* cancels" in shown(hw)
     assert app.m.score == [0, 20, 0]
     f.press("#")
@@ -202,7 +209,7 @@ def test_undo_or_a_button_peg_ends_the_call():
     show(f, app, BLUE_29ISH, short=8)
     f.press("C")
     assert mug(app) == 2
-    b = hw2["button_objs"][0]
+    b = hw2["fake_buttons"][0]
     b.pressed = True  # +1 for Red: another event, muggins is gone
     f.run(60)
     b.pressed = False
@@ -219,3 +226,20 @@ def test_two_players_c_is_still_one_press():
     f.press("C")
     assert app.m.score == [4, 24] and app.m.last_why == M.WHY_MUGGINS
     assert mug(app) == -1 and app.err is None
+
+
+def test_the_count_stays_hidden_until_claimed_then_the_miss_is_shown():
+    hw, app, f = start(2)
+    for c in parse_many(BLUE_29ISH):
+        f.card(c)
+    f.press("2")
+    f.press("0")  # Blue claims 20 of 28: nothing on the display gives the true count away
+    text = shown(hw)
+    assert "28" not in text and "= " not in text and "fifteen" not in text
+    assert "> 5C 5D 5S JC 20" in text
+    f.press("#")
+    text = shown(hw).replace("\n", " ")
+    assert app.m.score == [0, 20]
+    assert "counts 28: 8 missed, C muggins" in text  # now the true count, and the call
+    f.press("C")
+    assert app.m.score == [8, 20] and "missed" not in shown(hw)

@@ -3,22 +3,19 @@ or a failure to play after a go, gives two to the other side): D, B to the menu'
 "penalty", OK; A whose two, B misdeal, C failed to play; OK pegs, journalled as a penalty
 (the fake board's keypad, app, engine, display and storage; CPython)."""
 
-from test_board_game import board
+from boardkit import board, marked, peg_out, shown
 from boards.fake import build
 from board.app import App
 from board.menu import MENU_ITEMS
 from cribbage import match as M
 
 
-def shown(hw):
-    return "\n".join(hw["display"].shown)
-
-
 def open_penalty(f, app):
+    L = f.hw["layout"]
     f.press("DB")  # the menu, then back from "new game" to its last item
-    assert MENU_ITEMS[app.item] == "penalty"
+    assert marked(app) == [L.hole(0, 1 + MENU_ITEMS.index("penalty"))]  # the item's hole
     f.press("#")
-    assert app.mode == 3
+    assert marked(app) == [L.hole(0, 1)]  # the penalty entry: hole 1 white, a misdeal
 
 
 def test_a_misdeal_gives_the_non_dealer_two_journalled_as_a_penalty():
@@ -31,7 +28,7 @@ def test_a_misdeal_gives_the_non_dealer_two_journalled_as_a_penalty():
     assert app.view.preview_side == 1 and app.view.preview_score == 2  # the blinking hole
     assert app.m.score == [0, 0]  # nothing pegged before OK
     f.press("#")
-    assert app.m.score == [0, 2] and app.mode == 0 and app.err is None
+    assert app.m.score == [0, 2] and marked(app) == [] and app.err is None  # entry closed
     assert app.m.journal() == before + [bytes((M.E_PENALTY | M.MISDEAL << 3 | 1,))]
     assert app.m.last_why == M.WHY_PENALTY
     assert "Blue +2 penalty" in shown(hw)
@@ -56,7 +53,7 @@ def test_failed_to_play_to_the_player_chosen_with_a():
     assert "+2 to Red" in shown(hw)
     assert app.view.preview_side == 0 and app.view.preview_score == 2
     f.press("#")
-    assert app.m.score == [2, 0] and app.mode == 0
+    assert app.m.score == [2, 0] and marked(app) == []
     assert app.m.journal()[-1] == bytes((M.E_PENALTY | M.FAIL_TO_PLAY << 3 | 0,))
 
 
@@ -68,20 +65,18 @@ def test_leaving_or_a_wrong_key_changes_nothing():
     f.press("7")  # a number means nothing here: says the keys
     assert app.err == "A B C, OK or *" and "! A B C, OK or *" in shown(hw)
     assert "A who B misdeal" in shown(hw)  # the keys are still listed
-    assert app.mode == 3 and app.m.dumps() == before
+    assert "PENALTY" in hw["display"].shown and app.m.dumps() == before  # still open
     f.press("*")
-    assert app.mode == 0 and app.m.dumps() == before and app.view.preview_side == -1
+    assert marked(app) == [] and app.m.dumps() == before and app.view.preview_side == -1
+    assert "PENALTY" not in hw["display"].shown
     open_penalty(f, app)
     f.hold("*")  # hold * (undo) also just leaves the entry
-    assert app.mode == 0 and app.m.dumps() == before
+    assert marked(app) == [] and app.m.dumps() == before
 
 
 def test_after_the_win_a_penalty_is_refused():
     hw, app, f = board(display=True)
-    f.press("#")
-    for _ in range(8):
-        f.press("15#")
-    f.press("1#")
+    peg_out(f)
     assert app.m.phase == M.OVER
     before = app.m.dumps()
     open_penalty(f, app)
@@ -102,7 +97,7 @@ def test_without_a_display_the_leds_show_whose_two_and_which_penalty():
     f.press("B")
     assert app.view.marks[0] == L.hole(0, 1)
     f.press("#")
-    assert app.m.score == [0, 2] and app.mode == 0
+    assert app.m.score == [0, 2] and marked(app) == []
     assert app.m.journal()[-1] == bytes((M.E_PENALTY | M.MISDEAL << 3 | 1,))
 
 

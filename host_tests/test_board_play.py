@@ -1,11 +1,10 @@
 """Play-testing the board as players at a table do: the slips they make and what the board
 says back (the fake board's keypad, app, engine and display; CPython)."""
 
-from test_board_game import board
-
-
-def shown(hw):
-    return "\n".join(hw["display"].shown)
+from boardkit import board, marked, new_game, peg_out, shown
+from board.menu import MENU_ITEMS
+from board.text import play_why
+from cribbage import match as M
 
 
 def test_new_game_from_the_menu_needs_a_second_ok_during_a_game():
@@ -18,7 +17,8 @@ def test_new_game_from_the_menu_needs_a_second_ok_during_a_game():
     f.press("AB#")  # moving off the item forgets the question: asked again
     assert app.m.score == [7, 0] and app.err
     f.press("#")
-    assert app.m.score == [0, 0] and app.m.events == 0 and app.mode == 0
+    assert app.m.score == [0, 0] and app.m.events == 0
+    assert "deal: Red" in hw["display"].shown  # the menu is closed: a new game waits
 
 
 def test_new_game_during_a_game_without_a_display():
@@ -27,33 +27,30 @@ def test_new_game_during_a_game_without_a_display():
     f.press("D#")  # a red flash: the second OK is asked for
     assert app.m.score == [7, 0] and app.err
     f.press("#")
-    assert app.m.score == [0, 0] and app.mode == 0
+    assert app.m.score == [0, 0] and marked(app) == []  # the menu (its item's hole) is closed
 
 
 def test_new_game_on_a_fresh_board_is_one_ok():
     hw, app, f = board(display=True)
     f.press("D#")
-    assert app.mode == 0 and app.err is None
+    assert "deal: Red" in hw["display"].shown and app.err is None  # the menu is closed
 
 
 def test_a_refused_go_leaves_no_go_waiting():
     hw, app, f = board(display=True)
     f.press("##")  # deal, starter not entered: the play, count 0
-    f.press("B#")  # go at 0 is refused...
-    assert "go" in app.err and not app.go_pending
+    f.press("B")  # go at 0 is refused (B says go at once: no OK)...
+    assert "go" in app.err and "> " in hw["display"].shown  # nothing waits
     f.press("5C#")  # ...and the card the player then leads goes in
     assert app.err is None and app.m.count == 5
 
 
 def test_typing_after_the_win_says_what_ok_does():
     hw, app, f = board(display=True)
-    f.press("#")
-    for _ in range(8):
-        f.press("15#")
-    f.press("1#")
+    peg_out(f)
     assert app.m.winner == 0
     f.press("5")
-    assert app.num == -1 and "OK for the next" in app.err
+    assert "> " in hw["display"].shown and "OK for the next" in app.err  # the 5 is not kept
     text = shown(hw)
     assert "Red wins:\ndouble skunk\ngames 3 0" in text  # not cut off at 16 characters
     f.press("#")
@@ -76,9 +73,7 @@ def test_long_lines_wrap_instead_of_being_cut():
 
 def test_advisor_lines_fit_the_display():
     hw, app, f = board(display=True)
-    f.press("D")
-    while app.item != 8:
-        f.press("A")
+    f.press("D" + "A" * MENU_ITEMS.index("advisor"))
     f.press("#")
     assert "A my crib, B not" in hw["display"].shown
     for c in ("5A", "5B", "10C", "11D", "2A", "9B"):
@@ -101,8 +96,8 @@ def test_a_typed_peg_says_whose_it_is():
 def test_go_while_a_card_fits_is_refused_and_the_player_plays_on():
     hw, app, f = board(display=True)
     f.press("##5A#")  # deal, starter not entered, Blue leads 5C
-    f.press("B#")  # Red says go at 5: any card fits
-    assert "no go on a count of 5" in app.err and not app.go_pending
+    f.press("B")  # Red says go at 5: any card fits
+    assert "no go on a count of 5" in app.err
     assert app.m.turn == 0 and app.m.score == [0, 0]
     assert "! no go on a" in hw["display"].shown
     f.press("10A#")  # Red plays instead: fifteen two
@@ -115,21 +110,23 @@ def test_over_31_the_typed_card_gives_way_to_go_or_to_another_card():
     f.press("10C#")  # Blue: 30, a pair royal
     assert app.m.count == 30 and app.m.score == [2, 6]
     f.press("5A#")  # Red's 5C: over 31, refused, still typed
-    assert "over 31" in app.err and app.cards
-    f.press("1D")  # another card replaces it (no "that is all the cards")
-    assert app.err is None and app.cards == [3]
-    f.press("B")  # or B: the go replaces the typed card
-    assert app.err is None and app.go_pending and not app.cards
-    assert "> GO?" in hw["display"].shown
-    f.press("#")
-    assert app.m.turn == 1 and app.m.count == 30
+    assert "over 31" in app.err and "> 5C" in hw["display"].shown
+    f.press("B")  # B: the go replaces the typed card, said at once
+    assert app.err is None and "> " in hw["display"].shown  # the 5C is gone
+    assert app.m.turn == 1 and app.m.count == 30 and app.m.score == [2, 6]
+    f.hold("*")  # undo the go: Red to play at 30 again
+    f.press("5A")  # the 5C again: over 31, refused, still typed
+    assert "over 31" in app.err
+    f.press("1D")  # another card replaces it (no "that is all the cards") and goes in: 31
+    assert app.err is None and app.m.score == [4, 6] and app.m.count == 0
+    assert "Red 31 for 2" in hw["display"].shown
 
 
 def test_refusals_name_the_player_not_a_seat_number():
     hw, app, f = board(display=True)
     f.press("#13C#")  # Red deals, starter KH
     for c in ("1A", "2A", "3A", "4A", "6B", "7B", "8B", "9B"):  # Blue leads, no go
-        f.press(c + "#")
+        f.press(c)  # (each goes in with its suit)
     assert app.m.phase == 3 and app.m.turn == 1  # the show: Blue's hand first
     for c in ("1A", "3A", "6B", "2A"):  # 2C is Red's
         f.press(c)
@@ -148,13 +145,14 @@ def test_count_now_is_refused_at_the_key_once_cards_were_played():
     hw, app, f = board(display=True)
     f.press("##5A#")  # Blue leads 5C
     f.press("C")
-    assert app.err == "7 cards still to play: type them" and not app.show_next
+    assert app.err == "7 cards still to play: type them"
+    # still the play (the prompt of the show would be "hand Blue")
     assert "play Blue" not in hw["display"].shown and "play Red 5" in hw["display"].shown
     f.press("10A#")  # the play goes on
     assert app.m.score == [2, 0]
     hw, app, f = board(display=True)
     f.press("##C")  # no card entered: the hands are counted now
-    assert app.err is None and app.show_next and "hand Blue" in hw["display"].shown
+    assert app.err is None and "hand Blue" in hw["display"].shown  # the show: Blue's hand
 
 
 def test_without_a_display_a_red_flash_forgets_the_entry():
@@ -162,12 +160,12 @@ def test_without_a_display_a_red_flash_forgets_the_entry():
     f.press("##5A#")  # Blue leads 5C
     f.press("5A#")  # 5C again: refused with a red flash
     assert "already played" in app.err and app.view.error_at >= 0
-    assert app.cards == [] and app.num == -1  # nothing invisible left typed
+    assert marked(app) == []  # nothing invisible left typed: no white hole
     f.press("5B#")  # the player types the card afresh: it goes in (a pair)
     assert app.m.score == [2, 0]
     f.press("B")  # go at 10: refused on OK, and nothing waits
     f.press("#")
-    assert app.err and not app.go_pending
+    assert app.err and marked(app) == []  # no go waits (it would blink a hole)
     f.press("10A#")  # ...so the next card is simply played (fifteen... 20: no)
     assert app.m.count == 20 and app.err is None
 
@@ -176,27 +174,25 @@ def test_with_a_display_the_refused_entry_stays_to_be_corrected():
     hw, app, f = board(display=True)
     f.press("##5A#")
     f.press("5A#")
-    assert "already played" in app.err and app.cards == [16]  # shown: to be corrected
+    assert "already played" in app.err and "> 5C" in hw["display"].shown  # to be corrected
     f.press("5B#")
     assert app.m.score == [2, 0]
 
 
 def test_without_a_display_a_refusal_in_the_advisor_drops_the_lit_advice_too():
     hw, app, f = board(display=False)
-    f.press("D")
-    while app.item != 8:
-        f.press("A")
+    f.press("D" + "A" * MENU_ITEMS.index("advisor"))
     f.press("#")
     for c in ("5A", "5B", "10C", "11D", "2A", "9B"):
         f.press(c)
+    assert len(marked(app)) == 6  # the typed cards
     f.press("B")
-    assert app.advice and app.view.marks[0] >= 0
+    assert len(marked(app)) == 2  # the advice: the two cards to throw
     f.press("#")  # means nothing here: the cards it marked are forgotten, so is the advice
-    assert app.err and not app.cards and not app.advice and app.view.marks[0] < 0
+    assert app.err and marked(app) == []
 
 
 def test_three_players_green_turn_and_crib_show_on_the_shared_lane():
-    from test_board_game import new_game
     hw, app, f = board(display=False)
     new_game(f, app, {"players": 3})
     assert app.m.sides == 3
@@ -242,9 +238,35 @@ def test_the_message_says_why_points_were_pegged():
     hw, app, f = board(display=True)
     f.press("#11A#")  # the starter is JC: his heels
     assert "Red +2 heels" in hw["display"].shown
-    f.press("10A#13A#10B#B#")  # 30; Red says go
-    f.press("B#")  # Blue cannot go on either: one for the go
-    assert "Blue +1 go" in hw["display"].shown
+    f.press("5C")  # Blue leads 5H
+    f.press("10A")  # Red: 15
+    assert "Red 15 for 2" in hw["display"].shown
+    f.press("10B")  # Blue: 25, a pair
+    assert "Blue pair 2" in hw["display"].shown
+    f.press("5A")  # Red: 30, fifteen? no: a 5 after two tens
+    f.press("B")  # Blue cannot go on...
+    f.press("B")  # ...nor Red: one for the go to Red (the last card)
+    assert "Red go 1" in hw["display"].shown
+    f.press("4A4B")  # Blue leads 4C, Red pairs it: a pair
+    f.press("3A")  # Blue 3C: 11 (4 4 3: no run)
+    f.press("2A")  # Red 2C, the eighth card: a run of three (4 3 2) and the last card
+    assert app.m.phase == M.SHOW  # (the display has gone on to Blue's hand: its words)
+    assert play_why(app.m.last_play) == "run of 3 and last card, 4"
+
+
+def test_the_play_says_combinations_and_the_last_card():
+    hw, app, f = board(display=True)
+    f.press("##")  # starter not entered
+    for k in ("5A", "5B", "5C"):  # Blue, Red, Blue: a pair royal and 15
+        f.press(k)
+    assert "Blue 15 and pair royal, 8" in shown(hw).replace("\n", " ")
+    f.press("1A2A3A")  # Red AC: 16; Blue 2C: 18; Red 3C: 21, a run of three (A 2 3)
+    assert "Red run of 3" in shown(hw).replace("\n", " ")
+    f.press("4A")  # Blue 4C: 25, a run of five (5H A 2 3 4)
+    assert "Blue run of 5" in shown(hw).replace("\n", " ")
+    f.press("6A")  # Red 6C, the last card: 31 and a run of six (no extra for the last card)
+    assert app.m.phase == M.SHOW
+    assert play_why(app.m.last_play) == "31 and run of 6, 8"
 
 
 def test_the_turn_led_shows_who_deals_next():

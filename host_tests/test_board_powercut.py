@@ -20,10 +20,10 @@ memory is test_board_mp.py's business, not this test's.
 import os
 import re
 import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.dirname(sys.executable)
+from hostenv import ROOT, venv_program
+
+MICROPYTHON = venv_program("micropython")
 HEAP = "256k"
 CONFIG = re.compile(r"^CONFIG (\w+) block (\d+) blocks (\d+) progsize (\d+): entries (\d+) "
                     r"cuts (\d+) \(programs (\d+), erases (\d+); booted before (\d+), "
@@ -32,7 +32,7 @@ CONFIG = re.compile(r"^CONFIG (\w+) block (\d+) blocks (\d+) progsize (\d+): ent
 
 def test_every_save_of_a_whole_game_survives_a_power_cut_at_every_block_op():
     env = dict(os.environ, MICROPYPATH="firmware:host_tests/both")
-    p = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + HEAP,
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + HEAP,
                         "host_tests/mp_powercut.py"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     out = p.stdout + p.stderr

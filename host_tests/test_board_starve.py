@@ -16,12 +16,11 @@ the edge, not only one side of it).
 import os
 import re
 import subprocess
-import sys
 
 import build  # tools/build.py
+from hostenv import ROOT, venv_program
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.dirname(sys.executable)
+MICROPYTHON = venv_program("micropython")
 FREE = (160, 288, 416, 544, 800, 1056, 1568, 2080, 2592, 3104, 4096)
 LINE = re.compile(r"^STARVE free (\d+) entries (\d+) faults (\d+) unsaved (\d+) behind (\w+) "
                   r"games (\d+) events (\d+) saved_ok (\w+) same (\w+)$", re.M)
@@ -32,7 +31,7 @@ def test_the_board_survives_real_memory_errors_at_every_squeeze(tmp_path):
     env = dict(os.environ, MICROPYPATH=".:" + os.path.join(ROOT, "tools", "bench"))
     runs = []
     for free in FREE:
-        p = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=160k",
+        p = subprocess.run([MICROPYTHON, "-X", "heapsize=160k",
                             os.path.join(ROOT, "host_tests", "mp_starve.py"), str(free), "3"],
                            cwd=str(tmp_path / "esp32"), env=env, capture_output=True,
                            text=True, timeout=120)

@@ -2,13 +2,13 @@
 
 import os
 import subprocess
-import sys
 
 import build
+from hostenv import venv_program
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+MICROPYTHON = venv_program("micropython") or "micropython"
 
 
 @pytest.fixture(scope="module")
@@ -70,9 +70,9 @@ def test_built_tree_runs_in_micropython(built, target):
     """The core imports from .mpy (not source) in the real micropython binary and scores."""
     out, _rows = built
     code = (
-        "from cribbage import score, cards\n"
+        "from cribbage import score, cardtext\n"
         "print(score.__file__)\n"
-        "print(score.score_hand(cards.parse_many('5H 5C 5S JD'), cards.parse('5D')))\n"
+        "print(score.score_hand(cardtext.parse_many('5H 5C 5S JD'), cardtext.parse('5D')))\n"
     )
     r = subprocess.run([MICROPYTHON, "-X", "heapsize=96k", "-c", code],
                        env=dict(os.environ, MICROPYPATH=os.path.join(out, target)),
@@ -117,4 +117,100 @@ def test_freeze_manifest_covers_the_packages():
         assert os.path.exists(os.path.join(ROOT, "firmware", pkg, "__init__.py")), pkg
     assert ("require", ("ssd1306",), {}) in calls
     loose = {rel for rel in firmware_modules() if "/" not in rel}
-    assert loose == {"main.py", "board_config.py"}
+    assert loose == {"main.py", "board_config.py", "version.py"}
+    assert ("module", ("version.py",), {"opt": 3}) in calls  # frozen too: the board shows it
+    # one version: firmware/version.py; the manifest and pyproject.toml say the same
+    version = build.read_version()
+    assert [k["version"] for n, _a, k in calls if n == "metadata"] == [version]
+    with open(os.path.join(ROOT, "pyproject.toml")) as f:
+        assert 'version = "%s"' % version in f.read()
+
+
+@pytest.mark.parametrize("target,module", [("rp2040", "pico"), ("esp32", "esp32_devkit")])
+def test_each_tree_names_its_own_board(built, target, module):
+    """build/esp32 copied by hand onto an ESP32 runs with the ESP32's pin map (and rp2040 the
+    Pico's): board_config.py is written per tree, as firmware/main.py reads it."""
+    out, rows = built
+    with open(os.path.join(out, target, "board_config.py")) as f:
+        text = f.read()
+    assert text.startswith("from boards.%s import build" % module)
+    assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py"))
+    assert ("board_config.py", "board_config.py") in [r[:2] for r in rows[target]]
+
+
+def test_one_version_number():
+    """firmware/version.py holds the version; package.json and the build read it there."""
+    with open(os.path.join(ROOT, "firmware", "version.py")) as f:
+        text = f.read()
+    ns = {}
+    exec(text, ns)
+    assert build.read_version() == ns["VERSION"]
+    import json
+
+    with open(os.path.join(ROOT, "package.json")) as f:
+        assert json.load(f)["version"] == ns["VERSION"]
+    with open(os.path.join(ROOT, "CHANGELOG.md")) as f:
+        assert "## %s" % ns["VERSION"] in f.read()  # every release has its entry
+
+
+def test_built_version_module_answers(built):
+    """What tools/flash.py asks the board: `import version; version.VERSION` from the .mpy."""
+    out, _rows = built
+    r = subprocess.run([MICROPYTHON, "-c", "import version; print(version.__file__, "
+                        "version.VERSION)"], cwd=os.path.join(out, "rp2040"),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["version.mpy", build.read_version()]
+
+
+def fake_index(files):
+    """A get() serving a micropython-lib index of one package holding files {path: bytes}."""
+    import hashlib
+    import json
+
+    short = {p: hashlib.sha256(d).hexdigest()[:8] for p, d in files.items()}
+    urls = {"%s/package/6/ssd1306/latest.json" % build.MIP_INDEX:
+            json.dumps({"hashes": sorted(short.items()), "version": "0.1.0"}).encode()}
+    for p, d in files.items():
+        urls["%s/file/%s/%s" % (build.MIP_INDEX, short[p][:2], short[p])] = d
+    asked = []
+
+    def get(url, timeout):
+        asked.append(url)
+        if url not in urls:
+            raise OSError("offline")
+        return urls[url]
+
+    return get, asked, urls
+
+
+def test_fetch_lib_keeps_the_driver_as_mip_would(tmp_path):
+    get, asked, _urls = fake_index({"ssd1306.mpy": b"M\x06 driver"})
+    assert build.fetch_lib("ssd1306", str(tmp_path), get=get) == ["ssd1306.mpy"]
+    assert (tmp_path / "lib" / "ssd1306.mpy").read_bytes() == b"M\x06 driver"
+    assert (tmp_path / "lib" / "ssd1306.json").exists()
+    assert len(asked) == 2
+    # kept: the next build asks nothing (and works offline)
+    assert build.fetch_lib("ssd1306", str(tmp_path), get=None) == ["ssd1306.mpy"]
+
+
+def test_fetch_lib_refuses_a_download_that_does_not_match(tmp_path):
+    get, _asked, urls = fake_index({"ssd1306.mpy": b"M\x06 driver"})
+    for url in urls:
+        if "/file/" in url:
+            urls[url] = b"M\x06 tampered"
+    with pytest.raises(ValueError):
+        build.fetch_lib("ssd1306", str(tmp_path), get=get)
+    assert not (tmp_path / "lib" / "ssd1306.json").exists()
+
+
+def test_fetch_libs_offline_is_a_note(tmp_path, monkeypatch):
+    import io
+
+    def offline(url, timeout):
+        raise OSError("Name or service not known")
+
+    monkeypatch.setattr(build, "_get", offline)
+    err = io.StringIO()
+    build.fetch_libs(str(tmp_path), err)
+    assert "not kept" in err.getvalue() and "mip" in err.getvalue()

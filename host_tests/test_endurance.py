@@ -26,14 +26,13 @@ The run must end with its SOAK line (no MemoryError, no crash, no refused key), 
 
 import os
 import subprocess
-import sys
 
 import pytest
 
 import build  # tools/build.py
+from hostenv import ROOT, venv_program
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.dirname(sys.executable)
+MICROPYTHON = venv_program("micropython")
 SOAK = os.path.join(ROOT, "tools", "bench", "mp_soak.py")
 HEAP = os.environ.get("SOAK_HEAP", "128k")
 GAMES = 500  # ~15 s here
@@ -56,7 +55,7 @@ def pairs(line):
 
 def soak(tree, games, every, heap):
     env = dict(os.environ, MICROPYPATH=".", SOAK_CHILD="test")  # no re-run in another heap
-    p = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap, SOAK,
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, SOAK,
                         str(games), str(every)],
                        capture_output=True, text=True, env=env, cwd=tree, timeout=600)
     lines = p.stdout.splitlines()

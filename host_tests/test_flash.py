@@ -1,73 +1,459 @@
-"""tools/flash.py: the mpremote command lines for a fake port, and clear errors without a board."""
+"""tools/flash.py and tools/micropython_fw.py without hardware or network: the plan, the command
+lines, and whole flashes onto a fake board (a folder, read by the real PROBE in the micropython
+binary, written by a fake mpremote), the offline fallback for the OLED driver, Ctrl-C in dev."""
 
+import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 
+import build
 import flash
+import micropython_fw
+from hostenv import venv_program
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLASH = os.path.join(ROOT, "tools", "flash.py")
+FW = os.path.join(ROOT, "tools", "micropython_fw.py")
+MICROPYTHON = venv_program("micropython") or "micropython"
+
+# A fake mpremote: FAKE_BOARD is the board's filesystem, every call is logged (one JSON list of
+# words a line) in FAKE_LOG. exec runs the code in the real micropython binary in that folder
+# (its platform and version replaced by FAKE_PLATFORM / FAKE_VERSION); cp/rm/mkdir/rmdir act
+# on the folder; mip fails as offline when FAKE_OFFLINE is set; FAKE_CORRUPT names a file that
+# cp writes short; FAKE_HANG makes an exec of `import main` run until it is killed.
+FAKE_MPREMOTE = r'''#!%(python)s
+import json, os, shutil, subprocess, sys, time
+board, env = os.environ["FAKE_BOARD"], os.environ
+args = sys.argv[1:]
+with open(env["FAKE_LOG"], "a") as f:
+    f.write(json.dumps(args) + "\n")
+if args[:1] == ["connect"]:
+    args = args[2:]
+steps, cur = [], []
+for a in args + ["+"]:
+    if a == "+":
+        steps.append(cur)
+        cur = []
+    else:
+        cur.append(a)
+def at(p):
+    return os.path.join(board, p.lstrip(":"))
+for step in steps:
+    cmd, rest = step[0], step[1:]
+    if cmd == "mount":  # mount FOLDER, then the next command
+        cmd, rest = rest[1], rest[2:]
+    if cmd == "exec":
+        if "import main" in rest[0] and env.get("FAKE_HANG"):
+            time.sleep(60)
+        r = subprocess.run([%(micropython)r, "-c", rest[0]], cwd=board, capture_output=True,
+                           text=True)
+        for line in r.stdout.splitlines():
+            if line.startswith("P "):
+                line = "P " + env.get("FAKE_PLATFORM", "rp2")
+            elif line.startswith("V ") and env.get("FAKE_VERSION"):
+                line = "V " + env["FAKE_VERSION"]
+            print(line)
+        if r.returncode:
+            sys.exit(r.stderr or 1)
+    elif cmd == "rm":
+        for p in rest:
+            os.remove(at(p))
+    elif cmd == "rmdir":
+        for p in rest:
+            os.rmdir(at(p))
+    elif cmd == "mkdir":
+        for p in rest:
+            if os.path.exists(at(p)):
+                sys.exit("mpremote: mkdir: File exists")
+            os.mkdir(at(p))
+    elif cmd == "cp":
+        shutil.copyfile(rest[0], at(rest[1]))
+        if rest[1] == ":" + env.get("FAKE_CORRUPT", "-"):
+            with open(at(rest[1]), "ab") as f:
+                f.write(b"#")
+    elif cmd == "mip":
+        if env.get("FAKE_OFFLINE"):
+            sys.exit("mpremote: [Errno -3] Temporary failure in name resolution requesting "
+                     "https://micropython.org/pi/v2/package/6/ssd1306/latest.json")
+        os.makedirs(at("lib"), exist_ok=True)
+        with open(at("lib/%%s.mpy" %% rest[1]), "wb") as f:
+            f.write(b"M\x06 from mip")
+    elif cmd not in ("reset", "soft-reset", "bootloader"):
+        sys.exit("fake mpremote: no %%s" %% cmd)
+'''
 
 
 def fake_build(tmp_path):
+    """A small build root: both targets with a module, main.py and the right board_config."""
+    root = tmp_path / "build"
     for t in ("rp2040", "esp32"):
-        d = tmp_path / t
+        d = root / t
         (d / "cribbage").mkdir(parents=True)
-        (d / "cribbage" / "score.mpy").write_bytes(b"M\x06")
+        (d / "cribbage" / "score.mpy").write_bytes(b"M\x06 score " + t.encode())
         (d / "main.py").write_text("import board\n")
-        (d / "board_config.py").write_text('BOARD = "pico"\n')
-    return tmp_path
+        (d / "board_config.py").write_text(build.config_text(build.BOARD_MODULE[t]))
+    return root
 
 
-def dry(tmp_path, *args):
-    r = subprocess.run([sys.executable, FLASH, *args, "--dry-run", "--build", str(tmp_path)],
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    cmds = [shlex.split(line[2:]) for line in r.stdout.splitlines() if line.startswith("$ ")]
-    assert cmds and all(os.path.basename(c[0]) == "mpremote" for c in cmds)
-    return [c[1:] for c in cmds]
+def real_build(tmp_path):
+    """A real build of firmware/ for the Pico (its version.mpy imports in micropython)."""
+    root = tmp_path / "build"
+    build.build("rp2040", os.path.join(ROOT, "firmware"), str(root))
+    return root
 
 
-@pytest.mark.parametrize("board,target", [("pico", "rp2040"), ("esp32", "esp32")])
-def test_flash_command_lines(tmp_path, board, target):
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """A fake board (folder) behind a fake mpremote; returns (board folder, env, log reader)."""
+    board = tmp_path / "board"
+    board.mkdir()
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    exe = bindir / "mpremote"
+    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable, "micropython": MICROPYTHON})
+    exe.chmod(0o755)
+    log = tmp_path / "mpremote.log"
+    env = dict(os.environ, MPREMOTE=str(exe), FAKE_BOARD=str(board), FAKE_LOG=str(log))
+    for k, v in env.items():
+        if k.startswith(("MPREMOTE", "FAKE_")):
+            monkeypatch.setenv(k, v)
+
+    def calls():
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text().splitlines()]
+
+    return board, env, calls
+
+
+def write(folder, files):
+    for rel, data in files.items():
+        p = folder / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+def files_of(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def cli(script, *args, env=None):
+    return subprocess.run([sys.executable, script, *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def commands(stdout):
+    return [shlex.split(line[2:], comments=True) for line in stdout.splitlines()
+            if line.startswith("$ ")]
+
+
+# --- the plan --------------------------------------------------------------------------------
+
+BOARD_LISTING = """\
+P rp2
+V 1.24.1
+M 6
+U Raspberry Pi Pico with RP2040
+A 0.1.0
+D data
+F 300 aa data/game
+F 12 ab data/settings
+F 64 ac data/history
+F 1 ad data/boots
+F 20 ae data/game.bad
+F 300 af data/game.tmp
+F 40 ag data/wifi.json
+D cribbage
+F 2 b0 cribbage/score.py
+F 9 b1 cribbage/score.mpy
+F 5 b2 cribbage/old.mpy
+D oldpkg
+D oldpkg/sub
+F 3 b3 oldpkg/sub/x.py
+D lib
+F 9 b4 lib/ssd1306.mpy
+F 9 b5 lib/ssd1306.py
+F 9 b6 lib/other.mpy
+F 10 b7 boot.py
+F 10 b8 wifi.json
+F 14 b9 main.py
+F 18 ba version.py
+"""
+
+
+def test_plan_removes_stale_files_and_keeps_the_data():
+    board = flash.parse_listing(BOARD_LISTING)
+    assert board.app == "0.1.0" and board.version == "1.24.1" and board.platform == "rp2"
+    files = {"main.py": (14, "b9"), "cribbage/score.mpy": (9, "new"), "version.mpy": (30, "c0"),
+             "board/app.mpy": (100, "c1"), "board_config.py": (15, "c2")}
+    p = flash.plan(files, board)
+    removed = dict(p["remove"])
+    assert set(removed) == {"cribbage/score.py", "cribbage/old.mpy", "oldpkg/sub/x.py",
+                            "lib/ssd1306.py", "lib/other.mpy", "version.py"}
+    # MicroPython imports a .py before the .mpy of the same name: such a .py goes, saying why
+    assert "stale .py beside the build's .mpy" in removed["cribbage/score.py"]
+    assert "stale .py" in removed["version.py"]
+    assert "stale .py" not in removed["cribbage/old.mpy"]
+    kept = dict(p["keep"])
+    assert set(kept) == {"data/game", "data/settings", "data/history", "data/boots",
+                         "data/game.bad", "data/game.tmp", "data/wifi.json", "lib/ssd1306.mpy",
+                         "boot.py", "wifi.json"}
+    assert "saved game" in kept["data/game"] and "Wi-Fi" in kept["wifi.json"]
+    assert p["same"] == ["main.py"]
+    assert p["update"] == ["cribbage/score.mpy"]
+    assert p["add"] == ["board/app.mpy", "board_config.py", "version.mpy"]
+    assert p["mkdir"] == ["board"]
+    assert p["rmdir"] == ["oldpkg/sub", "oldpkg"]  # the deepest first; data/ and lib/ stay
+
+
+def test_change_command_removes_then_copies(tmp_path):
+    board = flash.parse_listing(BOARD_LISTING)
+    p = flash.plan({"main.py": (1, "x"), "board/app.mpy": (1, "y")}, board)
+    cmd = flash.change_cmd(p, str(tmp_path), "/dev/ttyACM0")
+    steps = " ".join(cmd[3:]).split(" + ")
+    assert steps[0].startswith("rm :") and ":cribbage/score.py" in steps[0]
+    assert not any("data/" in s or "wifi.json" in s or "boot.py" in s for s in steps)
+    assert steps[1] == "rmdir :oldpkg/sub :cribbage :oldpkg"  # the deepest first
+    assert steps[2] == "mkdir :board"
+    assert "cp %s :board/app.mpy" % os.path.join(tmp_path, "board", "app.mpy") in steps
+    assert "cp %s :main.py" % os.path.join(tmp_path, "main.py") in steps
+    assert flash.change_cmd(flash.plan({}, flash.Board()), str(tmp_path), None) is None
+
+
+def test_dry_run_plans_from_a_listing_and_runs_nothing(tmp_path, fake):
+    _board, env, calls = fake
     b = fake_build(tmp_path)
-    cmds = dry(b, "flash", "--board", board, "--port", "/dev/ttyFAKE0")
-    for c in cmds:
-        assert c[:2] == ["connect", "/dev/ttyFAKE0"]
-    assert cmds[0][2] == "exec" and "sys.platform" in cmds[0][3]  # a board must answer first
-    assert ["mip", "install", "ssd1306"] in [c[2:] for c in cmds]
-    copy = cmds[-2][2:]
-    steps = " ".join(copy).split(" + ")
-    assert "cp -r %s :" % os.path.join(b, target, "cribbage") in steps
-    assert "cp %s :main.py" % os.path.join(b, target, "main.py") in steps
-    cfg = [s for s in steps if s.endswith(":" + flash.CONFIG_FILE)]
-    assert len(cfg) == 1  # the build's own board_config.py is not copied as well
-    with open(cfg[0].split()[1]) as f:
-        assert f.read() == flash.config_text(board)
-    assert cmds[-1][2:] == ["reset"]
-    # the other target's tree is never copied
-    other = "esp32" if target == "rp2040" else "rp2040"
-    assert os.path.join(b, other) not in " ".join(copy)
+    listing = tmp_path / "board.txt"
+    listing.write_text(BOARD_LISTING)
+    r = cli(FLASH, "flash", "--board", "pico", "--port", "/dev/ttyFAKE0", "--dry-run",
+            "--build", str(b), "--board-files", str(listing), env=env)
+    assert r.returncode == 0, r.stderr
+    assert calls() == []  # nothing ran: every command is only printed
+    out = r.stdout
+    assert "before: cribbage board 0.1.0 (MicroPython 1.24.1 on rp2)" in out
+    for line in ("remove  cribbage/score.py", "remove  version.py", "remove  oldpkg/",
+                 "keep    data/game ", "keep    data/boots", "keep    data/game.bad",
+                 "keep    wifi.json", "keep    lib/ssd1306.mpy", "add     board_config.py",
+                 "update  cribbage/score.mpy", "update  main.py"):
+        assert line in out, line
+    cmds = commands(out)
+    assert all(c[1:3] == ["connect", "/dev/ttyFAKE0"] for c in cmds)
+    rm = next(c for c in cmds if "rm" in c)
+    assert ":cribbage/score.py" in rm and not any("data/" in w for w in rm)
+    assert not any("mip" in c for c in cmds)  # the driver is on the board already: kept
+    assert cmds[-1][3:] == ["reset"]
 
+
+@pytest.mark.parametrize("board,target", [("pico", "rp2040"), ("pico_w", "rp2040"),
+                                          ("esp32", "esp32")])
+def test_flash_command_lines_for_an_empty_board(tmp_path, board, target):
+    b = fake_build(tmp_path)
+    r = cli(FLASH, "flash", "--board", board, "--port", "/dev/ttyFAKE0", "--dry-run",
+            "--build", str(b))
+    assert r.returncode == 0, r.stderr
+    assert "planned as for an empty board" in r.stdout
+    cmds = [c[1:] for c in commands(r.stdout)]
+    assert all(os.path.basename(c[0]) == "mpremote" for c in commands(r.stdout))
+    assert cmds[0][2] == "exec" and "flash.PROBE" in cmds[0][3]  # the board is read first
+    assert ["mip", "install", "ssd1306"] in [c[2:] for c in cmds]
+    copy = next(c for c in cmds if "cp" in c)
+    steps = " ".join(copy[2:]).split(" + ")
+    assert steps[0] == "mkdir :cribbage"
+    assert "cp %s :main.py" % os.path.join(b, target, "main.py") in steps
+    assert "cp %s :board_config.py" % os.path.join(b, target, "board_config.py") in steps
+    other = "esp32" if target == "rp2040" else "rp2040"
+    assert os.path.join(b, other) not in " ".join(copy)  # the other target's tree is never used
+    assert cmds[-1][2:] == ["reset"]
+
+
+def test_a_build_with_another_boards_config_is_refused(tmp_path):
+    b = fake_build(tmp_path)
+    (b / "esp32" / "board_config.py").write_text(build.config_text("pico"))
+    r = cli(FLASH, "flash", "--board", "esp32", "--dry-run", "--build", str(b))
+    assert r.returncode == 2
+    assert "does not say `from boards.esp32_devkit import build" in r.stderr
+    assert "make build" in r.stderr
+
+
+# --- whole flashes onto a fake board --------------------------------------------------------
+
+def test_flash_makes_the_board_exactly_the_build(tmp_path, fake):
+    board, env, calls = fake
+    b = real_build(tmp_path)
+    data = {"data/game": b"\x02saved game", "data/settings": b"\x01\x02", "data/boots": b"\x01",
+            "data/history": b"h" * 32, "data/game.bad": b"bad", "wifi.json": b"{}"}
+    write(board, data)
+    write(board, {"version.py": 'VERSION = "0.1.0"\n', "cribbage/score.py": "stale = 1\n",
+                  "cribbage/gone.mpy": b"M\x06", "old/x.py": "x = 1\n",
+                  "lib/ssd1306.mpy": b"M\x06 driver", "board_config.py": build.config_text("pico")})
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    want = files_of(b / "rp2040")
+    got = files_of(board)
+    for rel, blob in data.items():
+        assert got.pop(rel) == blob  # the data is kept, byte for byte
+    assert got.pop("lib/ssd1306.mpy") == b"M\x06 driver"
+    assert got == want  # and the rest is exactly the build: stale .py, old files, old/ gone
+    assert not (board / "old").exists()
+    out = r.stdout
+    assert "version: 0.1.0 -> %s" % build.read_version() in out
+    assert "remove  cribbage/score.py" in out and "stale .py" in out
+    assert "changed: %d added, 0 updated, 4 removed, 7 kept" % (len(want) - 1) in out
+    assert "%d files checked on the board (size and sha256)" % len(want) in out
+    assert calls()[-1][2:] == ["reset"]
+    # a second flash finds nothing to do and still checks everything
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stderr
+    assert "changed: 0 added, 0 updated, 0 removed, 7 kept, %d unchanged" % len(want) in r.stdout
+    assert "version: %s -> %s" % ((build.read_version(),) * 2) in r.stdout
+
+
+def test_offline_the_driver_comes_from_the_builds_copy(tmp_path, fake):
+    board, env, calls = fake
+    b = fake_build(tmp_path)
+    lib = b / "lib"
+    lib.mkdir()
+    (lib / "ssd1306.mpy").write_bytes(b"M\x06 kept driver")
+    sha = flash.file_hash(str(lib / "ssd1306.mpy"))[1]
+    (lib / "ssd1306.json").write_text(json.dumps({"hashes": [["ssd1306.mpy", sha[:8]]]}))
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b),
+            env=dict(env, FAKE_OFFLINE="1"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "lib" / "ssd1306.mpy").read_bytes() == b"M\x06 kept driver"
+    assert "mip could not fetch it (mpremote: [Errno -3] Temporary failure" in r.stdout
+    assert "installed the copy from" in r.stdout
+    assert ["mip", "install", "ssd1306"] in [c[2:] for c in calls()]
+    # a copy for another .mpy format is not used
+    assert flash.cached_lib("ssd1306", str(b), 7) is None
+    assert flash.cached_lib("ssd1306", str(b), 6) == [("lib/ssd1306.mpy",
+                                                       str(lib / "ssd1306.mpy"))]
+
+
+def test_offline_without_a_copy_the_flash_goes_on_with_a_note(tmp_path, fake):
+    board, env, _calls = fake
+    b = fake_build(tmp_path)
+    r = cli(FLASH, "flash", "--board", "esp32", "--build", str(b),
+            env=dict(env, FAKE_OFFLINE="1", FAKE_PLATFORM="esp32"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert files_of(board) == files_of(b / "esp32")  # the firmware is on, without the driver
+    assert "NOTE: ssd1306 (the OLED driver) is NOT on the board" in r.stdout
+    assert "make flash" in r.stdout and "mpremote mip install ssd1306" in r.stdout
+
+
+def test_online_the_driver_is_installed_with_mip(tmp_path, fake):
+    board, env, _calls = fake
+    b = fake_build(tmp_path)
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "lib" / "ssd1306.mpy").read_bytes() == b"M\x06 from mip"
+    assert "ssd1306: installed with mip" in r.stdout
+
+
+def test_a_copy_that_does_not_verify_fails(tmp_path, fake):
+    _board, env, _calls = fake
+    b = fake_build(tmp_path)
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b),
+            env=dict(env, FAKE_CORRUPT="main.py"))
+    assert r.returncode == 2
+    assert "does not hold the build: main.py: 14 bytes on the board, 13 in the build" in r.stderr
+    assert "make flash again" in r.stderr
+
+
+@pytest.mark.parametrize("version", ["1.22.2", "1.19.1"])
+def test_old_micropython_is_refused_before_anything_changes(tmp_path, fake, version):
+    board, env, calls = fake
+    b = fake_build(tmp_path)
+    write(board, {"main.py": "old\n"})
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b),
+            env=dict(env, FAKE_VERSION=version))
+    assert r.returncode == 2
+    assert "runs MicroPython %s; the firmware needs 1.23 or newer" % version in r.stderr
+    assert "mpy" in r.stderr and "make micropython" in r.stderr  # why, and what to do
+    assert [c[2] for c in calls()] == ["exec"]  # only read
+    assert files_of(board) == {"main.py": b"old\n"}
+
+
+def test_wrong_board_is_named(tmp_path, fake):
+    _board, env, _calls = fake
+    b = fake_build(tmp_path)
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b),
+            env=dict(env, FAKE_PLATFORM="esp32"))
+    assert r.returncode == 2 and "BOARD=esp32" in r.stderr
+    board = flash.parse_listing("P esp32\nV 1.24.0\n")
+    flash.check_board("esp32", None, board)  # the right one passes
+
+
+def test_files_prints_the_listing_dry_run_reads(fake, tmp_path):
+    board, env, _calls = fake
+    write(board, {"data/game": b"g", "main.py": "x\n"})
+    r = cli(FLASH, "files", env=env)
+    assert r.returncode == 0, r.stderr
+    b = flash.parse_listing(r.stdout)
+    assert b.platform == "rp2" and b.app == "unknown"
+    assert b.files["main.py"] == (2, flash.file_hash(str(board / "main.py"))[1])
+    assert "data" in b.dirs
+
+
+# --- dev, repl, errors -------------------------------------------------------------------------
 
 def test_auto_port_and_dev_and_repl(tmp_path):
     b = fake_build(tmp_path)
-    cmds = dry(b, "flash", "--board", "pico")
-    assert all(c[:2] == ["connect", "auto"] for c in cmds)
-    dev = dry(b, "dev", "--board", "esp32", "--port", "/dev/ttyUSB7")
-    words = dev[-1]
-    assert words[words.index("mount") + 1].endswith("firmware")
-    assert words[-2] == "exec"
-    assert words[-1] == "import board_config; board_config.BOARD = 'esp32_devkit'; import main"
-    assert dry(b, "repl", "--port", "/dev/ttyUSB7") == [["connect", "/dev/ttyUSB7", "repl"]]
+    r = cli(FLASH, "flash", "--board", "pico", "--dry-run", "--build", str(b))
+    assert all(c[1:3] == ["connect", "auto"] for c in commands(r.stdout))
+    r = cli(FLASH, "dev", "--board", "esp32", "--port", "/dev/ttyUSB7", "--dry-run")
+    dev, reset = commands(r.stdout)
+    assert dev[dev.index("mount") + 1].endswith("firmware")
+    assert dev[-2] == "exec"
+    assert dev[-1] == ("import sys; from boards import esp32_devkit as b; "
+                       "sys.modules['board_config'] = b; import main")
+    assert reset[1:] == ["connect", "/dev/ttyUSB7", "soft-reset"]
+    r = cli(FLASH, "repl", "--port", "/dev/ttyUSB7", "--dry-run")
+    assert [c[1:] for c in commands(r.stdout)] == [["connect", "/dev/ttyUSB7", "repl"]]
+
+
+def test_ctrl_c_in_dev_stops_cleanly_and_resets_the_board(fake):
+    """Ctrl-C (SIGINT to the terminal's process group) while the app runs from source: no
+    traceback, the mpremote session ends, the board gets a soft reset (its normal REPL)."""
+    _board, env, calls = fake
+    p = subprocess.Popen([sys.executable, FLASH, "dev", "--board", "pico"],
+                         env=dict(env, FAKE_HANG="1"), start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        if any("mount" in c for c in calls()):
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert "Traceback" not in err + out
+    assert p.returncode == 0, err
+    assert "stopped: the board is at its REPL" in out
+    assert calls()[-1][2:] == ["soft-reset"]
+
+
+def test_stop_dev_says_when_the_board_does_not_answer(monkeypatch, capsys):
+    class Child:
+        def terminate(self):
+            self.stopped = True
+
+        def wait(self, timeout=None):
+            return -15
+
+    monkeypatch.setattr(flash.subprocess, "run",
+                        lambda *a, **k: subprocess.CompletedProcess(a, 1, "", "no device"))
+    child = Child()
+    assert flash.stop_dev(child, None) == 1
+    assert child.stopped
+    assert "press its reset button" in capsys.readouterr().out
 
 
 def test_missing_build_is_a_clear_error(tmp_path):
-    r = subprocess.run([sys.executable, FLASH, "flash", "--board", "pico", "--dry-run",
-                        "--build", str(tmp_path / "nothing")], capture_output=True, text=True)
+    r = cli(FLASH, "flash", "--board", "pico", "--dry-run", "--build", str(tmp_path / "nothing"))
     assert r.returncode == 2
     assert "make build" in r.stderr
 
@@ -75,21 +461,13 @@ def test_missing_build_is_a_clear_error(tmp_path):
 def test_real_mpremote_on_a_missing_port_says_so(tmp_path):
     """One real mpremote run: the port does not exist, the message says so and what to do."""
     b = fake_build(tmp_path)
-    r = subprocess.run([sys.executable, FLASH, "flash", "--board", "pico",
-                        "--port", "/dev/ttyNOBOARD9", "--build", str(b)],
-                       capture_output=True, text=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k != "MPREMOTE"}
+    r = cli(FLASH, "flash", "--board", "pico", "--port", "/dev/ttyNOBOARD9", "--build", str(b),
+            env=env)
     assert r.returncode == 2
     assert "no board at /dev/ttyNOBOARD9" in r.stderr
     assert "mpremote devs" in r.stderr
     assert "mip" not in r.stdout  # it stopped before installing or copying anything
-
-
-def test_wrong_board_is_named(monkeypatch):
-    monkeypatch.setattr(flash, "run", lambda *a, **k: "MicroPython\nesp32\n")
-    with pytest.raises(flash.FlashError) as e:
-        flash.check_board("pico", "/dev/ttyACM0", dry=False)
-    assert "BOARD=esp32" in str(e.value)
-    flash.check_board("esp32", "/dev/ttyACM0", dry=False)  # the right one passes
 
 
 def test_no_device_message():
@@ -98,13 +476,132 @@ def test_no_device_message():
 
 
 def test_config_names_a_board_module_the_firmware_has():
-    """board_config.py as flash writes it is what firmware/main.py reads: BOARD = module."""
-    for board in flash.BOARDS:
-        ns = {}
-        exec(flash.config_text(board), ns)
-        assert os.path.exists(os.path.join(ROOT, "firmware", "boards", ns["BOARD"] + ".py"))
+    """board_config.py as the build writes it is what firmware/main.py reads: the board
+    module's build(), imported by name (a plain import a reader and pyright can follow)."""
+    import ast
+    for board, (target, _platform) in flash.BOARDS.items():
+        node = ast.parse(build.config_text(build.BOARD_MODULE[target])).body[0]
+        assert isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["build"]
+        pkg, module = node.module.split(".")
+        assert pkg == "boards"
+        assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py")), board
     with open(os.path.join(ROOT, "firmware", "main.py")) as f:
-        assert "from %s import BOARD" % flash.CONFIG_FILE[:-3] in f.read()
+        assert "from %s import build" % flash.CONFIG_FILE[:-3] in f.read()
+
+
+def test_versions():
+    assert flash.version_tuple("1.24.1") == (1, 24, 1)
+    assert flash.version_tuple("(1, 23, 0, '')") == (1, 23, 0)
+    assert flash.version_tuple("v1.25.0-preview.123.gabc") == (1, 25, 0)
+    assert flash.version_tuple("1.22") == (1, 22, 0)
+    for ok in ("1.23.0", "1.24.1", "1.29.0", (2, 0, 0)):
+        flash.check_micropython(ok)
+    for old in ("1.22.2", "1.21.0", "1.9.4", (0, 9, 9)):
+        with pytest.raises(flash.FlashError) as e:
+            flash.check_micropython(old)
+        assert "needs 1.23 or newer: " + flash.WHY_MIN in str(e.value)
+    with pytest.raises(flash.FlashError):
+        flash.check_micropython(None)
+
+
+# --- make micropython ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("board,name,tool,offset", [
+    ("pico", "RPI_PICO-20241129-v1.24.1.uf2", "cp", None),
+    ("pico_w", "RPI_PICO_W-20241129-v1.24.1.uf2", "cp", None),
+    ("esp32", "ESP32_GENERIC-20241129-v1.24.1.bin", "esptool", "0x1000"),
+])
+def test_micropython_dry_run_picks_tool_and_offset(tmp_path, board, name, tool, offset):
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
+    r = cli(FW, "--board", board, "--firmware", name, "--port", "/dev/ttyX", "--drive",
+            str(drive), "--dry-run")
+    assert r.returncode == 0, r.stderr
+    cmds = commands(r.stdout)
+    if tool == "cp":
+        assert "UF2 copy onto the RPI-RP2 drive" in r.stdout and "no offset" in r.stdout
+        assert cmds[0] == ["cp", name, str(drive) + "/"]
+    else:
+        erase, write_ = cmds[:2]
+        assert os.path.basename(erase[0]) == "esptool"
+        assert erase[1:] == ["--chip", "esp32", "--port", "/dev/ttyX", "erase-flash"]
+        assert write_[-3:] == ["write-flash", offset, name]
+        assert "offset 0x1000" in r.stdout
+    assert "flash.PROBE" in cmds[-1][-1]  # then the version the board answers with
+
+
+def test_make_micropython_dry_run():
+    r = subprocess.run(["make", "micropython", "BOARD=esp32", "PORT=/dev/ttyUSB0", "DRY_RUN=1",
+                        "FIRMWARE=ESP32_GENERIC-20250415-v1.25.0.bin"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "write-flash 0x1000 ESP32_GENERIC-20250415-v1.25.0.bin" in r.stdout
+
+
+@pytest.mark.parametrize("board,name,says", [
+    ("pico", "RPI_PICO_W-20241129-v1.24.1.uf2", "MicroPython for RPI_PICO_W, not for BOARD=pico"),
+    ("pico", "RPI_PICO2-20241129-v1.24.1.uf2", "for RPI_PICO2"),
+    ("esp32", "ESP32_GENERIC_S3-20241129-v1.24.1.bin", "for ESP32_GENERIC_S3"),
+    ("esp32", "RPI_PICO-20241129-v1.24.1.uf2", "not a .bin file"),
+    ("pico", "ESP32_GENERIC-20241129-v1.24.1.bin", "not a .uf2 file"),
+    ("pico", "RPI_PICO-20240222-v1.22.2.uf2", "is MicroPython 1.22.2; the firmware needs 1.23"),
+    ("esp32", "esp32-20230426-v1.20.0.bin", "needs 1.23 or newer"),
+])
+def test_micropython_refuses_the_wrong_file(board, name, says):
+    with pytest.raises(flash.FlashError) as e:
+        micropython_fw.check_file(board, name)
+    assert says in str(e.value)
+    assert micropython_fw.check_file("pico", "RPI_PICO-20250415-v1.25.0.uf2") == (1, 25, 0)
+    assert micropython_fw.check_file("esp32", "ESP32_GENERIC-SPIRAM-20250415-v1.25.0.bin")
+
+
+def fake_esptool(tmp_path):
+    exe = tmp_path / "esptool"
+    exe.write_text("#!%s\nimport json, os, sys\nopen(os.environ['FAKE_LOG'], 'a').write("
+                   "json.dumps(['esptool'] + sys.argv[1:]) + '\\n')\n" % sys.executable)
+    exe.chmod(0o755)
+    return str(exe)
+
+
+def test_micropython_esp32_erases_writes_and_checks_the_version(tmp_path, fake):
+    _board, env, calls = fake
+    fw = tmp_path / "ESP32_GENERIC-20250415-v1.25.0.bin"
+    fw.write_bytes(b"\xe9firmware")
+    env = dict(env, ESPTOOL=fake_esptool(tmp_path), FAKE_PLATFORM="esp32")
+    r = cli(FW, "--board", "esp32", "--firmware", str(fw), "--port", "/dev/ttyUSB0", env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    log = calls()
+    assert log[0][-1] == "erase-flash"
+    assert log[1][-3:] == ["write-flash", "0x1000", str(fw)]
+    assert log[2][2] == "exec"  # the board is asked its version afterwards
+    assert "supported (1.23 or newer). Next: make flash BOARD=esp32" in r.stdout
+    # a board that answers with an older MicroPython (an odd file) is refused, with the reason
+    r = cli(FW, "--board", "esp32", "--firmware", str(fw), env=dict(env, FAKE_VERSION="1.22.0"))
+    assert r.returncode == 2
+    assert "the board runs MicroPython 1.22.0; the firmware needs 1.23 or newer" in r.stderr
+
+
+def test_micropython_pico_copies_the_uf2_to_the_drive(tmp_path, fake):
+    _board, env, _calls = fake
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("Board-ID: RPI-RP2\n")
+    fw = tmp_path / "RPI_PICO-20250415-v1.25.0.uf2"
+    fw.write_bytes(b"UF2\n" * 100)
+    r = cli(FW, "--board", "pico", "--firmware", str(fw), "--drive", str(drive), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (drive / fw.name).read_bytes() == fw.read_bytes()
+    r = cli(FW, "--board", "pico", "--firmware", str(fw), "--drive", str(tmp_path), env=env)
+    assert r.returncode == 2 and "not the Pico's RPI-RP2 drive" in r.stderr
+
+
+def test_find_drive(tmp_path):
+    (tmp_path / "u" / "RPI-RP2").mkdir(parents=True)
+    pattern = str(tmp_path / "*" / "RPI-RP2")
+    assert micropython_fw.find_drive((pattern,)) is None  # not the boot loader's drive
+    (tmp_path / "u" / "RPI-RP2" / "INFO_UF2.TXT").write_text("Board-ID: RPI-RP2\n")
+    assert micropython_fw.find_drive((pattern,)) == str(tmp_path / "u" / "RPI-RP2")
 
 
 def test_make_targets_call_the_tools():
@@ -114,8 +611,12 @@ def test_make_targets_call_the_tools():
         return r.stdout
 
     out = dry_make("flash", "BOARD=esp32", "PORT=/dev/ttyUSB3")
-    assert "tools/build.py" in out  # flash builds first
+    assert "tools/build.py --package-json --fetch-libs" in out  # flash builds first
     assert "tools/flash.py flash --board esp32 --port /dev/ttyUSB3" in out
+    out = dry_make("flash", "DRY_RUN=1", "BOARD_FILES=b.txt")
+    assert "--dry-run" in out and "--board-files 'b.txt'" in out
     assert "tools/flash.py dev --board pico" in dry_make("dev")
     assert "tools/flash.py repl --port /dev/ttyACM1" in dry_make("repl", "PORT=/dev/ttyACM1")
-    assert "tools/sim.py" in dry_make("sim")
+    out = dry_make("micropython", "BOARD=pico_w", "FIRMWARE=f.uf2", "DRIVE=/mnt/RPI-RP2")
+    assert "tools/micropython_fw.py --board pico_w --firmware 'f.uf2'" in out
+    assert "--drive '/mnt/RPI-RP2'" in out

@@ -3,7 +3,8 @@
 from hypothesis import given, settings, strategies as st
 
 import reference
-from cribbage.score import score_hand, score_play, breakdown
+from cribbage.score import score_hand, score_play
+from cribbage.spoken import breakdown
 from cribbage.cards import PIP
 
 distinct_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)

@@ -5,14 +5,20 @@ which colour)."""
 import os
 
 import pytest
-import sim
+from board.keypad import KEYS_4X4
+from hostenv import ROOT
+from sim.games import game_keys
+from sim.keys import parse_keys
+from sim.runner import HW_DIR, Sim, micropython
+
+SIM = os.path.join(ROOT, "tools", "sim.py")  # the command line, as the README runs it
 
 HOLE, START, FINISH = 1, 0, 2  # board.layout kinds (as the driver reports them)
 
 
 def run(tmp_path, keys, **kw):
-    s = sim.Sim(str(tmp_path / "store"), **kw)
-    st = s.run(sim.parse_keys(keys))
+    s = Sim(str(tmp_path / "store"), **kw)
+    st = s.run(parse_keys(keys))
     assert not st.get("crash"), st["crash"]
     assert not s.errors, s.errors
     return s.board, st
@@ -41,16 +47,22 @@ def lit_holes(board, lit, lane):
 # Blue KH (10), Red 4D (14), Blue 9C (23), Red 3H (26, last card: Red 1) -> Red 5.
 # The show: Blue 10C JD KH 9C = 15s 6 + run of three 3 = 9; Red 5S 6C 4D 3H = 15s 4,
 # pair 2, two runs of four 8 = 14; Red's crib AC 2C 7S 8D = 15s 6 -> Red 25, Blue 9.
-ONE_DEAL = ("# 5C# 10A# 5D# 11B# 6A# 13C# 4B# 9A# 3C# "
-            "10A11B13C9A# 5D6A4B3C# 1A2A7D8B#")
+# Keyed as few as the board takes: OK for the first deal, the starter and each card go in with
+# their suits, OK on each hand (filled in from the play), the crib typed. ONE_DEAL_TYPED is
+# the same deal as it was keyed before the board filled hands in: an OK after every card,
+# every hand typed over the filled-in one; the board takes both.
+ONE_DEAL = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # # 1A2A7D8B#"
+ONE_DEAL_TYPED = ("# 5C# 10A# 5D# 11B# 6A# 13C# 4B# 9A# 3C "
+                  "10A11B13C9A# 5D6A4B3C# 1A2A7D8B#")
 
 
-def test_one_deal_card_by_card(tmp_path):
-    board, st = run(tmp_path, ONE_DEAL)
+@pytest.mark.parametrize("keys", [ONE_DEAL, ONE_DEAL_TYPED])
+def test_one_deal_card_by_card(tmp_path, keys):
+    board, st = run(tmp_path, keys)
     assert st["scores"] == [["Red", 25], ["Blue", 9]]
     assert st["phase"] == "deal" and st["error"] == ""
     # the same hands scored by the core agree with the hand-counted numbers above
-    from cribbage.cards import parse, parse_many
+    from cribbage.cardtext import parse, parse_many
     from cribbage.score import score_hand
 
     starter = parse("5H")
@@ -77,7 +89,7 @@ COLOURS = ("red", "blue", "green")  # hue of sides 0, 1, 2 (board/render.py's pa
 def test_complete_game_matches_the_engine(tmp_path, seed, players, target):
     """A whole game, every card typed (players and game set in the board's menu first): the
     board ends where the engine's own game ends, and shows the win."""
-    keys, m = sim.game_keys(seed, players, target)
+    keys, m = game_keys(seed, players, target)
     board, st = run(tmp_path, keys)
     assert (st["players"], st["target"]) == (players, target)
     assert [s for _n, s in st["scores"]] == list(m.score[:m.sides])
@@ -105,7 +117,7 @@ def test_complete_game_matches_the_engine(tmp_path, seed, players, target):
 
 def test_restart_resumes_the_saved_game(tmp_path):
     """Quit half way and start again with the same storage: the game goes on from there."""
-    keys, m = sim.game_keys(3)
+    keys, m = game_keys(3)
     words = keys.split(" ")
     half = len(words) // 2
     _board, mid = run(tmp_path, " ".join(words[:half]))
@@ -119,9 +131,9 @@ def test_restart_resumes_the_saved_game(tmp_path):
 def test_a_wrong_entry_is_refused_and_flashes(tmp_path):
     board, before = run(tmp_path, "# 5C# 10A# 5D#")
     assert before["scores"] == [["Red", 2], ["Blue", 0]]
-    s = sim.Sim(str(tmp_path / "store"))
+    s = Sim(str(tmp_path / "store"))
     # the five of spades again (already played); then look at the board every 100 ms
-    st = s.run(sim.parse_keys("5D#") + ["state", "wait 100"] * 8 + ["wait 2000"])
+    st = s.run(parse_keys("5D#") + ["state", "wait 100"] * 8 + ["wait 2000"])
     assert st["error"], st
     assert st["scores"] == before["scores"] and st["phase"] == "play"
     header = [i for i, p in enumerate(board.pixels) if p[2] in (3, 4, 5)]  # games turn crib
@@ -143,11 +155,11 @@ def test_built_tree_plays_a_game(tmp_path, target):
     import build
 
     out = tmp_path / "build"
-    build.build(target, os.path.join(sim.ROOT, "firmware"), str(out))
+    build.build(target, os.path.join(ROOT, "firmware"), str(out))
     tree = out / target
     sources = [str(p.relative_to(tree)) for p in tree.rglob("*.py")]
     assert sorted(sources) == ["board_config.py", "main.py"]
-    keys, m = sim.game_keys(1)
+    keys, m = game_keys(1)
     _board, st = run(tmp_path, keys, firmware=str(tree))
     assert [s for _n, s in st["scores"]] == list(m.score[:2])
     assert st["games"] == list(m.games[:2])
@@ -160,7 +172,7 @@ def test_scripted_command_line(tmp_path):
     import sys
 
     png = tmp_path / "board.png"
-    r = subprocess.run([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
+    r = subprocess.run([sys.executable, SIM,
                         "--storage", str(tmp_path / "s"), "--keys", "# 5C# 10A# 5D#",
                         "--png", str(png)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -170,7 +182,7 @@ def test_scripted_command_line(tmp_path):
 
     img = Image.open(png)
     assert img.size[0] > 500 and img.size[1] > 200
-    r = subprocess.run([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
+    r = subprocess.run([sys.executable, SIM,
                         "--storage", str(tmp_path / "s"), "--keys", "5X"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "'X' is not a keypad key" in r.stderr
@@ -190,12 +202,12 @@ def test_real_board_modules_run_the_game(tmp_path, board):
     """firmware/boards/pico.py and esp32_devkit.py themselves (their pin maps, pulls, the
     I2C scan for the OLED) build the hardware on fake machine/neopixel/ssd1306 modules,
     and the keys, wired by pin number, play a whole game."""
-    keys, m = sim.game_keys(2)
+    keys, m = game_keys(2)
     board_, st = run(tmp_path, keys, board=board)
     assert [s for _n, s in st["scores"]] == list(m.score[:2])
     assert st["phase"] == "over"
     assert st["display"][0] == st["lines"][0]  # the OLED was found on the bus and drawn
-    assert board_.keys == "123A456B789C*0#Dab"
+    assert board_.keys == KEYS_4X4 + "ab"  # the 4x4 keypad, then buttons a and b
 
 
 def test_fake_machine_refuses_what_the_port_refuses():
@@ -216,8 +228,8 @@ def test_fake_machine_refuses_what_the_port_refuses():
         "try_pin('rp2', 23, machine.Pin.OUT)\n"
         "try_pin('rp2', 22, machine.Pin.OUT)\n"
     )
-    r = subprocess.run([sim.micropython(), "-c", code], capture_output=True, text=True,
-                       env=dict(os.environ, MICROPYPATH=os.path.join(sim.SIM_DIR, "hw")),
+    r = subprocess.run([micropython(), "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, MICROPYPATH=HW_DIR),
                        timeout=60)
     lines = r.stdout.splitlines()
     assert lines[0].startswith("refused") and "flash" in lines[0]

@@ -8,11 +8,14 @@ import sys
 import time
 
 import pytest
-import sim
+from board.keypad import KEYS_4X4
 from board.layout import Layout
+from hostenv import ROOT
+from sim import keys, ui
+from sim.games import card_keys
+from sim.keymap import key_help
 
-sys.path.insert(0, sim.SIM_DIR)
-import ui
+SIM = os.path.join(ROOT, "tools", "sim.py")  # the command line, as the README runs it
 
 
 def board_of(L):
@@ -25,22 +28,22 @@ def board_of(L):
 
 
 def test_parse_keys():
-    assert sim.parse_keys("1 2#") == ["key 1 80 80", "key 2 80 80", "key # 80 80"]
-    assert sim.parse_keys("~*") == ["key * %d 80" % sim.LONG_MS]
-    assert sim.parse_keys("a.[b]") == ["key A 80 80", "wait 1000", "key b 80 80"]
+    assert keys.parse_keys("1 2#") == ["key 1 80 80", "key 2 80 80", "key # 80 80"]
+    assert keys.parse_keys("~*") == ["key * %d 80" % keys.LONG_MS]
+    assert keys.parse_keys("a.[b]") == ["key A 80 80", "wait 1000", "key b 80 80"]
     for bad, msg in (("5X", "'X' is not a keypad key"), ("1~", "which key"), ("[a", "']'")):
         with pytest.raises(ValueError) as e:
-            sim.parse_keys(bad)
+            keys.parse_keys(bad)
         assert msg in str(e.value)
 
 
 def test_card_keys_follow_the_key_map():
-    from cribbage.cards import parse
+    from cribbage.cardtext import parse
 
-    assert sim.card_keys(parse("5H")) == "5C"  # 5, then C = hearts
-    assert sim.card_keys(parse("KS")) == "13D"
-    assert sim.card_keys(parse("AC")) == "1A"
-    assert sim.card_keys(parse("10D")) == "10B"
+    assert card_keys(parse("5H")) == "5C"  # 5, then C = hearts
+    assert card_keys(parse("KS")) == "13D"
+    assert card_keys(parse("AC")) == "1A"
+    assert card_keys(parse("10D")) == "0B"  # a ten: 0 (one key; 10 works too)
 
 
 @pytest.mark.parametrize("kw", [{}, {"lanes": 3, "holes": 60, "row": 30},
@@ -80,7 +83,7 @@ def test_screen_draws_lit_leds_in_true_colour():
                          "display": ["R3 B42", "play Red 12"], "phase": "play"},
                      ["| # | OK |"], colour=False)
     assert "Red 3" in text and "|play Red 12" in text and "| # | OK |" in text
-    for k in "123A456B789C*0#D":
+    for k in KEYS_4X4:
         assert "[%s]" % k in text
 
 
@@ -132,7 +135,7 @@ def test_interactive_ui_in_a_terminal(tmp_path):
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
     before = termios.tcgetattr(slave)
-    proc = subprocess.Popen([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
+    proc = subprocess.Popen([sys.executable, SIM,
                              "--storage", str(tmp_path / "s")],
                             stdin=slave, stdout=slave, stderr=slave, close_fds=True)
     try:
@@ -155,15 +158,13 @@ def test_interactive_ui_in_a_terminal(tmp_path):
     os.close(master)
     os.close(slave)
     # the game was saved: a scripted run on the same storage goes on from 7
-    r = subprocess.run([sys.executable, os.path.join(sim.ROOT, "tools", "sim.py"),
+    r = subprocess.run([sys.executable, SIM,
                         "--storage", str(tmp_path / "s"), "--keys", "2#"],
                        capture_output=True, text=True, timeout=60)
     assert "scores: Red 9, Blue 0" in r.stdout, r.stdout + r.stderr
 
 
 def test_the_simulator_shows_the_apps_own_key_map():
-    import sim
-
-    lines = sim.key_help()
+    lines = key_help()
     assert any("hold *" in line and "undo" in line for line in lines)
     assert any("A the next side" in line for line in lines)  # muggins with 3+ sides

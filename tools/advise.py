@@ -6,13 +6,11 @@ points: the kept hand's exact average over every unseen starter, plus the crib t
 when the crib is yours, minus it when it is not. A bad card: one line on stderr, exit status 2.
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "firmware"))
-
+import hostenv  # noqa: F401  (firmware/ on sys.path)
 from cribbage import advise, cards
+from cribbage import cardtext
 
 USAGE = "usage: advise.py CARD x6 (or x5) [--dealer]   (cards like 5H 10D JS AC)"
 
@@ -24,7 +22,7 @@ def main(argv):
     if options:
         return fail("unknown option %s. %s" % (options[0], USAGE))
     try:
-        dealt = cards.parse_many(" ".join(words))
+        dealt = cardtext.parse_many(" ".join(words))
         ranked = advise.details(dealt, dealer)
     except ValueError as e:
         return fail("%s. %s" % (e, USAGE))

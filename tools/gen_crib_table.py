@@ -6,11 +6,9 @@ Full enumeration with the core's scorer (cribbage.cribgen says the method and it
 """
 
 import os
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 OUT = os.path.join(ROOT, "firmware", "cribbage", "cribtable.py")
 

@@ -1,10 +1,8 @@
 """Regenerate firmware/cribbage/tables.py from the rules core: python tools/gen_tables.py"""
 
 import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 OUT = os.path.join(ROOT, "firmware", "cribbage", "tables.py")
 

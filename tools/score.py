@@ -4,13 +4,10 @@ Four hand cards then the starter. Prints each item (fifteens, pairs, runs, flush
 count as a player says it, and the total. A bad card: one line on stderr, exit status 2.
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "firmware"))
-
-from cribbage import cards, score
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from cribbage import cards, cardtext, spoken
 
 USAGE = "usage: score.py CARD CARD CARD CARD STARTER [--crib]   (cards like 5H 10D JS AC)"
 
@@ -22,19 +19,19 @@ def main(argv):
     if options:
         return fail("unknown option %s. %s" % (options[0], USAGE))
     try:
-        given = cards.parse_many(" ".join(words))
+        given = cardtext.parse_many(" ".join(words))
         if len(given) != 5:
             raise ValueError("need 4 hand cards and the starter, got %d card%s"
                              % (len(given), "" if len(given) == 1 else "s"))
         hand, starter = given[:4], given[4]
-        items = score.breakdown(hand, starter, crib)
+        items = spoken.breakdown(hand, starter, crib)
     except ValueError as e:
         return fail(str(e))
     print("%s %s + starter %s" % ("crib" if crib else "hand", cards.fmt_many(hand),
                                   cards.fmt(starter)))
     for item in items:
-        print("  " + score.describe(item))
-    print(score.spoken(items))
+        print("  " + spoken.describe(item))
+    print(spoken.spoken(items))
     print("total %d" % sum(i[2] for i in items))
     return 0
 

@@ -16,11 +16,9 @@ Only hands and cribs actually shown count: a game pegged out mid-show stops coun
 
 import argparse
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
-
+import hostenv  # noqa: F401  (firmware/ on sys.path)
 from cribbage import autoplay, match
 from cribbage.match import Match
 

@@ -10,10 +10,9 @@ wire: board pin on the left, the part it goes to on the right.
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
-from boards import esp32_devkit, pico  # noqa: E402  (only their pin constants are read)
+from boards import esp32_devkit, pico  # (only their pin constants are read)
 
 # Raspberry Pi Pico: GPIO -> physical pin (the header numbering printed on the board)
 PICO_PHYSICAL = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14,
@@ -25,6 +24,9 @@ BOARDS = {
              "GND (pin 38)", "3V3 OUT (pin 36)"),
     "esp32": (esp32_devkit, "ESP32 DevKit (WROOM-32)", "5V / VIN", "GND", "3V3"),
 }
+# where the 5 V supply enters each board: through a Schottky diode, so USB can stay plugged in
+DIODE = {"pico": "Pico: 5 V into VSYS through a 1N5817 Schottky diode (stripe towards VSYS).",
+         "esp32": "ESP32: 5 V into 5V/VIN through a 1N5817 Schottky diode (stripe towards VIN)."}
 FONT = "font-family:sans-serif;font-size:11px"
 ROW = 18
 
@@ -39,7 +41,7 @@ def wires(board):
     """(board pin label, group, far end label) for every wire, grouped by the part."""
     mod, _title, vin, gnd, v33 = BOARDS[board]
     out = [(pin_label(board, mod.LED_PIN), "led",
-            "74AHCT125 1A; 1Y -> 330 ohm -> strip DIN")]
+            "74AHCT125 1A; 1Y -> 330 ohm -> LED 0 DIN")]
     for i, p in enumerate(mod.ROWS):
         out.append((pin_label(board, p), "keypad", "keypad row %d (pin %d)" % (i + 1, i + 1)))
     for i, p in enumerate(mod.COLS):
@@ -50,8 +52,8 @@ def wires(board):
     out.append((pin_label(board, sda), "oled", "OLED SDA"))
     out.append((pin_label(board, scl), "oled", "OLED SCL"))
     out.append((v33, "oled", "OLED VCC (3.3 V)"))
-    out.append((vin, "power", "+5 V supply (also strip 5V, 74AHCT125 VCC)"))
-    out.append((gnd, "power", "supply GND (also strip GND, OLED GND, 1OE)"))
+    out.append((vin, "power", "+5 V through a 1N5817 (LEDs, 74AHCT125 VCC: +5 V direct)"))
+    out.append((gnd, "power", "supply GND (also LEDs' GND, OLED GND, 1OE)"))
     return out
 
 
@@ -98,8 +100,8 @@ def svg(board):
         out.append('<path d="M210 %dH420" stroke="%s" stroke-width="2"/>' % (yy, COLOURS[g]))
         out.append('<circle cx="420" cy="%d" r="3" fill="%s"/>' % (yy, COLOURS[g]))
         out.append('<text x="428" y="%d" style="%s">%s</text>' % (yy + 4, FONT, far))
-    notes = ["Strip: 1000 uF across 5 V/GND at the strip input; 330 ohm (300-500) in DIN.",
-             "Pico: 5 V into VSYS through a Schottky diode (1N5817), so USB can stay plugged in.",
+    notes = ["LEDs: 1000 uF across 5 V/GND where the power enters them; 330 ohm (300-500) in DIN.",
+             DIODE[board] + " USB can stay plugged in.",
              "74AHCT125 runs at 5 V: 3.3 V in, 5 V out. Tie 1OE (pin 1) and unused inputs to GND.",
              "Keypad rows are driven low one at a time; columns read with pull-ups."]
     for i, n in enumerate(notes):

@@ -24,6 +24,10 @@ builds it and hands the app one dict, `hw`, with these keys:
   watchdog     optional callable(timeout_ms) -> object with feed() (machine.WDT); used only
                when the watchdog setting is on
 
+A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
+buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
+know is refused when it starts (board.app.HW_KEYS): a misspelt key is not silently ignored.
+
 Start it with board.app.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
 app.boot() (a key held at power-up starts the LED self-test), app.step(now_ms) handles queued
 key events and draws a frame (strip.write() only when a pixel changed); app.key("5") /

@@ -13,14 +13,14 @@ the module is compiled on the board; a long docstring does).
 #   | keys                  | what they do                                                  |
 #   |-----------------------|---------------------------------------------------------------|
 #   | 0-9                   | type a number: points, or a card's rank                       |
-#   | number then A B C D   | a card: the number is its rank (1=ace, 2-10, 11=jack,         |
-#   |                       | 12=queen, 13=king), the letter its suit: A=clubs B=diamonds  |
-#   |                       | C=hearts D=spades. 5 of hearts: 5 C. King of spades: 1 3 D    |
+#   | number then A B C D   | a card: rank 1=ace 2-9, 0=ten, 11 J 12 Q 13 K; suit A=clubs   |
+#   |                       | B=diamonds C=hearts D=spades (5 C: 5 of hearts; 1 3 D: king   |
+#   |                       | of spades). Played cards and the starter need no OK           |
 #   | #                     | OK: confirm what is typed (it previews first, OK pegs it)     |
 #   | *                     | back: delete the last key or card; cancel                     |
 #   | hold *  /  hold #     | undo  /  redo (any number of times)                           |
 #   | A (nothing typed)     | next player: who a plain peg goes to (and who deals first)    |
-#   | B (nothing typed)     | go (in the play)                                              |
+#   | B (nothing typed)     | go (in the play; no OK)                                       |
 #   | C (nothing typed)     | count a hand now (ends an unentered play); after an           |
 #   |                       | under-claimed count with muggins on: take the muggins points  |
 #   |                       | (3+ sides: C proposes who calls, A the next side, OK takes it)|
@@ -29,12 +29,16 @@ the module is compiled on the board; a long docstring does).
 #
 # What OK does follows the game (the display, or the blinking LEDs, say what is expected):
 #   * between deals, nothing typed: deal (the first time, the player chosen with A deals);
-#   * after the deal: type the starter card, OK (or just OK if you do not enter it);
-#   * the play: type each card as it is played, OK; B then OK for go; the board pegs
-#     fifteens, pairs, runs, 31, the go and the last card itself;
-#   * the show: type the four cards, the count is spoken on the display and previewed on the
-#     track, OK pegs it (muggins on: type your count after the cards, then OK); or type just
-#     the points, OK;
+#   * after the deal: type the starter card (it is turned with its suit; typing it also
+#     deals), or just OK if you do not enter it;
+#   * the play: type each card as it is played (it goes in with its suit), B for go; the
+#     board pegs fifteens, pairs, runs, 31, the go and the last card itself and says why;
+#     an OK after a card or a go is taken as a habit and does nothing;
+#   * the show: a hand whose cards were entered in the play is already typed (the display
+#     lists it, the count is spoken and previewed on the track): OK pegs it, * clears it, a
+#     card typed starts it afresh. Otherwise type the four cards (the crib always), OK.
+#     Muggins on: the count stays hidden; type your count after the cards, OK; then the board
+#     shows the true count and what was missed (C takes it). Or type just the points, OK;
 #   * outside the show: a number then OK pegs those points (1-15) for the player chosen
 #     with A (pegging by hand: nothing else needs entering);
 #   * game over: OK starts the next game (games won are kept).
@@ -59,26 +63,30 @@ import gc
 
 from cribbage import match as M
 
-from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, _ticks_diff
+from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, ticks_diff
 from board.render import Renderer, View, ERROR_MS
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry, state
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
+from board.modes import NORMAL, MENU, ADVISE, PENALTY
 
 from micropython import const
 
+# The hardware dict's keys (board/__init__.py says what each is), checked when the app starts.
+HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
+           "storage_dir", "fs", "watchdog")
+
 # (private consts: folded into the code, no names kept in RAM)
-_NORMAL = const(0)  # the app's modes (board/entry.py, state.py, text.py, menu.py: the same)
-_MENU = const(1)
-_ADVISE = const(2)
-_PENALTY = const(3)
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
 
 
 class App:
     def __init__(self, hw):
+        for k in hw:
+            if k not in HW_KEYS and k[:5] != "fake_" and k[:4] != "sim_":
+                raise ValueError("hw has a key the app does not know: %s (board/__init__.py)" % k)
         self.hw = hw
         self.layout = hw["layout"]
         self.clock = hw["clock"]
@@ -103,21 +111,21 @@ class App:
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
-        self.mode = _NORMAL
+        self.mode = NORMAL
         self.item = 0  # menu item
         self.pen = 0  # the penalty entry's kind (cribbage.events.MISDEAL, FAIL_TO_PLAY)
         self.seat = 0  # the seat chosen with A
         self.err = None
-        self.msg = ""
+        self.msg = ("version",)  # power-up: the display's message line says which firmware
         self.now = 0
         self.selftest_step = -1
+        self.quick = False  # a card or go was entered as typed: an OK now is a habit, no entry
         self.cards = []  # the typed cards (the entry's list, cleared in place)
         self._clear_entry()
         self._held_long = ""
         self._text = None
         self._drawn_at = 0
         self.count_at = 0
-        self.frames = 0
         self.watchdog(self.cfg.get("watchdog"))
         state.update(self)
         if self.note:  # said on the display, and the LEDs flash red
@@ -144,11 +152,12 @@ class App:
         self.ndig = 0
         while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
             self.cards.pop()
-        self.go_pending = False
         self.show_next = False
-        self.count_items = None
+        self.counting = -1  # the entry is a hand with its count: 0, or 1 the crib (state.py)
         self.advice = None
         self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
+        self.filled = 0  # cards of the entry filled in from the play, untouched (state.py)
+        self.fill_at = -1  # the engine's event count when they were (-1: fill again)
 
     # --- the key events ------------------------------------------------------------------
 
@@ -179,8 +188,13 @@ class App:
 
     def key(self, name):
         """A short press of the key called name ("5", "A", "#", "*", ...)."""
+        if self.quick:
+            self.quick = False
+            if name == "#" and not self.cards:  # OK right after a card or go that went in as
+                return  # typed: a habit, not an entry (a hand filled in after it: OK counts it)
         self.err = None
-        if self.mode == _MENU or self.mode == _PENALTY:
+        if self.mode == MENU or self.mode == PENALTY:
+            fault.room("board.menu")
             from board.menu import menu_key  # loaded the first time D is pressed
             menu_key(self, name)
         elif "0" <= name <= "9":
@@ -188,7 +202,8 @@ class App:
         elif name in "ABCD":
             if self.num >= 0:
                 entry.suit(self, "ABCD".index(name))
-            elif self.mode == _ADVISE:
+            elif self.mode == ADVISE:
+                fault.room("board.menu")
                 from board.menu import advise
                 advise(self, name)
             else:
@@ -205,8 +220,8 @@ class App:
         """A long press: hold * undo, hold # redo."""
         self.err = None
         self._clear_entry()
-        if self.mode != _NORMAL:
-            self.mode = _NORMAL
+        if self.mode != NORMAL:
+            self.mode = NORMAL
         elif name == "*":
             if self.m.undo():
                 self.msg = "undone"
@@ -230,7 +245,7 @@ class App:
 
     def _showing(self):
         """True when typed cards/points are a hand (or crib) of the show."""
-        return self.mode == _NORMAL and (self.m.phase == M.SHOW or self.show_next)
+        return self.mode == NORMAL and (self.m.phase == M.SHOW or self.show_next)
 
     def _shower(self):
         """The seat whose hand (or crib: the dealer) the show takes next."""
@@ -310,12 +325,14 @@ class App:
             self.num = -1
             self.ndig = 0
             self.cards.clear()
-            self.go_pending = False
             self.advice = None
+            self.filled = 0
+            self.fill_at = -1  # the hand's played cards come back: only the rest is typed
 
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
         loaded only on a board with a display."""
+        fault.room("board.text")
         from board.text import lines
         return lines(self)
 
@@ -356,24 +373,24 @@ class App:
         self._flush()
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
-            if _ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
+            if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
 
     def _draw(self, now):
         if self.renderer.maybe(self.view, now):
             self.strip.write()
-            self.frames += 1
         d = self.display
         if d is not None:
-            if self.count_items is not None and _ticks_diff(now, self._drawn_at) >= 400:
+            if self.counting >= 0 and ticks_diff(now, self._drawn_at) >= 400:
                 self._text = None  # a long count scrolls
             if self._text is None:
                 self._text = self.lines()
                 self._drawn_at = now
+                fault.room("board.screen")
                 from board.screen import draw
                 draw(d, self._text)
         v = self.view
-        if v.error_at >= 0 and _ticks_diff(now, v.error_at) > ERROR_MS:
+        if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
             v.error_at = -1  # the flash is over (the display keeps the message)
             v.dirty = True
 

@@ -1,7 +1,7 @@
 """Power-up, run once and then unloaded (board.app._unload): the saved files, read with a
 crash-loop guard, and the self-test key window."""
 
-from board.keypad import _ticks_diff
+from board.keypad import ticks_diff
 
 GIVE_UP = 3  # the 3rd boot in a row that cannot read its files sets the saved game aside
 
@@ -84,7 +84,7 @@ def held_at_power_up(app, hold_ms):
         sleep = getattr(clock, "advance", None)
     t0 = clock()
     t = t0
-    while _ticks_diff(t, t0) < hold_ms:
+    while ticks_diff(t, t0) < hold_ms:
         keys.update(t)
         if sleep is not None:
             sleep(10)

@@ -11,17 +11,14 @@ chance is gone), A steps to the next side (never the shower's), OK takes it, * c
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import say
+from board.modes import NORMAL, MENU, ADVISE
+from board.fault import room
 
 from micropython import const
 
-_NORMAL = const(0)  # the app's modes (board/app.py)
-_MENU = const(1)
-_ADVISE = const(2)
-
 # What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
-_NO = """go is waiting: OK or back
-%d%d: too many digits
-no card %d: 1=A 11=J 12=Q 13=K
+_NO = """%d%d: too many digits
+no card %d: 1=A 0=10 11=J 12=Q 13=K
 %s is typed already
 that is all the cards: OK or back
 %s is the starter
@@ -38,25 +35,24 @@ no card is wanted now
 nothing to confirm: type first
 %d cards still to play: type them
 muggins: A next, OK takes, * cancels"""
-_GO_WAITS = const(0)
-_DIGITS = const(1)
-_RANK = const(2)
-_TYPED = const(3)
-_ALL_CARDS = const(4)
-_STARTER = const(5)
-_A_CARDS = const(6)
-_GO_WHEN = const(7)
-_OVER = const(8)
-_D_CARDS = const(9)
-_WHO_DEALS = const(10)
-_CRIB = const(11)
-_HAND = const(12)
-_MUGGINS = const(13)
-_SUIT = const(14)
-_NO_CARD = const(15)
-_NOTHING = const(16)
-_PLAY_ON = const(17)
-_CALLING = const(18)
+_DIGITS = const(0)
+_RANK = const(1)
+_TYPED = const(2)
+_ALL_CARDS = const(3)
+_STARTER = const(4)
+_A_CARDS = const(5)
+_GO_WHEN = const(6)
+_OVER = const(7)
+_D_CARDS = const(8)
+_WHO_DEALS = const(9)
+_CRIB = const(10)
+_HAND = const(11)
+_MUGGINS = const(12)
+_SUIT = const(13)
+_NO_CARD = const(14)
+_NOTHING = const(15)
+_PLAY_ON = const(16)
+_CALLING = const(17)
 
 
 def no(app, k, args=()):
@@ -75,9 +71,7 @@ def mug_next(m, side):
 def digit(app, d):
     if app.mug >= 0:
         return no(app, _CALLING)
-    if app.go_pending:
-        return no(app, _GO_WAITS)
-    if app.m.phase == M.OVER and app.mode == _NORMAL:
+    if app.m.phase == M.OVER and app.mode == NORMAL:
         return no(app, _OVER)  # nothing to type: say what OK does now
     if app.num < 0:
         app.num = d
@@ -90,13 +84,16 @@ def digit(app, d):
 
 
 def suit(app, s):
-    r = app.num
+    r = app.num or 10  # 0 is the ten: one key, as for every rank below it
     if not 1 <= r <= 13:
         return no(app, _RANK, (r,))
     c = (r - 1) * 4 + s
+    if app.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
+        app.cards.clear()
+    app.filled = 0
     if c in app.cards:
         return no(app, _TYPED, (fmt(c),))
-    most = 6 if app.mode == _ADVISE else 4 if app._showing() else 1
+    most = 6 if app.mode == ADVISE else 4 if app._showing() else 1
     if most == 1 and app.cards:
         app.cards.pop()  # a card to play (or the starter): the newest one typed counts
     if len(app.cards) >= most:
@@ -106,6 +103,9 @@ def suit(app, s):
     app.cards.append(c)
     app.num = -1
     app.ndig = 0
+    if most == 1 and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
+        ok(app)
+        app.quick = True  # (an OK now is the habit: board/app.py, whether it went in or not)
 
 
 def letter(app, name):
@@ -123,7 +123,8 @@ def letter(app, name):
         if m.phase != M.PLAY or app.show_next:
             return no(app, _GO_WHEN)
         app.cards.clear()  # the card typed (refused: over 31?) gives way to the go
-        app.go_pending = True
+        app._do(m.go)  # said at once: no OK to wait for
+        app.quick = True
     elif name == "C":
         if m.overlooked() and not app.cards and not app.show_next and m.phase != M.OVER:
             if m.sides == 2:
@@ -140,15 +141,13 @@ def letter(app, name):
     elif name == "D":
         if app.cards:
             return no(app, _D_CARDS)
-        app.mode = _MENU
+        app.mode = MENU
         app.item = 0
 
 
 def back(app):
     if app.mug >= 0:
         app.mug = -1  # not calling muggins after all
-    elif app.go_pending:
-        app.go_pending = False
     elif app.num >= 0:
         if app.ndig == 2:
             app.num //= 10
@@ -157,12 +156,16 @@ def back(app):
             app.num = -1
             app.ndig = 0
     elif app.cards:
-        app.cards.pop()
+        if app.filled == len(app.cards):  # the cards filled in from the play: all go
+            app.cards.clear()
+        else:
+            app.cards.pop()
+        app.filled = 0
         app.advice = None
     elif app.show_next:
         app.show_next = False
-    elif app.mode == _ADVISE:
-        app.mode = _NORMAL
+    elif app.mode == ADVISE:
+        app.mode = NORMAL
         app._clear_entry()
     else:
         app.msg = ""
@@ -186,16 +189,12 @@ def dealt_do(app, fn, *args):
 
 def ok(app):
     m = app.m
-    if app.mode == _ADVISE:
+    if app.mode == ADVISE:
         return no(app, _CRIB)
     side = app.mug
     if side >= 0:
         app.mug = -1  # taken (or refused: the error says why)
         return app._do(m.muggins, side)
-    if app.go_pending:
-        if not app._do(m.go):
-            app.go_pending = False  # refused: the error says why; type the card instead
-        return
     if app.cards:
         if app._showing():
             if len(app.cards) != 4:
@@ -220,6 +219,7 @@ def ok(app):
             return app._do(m.deal, app.seat)
         return app._do(m.deal)
     if m.phase == M.OVER:
+        room("board.history")
         from board.history import record_game
         record_game(app)  # first: a power cut before the game's save records it once
         return app._do(m.next_game)

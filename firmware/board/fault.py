@@ -6,17 +6,22 @@ MemoryError), and a fault is when memory runs out. Every step here that allocate
 with a fallback that does not."""
 
 import gc
+import sys
 
-from cribbage.match import loads  # (both loaded by the app already: nothing is imported
+from cribbage.match import loads  # (all loaded by the app already: nothing is imported
 from board import state  # later, when memory may be shorter still)
+from board.modes import NORMAL
 
+from micropython import const
+
+_ROOM = const(3072)  # bytes free that a first import of one of the app's modules wants
 
 
 def fault(app, e):
     """An entry or a frame raised e: restore the game and say so."""
     gc.collect()
     app._clear_entry()
-    app.mode = 0  # normal play (board/app.py _NORMAL)
+    app.mode = NORMAL
     app.selftest_step = -1
     restore(app)
     try:
@@ -29,6 +34,19 @@ def fault(app, e):
     except Exception:  # noqa: BLE001
         gc.collect()
         app.view.dirty = True
+
+
+def room(name):
+    """Before the first import of module `name` (a lazy one): MemoryError, a fault like any
+    other, unless there is room for it. An import that runs out of memory half way can crash
+    this MicroPython (mp_import_from on a NULL module: a segfault here, a hard fault on a
+    chip) instead of raising; host_tests/test_board_starve.py found it."""
+    if name in sys.modules or not hasattr(gc, "mem_free"):  # (CPython: no heap of its own)
+        return
+    if gc.mem_free() < _ROOM:
+        gc.collect()
+        if gc.mem_free() < _ROOM:
+            raise MemoryError
 
 
 def restore(app):

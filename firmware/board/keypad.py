@@ -36,8 +36,10 @@ KEYS_4X4 = "123A456B789C*0#D"
 BUTTON_NAMES = "abcdefghijkl"
 
 
-def _ticks_diff(a, b):
-    """a - b for ticks_ms() values that wrap at 2**30 (same result as time.ticks_diff)."""
+def ticks_diff(a, b):
+    """a - b in ms for clock readings that wrap at 2**30 (time.ticks_ms), within +-2**29 of
+    each other: time.ticks_diff, also under CPython and with fake clocks. Every interval on
+    the board goes through this one function (the renderer's and the display's too)."""
     return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
@@ -127,7 +129,7 @@ class Keypad:
         if raw != self._raw:
             self._raw = raw
             self._raw_at = now
-        elif raw != self._state and _ticks_diff(now, self._raw_at) >= self.debounce_ms:
+        elif raw != self._state and ticks_diff(now, self._raw_at) >= self.debounce_ms:
             changed = raw ^ self._state
             self._state = raw
             # Releases first, then presses: a key let go and the next one pressed within one
@@ -153,7 +155,7 @@ class Keypad:
         k = 0
         while held:
             if held & 1:
-                d = _ticks_diff(now, self._down_at[k])
+                d = ticks_diff(now, self._down_at[k])
                 if not self._long >> k & 1:
                     if d >= self.long_ms:
                         self._long |= 1 << k

@@ -8,10 +8,9 @@ from cribbage.events import MISDEAL, FAIL_TO_PLAY
 
 from board import render
 from board.settings import NAMES
+from board.modes import NORMAL, ADVISE, PENALTY
+from board.fault import room
 
-NORMAL = 0  # the app's modes (board.app)
-ADVISE = 2
-PENALTY = 3
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
 HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
@@ -41,6 +40,7 @@ def menu_key(app, name):
                 app._error("OK again ends this game")
                 app.num = -2  # asked (A/B, digits or * forget it)
                 return
+            room("board.history")
             from board.history import record_game
             record_game(app)  # a finished game left through the menu is kept too
             app.m = app._new_match()
@@ -84,6 +84,7 @@ def advise(app, name):
     if n not in (5, 6):
         return app._error("type 5 or 6 cards, then A or B")
     try:
+        room("cribbage.advise")
         from cribbage.advise import best_discards  # lazily: only this mode needs it
     except ImportError:
         return app._error("no advisor on this board")

@@ -1,39 +1,43 @@
-"""The renderer: a View (scores, pegs, preview, win) -> bytes in the LED strip's buffer.
+"""The renderer: a View (scores, pegs, preview, win) -> bytes in the LED strip's buffer."""
 
-Data flows one way: the app fills a View from the engine's state, frame() writes the strip's
-preallocated `buf` (and nothing else: the caller calls strip.write() when it returns True).
-A frame allocates nothing: the lit pixels are gathered into preallocated arrays, their
-estimated current summed, scaled under the supply limit, and only the pixels that changed
-since the last frame are touched (a 735-byte loop would cost ~5 ms on a Pico).
+# (A comment, not the docstring: a long docstring is a string object while the module
+# compiles, which a board compiling from source notices; comments cost nothing.)
+#
+# Data flows one way: the app fills a View from the engine's state, frame() writes the strip's
+# preallocated `buf` (and nothing else: the caller calls strip.write() when it returns True).
+# A frame allocates nothing: the lit pixels are gathered into preallocated arrays, their
+# estimated current summed, scaled under the supply limit, and only the pixels that changed
+# since the last frame are touched (a 735-byte loop would cost ~5 ms on a Pico).
+#
+# How sides are told apart -- by colour AND without colour:
+#   * position: each side pegs its own lane (side s on lane s % lanes);
+#   * the front peg (score) is full brightness, the back peg (previous score) a quarter;
+#   * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
+#     blink: the first steady, the second on-off slowly, the third with a short double flash;
+#   * the turn and crib status LEDs sit at each lane's end of the header (a side sharing a
+#     lane blinks them as it blinks its pegs).
+# The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
+# A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
+# blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
+# LEDs show the new total with this game's games blinking.
+# An error flashes the header and the start holes red for ERROR_MS. marks: up to 8 extra holes
+# to blink white (the discard advisor lights entry positions with them when there is no display).
+#
+# Current: each channel at 255 draws about MA_PER_CHANNEL mA, each LED IDLE_UA idle; when the
+# frame's estimate passes limit_ma, every value is scaled down in proportion.
 
-How sides are told apart -- by colour AND without colour:
-  * position: each side pegs its own lane (side s on lane s % lanes);
-  * the front peg (score) is full brightness, the back peg (previous score) a quarter;
-  * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
-    blink: the first steady, the second on-off slowly, the third with a short double flash;
-  * the turn and crib status LEDs sit at each lane's end of the header (a side sharing a
-    lane blinks them as it blinks its pegs).
-The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
-A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
-blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
-LEDs show the new total with this game's games blinking.
-An error flashes the header and the start holes red for ERROR_MS. marks: up to 8 extra holes
-to blink white (the discard advisor lights entry positions with them when there is no display).
-
-Current: each channel at 255 draws about MA_PER_CHANNEL mA, each LED IDLE_UA idle; when the
-frame's estimate passes limit_ma, every value is scaled down in proportion.
-"""
 
 from array import array
 
 from micropython import const
+
+from board.keypad import ticks_diff
 
 _MAX_SIDES = const(6)
 _MAX_MARKS = const(8)
 ERROR_MS = const(900)
 MA_PER_CHANNEL = const(20)  # WS2812 at 255 on one channel
 IDLE_UA = const(800)  # per LED, all off
-_TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython
 
 # colours (r, g, b) at full scale: the sides' red, blue, green, yellow, magenta, cyan, then
 # WHITE and RED
@@ -135,7 +139,7 @@ class Renderer:
         fast = (now // 200) & 1  # preview blink
         slow = (now // 600) & 1  # second side on a lane
         flash = ((now // 120) % 5) != 0 and ((now // 600) & 1)  # third side: short flashes
-        err = v.error_at >= 0 and ((now - v.error_at) & _TICKS_MASK) < ERROR_MS
+        err = v.error_at >= 0 and 0 <= ticks_diff(now, v.error_at) < ERROR_MS
         self._n = 0
         self._sum = 0
         target = v.target
@@ -214,19 +218,25 @@ class Renderer:
             if m >= 0 and fast:
                 self._add(m, WHITE, STATUS)
 
+    def budget(self):
+        """The sum of channel values a frame may light under limit_ma (after the idle draw)."""
+        idle = self.layout.count * IDLE_UA // 1000
+        return max(0, (self.limit_ma - idle) * 255 // MA_PER_CHANNEL)
+
+    def estimate(self, total):
+        """The strip's current (mA) with channel values summing to total."""
+        return self.layout.count * IDLE_UA // 1000 + total * MA_PER_CHANNEL // 255
+
     def _limit(self):
         """Scale the gathered values so the frame's estimate stays under limit_ma."""
         rgb = self._rgb
         total = self._sum
-        idle = self.layout.count * IDLE_UA // 1000
-        allowed = (self.limit_ma - idle) * 255 // MA_PER_CHANNEL
-        if allowed < 0:
-            allowed = 0
+        allowed = self.budget()
         if total > allowed:
             for j in range(3 * self._n):
                 rgb[j] = rgb[j] * allowed // total
             total = allowed
-        self.last_ma = idle + total * MA_PER_CHANNEL // 255
+        self.last_ma = self.estimate(total)
 
     def _write(self):
         """Write this frame's pixels, then clear last frame's that are not lit now.
@@ -286,7 +296,22 @@ class Renderer:
         self._tick = tick
         return self.frame(view, now)
 
-    # --- whole-strip effects ----------------------------------------------------------
+    # --- whole-strip effects (the LED self-test, board/selftest.py) ------------------------
+
+    def blank(self):
+        """Every LED off, and nothing remembered as lit (after writing the whole strip)."""
+        buf = self.buf
+        for k in range(len(buf)):
+            buf[k] = 0
+        self._n_old = 0
+
+    def lone(self, pixel, colour):
+        """A frame of one LED in palette colour at full level. True if the buffer changed."""
+        self._n = 0
+        self._sum = 0
+        self._add(pixel, colour, FRONT)
+        self._limit()
+        return self._write()
 
     def selftest(self, step):
         """Boot self-test frame `step` (0 .. count*3 + 2): one LED at a time in red, green,

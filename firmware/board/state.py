@@ -7,22 +7,16 @@ hand's count.
 
 from cribbage import match as M
 from cribbage.cards import PIP
-from cribbage.score import score_play, breakdown
-
-from micropython import const
-
-_NORMAL = const(0)  # the app's modes (board/app.py)
-_MENU = const(1)
-_ADVISE = const(2)
-_PENALTY = const(3)
+from cribbage.score import score_hand, score_play
+from board.modes import NORMAL, MENU, ADVISE, PENALTY
 
 
 def preview(app):
     """(side, points) the typed entry would peg, or (-1, 0)."""
     m = app.m
-    if app.mode == _PENALTY and m.phase != M.OVER:
+    if app.mode == PENALTY and m.phase != M.OVER:
         return m.side_of(app.seat), 2  # a penalty is two points
-    if app.mode != _NORMAL or m.phase == M.OVER:
+    if app.mode != NORMAL or m.phase == M.OVER:
         return -1, 0
     if app.mug >= 0:  # calling muggins (board/entry.py): for that side
         return app.mug, m.overlooked()
@@ -33,13 +27,10 @@ def preview(app):
         if len(app.cards) == 4 and m.starter_card >= 0:
             crib = m.phase == M.SHOW and m.crib_next
             try:
-                items = breakdown(app.cards, m.starter_card, crib)
+                total = score_hand(app.cards, m.starter_card, crib)
             except ValueError:
                 return -1, 0
-            total = 0
-            for it in items:
-                total += it[2]
-            app.count_items = items
+            app.counting = 1 if crib else 0  # (the display says it item by item: text.py)
             if app.num >= 0:
                 total = app.num
             elif m.muggins_on:
@@ -67,9 +58,24 @@ def preview(app):
     return -1, 0
 
 
+def prefill(app):
+    """The show of a hand whose cards were entered in the play starts with them typed: OK
+    accepts, * clears them, a card typed replaces them (board/entry.py). Once per hand."""
+    m = app.m
+    if m.phase != M.SHOW or m.crib_next or app.mode != NORMAL or m.turn < 0:
+        app.fill_at = -1
+        return
+    if app.fill_at == m.events or app.cards or app.num >= 0:
+        return
+    app.fill_at = m.events
+    m.played_cards(m.turn, app.cards)
+    app.filled = len(app.cards)
+
+
 def update(app):
     """Copy the engine's state (and the typed entry) into the View."""
     m = app.m
+    prefill(app)
     v = app.view
     v.sides = m.sides
     v.target = m.target
@@ -95,13 +101,13 @@ def update(app):
              else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
-    if app.mug >= 0 and (not m.overlooked() or app.mode != _NORMAL
+    if app.mug >= 0 and (not m.overlooked() or app.mode != NORMAL
                                          or m.phase == M.OVER or app.mug == m.overlooked_side()):
         app.mug = -1  # the muggins being called is gone (pegged, undone, another event)
-    had = app.count_items is not None
-    app.count_items = None
+    had = app.counting >= 0
+    app.counting = -1
     side, pts = preview(app)
-    if app.count_items is not None and not had:
+    if app.counting >= 0 and not had:
         app.count_at = app.now  # the spoken count scrolls from its start
     if side >= 0 and pts > 0:
         v.preview_side = side
@@ -110,16 +116,16 @@ def update(app):
         v.preview_side = -1
     for k in range(len(v.marks)):
         v.marks[k] = -1
-    if app.mode == _ADVISE and app.advice:  # light the entry positions to throw
+    if app.mode == ADVISE and app.advice:  # light the entry positions to throw
         throw = app.advice[0][1]
         for k in range(len(throw)):
             v.marks[k] = app.layout.hole(0, throw[k] + 1)
-    elif app.mode == _MENU:
+    elif app.mode == MENU:
         v.marks[0] = app.layout.hole(0, app.item + 1)
-    elif app.mode == _PENALTY:  # white: hole 1 a misdeal, hole 2 a failure to play
+    elif app.mode == PENALTY:  # white: hole 1 a misdeal, hole 2 a failure to play
         v.marks[0] = app.layout.hole(0, app.pen + 1)
     elif app.display is None:  # no screen: the typed entry blinks white, a hole per card
-        n = len(app.cards) + (1 if app.num >= 0 or app.go_pending else 0)  # (or number, go)
+        n = len(app.cards) + (1 if app.num >= 0 else 0)  # (and one for a number)
         for k in range(min(n, len(v.marks))):
             v.marks[k] = app.layout.hole(0, k + 1)
     app._text = None

@@ -6,23 +6,23 @@ Loaded only when there is a display (or the simulator asks): an LED-only board s
 
 from cribbage import match as M
 from cribbage.cards import fmt
-from cribbage.score import spoken
+from cribbage.score import play_points, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
+from cribbage.spoken import breakdown, spoken
 
 from board import screen
+from board.keypad import ticks_diff
+from board.modes import MENU, ADVISE, PENALTY
 
 from micropython import const
 
 _SCROLL_MS = const(1200)
-_MENU = const(1)  # the app's modes (board/app.py)
-_ADVISE = const(2)
-_PENALTY = const(3)
 
 
 def lines(app):
     """The display's text now (also what the simulator prints)."""
     m = app.m
     out = screen.scores(m.score, m.sides)
-    if app.mode == _MENU:
+    if app.mode == MENU:
         from board.menu import MENU_ITEMS, HELP  # the menu is open: it is loaded
         from board.settings import NAMES
 
@@ -35,14 +35,14 @@ def lines(app):
         if app.num >= 0:
             out.append("> %d" % app.num)
         out.append("A/B move # ok")
-    elif app.mode == _PENALTY:
+    elif app.mode == PENALTY:
         out.append("PENALTY")
         out.append(("misdeal", "failed to play")[app.pen])
         out.append("+2 to " + seat_name(app, app.seat))
         out.append("A who B misdeal")
         out.append("C failed to play")
         out.append("# peg * leave")
-    elif app.mode == _ADVISE:
+    elif app.mode == ADVISE:
         out.append("ADVISE 5-6 cards")
         out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.cards)
                                + (" %d" % app.num if app.num >= 0 else "")))
@@ -61,27 +61,29 @@ def lines(app):
             entry += (" " if entry else "") + str(app.num)
             if not app.cards and not app._showing() and m.phase != M.OVER:
                 entry += " to " + seat_name(app, app.seat)  # a plain peg: whose (A picks)
-        if app.go_pending:
-            entry = "GO?"
         if app.mug >= 0:  # calling muggins (board/entry.py): who takes it
             entry = "muggins %d for %s? A next, OK" % (m.overlooked(),
                                                         screen.SIDE_NAMES[app.mug])
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
-        if app.count_items is not None and not (m.muggins_on and app.num < 0):
+        if app.counting >= 0 and not m.muggins_on:  # muggins: counted after OK
+            items = breakdown(app.cards, m.starter_card, app.counting == 1)
             total = 0
-            for item in app.count_items:
+            for item in items:
                 total += item[2]
             out.append("= %d" % total)
-            said = screen.wrap(spoken(app.count_items))
+            said = screen.wrap(spoken(items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second
-                k = (((app.now - app.count_at) & 0x3FFFFFFF) // _SCROLL_MS) % (len(said) - room + 2)
+                k = (ticks_diff(app.now, app.count_at) // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
             out.extend(said[:room])
         elif app.msg:
             out.extend(screen.wrap(message(app)))
+            short = m.overlooked()
+            if short and app.mug < 0:  # the claim is pegged: now the true count, and the call
+                out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
     if app.err:
         err = screen.wrap("! " + who(app, app.err))
         out = out[:max(0, screen.ROWS - len(err))] + err
@@ -132,10 +134,49 @@ def message(app):
     """The last message: text, ("player", seat) or (side, points pegged)."""
     msg = app.msg
     if isinstance(msg, tuple):
+        if msg[0] == "version":
+            from version import VERSION  # (loaded with the display's text only)
+            return "firmware " + VERSION
         if msg[0] == "player":
             return "player: " + seat_name(app, msg[1])
+        side = screen.SIDE_NAMES[msg[0]]
         why = app.m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
-        why = ("", "", " go", " heels", " hand", " crib", "", " penalty", " muggins")[why] \
+        if why == M.WHY_PLAY:
+            return side + " " + play_why(app.m.last_play)
+        if why == M.WHY_GO:
+            return side + " go 1"
+        why = ("", "", "", " heels", " hand", " crib", "", " penalty", " muggins")[why] \
             if 0 <= why <= 8 else ""
-        return "%s +%d%s" % (screen.SIDE_NAMES[msg[0]], msg[1], why)
+        return "%s +%d%s" % (side, msg[1], why)
     return msg
+
+
+_PAIRS = ("", "", "a pair", "pair royal", "double pair royal")
+
+
+def play_why(parts):
+    """What a card in the play made, in words (cribbage.score.PLAY_*): "15 for 2", "pair 2",
+    "run of 4", "31 for 2", "last card 1", "15 and a pair, 4"."""
+    said = []
+    if parts & PLAY_15:
+        said.append("15")
+    if parts & PLAY_31:
+        said.append("31")
+    k = parts >> 2 & 7
+    if k > 1:
+        said.append(_PAIRS[k])
+    if parts >> 5 & 7:
+        said.append("run of %d" % (parts >> 5 & 7))
+    if parts & PLAY_GO:
+        said.append("go")
+    if parts & PLAY_LAST:
+        said.append("last card")
+    pts = play_points(parts)
+    if len(said) > 1:
+        return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
+    w = said[0] if said else ""
+    if w[:3] == "run":
+        return w  # its points are its length
+    if w in ("15", "31"):
+        return "%s for %d" % (w, pts)
+    return "%s %d" % (w[2:] if w == "a pair" else w, pts)

@@ -4,13 +4,13 @@ Used by the tests, the benchmarks and the simulator (which may pass its own obje
 Nothing here imports `machine`; it runs under CPython and under the micropython binary.
 
     hw = build(storage_dir="/tmp/x")   # a dict: see firmware/board/__init__.py
-    hw["matrix"].press("5"); hw["clock"].advance(50); ...
+    hw["fake_matrix"].press("5"); hw["clock"].advance(50); ...
 A filesystem in RAM for tests is in boards/ramfs.py.
 """
 
+from board.keypad import KEYS_4X4
 from board.layout import Layout
 
-KEYS_4X4 = "123A456B789C*0#D"
 
 
 class Strip:
@@ -144,11 +144,10 @@ def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None):
         "rows": m.rows,
         "cols": m.cols,
         "buttons": btns,
-        "matrix": m,  # only the fake has these two: tests press keys through them
-        "button_objs": btns,
+        "fake_matrix": m,  # fake_*: the fake's own handles (tests press keys through them)
+        "fake_buttons": btns,
         "display": Display() if display else None,
         "clock": Clock(),
         "storage_dir": storage_dir,
         "fs": fs,
-        "wdt": None,
     }

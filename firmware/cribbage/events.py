@@ -122,7 +122,7 @@ def peg(self, side, pts, why):
     # target wins at once, whatever the phase.
     if pts <= 0:
         return
-    self._got = pts
+    self.got = pts
     self.back[side] = self.score[side]
     self.score[side] += pts
     self.last_side = side
@@ -153,7 +153,7 @@ def peg(self, side, pts, why):
 def apply(self, b, i):
     """Validate and apply the event at b[i]; return its size. ValueError changes nothing."""
     k = b[i]
-    self._got = 0
+    self.got = 0
     phase = self.phase
     if phase == OVER:
         raise ValueError(say(_NO, _OVER))

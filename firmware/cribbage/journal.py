@@ -22,16 +22,19 @@ _FULL = const(1)
 
 CAP = const(4096)  # bytes of journal one game may hold: a real game needs 300-1,500
 
-# The two records, field by field: (attribute, bytes), in the order they are stored. -1 is
-# stored as all ones (255, 0xFFFF); no field holds those values otherwise. The per-side fields
-# follow: score, back for a deal's record; score, back, games (2 bytes) for the finished game.
+# The two records, field by field, in the order they are stored: the first `narrow` names
+# take a byte, the rest two (little-endian); -1 is stored as all ones (255, 0xFFFF), which no
+# field holds otherwise. The per-side bytes follow: score, back for a deal's record; score,
+# back, games (2 bytes) for the finished game. (A flat tuple of names: no object per field.)
 # A deal's record (_cks): the state before its deal event, after its 2-byte journal offset.
-_DEAL = (("deals", 2), ("events", 2), ("dealer", 1), ("next_dealer", 1), ("last_side", 1),
-         ("last_points", 1), ("last_why", 1), ("_mug", 1), ("_mug_side", 1), ("_mug_ev", 2))
+_DEAL = ("dealer", "next_dealer", "last_side", "last_points", "last_why", "_mug", "_mug_side",
+         "deals", "events", "_mug_ev")
+_DEAL_NARROW = const(7)
 _DEAL_HEAD = const(16)  # 2 + 13 bytes of _DEAL, 1 spare
-# The finished game's record (_prev), shown by one undo at the next game's start.
-_PREV = (("winner", 1), ("result", 1), ("last_side", 1), ("last_points", 1), ("last_why", 1),
-         ("dealer", 1), ("next_dealer", 1), ("deals", 2), ("events", 2))
+# The finished game's record (_prev, in the saved game), shown by one undo at the next game.
+_PREV = ("winner", "result", "last_side", "last_points", "last_why", "dealer", "next_dealer",
+         "deals", "events")
+_PREV_NARROW = const(7)
 _PREV_HEAD = const(13)  # 11 bytes of _PREV, 2 spare
 
 
@@ -47,27 +50,29 @@ def get16(b, i):
     return b[i] | b[i + 1] << 8
 
 
-def _pack(self, fields, b, i):
+def _pack(self, names, narrow, b, i):
     """Write self's fields into b from i (one record's head)."""
-    for name, w in fields:
-        v = getattr(self, name)
-        if w == 1:
+    for k in range(len(names)):
+        v = getattr(self, names[k])
+        if k < narrow:
             b[i] = v & 255
+            i += 1
         else:
             put16(b, i, v)
-        i += w
+            i += 2
 
 
-def _unpack(self, fields, b, i):
+def _unpack(self, names, narrow, b, i):
     """Set self's fields from b at i: what _pack wrote."""
-    for name, w in fields:
-        if w == 1:
+    for k in range(len(names)):
+        if k < narrow:
             v = b[i]
-            setattr(self, name, -1 if v == 255 else v)
+            setattr(self, names[k], -1 if v == 255 else v)
+            i += 1
         else:
             v = get16(b, i)
-            setattr(self, name, -1 if v == 0xFFFF else v)
-        i += w
+            setattr(self, names[k], -1 if v == 0xFFFF else v)
+            i += 2
 
 
 def prev_size(sides):
@@ -131,7 +136,7 @@ def next_game(self):
     if not self._showing:
         s = self.sides
         prev = bytearray(prev_size(s))
-        _pack(self, _PREV, prev, 0)
+        _pack(self, _PREV, _PREV_NARROW, prev, 0)
         for k in range(s):
             prev[_PREV_HEAD + k] = self.score[k]
             prev[_PREV_HEAD + s + k] = self.back[k]
@@ -152,7 +157,7 @@ def show_prev(self):
     s = self.sides
     self._reset()
     self.phase = OVER
-    _unpack(self, _PREV, p, 0)
+    _unpack(self, _PREV, _PREV_NARROW, p, 0)
     for k in range(s):
         self.score[k] = p[_PREV_HEAD + k]
         self.back[k] = p[_PREV_HEAD + s + k]
@@ -173,7 +178,7 @@ def checkpoint(self, k, at):
     if i + w > len(c):  # four deals' room at a time
         c.extend(bytes(4 * w))
     put16(c, i, at)
-    _pack(self, _DEAL, c, i + 2)
+    _pack(self, _DEAL, _DEAL_NARROW, c, i + 2)
     for q in range(s):
         c[i + _DEAL_HEAD + q] = self.score[q]
         c[i + _DEAL_HEAD + s + q] = self.back[q]
@@ -192,7 +197,7 @@ def replay(self, upto):
         s = self.sides
         b = k * (_DEAL_HEAD + 2 * s)
         i = get16(c, b)
-        _unpack(self, _DEAL, c, b + 2)
+        _unpack(self, _DEAL, _DEAL_NARROW, c, b + 2)
         for q in range(s):
             self.score[q] = c[b + _DEAL_HEAD + q]
             self.back[q] = c[b + _DEAL_HEAD + s + q]

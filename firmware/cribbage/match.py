@@ -33,12 +33,14 @@
 #     save(m.dumps())
 # No asyncio, no machine, no clock, no random in here: deal.shuffle() takes the random source.
 #
-# (Documentation is in comments, not docstrings: MicroPython compiles comments for free, and a
-# long docstring is a string object during compilation, which a 96 KB heap notices.)
+# (This long text is a comment, not the module's docstring: MicroPython compiles comments for
+# free, and a long docstring is a string object during compilation, which a 96 KB heap notices.
+# The calls below keep short docstrings.)
 
 from . import score  # noqa: F401  (first: its 6 KB table wants an unfragmented heap)
 from .cards import DECK, JACK, fmt
-from . import events, pegging, journal, saved
+from . import events, pegging, saved
+from . import journal as jl  # (not `journal`: the class has a method of that name)
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
     VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
@@ -104,6 +106,8 @@ class Match:
     # starter_card                           the starter, or -1 (not turned / not entered)
     # winner, result                         winning side and WIN/SKUNK/DOUBLE_SKUNK/LURCH (-1/0)
     # last_side, last_points, last_why       the newest points pegged (-1, 0, 0 for none)
+    # got                                    points the newest event pegged (0: none)
+    # last_play                              what the newest card played made (score.PLAY_*)
     # error                                  message of the last refused entry, or None
     # deals                                  deals in this game so far
     # events                                 events in the journal (undo depth)
@@ -177,6 +181,13 @@ class Match:
     def side_of(self, seat):
         """The side (lane) a seat pegs for."""
         return seat % self.sides
+
+    def played_cards(self, seat, out):
+        """Append the cards seat played this deal (as entered) to the list out."""
+        w = self._where
+        for c in range(DECK):
+            if w[c] == seat + 1:
+                out.append(c)
 
     def pone(self):
         """The seat left of the dealer (leads the play, shows first), or -1 before a deal."""
@@ -331,7 +342,7 @@ class Match:
         self._j[n:n + size] = memoryview(self._ev)[:size]
         self._n = self._top = n + size
         self.error = None
-        return self._got
+        return self.got
 
     def _reset(self):
         """The state of a fresh game before any event."""
@@ -353,7 +364,8 @@ class Match:
         self._mug = 0
         self._mug_side = -1
         self._mug_ev = -1
-        self._got = 0
+        self.got = 0
+        self.last_play = 0
         self._new_deal()
 
     def _new_deal(self):
@@ -372,8 +384,7 @@ class Match:
         self._plays = 0
         self._last_player = -1
 
-
-    # the event handlers (events.py, pegging.py) and the journal (journal.py)
+    # --- the event handlers (events.py, pegging.py) and the journal (journal.py) ---------
     _peg = events.peg
     _apply = events.apply
     _cut = events.cut
@@ -385,20 +396,20 @@ class Match:
     _end_series = pegging.end_series
     _end_play = pegging.end_play
     _show = pegging.show
-    next_game = journal.next_game
-    _checkpoint = journal.checkpoint
-    _room = journal.room
-    restore = journal.restore
-    mark = journal.mark
-    rollback = journal.rollback
-    can_undo = journal.can_undo
-    can_redo = journal.can_redo
-    undo = journal.undo
-    redo = journal.redo
+    next_game = jl.next_game
+    _checkpoint = jl.checkpoint
+    _room = jl.room
+    restore = jl.restore
+    mark = jl.mark
+    rollback = jl.rollback
+    can_undo = jl.can_undo
+    can_redo = jl.can_redo
+    undo = jl.undo
+    redo = jl.redo
     dumps = saved.dumps
-    state = journal.state
-    _replay = journal.replay
-    journal = journal.journal  # last: from here on `journal` in this class body is the method
+    state = jl.state
+    _replay = jl.replay
+    journal = jl.journal
 
 
 def loads(data):

@@ -5,7 +5,7 @@ validates first and changes the state only when the event is good.
 """
 
 from .cards import PIP, DECK, fmt
-from .score import score_hand, score_play
+from .score import score_hand, play_parts, play_points, PLAY_LAST, PLAY_GO
 from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
                      AT_STARTER, AT_HAND, AT_CRIB, show_points_ok, say)
 
@@ -28,7 +28,7 @@ enter the starter to score the cards (or enter the points)
 not a card: %d
 %s is in the hand twice
 %s was played by seat %d
-%s was shown already
+%s is in seat %d's hand
 seat %d played %d cards: the hand must hold them
 %d claimed, but the %s counts %d
 no hand or crib counts %d
@@ -72,19 +72,21 @@ def play(self, c):
     self.played[seat] += 1
     self._plays += 1
     self._last_player = seat
-    pts = score_play(self.pile)
+    parts = play_parts(self.pile)
     last = self._plays == 4 * self.players
     if self.count == 31:
         self._end_series()
     elif last:
-        pts += 1  # one for the last card
+        parts |= PLAY_LAST  # one for the last card
     else:
         nxt = self._next_active(seat)
         if nxt < 0:  # he has no cards left and nobody else can go on: one for the go
-            pts += 1
+            parts |= PLAY_GO
             self._end_series()
         else:
             self.turn = nxt
+    self.last_play = parts
+    pts = play_points(parts)
     if last:
         self._end_play()
     self._peg(seat % self.sides, pts, WHY_PLAY)
@@ -109,7 +111,6 @@ def go(self):
 
 
 def next_active(self, seat):
-    # The next seat left of seat (seat itself last) with cards that has not said go, or -1.
     # The next seat left of seat (seat itself last) that has cards and has not said go
     # in this series, or -1.
     n = self.players
@@ -171,8 +172,8 @@ def show(self, b, i, has_cards, claim):
                 raise ValueError(say(_NO, _STARTER, (fmt(c),)))
             elif 1 <= at <= 6:
                 raise ValueError(say(_NO, _PLAYED_BY, (fmt(c), at - 1)))
-            elif at:
-                raise ValueError(say(_NO, _SHOWN, (fmt(c),)))
+            elif at:  # (AT_HAND + seat: the crib is shown last)
+                raise ValueError(say(_NO, _SHOWN, (fmt(c), at - AT_HAND)))
         if not crib and mine != self.played[seat]:
             raise ValueError(say(_NO, _HOLD, (seat, self.played[seat])))
         hand = bytes(b[i:i + 4])

@@ -6,7 +6,8 @@ by the combinatorial number system) and suits add flush and nobs at run time. _B
 85 small ints in a tuple (small ints live in the tuple's slots: 85 words, no objects). Scoring
 a hand or a play card allocates nothing, so it can run with the heap locked.
 
-breakdown() enumerates the same count item by item for people to read; it allocates freely.
+The same count item by item, for people to read (breakdown(), spoken()), is in spoken.py: a
+board without a display never loads it.
 """
 
 from .cards import PIP, JACK, fmt_many
@@ -89,11 +90,34 @@ def score_hand(hand, starter, crib=False):
     return pts
 
 
+# What the newest card of a play made (play_parts), as bits of one small int:
+PLAY_15 = const(1)         # the count is 15
+PLAY_31 = const(2)         # the count is 31
+# (parts >> 2) & 7: the cards of its rank at the end of the pile (1, or 2-4: a pair, ...)
+# (parts >> 5) & 7: the run it ends (0, or 3-7 cards)
+PLAY_LAST = const(0x100)   # one for the last card (the match engine sets it)
+PLAY_GO = const(0x200)     # one for the go: nobody can play on (the match engine sets it)
+
+
+def play_points(parts):
+    """The points of play_parts(): 2 for 15, 2 for 31, 2/6/12 for pairs, 1 a run's card, 1
+    for the go or the last card."""
+    k = parts >> 2 & 7
+    return (2 * (parts & 1) + (parts & 2) + k * (k - 1) + (parts >> 5 & 7)
+            + (parts >> 8 & 1) + (parts >> 9 & 1))
+
+
 def score_play(pile):
     """Points the newest card of the pile makes (the pile: cards since the count was last
     reset, newest last): 15 or 31 for two, pairs 2/6/12 with the cards just before it, and
     the longest run of the last three or more cards with no repeated rank. Go and the last
     card are the match engine's to score."""
+    return play_points(play_parts(pile))
+
+
+def play_parts(pile):
+    """What the newest card of the pile makes, as PLAY_* bits (see above): score_play()'s
+    items, for the display to say why."""
     n = len(pile)
     if n == 0:
         return 0
@@ -115,7 +139,7 @@ def score_play(pile):
         total += PIP[c]
     if total > 31:
         raise ValueError("the count would be %d, over 31" % total)
-    pts = 2 if total == 15 or total == 31 else 0
+    parts = PLAY_15 if total == 15 else PLAY_31 if total == 31 else 0
     # Pairs: how many of the newest cards share its rank.
     r = pile[n - 1] >> 2
     k = 1
@@ -123,7 +147,7 @@ def score_play(pile):
     while i >= 0 and pile[i] >> 2 == r:
         k += 1
         i -= 1
-    pts += k * (k - 1)
+    parts |= k << 2
     # Runs: grow the tail while its ranks are distinct; it is a run when max - min + 1 == length.
     mask = 0
     lo = 13
@@ -144,7 +168,7 @@ def score_play(pile):
         if k >= 3 and hi - lo == k - 1:
             best = k
         i -= 1
-    return pts + best
+    return parts | best << 5
 
 
 def count(pile):
@@ -153,110 +177,3 @@ def count(pile):
     for c in pile:
         total += PIP[c]
     return total
-
-
-# --- the itemised count, for people ---------------------------------------------------
-
-FIFTEEN = "fifteen"
-PAIR = "pair"
-PAIR_ROYAL = "pair royal"
-DOUBLE_PAIR_ROYAL = "double pair royal"
-RUN = "run"
-FLUSH = "flush"
-NOBS = "nobs"
-
-
-def rank_items(cards):
-    """Fifteens, pairs and runs in these cards (any number), as (kind, cards, points) items
-    in the order they are said. Depends only on ranks; the tables are built from it."""
-    n = len(cards)
-    items = []
-    for m in range(1, 1 << n):
-        total = 0
-        for i in range(n):
-            if m >> i & 1:
-                total += PIP[cards[i]]
-        if total == 15:
-            items.append((FIFTEEN, tuple(cards[i] for i in range(n) if m >> i & 1), 2))
-    by_rank = [[] for _ in range(13)]
-    for c in cards:
-        by_rank[c >> 2].append(c)
-    for group in by_rank:
-        k = len(group)
-        if k >= 2:
-            kind = PAIR if k == 2 else PAIR_ROYAL if k == 3 else DOUBLE_PAIR_ROYAL
-            items.append((kind, tuple(group), k * (k - 1)))
-    # Runs: every maximal stretch of three or more consecutive ranks, once per way of
-    # choosing one card of each rank (4-4-5-6-6 is four runs of three).
-    r = 0
-    while r < 13:
-        if not by_rank[r]:
-            r += 1
-            continue
-        end = r
-        while end + 1 < 13 and by_rank[end + 1]:
-            end += 1
-        if end - r >= 2:
-            runs = [()]
-            for q in range(r, end + 1):
-                runs = [run + (c,) for run in runs for c in by_rank[q]]
-            for run in runs:
-                items.append((RUN, run, len(run)))
-        r = end + 1
-    return items
-
-
-def breakdown(hand, starter, crib=False):
-    """The count as a player says it: a list of (kind, cards, points) items, fifteens first,
-    then pairs, runs, flush and nobs. The points add up to score_hand(hand, starter, crib)."""
-    total = score_hand(hand, starter, crib)  # validates
-    items = rank_items(list(hand) + [starter])
-    suit = hand[0] & 3
-    if all(c & 3 == suit for c in hand):
-        if starter & 3 == suit:
-            items.append((FLUSH, tuple(hand) + (starter,), 5))
-        elif not crib:
-            items.append((FLUSH, tuple(hand), 4))
-    for c in hand:
-        if c >> 2 == JACK and c & 3 == starter & 3:
-            items.append((NOBS, (c,), 1))
-    assert sum(i[2] for i in items) == total
-    return items
-
-
-_NUMBERS = ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-            "seventeen", "eighteen", "nineteen", "twenty")
-
-
-def number_word(n):
-    if n <= 20:
-        return _NUMBERS[n]
-    return "twenty-" + _NUMBERS[n - 20] if n < 30 else str(n)
-
-
-def spoken(items):
-    """'fifteen two, fifteen four, and a pair is six, ...' with the running total."""
-    words = []
-    total = 0
-    for kind, cards, pts in items:
-        total += pts
-        if kind == FIFTEEN:
-            words.append("fifteen " + number_word(total))
-        elif kind == NOBS:
-            words.append("one for his nobs is " + number_word(total))
-        elif kind == RUN:
-            words.append("a run of %s is %s" % (number_word(len(cards)), number_word(total)))
-        else:
-            words.append("a %s is %s" % (kind, number_word(total)))
-    if not words:
-        return "nineteen (nothing)"
-    if len(words) > 1:
-        words[-1] = "and " + words[-1]
-    return ", ".join(words)
-
-
-def describe(item):
-    """One item as a line: 'fifteen  5H 10C  2'."""
-    kind, cards, pts = item
-    return "%-18s %-16s %2d" % (kind, fmt_many(cards), pts)

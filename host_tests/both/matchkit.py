@@ -1,7 +1,7 @@
 """Shorthands the match engine's tests share (plain, so MicroPython runs them too)."""
 
 from check import raises
-from cribbage.cards import parse, parse_many
+from cribbage.cardtext import parse, parse_many
 from cribbage.match import Match
 
 
@@ -34,9 +34,11 @@ def unchanged(m, fn, *args, **kw):
     return str(e)
 
 
-def card_keys(c):
-    """The keypad keys for card c: its rank's digits, then its suit's letter (A-D)."""
-    return str((c >> 2) + 1) + "ABCD"[c & 3]
+def card_keys(c, short=False):
+    """The keypad keys for card c: its rank's digits, then its suit's letter (A-D). short:
+    a ten as 0 (one key) rather than 10."""
+    r = (c >> 2) + 1
+    return ("0" if short and r == 10 else str(r)) + "ABCD"[c & 3]
 
 
 def deal_two(dealer, rand):

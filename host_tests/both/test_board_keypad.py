@@ -1,46 +1,8 @@
 """The keypad scanner driven by fake pins and a fake clock: debounce, long press, repeat."""
 
 from check import no_alloc, raises
-from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY
-
-
-class Matrix:
-    """A 4x4 keypad's wires (boards/fake.py has a fuller one; this one is smaller, for the
-    shared heap of the MicroPython test run): rows driven 0/1, columns read 0 when a pressed
-    key joins them to a row driven low."""
-
-    def __init__(self):
-        self.down = ""
-        self.level = bytearray(b"\x01\x01\x01\x01")
-        self.rows = [self._row(r) for r in range(4)]
-        self.cols = [self._col(c) for c in range(4)]
-
-    def _row(self, r):
-        def pin(v):
-            self.level[r] = v
-        return pin
-
-    def _col(self, c):
-        def pin():
-            for r in range(4):
-                if not self.level[r] and "123A456B789C*0#D"[4 * r + c] in self.down:
-                    return 0
-            return 1
-        return pin
-
-    def press(self, name):
-        self.down += name
-
-    def release(self, name):
-        self.down = self.down.replace(name, "")
-
-
-class Button:
-    def __init__(self):
-        self.pressed = False
-
-    def __call__(self):
-        return 0 if self.pressed else 1
+from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY, KEYS_4X4
+from boards.fake import Button, Matrix
 
 
 def events(kp):
@@ -61,7 +23,7 @@ def test_every_key_maps_to_its_name():
     m = Matrix()
     kp = Keypad(m.rows, m.cols)
     t = 0
-    for name in "123A456B789C*0#D":
+    for name in KEYS_4X4:
         m.press(name)
         run(kp, t, t + 60)
         m.release(name)

@@ -3,23 +3,7 @@
 from check import no_alloc
 from board.layout import Layout
 from board.render import Renderer, View, ERROR_MS
-
-
-class Strip:
-    """The strip as the renderer sees it (boards/fake.py has the same; this one is smaller,
-    for the shared heap of the MicroPython test run)."""
-
-    def __init__(self, n):
-        self.n = n
-        self.buf = bytearray(3 * n)
-
-    def rgb(self, i):
-        b = self.buf
-        return (b[3 * i + 1], b[3 * i], b[3 * i + 2])
-
-    def lit(self):
-        b = self.buf
-        return [i for i in range(self.n) if b[3 * i] or b[3 * i + 1] or b[3 * i + 2]]
+from boards.fake import Strip
 
 
 def setup(brightness=255, limit=100000):

@@ -1,16 +1,17 @@
 """Cards: parsing every spelling a player uses, formatting back, tables, errors."""
 
 from check import raises
-from cribbage import cards
-from cribbage.cards import parse, parse_many, fmt
+from cribbage import cards, cardtext
+from cribbage.cards import fmt
+from cribbage.cardtext import parse, parse_many
 
 
 def test_parse_spellings():
-    assert parse("5H") == cards.card(4, 2)
-    assert parse("10h") == parse("TH") == parse("th") == cards.card(9, 2)
-    assert parse("TD") == cards.card(9, 1)
-    assert parse("AS") == cards.card(0, 3) == parse("1s")
-    assert parse("QC") == cards.card(11, 0)
+    assert parse("5H") == cardtext.card(4, 2)
+    assert parse("10h") == parse("TH") == parse("th") == cardtext.card(9, 2)
+    assert parse("TD") == cardtext.card(9, 1)
+    assert parse("AS") == cardtext.card(0, 3) == parse("1s")
+    assert parse("QC") == cardtext.card(11, 0)
     assert parse("KD") == 51 - 2
     assert parse("5\u2665") == parse("5H")
     assert parse("J\u2660") == parse("JS")
@@ -44,9 +45,9 @@ def test_round_trip_all_52():
 
 
 def test_rank_suit_pip_tables():
-    assert len(cards.RANK) == len(cards.SUIT) == len(cards.PIP) == 52
+    assert len(cardtext.RANK) == len(cardtext.SUIT) == len(cards.PIP) == 52
     for c in range(52):
-        assert cards.RANK[c] * 4 + cards.SUIT[c] == c
+        assert cardtext.RANK[c] * 4 + cardtext.SUIT[c] == c
     assert cards.PIP[parse("AH")] == 1
     assert cards.PIP[parse("9H")] == 9
     for face in ("10C", "JC", "QD", "KS"):
@@ -55,8 +56,8 @@ def test_rank_suit_pip_tables():
 
 
 def test_names():
-    assert cards.name(parse("5H")) == "five of hearts"
-    assert cards.name(parse("JS")) == "jack of spades"
+    assert cardtext.name(parse("5H")) == "five of hearts"
+    assert cardtext.name(parse("JS")) == "jack of spades"
 
 
 def test_check_distinct():
@@ -65,4 +66,4 @@ def test_check_distinct():
     assert "5H" in str(e)
     raises(ValueError, cards.check_distinct, [3, 52])
     raises(ValueError, fmt, 52)
-    raises(ValueError, cards.card, 13, 0)
+    raises(ValueError, cardtext.card, 13, 0)

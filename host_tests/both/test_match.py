@@ -2,7 +2,7 @@
 order, pegging out in any phase, skunks, variants. test_match_show.py has the rest."""
 
 from check import raises
-from cribbage.cards import parse
+from cribbage.cardtext import parse
 from cribbage import match
 from cribbage.match import Match
 from matchkit import plays, two, unchanged

@@ -3,7 +3,7 @@ cut, undo/redo without limit, saved games and their corruption checks. (Two modu
 each compiles within MicroPython's 96 KB test heap.)"""
 
 from check import raises, no_alloc
-from cribbage.cards import parse
+from cribbage.cardtext import parse
 from cribbage import match
 from cribbage.match import Match, loads
 from matchkit import C, plays, two, unchanged
@@ -35,7 +35,7 @@ def test_show_cards_scored_and_checked():
     assert m.show(C("5H 5D 5S 4C")) == 20  # 5 5 5 5 4: 4 fifteens 8 + 12 pairs
     # J 10 10 9 + 5: three fifteens 6, pair 2, two runs of three 6, nobs (JC, starter 5C) 1
     assert m.show(C("JC 10H 10S 9H")) == 15 and m.crib_next
-    assert "shown" in unchanged(m, m.show, C("JC 2D 3D 4D"))
+    assert "in seat 1's hand" in unchanged(m, m.show, C("JC 2D 3D 4D"))
     # crib 2 3 4 6 + 5: run of five 5, fifteens 4+5+6 and 2+3+4+6 4; four diamonds: no flush
     assert m.show(C("2D 3D 4D 6D")) == 9 and m.last_why == match.WHY_CRIB
     assert m.score == [20, 6 + 15 + 9] and m.phase == match.DEAL

@@ -1,8 +1,9 @@
 """The show scorer: every example the rule sheets print, errors, and zero allocation."""
 
 from check import raises, no_alloc
-from cribbage.cards import parse, parse_many
+from cribbage.cardtext import parse, parse_many
 from cribbage import score
+from cribbage import spoken
 import reference
 
 
@@ -39,8 +40,8 @@ def test_sheet_002_examples():
     # "7 8 8 K and the start card is a 9: fifteen 2, fifteen 4, a pair is 6, a run is 9,
     #  and a run is 12"
     assert hand("7H 8C 8S KD + 9D") == 12
-    items = score.breakdown(parse_many("7H 8C 8S KD"), parse("9D"))
-    assert score.spoken(items) == ("fifteen two, fifteen four, a pair is six, "
+    items = spoken.breakdown(parse_many("7H 8C 8S KD"), parse("9D"))
+    assert spoken.spoken(items) == ("fifteen two, fifteen four, a pair is six, "
                                    "a run of three is nine, and a run of three is twelve")
 
 
@@ -65,7 +66,7 @@ def test_nobs_not_heels():
 def test_nineteen_hand():
     # nothing at all: a "nineteen"
     assert hand("2C 4D 6S 8H + QC") == 0
-    assert score.spoken(score.breakdown(parse_many("2C 4D 6S 8H"), parse("QC"))) \
+    assert spoken.spoken(spoken.breakdown(parse_many("2C 4D 6S 8H"), parse("QC"))) \
         == "nineteen (nothing)"
 
 
@@ -80,14 +81,14 @@ def test_runs_with_multiplicity():
 
 def test_breakdown_items_sum_and_order():
     h, s = parse_many("5H 5C 5S JD"), parse("5D")
-    items = score.breakdown(h, s)
+    items = spoken.breakdown(h, s)
     kinds = [i[0] for i in items]
-    assert kinds == [score.FIFTEEN] * 8 + [score.DOUBLE_PAIR_ROYAL, score.NOBS]
+    assert kinds == [spoken.FIFTEEN] * 8 + [spoken.DOUBLE_PAIR_ROYAL, spoken.NOBS]
     assert sum(i[2] for i in items) == 29
     for kind, cards, pts in items:
-        if kind == score.FIFTEEN:
+        if kind == spoken.FIFTEEN:
             assert sum(min(c // 4 + 1, 10) for c in cards) == 15 and pts == 2
-    assert score.spoken(items).endswith("and one for his nobs is twenty-nine")
+    assert spoken.spoken(items).endswith("and one for his nobs is twenty-nine")
 
 
 def test_breakdown_matches_reference_on_a_spread():
@@ -98,7 +99,7 @@ def test_breakdown_matches_reference_on_a_spread():
             if s in cards:
                 continue
             for crib in (False, True):
-                items = score.breakdown(cards, s, crib)
+                items = spoken.breakdown(cards, s, crib)
                 total = sum(i[2] for i in items)
                 assert total == score.score_hand(cards, s, crib) == reference.hand(cards, s, crib)
 
@@ -113,7 +114,7 @@ def test_bad_hands_are_refused():
     assert "duplicate" in str(e) and "5H" in str(e)
     raises(ValueError, score.score_hand, [1, 2, 3, 52], 4)
     raises(ValueError, score.score_hand, [1, 2, 3, -1], 4)
-    raises(ValueError, score.breakdown, [1, 2, 3, 3], 4)
+    raises(ValueError, spoken.breakdown, [1, 2, 3, 3], 4)
 
 
 def test_scoring_allocates_nothing():

@@ -42,7 +42,7 @@ from leanboard import host_board, median, xorshift  # noqa: E402  (the harness's
 LAT = array("H", bytes(2 * 160))  # the first key-to-frame times, us
 # the players' cards (the harness's, preallocated: not the board's memory)
 DECK = bytearray(52)
-HANDS = bytearray(8)  # seat s keeps HANDS[4s:4s+4]
+
 CRIB = bytearray(4)
 LEFT = bytearray(8)  # the cards each seat has still to play (NONE: played)
 NONE = 255
@@ -133,9 +133,8 @@ class Game:
                 CRIB[2 * s] = deck[6 * s]
                 CRIB[2 * s + 1] = deck[6 * s + 1]
                 for k in range(4):
-                    HANDS[4 * s + k] = LEFT[4 * s + k] = deck[6 * s + 2 + k]
-            self.card(deck[12])
-            self.tap("#")
+                    LEFT[4 * s + k] = deck[6 * s + 2 + k]
+            self.card(deck[12])  # the starter: it goes in with its suit
             self.measure()
             while m.phase == M.PLAY:
                 s = m.turn
@@ -146,19 +145,18 @@ class Game:
                         pick = k
                         break
                 if pick < 0:
-                    self.tap("B#")
+                    self.tap("B")
                 else:
                     c = LEFT[pick]
                     LEFT[pick] = NONE
                     self.card(c)
-                    self.tap("#")
                 if self.app.err:
                     raise RuntimeError(self.app.err)
                 self.measure()
             while m.phase == M.SHOW:
-                shown, at = (CRIB, 0) if m.crib_next else (HANDS, 4 * m.turn)
-                for k in range(at, at + 4):
-                    self.card(shown[k])
+                if m.crib_next:  # a hand is filled in from the play (OK); the crib typed
+                    for k in range(4):
+                        self.card(CRIB[k])
                 self.tap("#")
                 if self.app.err:
                     raise RuntimeError(self.app.err)

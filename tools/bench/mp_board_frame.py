@@ -7,13 +7,9 @@ from benchlib import row, per_call_us
 from board.keypad import Keypad
 from board.layout import Layout
 from board.render import Renderer, View
+from leanboard import Strip
 
 WIRE_US_PER_LED = 30
-
-
-class Strip:
-    def __init__(self, n):
-        self.buf = bytearray(3 * n)
 
 
 L = Layout()

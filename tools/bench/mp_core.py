@@ -8,7 +8,7 @@ from cribbage import tables  # noqa: E402
 
 gc.collect()
 _tables_heap = gc.mem_alloc() - _before
-from cribbage import score, cards  # noqa: E402
+from cribbage import score, cardtext  # noqa: E402
 
 gc.collect()
 _core_heap = gc.mem_alloc() - _before
@@ -19,7 +19,7 @@ from benchlib import row, per_call_us, alloc_per_call  # noqa: E402
 # a fixed spread of hands: every 13th five-card slice of a scrambled deck
 _deck = [(i * 29 + 7) % 52 for i in range(52)]
 HANDS = [(_deck[i:i + 4], _deck[i + 4]) for i in range(0, 47, 3)]
-PILE = cards.parse_many("AH 2C 5D 4S 3H 6C")
+PILE = cardtext.parse_many("AH 2C 5D 4S 3H 6C")
 
 
 def ours_hands():

@@ -174,8 +174,7 @@ class Soak:
             j = self.rand(i + 1)
             DECK[i], DECK[j] = DECK[j], DECK[i]
         LEFT[:4 * n] = DECK[:4 * n]
-        self.card(DECK[4 * n + 4])  # the starter
-        self.tap("#")
+        self.card(DECK[4 * n + 4])  # the starter (it goes in with its suit)
         while m.phase == M.PLAY:
             s = 4 * m.turn
             pick = -1
@@ -185,15 +184,14 @@ class Soak:
                     pick = k
                     break
             if pick < 0:
-                self.tap("B#")
+                self.tap("B")
             else:
                 self.card(LEFT[pick])
                 LEFT[pick] = 255
-                self.tap("#")
-        while m.phase == M.SHOW:
-            s = 4 * (n if m.crib_next else m.turn)  # the crib: DECK[4n:4n+4]
-            for k in range(s, s + 4):
-                self.card(DECK[k])
+        while m.phase == M.SHOW:  # a hand is filled in from the play (OK); the crib typed
+            if m.crib_next:  # the crib: DECK[4n:4n+4]
+                for k in range(4 * n, 4 * n + 4):
+                    self.card(DECK[k])
             self.tap("#")
 
     def deal_pegged(self, buttons):

@@ -1,6 +1,6 @@
 """MicroPython side of the simulator: run the real board app on the host board (fake hardware).
 
-Run by tools/sim.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
+Run by tools/sim/runner.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
     micropython mp_driver.py STORAGE_DIR realtime|virtual [display|nodisplay [BOARD]]
 
 It builds the hardware with firmware/boards/fake.py -- or, given BOARD (pico, esp32_devkit),
@@ -39,6 +39,7 @@ try:
 except ImportError:  # pragma: no cover
     select = None
 
+from board.keypad import KEYS_4X4, BUTTON_NAMES
 from boards import fake
 
 
@@ -90,9 +91,9 @@ class FakeKeys:
     """Key presses on firmware/boards/fake.py's keypad matrix and buttons."""
 
     def __init__(self, hw):
-        self.matrix = hw["matrix"]
-        self.buttons = hw.get("button_objs") or []
-        self.names = self.matrix.names + "abcdefghijkl"[:len(self.buttons)]
+        self.matrix = hw["fake_matrix"]
+        self.buttons = hw.get("fake_buttons") or []
+        self.names = self.matrix.names + BUTTON_NAMES[:len(self.buttons)]
 
     def set(self, name, down):
         if name in self.matrix.names:
@@ -109,10 +110,10 @@ class FakeKeys:
 class WiredKeys:
     """Key presses on a real board module's pins, through the fake machine module."""
 
-    def __init__(self, machine, mod, names):
-        machine.wire(mod.ROWS, mod.COLS, mod.BUTTONS, names)
+    def __init__(self, machine, mod):
+        self.names = KEYS_4X4 + BUTTON_NAMES[:len(mod.BUTTONS)]
+        machine.wire(mod.ROWS, mod.COLS, mod.BUTTONS, self.names)
         self.machine = machine
-        self.names = names + "abcdefghijkl"[:len(mod.BUTTONS)]
 
     def set(self, name, down):
         if name not in self.names:
@@ -258,7 +259,7 @@ def build_hw(storage, display, board):
     mod = getattr(__import__("boards." + board), board)
     hw = mod.build()
     hw["storage_dir"] = storage  # not /data: a folder on the host
-    hw["sim_keys"] = WiredKeys(machine, mod, fake.KEYS_4X4)
+    hw["sim_keys"] = WiredKeys(machine, mod)
     return hw
 
 

@@ -8,6 +8,9 @@ no rule of cribbage and no layout numbers (the geometry comes from the layout da
 
 import math
 
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from board.keypad import KEYS_4X4
+
 KIND_NAMES = ("start", "hole", "finish", "games", "turn", "crib")
 DARK = (58, 58, 58)  # an unlit hole in the terminal
 RESET = "\x1b[0m"
@@ -21,7 +24,7 @@ class Board:
         self.count = len(self.pixels)
         self.order = tuple(desc.get("order", (1, 0, 2)))  # buf offsets of r, g, b
         self.bpp = desc.get("bpp", 3)
-        self.keys = desc.get("keys", "123A456B789C*0#D")
+        self.keys = desc.get("keys", KEYS_4X4)
         self.lanes = 1 + max(p[3] for p in self.pixels)
         self.cells = grid([(p[0], p[1]) for p in self.pixels])
         self.rows = 1 + max(r for r, _c in self.cells)

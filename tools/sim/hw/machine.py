@@ -1,10 +1,15 @@
 """A fake `machine` module for the simulator: the real board modules (firmware/boards/pico.py,
 esp32_devkit.py) build their hardware with it under the micropython binary.
 
-Only on MICROPYPATH when the simulator runs a real board module (tools/sim.py --board pico).
-Pins check what the port would refuse: pins that do not exist, the ESP32's flash pins (6-11)
-and its input-only pins (34-39: no output, no pull-up). The keypad is wired by pin number:
-wire(rows, cols, buttons, names) says which pins are which, press(name)/release(name) move a
+Only on MICROPYPATH when the simulator runs a real board module (tools/sim.py --board pico),
+and in host_tests/test_board_boards.py. Pins check what the port would refuse: pins that do
+not exist, the ESP32's flash pins (6-11) and its input-only pins (34-39: no output, no
+pull-up; ValueError, as the port raises), a watchdog timeout the RP2040 cannot count (over
+8388 ms); and a wiring mistake (WiringError, which no board code catches): a pin built twice
+(two parts on one pin), a mode or pull that is not one of Pin's, a write to a pin that is not
+an output; an I2C bus given pin numbers instead of Pins is a TypeError.
+The keypad is wired by pin number: wire(rows, cols, buttons, names) says which pins are which
+(names: the matrix keys, row by row, then one per button), press(name)/release(name) move a
 key, and a column pin reads 0 while a pressed key joins it to a row driven low.
 """
 
@@ -14,7 +19,16 @@ _pins = {}
 _wiring = {"rows": (), "cols": (), "buttons": (), "names": "", "down": set()}
 
 
+class WiringError(Exception):
+    """A mistake in a board module's wiring that the port itself might let pass."""
+
+
 def _check(pin_id, mode, pull):
+    if pin_id in _pins:
+        raise WiringError("pin %r built twice: two parts wired to one pin" % (pin_id,))
+    if mode not in (-1, Pin.IN, Pin.OUT, Pin.OPEN_DRAIN) or pull not in (-1, Pin.PULL_UP,
+                                                                         Pin.PULL_DOWN):
+        raise WiringError("pin %r: no mode %r or pull %r on Pin" % (pin_id, mode, pull))
     if PLATFORM == "rp2":
         if not (isinstance(pin_id, int) and 0 <= pin_id <= 29) or pin_id in (23, 24):
             raise ValueError("invalid pin %r on the RP2040 (GP0-GP22, GP25-GP29)" % (pin_id,))
@@ -45,6 +59,8 @@ class Pin:
 
     def value(self, v=None):
         if v is not None:
+            if self.mode not in (Pin.OUT, Pin.OPEN_DRAIN):
+                raise WiringError("pin %r is not an output: it cannot be written" % (self.id,))
             self.level = 1 if v else 0
             return None
         w = _wiring
@@ -57,7 +73,8 @@ class Pin:
                     return 0
             return 1
         if self.id in w["buttons"]:
-            return 0 if "abcdefghijkl"[w["buttons"].index(self.id)] in w["down"] else 1
+            k = len(w["rows"]) * len(w["cols"]) + w["buttons"].index(self.id)
+            return 0 if w["names"][k] in w["down"] else 1
         return self.level
 
     def __call__(self, v=None):
@@ -76,6 +93,8 @@ class I2C:
     devices = [0x3C]
 
     def __init__(self, bus_id, sda=None, scl=None, freq=400000):
+        if not (isinstance(sda, Pin) and isinstance(scl, Pin)):
+            raise TypeError("I2C(%r): sda and scl must be Pins" % (bus_id,))
         self.bus_id = bus_id
         self.sda = sda
         self.scl = scl
@@ -92,6 +111,8 @@ class I2C:
 
 class WDT:
     def __init__(self, id=0, timeout=5000):
+        if not 0 < timeout <= (8388 if PLATFORM == "rp2" else 0x7FFFFFFF):
+            raise ValueError("WDT timeout %r ms out of range" % (timeout,))
         self.timeout = timeout
         self.feeds = 0
 
@@ -108,7 +129,7 @@ def wire(rows, cols, buttons, names):
 
 
 def press(name):
-    if name not in _wiring["names"] and name not in "abcdefghijkl"[:len(_wiring["buttons"])]:
+    if name not in _wiring["names"]:
         raise ValueError("no key %r on this board" % (name,))
     _wiring["down"].add(name)
 

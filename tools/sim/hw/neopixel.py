@@ -1,16 +1,16 @@
-"""A fake `neopixel` module: the micropython-lib driver's interface (buf, ORDER, bpp,
-__setitem__, fill, write) with write() only counting frames. For tools/sim.py --board."""
+"""A fake `neopixel` module: the micropython-lib driver's interface (pin, n, bpp, __setitem__,
+fill, write) on the fake board's strip (firmware/boards/fake.py's Strip: the GRB buffer, write()
+counting frames). For tools/sim.py --board and host_tests/test_board_boards.py."""
+
+from boards.fake import Strip
 
 
-class NeoPixel:
-    ORDER = (1, 0, 2, 3)
-
+class NeoPixel(Strip):
     def __init__(self, pin, n, bpp=3, timing=1):
+        if bpp != Strip.bpp:
+            raise ValueError("this fake strip is GRB, 3 bytes a pixel")
+        Strip.__init__(self, n)
         self.pin = pin
-        self.n = n
-        self.bpp = bpp
-        self.buf = bytearray(n * bpp)
-        self.writes = 0
 
     def __len__(self):
         return self.n
@@ -27,6 +27,3 @@ class NeoPixel:
     def fill(self, v):
         for i in range(self.n):
             self[i] = v
-
-    def write(self):
-        self.writes += 1

@@ -1,24 +1,16 @@
-"""A fake micropython-lib `ssd1306` driver: keeps the text lines shown (8 lines of 16
-characters, as the 8x8 font puts them) for the simulator to print. For tools/sim.py --board."""
+"""A fake micropython-lib `ssd1306` driver: the fake board's display (firmware/boards/fake.py:
+keeps the text lines shown, 8 lines of 16 characters as the 8x8 font puts them) behind the
+driver's constructor, for the simulator to print. For tools/sim.py --board."""
+
+from boards.fake import Display
 
 
-class SSD1306_I2C:
+class SSD1306_I2C(Display):
     def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
-        self.width = width
-        self.height = height
-        self.lines = {}
+        if (width, height) != (Display.width, Display.height):
+            raise ValueError("this fake display is 128 x 64")
+        Display.__init__(self)
         self.shown = [""] * (height // 8)
-        self.shows = 0
-
-    def fill(self, c):
-        self.lines = {}
-
-    def text(self, s, x, y, c=1):
-        self.lines[y // 8] = s
-
-    def show(self):
-        self.shows += 1
-        self.shown = [self.lines.get(i, "") for i in range(self.height // 8)]
 
     def poweroff(self):
         pass

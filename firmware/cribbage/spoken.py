@@ -1,0 +1,114 @@
+"""The count item by item, for people: breakdown() lists what a hand scores (fifteens, pairs,
+runs, flush, nobs), spoken() says it ("fifteen two, fifteen four and a pair is six").
+
+Loaded by the board's display text, the tools and the tests; it allocates freely. The board
+itself scores with score.py (table-driven, allocation-free); tablegen.py builds those tables
+from rank_items() here, and the tests check the two agree on every hand.
+"""
+
+from .cards import PIP, JACK, fmt_many
+from .score import score_hand
+
+FIFTEEN = "fifteen"
+PAIR = "pair"
+PAIR_ROYAL = "pair royal"
+DOUBLE_PAIR_ROYAL = "double pair royal"
+RUN = "run"
+FLUSH = "flush"
+NOBS = "nobs"
+
+
+def rank_items(cards):
+    """Fifteens, pairs and runs in these cards (any number), as (kind, cards, points) items
+    in the order they are said. Depends only on ranks; the tables are built from it."""
+    n = len(cards)
+    items = []
+    for m in range(1, 1 << n):
+        total = 0
+        for i in range(n):
+            if m >> i & 1:
+                total += PIP[cards[i]]
+        if total == 15:
+            items.append((FIFTEEN, tuple(cards[i] for i in range(n) if m >> i & 1), 2))
+    by_rank = [[] for _ in range(13)]
+    for c in cards:
+        by_rank[c >> 2].append(c)
+    for group in by_rank:
+        k = len(group)
+        if k >= 2:
+            kind = PAIR if k == 2 else PAIR_ROYAL if k == 3 else DOUBLE_PAIR_ROYAL
+            items.append((kind, tuple(group), k * (k - 1)))
+    # Runs: every maximal stretch of three or more consecutive ranks, once per way of
+    # choosing one card of each rank (4-4-5-6-6 is four runs of three).
+    r = 0
+    while r < 13:
+        if not by_rank[r]:
+            r += 1
+            continue
+        end = r
+        while end + 1 < 13 and by_rank[end + 1]:
+            end += 1
+        if end - r >= 2:
+            runs = [()]
+            for q in range(r, end + 1):
+                runs = [run + (c,) for run in runs for c in by_rank[q]]
+            for run in runs:
+                items.append((RUN, run, len(run)))
+        r = end + 1
+    return items
+
+
+def breakdown(hand, starter, crib=False):
+    """The count as a player says it: a list of (kind, cards, points) items, fifteens first,
+    then pairs, runs, flush and nobs. The points add up to score_hand(hand, starter, crib)."""
+    total = score_hand(hand, starter, crib)  # validates
+    items = rank_items(list(hand) + [starter])
+    suit = hand[0] & 3
+    if all(c & 3 == suit for c in hand):
+        if starter & 3 == suit:
+            items.append((FLUSH, tuple(hand) + (starter,), 5))
+        elif not crib:
+            items.append((FLUSH, tuple(hand), 4))
+    for c in hand:
+        if c >> 2 == JACK and c & 3 == starter & 3:
+            items.append((NOBS, (c,), 1))
+    assert sum(i[2] for i in items) == total
+    return items
+
+
+_NUMBERS = ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+            "seventeen", "eighteen", "nineteen", "twenty")
+
+
+def number_word(n):
+    if n <= 20:
+        return _NUMBERS[n]
+    return "twenty-" + _NUMBERS[n - 20] if n < 30 else str(n)
+
+
+def spoken(items):
+    """'fifteen two, fifteen four, and a pair is six, ...' with the running total."""
+    words = []
+    total = 0
+    for kind, cards, pts in items:
+        total += pts
+        if kind == FIFTEEN:
+            words.append("fifteen " + number_word(total))
+        elif kind == NOBS:
+            words.append("one for his nobs is " + number_word(total))
+        elif kind == RUN:
+            words.append("a run of %s is %s" % (number_word(len(cards)), number_word(total)))
+        else:
+            words.append("a %s is %s" % (kind, number_word(total)))
+    if not words:
+        return "nineteen (nothing)"
+    if len(words) > 1:
+        words[-1] = "and " + words[-1]
+    return ", ".join(words)
+
+
+def describe(item):
+    """One item as a line: 'fifteen  5H 10C  2'."""
+    kind, cards, pts = item
+    return "%-18s %-16s %2d" % (kind, fmt_many(cards), pts)

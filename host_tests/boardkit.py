@@ -1,0 +1,150 @@
+"""The board kit: the fake board (boards/fake.py) with the app on it, and fingers that press
+its keys through the matrix scanner, for the board app's tests (CPython; the engine's own
+shorthands are host_tests/both/matchkit.py).
+
+    hw, app, f = board(display=True)
+    f.press("#5C#")            # keys, each pressed 60 ms and released, the loop running
+    f.hold("*")                # a long press: undo
+    new_game(f, app, {"players": 3})
+    shown(hw)                  # the display's text
+"""
+
+from boards.fake import build
+from boards.ramfs import RamFs
+from board.app import App
+from board.menu import MENU_ITEMS
+from cribbage import match as M
+from cribbage.cards import PIP
+from cribbage.autoplay import seeded
+from matchkit import card_keys, deal_two
+
+
+class Fingers:
+    """Presses keys on the fake keypad and lets the board's loop run (10 ms scans)."""
+
+    def __init__(self, hw, app):
+        self.hw = hw
+        self.app = app
+        self.clock = hw["clock"]
+        self.matrix = hw["fake_matrix"]
+
+    def run(self, ms):
+        for _ in range(ms // 10):
+            self.clock.advance(10)
+            t = self.clock()
+            self.app.keys.update(t)
+            self.app.step(t)
+
+    def press(self, keys, hold=60):
+        for k in keys:
+            self.matrix.press(k)
+            self.run(hold)
+            self.matrix.release(k)
+            self.run(50)
+
+    def hold(self, key):
+        self.press(key, hold=1000)
+
+    def card(self, c):
+        self.press(card_keys(c))
+
+
+def board(display=False):
+    hw = build("/data", display=display, fs=RamFs())
+    app = App(hw)
+    return hw, app, Fingers(hw, app)
+
+
+def play_game(hw, app, f, seed):
+    """Deal real cards and enter everything on the keys, as few as the board takes (a card
+    goes in with its suit, B is go, a hand played in full is filled in: OK); returns the
+    engine calls made."""
+    rand = seeded(seed)
+    calls = [("deal", 0)]
+    f.press("#")  # the first deal: the chosen player (seat 0) deals
+    while True:
+        m = app.m
+        if m.phase == M.OVER:
+            return calls
+        if m.phase == M.DEAL:
+            f.press("#")
+            calls.append(("deal", -1))
+            continue
+        hands, crib, starter = deal_two(m.dealer, rand)
+        left = [list(h) for h in hands]
+        before = m.events
+        f.card(starter)
+        calls.append(("starter", starter))
+        assert m.events == before + 1 and app.err is None, app.err
+        while m.phase == M.PLAY:
+            s = m.turn
+            ok = [c for c in left[s] if m.count + PIP[c] <= 31]
+            before = m.events
+            if ok:
+                left[s].remove(ok[0])
+                f.card(ok[0])
+                calls.append(("play", ok[0]))
+            else:
+                f.press("B")
+                calls.append(("go",))
+            assert m.events == before + 1 and app.err is None, app.err
+        while m.phase == M.SHOW:
+            cards = crib if m.crib_next else sorted(hands[m.turn])  # (filled in card by card)
+            before = m.events
+            if m.crib_next:
+                for c in cards:
+                    f.card(c)
+            f.press("#")
+            calls.append(("show", cards))
+            assert m.events == before + 1 and app.err is None, app.err
+
+
+def replay(calls):
+    """The engine calls play_game() returns, made directly on a new Match."""
+    ref = M.Match()
+    for call in calls:
+        if call[0] == "deal":
+            ref.deal(call[1])
+        elif call[0] == "starter":
+            ref.starter(call[1])
+        elif call[0] == "play":
+            ref.play(call[1])
+        elif call[0] == "go":
+            ref.go()
+        else:
+            ref.show(call[1])
+    return ref
+
+
+def new_game(f, app, settings):
+    """Set settings (name -> value) in the menu, then start a new game with them."""
+    for name, value in settings.items():
+        f.press("D")
+        for _ in range(MENU_ITEMS.index(name)):  # the menu's own order (board/menu.py)
+            f.press("A")
+        for ch in str(value):
+            f.press(ch)
+        f.press("#")
+        f.press("*")
+        assert app.cfg.get(name) == value, app.err
+    f.press("D#")  # menu item 1: new game
+
+
+def peg_out(f):
+    """Deal, then Red pegs out by hand (8 x 15, then 1: 121, a double skunk): game over."""
+    f.press("#")
+    for _ in range(8):
+        f.press("15#")
+    f.press("1#")
+
+
+def shown(hw):
+    """The display's text, its lines joined by newlines."""
+    return "\n".join(hw["display"].shown)
+
+
+def marked(app):
+    """The holes the LEDs mark in white, in order (the View's marks): the menu's item, the
+    penalty's kind, the advised throw, or, without a display, one per typed card (and one for
+    a typed number or go). [] when none is: no menu or entry open, nothing typed unseen."""
+    return [p for p in app.view.marks if p >= 0]

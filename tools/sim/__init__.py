@@ -1,0 +1,15 @@
+"""The board simulator: the real firmware app in the real MicroPython binary, fake hardware.
+
+Run it with `python tools/sim.py` (`make sim`; --help lists the options). One job a module:
+
+    cli.py        the command line: scripted runs (--keys, --autoplay) and their printout
+    terminal.py   the interactive terminal UI: your keyboard is the keypad
+    runner.py     Sim: one micropython process running the app (mp_driver.py) and its state
+    keys.py       the key script language of --keys, as the driver's commands
+    games.py      what a player types: a card, the menu's settings, a whole autoplayed game
+    keymap.py     the app's key map, read from firmware/board/app.py's opening comment
+    ui.py         drawing a frame: the board in the terminal, or a PNG
+
+and, not imported here: mp_driver.py (the MicroPython side, run by runner.Sim in the
+micropython binary) and hw/ (fake machine, neopixel and ssd1306 modules for --board).
+"""

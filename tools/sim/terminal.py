@@ -1,0 +1,116 @@
+"""The simulator's interactive terminal UI: the board drawn in the terminal, redrawn 20 times
+a second, and your keyboard as the keypad (tools/sim.py without --keys).
+
+The keys: 0-9, a-d for A-D, * and # (Enter works too); "l" then a key is a long press;
+z, x, ... are the board's discrete buttons. Esc or Ctrl-C quits and restores the terminal.
+"""
+
+import os
+import select
+import sys
+import time
+
+from sim import ui
+from sim.keymap import key_help
+from sim.keys import HOLD_MS, LONG_MS
+from sim.runner import Sim, SimError
+
+BUTTON_KEYS = "zxcvbnm"  # computer keys for the discrete buttons a, b, ...
+
+
+class Terminal:
+    """cbreak mode and the alternate screen while the simulator runs; restored on any exit
+    (Esc, Ctrl-C, an error, or SIGTERM/SIGHUP, which are turned into KeyboardInterrupt)."""
+
+    def __enter__(self):
+        import signal
+        import termios
+        import tty
+
+        def stop(_sig, _frame):
+            raise KeyboardInterrupt
+
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, stop)
+        self.fd = sys.stdin.fileno()
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        sys.stdout.write("\x1b[?1049h\x1b[?25l")
+        sys.stdout.flush()
+        return self
+
+    def __exit__(self, *exc):
+        import termios
+
+        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        sys.stdout.write("\x1b[?25h\x1b[?1049l")
+        sys.stdout.flush()
+        return False
+
+
+def terminal_width():
+    """Columns of the terminal itself (not $COLUMNS, which a parent process may have set)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except OSError:
+        return 0
+
+
+def interactive(a):
+    """Run the board in this terminal until Esc or Ctrl-C (a: the command line's options)."""
+    if not sys.stdin.isatty():
+        raise SimError("no terminal: use --keys for a scripted run")
+    sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap, display=not a.no_display,
+              board=a.board)
+    keymap = key_help()
+    buttons = BUTTON_KEYS
+    extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
+    help_line = ("keys: 0-9 a-d * # Enter=#%s; l+key = long press; Esc or Ctrl-C quits"
+                 % (", %s = buttons %s" % (buttons[:len(extra)], extra) if extra else ""))
+    long_next = False
+    pressed = ""
+    fd = sys.stdin.fileno()
+    try:
+        with Terminal():
+            last = 0.0
+            while True:
+                r, _w, _x = select.select([fd], [], [], 0.04)
+                if r:
+                    ch = os.read(fd, 1).decode("latin-1")
+                    if ch == "\x1b" and select.select([fd], [], [], 0.02)[0]:
+                        os.read(fd, 16)  # an arrow or function key's escape sequence: ignore
+                        continue
+                    if ch in ("\x1b", "\x03", "\x04"):
+                        break
+                    if ch == "l":
+                        long_next = True
+                        continue
+                    key = ch.upper() if ch in "abcdABCD" else ch
+                    if ch in buttons and buttons.index(ch) < len(extra):
+                        key = extra[buttons.index(ch)]
+                    elif key == "\r" or key == "\n":
+                        key = "#"
+                    if key in sim.board.keys:
+                        sim.send("key %s %d %d" % (key, LONG_MS if long_next else HOLD_MS, 40))
+                        pressed = ("hold " if long_next else "") + key
+                    long_next = False
+                now = time.monotonic()
+                if now - last >= 0.05:
+                    last = now
+                    st = sim.state()
+                    if st.get("crash"):
+                        raise SimError("the firmware app crashed:\n" + st["crash"])
+                    status = "  [long press armed]" if long_next else (
+                        "  last key: " + pressed if pressed else "")
+                    text = ui.screen(sim.board, st, keymap, help_line=help_line + status,
+                        width=terminal_width())
+                    # home, each line cleared to its end, the rest of the screen cleared:
+                    # no flicker from clearing the whole screen every frame
+                    sys.stdout.write("\x1b[H" + text.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
+                    sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.close()
+    print("simulator stopped; the game is saved in %s" % a.storage)
+    return 0
