@@ -94,3 +94,27 @@ def test_the_app_refuses_a_hardware_key_it_does_not_know():
         with open(path) as f:
             read.update(re.findall(r'hw(?:\.get\(|\[)"([a-z_]+)"', f.read()))
     assert read == set(HW_KEYS)
+
+
+def test_led_order_rgb_reaches_the_strip(tmp_path):
+    """A board file's LED_ORDER = "RGB" (PL9823 through-hole LEDs) sets the strip's ORDER, so
+    the renderer sends red first; "GRB" (WS2812B strips) keeps the driver's own."""
+    script = tmp_path / "order.py"
+    script.write_text(
+        "from boards.common import build\n"
+        "from board.render import Renderer\n"
+        "for order, p in (('GRB', 0), ('RGB', 10)):  # (each build on its own pins)\n"
+        "    hw = build(p, (p + 2, p + 3, p + 4, p + 5), (p + 6, p + 7, p + 8, p + 9), (),\n"
+        "               (0, 20, 21) if p else (1, 26, 27), order)\n"
+        "    r = Renderer(hw['layout'], hw['strip'])\n"
+        "    r.selftest(0)\n"
+        "    print(order, tuple(hw['strip'].ORDER), list(hw['strip'].buf[:3]))\n")
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (HW_DIR, FIRMWARE))
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(script)], capture_output=True,
+                       text=True, env=env, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    grb, rgb = p.stdout.splitlines()
+    assert grb.startswith("GRB (1, 0, 2, 3) [0, ") and not grb.endswith(", 0, 0]")  # red 2nd
+    assert rgb.startswith("RGB (0, 1, 2, 3) [") and rgb.endswith(", 0, 0]")  # red first
+    with open(os.path.join(FIRMWARE, "boards", "pico.py")) as f:
+        assert 'LED_ORDER = "GRB"' in f.read()

@@ -208,6 +208,10 @@ def test_selftest_on_a_long_press_at_boot():
         f.run(10)
         seen.update(hw["strip"].lit())
     assert len(seen) == n
+    assert len(hw["strip"].lit()) == n  # the white frame holds (time to read a meter)...
+    f.run(500)
+    assert len(hw["strip"].lit()) == n
+    f.press("5")  # ...until a key is pressed
     f.run(10)  # the test is over: the LEDs show the game, as on a board that skipped it
     fresh, _app, f2 = board()
     f2.run(10)
@@ -320,3 +324,14 @@ def test_power_up_says_which_firmware_runs():
     assert "firmware " + build.read_version() in shown(hw)
     f.press("#")  # the first entry replaces it
     assert "firmware" not in shown(hw)
+
+
+def test_the_menu_names_the_firmware_too():
+    import build
+
+    hw, app, f = board(display=True)
+    f.press("D")
+    for _ in range(12):  # every item's header fits the display (16 wide)
+        line = next(x for x in hw["display"].shown if x.startswith("MENU "))
+        assert line.endswith(" " + build.read_version()) and len(line) <= 16
+        f.press("A")

@@ -318,9 +318,10 @@ def test_self_test_runs_red_then_green_then_blue_along_the_chain():
 
 
 def test_rgb_order_fix_in_the_guide_swaps_red_and_green():
-    """hw["strip"].ORDER = (0, 1, 2, 3): the renderer then sends red first."""
+    """LED_ORDER = "RGB" gives the strip ORDER (0, 1, 2, 3) (test_board_boards.py checks the
+    board file's line reaches the strip): the renderer then sends red first."""
     L = Layout()
-    assert 'hw["strip"].ORDER = (0, 1, 2, 3)' in readme()
+    assert 'LED_ORDER = "RGB"' in readme()
     r = Renderer(L, Strip(L.count, order=(0, 1, 2, 3)), 64, 2000)
     r.selftest(0)  # red on LED 0
     assert r.buf[0] > 0 and r.buf[1] == 0 == r.buf[2]

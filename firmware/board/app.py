@@ -345,14 +345,22 @@ class App:
         self.now = now
         keys = self.keys
         if self.selftest_step >= 0:
-            if self.renderer.selftest(self.selftest_step):
-                self.selftest_step += 1
+            step = self.selftest_step
+            pressed = False
+            while True:  # keys mean nothing during the test: a press ends the white frame
+                ev = keys.get()
+                if ev < 0:
+                    break
+                if ev & KIND == DOWN:
+                    pressed = True
+            if self.renderer.selftest(step):
+                # the white frame holds until a key is pressed: time to read a meter
+                if step != 3 * self.layout.count + 2 or pressed:
+                    self.selftest_step = step + 1
             else:
                 self.selftest_step = -1
                 self.view.dirty = True
             self.strip.write()
-            while keys.get() >= 0:
-                pass
             return
         if self.broken:  # a fault could not restore the game: try again before any entry
             self._restore()

@@ -27,7 +27,9 @@ def lines(app):
         from board.settings import NAMES
 
         item = MENU_ITEMS[app.item]
-        out.append("MENU %d/%d" % (app.item + 1, len(MENU_ITEMS)))
+        from version import VERSION
+
+        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
         out.append(item)
         if item in NAMES:
             out.append("= %d" % app.cfg.get(item))

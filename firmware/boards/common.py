@@ -24,12 +24,16 @@ def _display(i2c_pins):
         return None
 
 
-def build(led_pin, rows, cols, buttons, i2c_pins, layout=None):
+def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None):
+    """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823)."""
     Pin = machine.Pin
     L = layout or Layout()
+    strip = neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count)
+    if order != "GRB":  # neopixel's ORDER: where red, green, blue (and white) go in a pixel
+        strip.ORDER = (order.index("R"), order.index("G"), order.index("B"), 3)
     return {
         "layout": L,
-        "strip": neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count),
+        "strip": strip,
         "rows": [Pin(p, Pin.OPEN_DRAIN, value=1) for p in rows],
         "cols": [Pin(p, Pin.IN, Pin.PULL_UP) for p in cols],
         "buttons": [Pin(p, Pin.IN, Pin.PULL_UP) for p in buttons],

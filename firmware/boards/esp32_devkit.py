@@ -12,8 +12,9 @@ ROWS = (16, 17, 18, 19)
 COLS = (25, 26, 27, 32)
 BUTTONS = (4, 5)
 I2C = (0, 21, 22)
+LED_ORDER = "GRB"  # colours on the wire: WS2812B strips GRB; "RGB" for PL9823 THT LEDs
 
 
 def build():
     from boards.common import build as common_build
-    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C)
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER)

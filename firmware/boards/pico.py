@@ -11,8 +11,9 @@ ROWS = (2, 3, 4, 5)
 COLS = (6, 7, 8, 9)
 BUTTONS = (10, 11)
 I2C = (0, 20, 21)  # bus id, sda, scl
+LED_ORDER = "GRB"  # colours on the wire: WS2812B strips GRB; "RGB" for PL9823 THT LEDs
 
 
 def build():
     from boards.common import build as common_build
-    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C)
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER)
