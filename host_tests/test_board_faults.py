@@ -617,3 +617,23 @@ def test_boots_that_keep_dying_set_the_settings_aside_too(monkeypatch):
     assert "/data/boots" not in fs.files
     press(app, "#")
     assert app.m.phase == M.STARTER
+
+
+def test_a_boot_counter_that_cannot_be_removed_is_zeroed_not_left_to_trip(monkeypatch):
+    """If the flash refuses to remove the "boots" file, good boots must not count up to the
+    crash-loop guard and set a good game aside: the count is written back as 0."""
+    game, cfg, m = a_save_after_a_few_deals()
+    fs = fs_with(game, cfg)
+    real = fs.remove
+
+    def remove(path):
+        if path.endswith("/boots"):
+            raise OSError(5)  # EIO
+        return real(path)
+
+    monkeypatch.setattr(fs, "remove", remove)
+    for _ in range(5):  # well past GIVE_UP: every boot gets through reading its files
+        app = App(build("/data", display=True, fs=fs))
+        assert app.note is None and app.m.state() == m.state()
+        assert fs.files["/data/boots"] == b"\x00"
+    assert GAME + ".bad" not in fs.files

@@ -106,6 +106,11 @@ class App:
                                  self.cfg.get("limit"))
         self.m = game or self._new_match()
         self.store.delete("boots")  # the files are read: not a boot that failed (boot.py)
+        try:
+            if self.store.read("boots"):  # it could not be removed (a failing flash): a
+                self.store.save("boots", b"\x00")  # count of 0 says the same to boot.py
+        except Exception:  # noqa: BLE001  (neither: boot.py's guard may trip, never loop)
+            pass
         self.view = View(self.m.sides, self.m.target)
         self._unsaved = False  # an entry is in the engine, not yet on flash
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
