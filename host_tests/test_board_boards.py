@@ -78,7 +78,8 @@ def test_the_app_refuses_a_hardware_key_it_does_not_know():
     import glob
     import re
 
-    from board.app import HW_KEYS, App
+    from board.app import App
+    from board.boot import HW_KEYS
     from boards.fake import build
     from boards.ramfs import RamFs
 

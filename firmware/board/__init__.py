@@ -26,7 +26,7 @@ builds it and hands the app one dict, `hw`, with these keys:
 
 A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
 buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
-know is refused when it starts (board.app.HW_KEYS): a misspelt key is not silently ignored.
+know is refused when it starts (board.boot.HW_KEYS): a misspelt key is not silently ignored.
 
 Start it with board.app.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
 app.boot() (a key held at power-up starts the LED self-test), app.step(now_ms) handles queued

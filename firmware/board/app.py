@@ -73,10 +73,6 @@ from board.modes import NORMAL, MENU, ADVISE, PENALTY
 
 from micropython import const
 
-# The hardware dict's keys (board/__init__.py says what each is), checked when the app starts.
-HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
-           "storage_dir", "fs", "watchdog")
-
 # (private consts: folded into the code, no names kept in RAM)
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
@@ -84,9 +80,8 @@ _SELFTEST_HOLD_MS = const(600)
 
 class App:
     def __init__(self, hw):
-        for k in hw:
-            if k not in HW_KEYS and k[:5] != "fake_" and k[:4] != "sim_":
-                raise ValueError("hw has a key the app does not know: %s (board/__init__.py)" % k)
+        from board import boot  # power-up only: its code leaves the heap after (_unload)
+        boot.check_hw(hw)
         self.hw = hw
         self.layout = hw["layout"]
         self.clock = hw["clock"]
@@ -97,20 +92,14 @@ class App:
             keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
         self.keys = keys
         self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
-        from board import boot  # the saved files, read once: its code leaves the heap after
         self.note = None  # what happened at boot to a file it could not read
         cfg, game = boot.open_files(self.store, settings_loads, M.loads, self)
-        _unload("boot")
         self.cfg = cfg or Settings()
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
                                  self.cfg.get("limit"))
         self.m = game or self._new_match()
-        self.store.delete("boots")  # the files are read: not a boot that failed (boot.py)
-        try:
-            if self.store.read("boots"):  # it could not be removed (a failing flash): a
-                self.store.save("boots", b"\x00")  # count of 0 says the same to boot.py
-        except Exception:  # noqa: BLE001  (neither: boot.py's guard may trip, never loop)
-            pass
+        boot.got_through(self.store)  # the files are read: not a boot that failed
+        _unload("boot")
         self.view = View(self.m.sides, self.m.target)
         self._unsaved = False  # an entry is in the engine, not yet on flash
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)

@@ -5,6 +5,18 @@ from board.keypad import ticks_diff
 
 GIVE_UP = 3  # the 3rd boot in a row that cannot read its files sets the saved game aside
 
+# The hardware dict's keys (board/__init__.py says what each is), checked when the app starts.
+HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
+           "storage_dir", "fs", "watchdog")
+
+
+def check_hw(hw):
+    """ValueError for a key the app does not know (a misspelt one would be silently ignored);
+    a host's own handles start with "fake_" or "sim_"."""
+    for k in hw:
+        if k not in HW_KEYS and k[:5] != "fake_" and k[:4] != "sim_":
+            raise ValueError("hw has a key the app does not know: %s (board/__init__.py)" % k)
+
 
 def open_files(store, settings_loads, game_loads, app):
     """(settings or None, game or None). A file that cannot be read is moved aside as
@@ -50,6 +62,17 @@ def booting(store):
     except Exception:  # noqa: BLE001  (flash full or failing: count nothing, boot on)
         pass
     return n
+
+
+def got_through(store):
+    """This boot read its files: the count goes (or, if the flash will not remove the file,
+    back to 0, which booting() reads the same: good boots must never trip the guard)."""
+    store.delete("boots")
+    try:
+        if store.read("boots"):
+            store.save("boots", b"\x00")
+    except Exception:  # noqa: BLE001  (neither: the guard may trip later, never loop)
+        pass
 
 
 def keep_bad(store, name):
