@@ -310,7 +310,7 @@ def test_entries_between_deals_deal_first_or_change_nothing():
     f.press("9#")  # no hand counts 19: refused, and the automatic deal is taken back
     assert "19" in app.err and app.m.dumps() == before
     f.press("***")  # back: 9, 1, then "count now"
-    assert not app.show_next
+    assert not app.e.show_next
     f.press("1")
     f.press("1D#")  # the next deal's starter, typed between deals: Blue deals, his heels
     assert app.m.dealer == 1 and app.m.score == [12, 14] and app.m.phase == M.PLAY

@@ -5,9 +5,11 @@ GAME line checked here, run twice:
 * from .mpy files as `make build` makes them (tools/build.py's mpy-cross call), in the 96k heap
   the core's tests get (this 64-bit port's objects are about twice an ESP32's);
 * from source, as `make dev` / `mpremote mount` runs it (every module compiled on the heap
-  first), in 120k: a little more than an ESP32 without PSRAM offers (~112 KB), since the
-  crash-proofing of issue 9 (boot guard, deferred saves, fault recovery) the source tree no
-  longer compiles on such a board: run it there from .mpy (make flash), not from source.
+  first), in 128k: more than an ESP32 without PSRAM offers (~112 KB): since the crash-proofing
+  of issue 9 (boot guard, deferred saves, fault recovery) and the typed entry's own object the
+  source tree no longer compiles on such a board (the peak is ~85 KB, but compiling app.py
+  leaves the heap too fragmented at 120k): run it there from .mpy (make flash), not from
+  source. A Pico has ~190 KB: `make dev` runs there.
 
 A MemoryError anywhere fails the run. The peak the script reports is the app's (its own code
 and benchlib's are measured before the firmware loads and left out; the two add up to the
@@ -21,7 +23,7 @@ from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")
 MPY_HEAP = "96k"
-SOURCE_HEAP = "120k"
+SOURCE_HEAP = "128k"
 
 
 def play(path, heap):
@@ -54,7 +56,7 @@ def test_whole_game_from_mpy_in_96k(tmp_path):
     assert r["peak"] + r["harness"] < r["heap"]
 
 
-def test_whole_game_from_source_in_120k():
+def test_whole_game_from_source_in_128k():
     r = play(os.path.join(ROOT, "firmware"), SOURCE_HEAP)
-    assert r["heap"] < 124 * 1024
+    assert r["heap"] < 132 * 1024  # it did run in the heap it was given
     assert r["peak"] + r["harness"] < r["heap"]

@@ -42,7 +42,7 @@ def start(players, display=True, hw=None):
     if hw["display"] is not None:
         assert "\nhand Blue" in shown(hw)  # the show, the pone's hand first (Blue, Blue1)
     else:
-        assert app.show_next  # (no display: nothing public says it before the first hand)
+        assert app.e.show_next  # (no display: nothing public says it before the first hand)
     return hw, app, f
 
 
@@ -109,7 +109,7 @@ def test_other_keys_are_refused_while_calling():
     for key in "5BCD":
         f.press(key)
         assert app.err == "muggins: A next, OK takes, * cancels", key
-        assert mug(app) == 2 and app.num == -1  # (a number typed would not show: the call does)
+        assert mug(app) == 2 and app.e.num == -1  # (a number typed would not show: the call does)
         # still Green's call, no menu opened, the same prompt
         assert shown(hw).startswith("R0 B20 G0\nhand Green\nmuggins 8 for\nGreen? A next,\nOK\n")
     assert "! muggins: A\nnext, OK takes,\n* cancels" in shown(hw)

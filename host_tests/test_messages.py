@@ -16,7 +16,7 @@ from cribbage import events, pegging
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 # the functions that take (table default _NO, index, args): name -> (index arg, args arg)
-CALLERS = {"say": (1, 2), "_refuse": (0, 1), "no": (1, 2)}
+CALLERS = {"say": (1, 2), "_refuse": (0, 1), "no": (0, 1)}
 FIELD = re.compile(r"%[-0-9.]*[sdrx]")
 
 

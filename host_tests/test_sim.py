@@ -51,12 +51,16 @@ def lit_holes(board, lit, lane):
 # their suits, OK on each hand (filled in from the play), the crib typed. ONE_DEAL_TYPED is
 # the same deal as it was keyed before the board filled hands in: an OK after every card,
 # every hand typed over the filled-in one; the board takes both.
+# ONE_DEAL_CARDS and ONE_DEAL_SYMBOLS: the same deal with the cards written as cards (in
+# parentheses as `make score` writes them, or with suit symbols): the same keys are pressed.
 ONE_DEAL = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # # 1A2A7D8B#"
 ONE_DEAL_TYPED = ("# 5C# 10A# 5D# 11B# 6A# 13C# 4B# 9A# 3C "
                   "10A11B13C9A# 5D6A4B3C# 1A2A7D8B#")
+ONE_DEAL_CARDS = "# (5H 10C 5S JD 6C KH 4D 9C 3H) # # (AC 2C 7S 8D)#"
+ONE_DEAL_SYMBOLS = "# 5♥ 10♣ 5♠ J♦ 6♣ K♥ 4♦ 9♣ 3♥ # # A♣ 2♣ 7♠ 8♦ #"
 
 
-@pytest.mark.parametrize("keys", [ONE_DEAL, ONE_DEAL_TYPED])
+@pytest.mark.parametrize("keys", [ONE_DEAL, ONE_DEAL_TYPED, ONE_DEAL_CARDS, ONE_DEAL_SYMBOLS])
 def test_one_deal_card_by_card(tmp_path, keys):
     board, st = run(tmp_path, keys)
     assert st["scores"] == [["Red", 25], ["Blue", 9]]
@@ -186,6 +190,70 @@ def test_scripted_command_line(tmp_path):
                         "--storage", str(tmp_path / "s"), "--keys", "5X"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "'X' is not a keypad key" in r.stderr
+
+
+def cli(capsys, *args):
+    """tools/sim.py's command line in this process: (exit status, stdout)."""
+    from sim import cli as sim_cli
+
+    code = sim_cli.main(list(args))
+    return code, capsys.readouterr().out
+
+
+def test_scripted_runs_never_touch_the_interactive_game(tmp_path, capsys, monkeypatch):
+    """--keys and --autoplay play on a temporary folder (deleted after) unless --storage is
+    given: the interactive board's game (.sim/, here a stand-in) is never changed."""
+    import tempfile
+
+    from sim import cli as sim_cli
+
+    inter = tmp_path / "inter"
+    monkeypatch.setattr(sim_cli, "STORAGE", str(inter))
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    code, out = cli(capsys, "--storage", str(inter), "--keys", "7#")
+    assert code == 0 and "scores: Red 7, Blue 0" in out
+    assert "saved game: %s" % inter in out
+    saved = (inter / "game").read_bytes()
+    code, out = cli(capsys, "--keys", "2#")
+    assert code == 0 and "scores: Red 2, Blue 0" in out  # a new board, not Red 9
+    assert "saved game: not kept" in out
+    code, out = cli(capsys, "--autoplay", "1", "--upto", "6")
+    assert code == 0 and "autoplay: seed 1, 2 players, game 121:" in out
+    code, out = cli(capsys, "--fresh", "--keys", "3#")
+    assert code == 0 and "scores: Red 3, Blue 0" in out
+    assert (inter / "game").read_bytes() == saved  # untouched by all three
+    assert not os.listdir(temp)  # and their temporary folders are gone
+    code, out = cli(capsys, "--storage", str(inter), "--keys", "2#")
+    assert "scores: Red 9, Blue 0" in out  # --storage goes on from the saved game
+
+
+def test_fresh_forgets_the_game_and_keeps_the_settings(tmp_path, capsys):
+    import json
+
+    from sim.games import settings_keys
+
+    store = str(tmp_path / "s")
+    code, out = cli(capsys, "--storage", store, "--keys", settings_keys(players=3) + " 7#")
+    assert code == 0 and "scores: Red 7, Blue 0, Green 0" in out
+    (tmp_path / "s" / "history").write_bytes(b"kept")  # finished games: not the game
+    code, out = cli(capsys, "--storage", store, "--fresh", "--keys", "", "--json")
+    st = json.loads(out)
+    assert st["players"] == 3 and [s for _n, s in st["scores"]] == [0, 0, 0]
+    assert (tmp_path / "s" / "history").read_bytes() == b"kept"
+    # --autoplay starts from a new board: the default settings too
+    code, out = cli(capsys, "--storage", store, "--autoplay", "1", "--upto", "3", "--json")
+    assert json.loads(out)["players"] == 2
+
+
+def test_the_printout_names_the_cards_typed(tmp_path, capsys):
+    """Keypad letters are suits A-D (C = hearts), not card letters: the printout says which
+    card each typed number and letter is."""
+    code, out = cli(capsys, "--keys", "# 5C 0A (5S)")
+    assert code == 0
+    assert "cards typed: 5C = 5\u2665, 0A = 10\u2663, 5D = 5\u2660" in out
+    assert "scores: Red 2, Blue 0" in out
 
 
 def test_buttons_and_a_board_without_display(tmp_path):

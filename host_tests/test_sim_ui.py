@@ -2,6 +2,7 @@
 the interactive UI in a pseudo-terminal (keys in, terminal restored on quit)."""
 
 import os
+import re
 import select
 import subprocess
 import sys
@@ -35,6 +36,36 @@ def test_parse_keys():
         with pytest.raises(ValueError) as e:
             keys.parse_keys(bad)
         assert msg in str(e.value)
+
+
+def test_cards_written_as_cards_are_typed_as_keys():
+    """In --keys a card can be written as a card: in parentheses as `make score` writes it,
+    or with a suit symbol; the keys that type it are pressed. Keys stay keys: 5C is 5 then
+    key C (hearts)."""
+    P = keys.parse_keys
+    assert P("(5H)") == P("5\u2665") == P("5C") == ["key 5 80 80", "key C 80 80"]
+    assert P("(10c JD, ks) (AS)") == P("0A 11B 13D 1D")
+    assert P("# K\u2660 10\u2663 A\u2666 Q\u2661 #") == P("# 13D 0A 1B 12C #")
+    assert P("[a] ~* a") == ["key a 80 80", "key * %d 80" % keys.LONG_MS, "key A 80 80"]
+    for bad, msg in (("(5X)", "bad card '5X'"), ("(5H", "without ')'"),
+                     ("1 5\u2665", "read the keys 1 5 C as one card, rank 15"),
+                     ("#1(5H)", "rank 15"),
+                     ("5H", "a card as a card: (5H) or 5\u2665")):
+        with pytest.raises(ValueError) as e:
+            keys.parse_keys(bad)
+        assert msg in str(e.value), (bad, str(e.value))
+
+
+def test_the_cards_a_key_script_types_are_named():
+    H, C, S, D = "\u2665", "\u2663", "\u2660", "\u2666"
+    found = [(k, keys.card_symbol(c)) for k, c in keys.keypad_cards("# 5C# 10A 0b 13D 1 1 a")]
+    assert found == [("5C", "5" + H), ("10A", "10" + C), ("0B", "10" + D), ("13D", "K" + S),
+                     ("11A", "J" + C)]
+    assert keys.keypad_cards("14A 00C 7# B") == []  # not cards: no rank 14, 00; a go
+    assert keys.describe_cards("7#") == ""
+    line = keys.describe_cards("(5H) 5C")
+    assert line.startswith("cards typed: 5C = 5%s, 5C = 5%s" % (H, H))
+    assert "C %s" % H in line  # and the keypad's suit letters
 
 
 def test_card_keys_follow_the_key_map():
@@ -85,6 +116,77 @@ def test_screen_draws_lit_leds_in_true_colour():
     assert "Red 3" in text and "|play Red 12" in text and "| # | OK |" in text
     for k in KEYS_4X4:
         assert "[%s]" % k in text
+
+
+ANSI = re.compile("\x1b\\[[0-9;?]*[A-Za-z]")
+
+
+def visible(line):
+    return ANSI.sub("", line)
+
+
+DISPLAY = ["R3 B42", "play Red 12", "5H 6C", "> 1", "", "", "", ""]
+
+
+def fit_state():
+    L = Layout()
+    b = board_of(L)
+    buf = bytearray(3 * L.count)
+    p = L.hole(1, 42)
+    buf[3 * p:3 * p + 3] = bytes((10, 200, 30))
+    st = {"frame": bytes(buf).hex(), "scores": [["Red", 3], ["Blue", 42]], "phase": "play",
+          "display": DISPLAY, "error": "5H was already played"}
+    return b, st
+
+
+def holes(lines):
+    return sum(visible(x).count("\u25cb") + visible(x).count("\u25cf") for x in lines)
+
+
+def test_screen_fits_any_terminal():
+    """A terminal smaller than the screen: nothing scrolls (at most `height` lines, each
+    shorter than `width`), the help line (how to quit) stays last, the first line says what
+    is left out; the whole track stays while it fits, and is cut, not wrapped, when narrow."""
+    b, st = fit_state()
+    keymap = key_help()
+    help_line = "keys: ... Esc or Ctrl-C quits"
+    full = ui.screen(b, st, keymap, help_line=help_line).split("\n")
+    every = holes(full)
+    small = ui.screen(b, st, keymap, help_line=help_line, width=80, height=10).split("\n")
+    need = re.search(r"no track \(it needs (\d+)x(\d+)\)", small[0])
+    track_w, track_h = int(need.group(1)), int(need.group(2))
+    assert track_w == 2 + b.cols + 1 and track_h < 20  # the track's rows without the gaps
+    for width in (30, 50, 60, 70, 80, 100, 120, 200):
+        for height in range(1, 60):
+            lines = ui.screen(b, st, keymap, help_line=help_line, width=width,
+                              height=height).split("\n")
+            assert len(lines) <= height, (width, height)
+            assert all(len(visible(x)) < width for x in lines), (width, height)
+            if height >= 2:
+                assert lines[-1] == help_line[:width - 1]
+            if width >= 112 and height >= len(full):
+                assert lines == full  # room for all of it: all of it, as before
+            elif width >= 112 and not lines[0].startswith("small terminal"):
+                # only blank lines and the display's empty rows left out: nothing to say
+                assert set(lines) >= {x for x in full if x.strip("| ")}, (width, height)
+            elif width >= 60:  # anything else left out is said
+                assert lines[0].startswith("small terminal"), (width, height, lines[0])
+            if width >= track_w and height >= track_h:  # the whole track, every hole
+                assert holes(lines) == every, (width, height)
+            else:
+                assert holes(lines) < every, (width, height)
+            if height >= track_h - 2:  # the scores at least
+                assert any("Red 3" in x for x in lines), (width, height)
+    lines = ui.screen(b, st, keymap, help_line=help_line, width=80, height=24).split("\n")
+    need = "(all needs %dx%d)" % (max(len(visible(x)) for x in full) + 1, len(full))
+    assert "no key map" in lines[0] and lines[0].endswith(need)
+    assert any("|play Red 12" in x for x in lines)  # the display, framed
+    assert any("5H was already played" in x for x in lines)
+    lines = ui.screen(b, st, keymap, help_line=help_line, width=80, height=10).split("\n")
+    assert "no track" in lines[0] and holes(lines) == 0
+    assert any("play Red 12" in x for x in lines)
+    lines = ui.screen(b, st, keymap, help_line=help_line, width=50, height=40).split("\n")
+    assert "track cut" in lines[0] and 0 < holes(lines) < every
 
 
 def test_png_has_the_led_at_its_place(tmp_path):
@@ -162,6 +264,44 @@ def test_interactive_ui_in_a_terminal(tmp_path):
                         "--storage", str(tmp_path / "s"), "--keys", "2#"],
                        capture_output=True, text=True, timeout=60)
     assert "scores: Red 9, Blue 0" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_small_terminal_keeps_the_track_on_screen(tmp_path):
+    """`make sim` in an 80x24 terminal: every frame fits (the track is not scrolled off the
+    top) and says that the key map is left out; keys still work."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, SIM, "--storage", str(tmp_path / "s")],
+                            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    try:
+        out = read_until(master, b"Esc or Ctrl-C quits")
+        os.write(master, b"7#")
+        out += read_until(master, b"R7 B0")
+        assert b"R7 B0" in out
+        os.write(master, b"\x1b")
+        out += read_until(master, b"simulator stopped")
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+    text = out.decode("utf-8", "replace")
+    frames = [f.split("\x1b[J")[0] for f in text.split("\x1b[H")[1:] if "\x1b[J" in f]
+    assert frames
+    for f in frames:
+        lines = f.split("\n")
+        assert len(lines) <= 24
+        assert lines[0].startswith("small terminal") and "no key map" in lines[0]
+        assert all(len(visible(x)) < 80 for x in lines)
+        assert holes(lines) > 200  # the track
+        assert lines[-1].startswith("Esc or Ctrl-C quits; keys:")
 
 
 def test_the_simulator_shows_the_apps_own_key_map():

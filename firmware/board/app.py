@@ -69,7 +69,8 @@ from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry, state
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
-from board.modes import NORMAL, MENU, ADVISE, PENALTY
+from board.modes import (NORMAL, MENU, ADVISE, PENALTY, DEAL_FIRST, NEXT_GAME, NEW_GAME,
+                         SETTINGS, SELFTEST)
 
 from micropython import const
 
@@ -97,7 +98,7 @@ class App:
         self.cfg = cfg or Settings()
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
                                  self.cfg.get("limit"))
-        self.m = game or self._new_match()
+        self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
         _unload("boot")
         self.view = View(self.m.sides, self.m.target)
@@ -108,27 +109,26 @@ class App:
         self.mode = NORMAL
         self.item = 0  # menu item
         self.pen = 0  # the penalty entry's kind (cribbage.events.MISDEAL, FAIL_TO_PLAY)
-        self.seat = 0  # the seat chosen with A
         self.err = None
         self.msg = ("version",)  # power-up: the display's message line says which firmware
         self.now = 0
         self.selftest_step = -1
-        self.quick = False  # a card or go was entered as typed: an OK now is a habit, no entry
-        self.cards = []  # the typed cards (the entry's list, cleared in place)
-        self._clear_entry()
+        self.e = entry.Entry()  # what is typed and not yet confirmed
+        self.counting = -1  # the entry is a hand with its count: 0, or 1 the crib (state.py)
         self._held_long = ""
         self._text = None
         self._drawn_at = 0
         self.count_at = 0
         self.watchdog(self.cfg.get("watchdog"))
+        entry.follow(self)
         state.update(self)
         if self.note:  # said on the display, and the LEDs flash red
-            self._error(self.note)
+            self.refuse(self.note)
             self.view.error_at = self.clock()
 
     # --- setup ---------------------------------------------------------------------------
 
-    def _new_match(self):
+    def new_match(self):
         c = self.cfg
         return M.Match(players=c.get("players"), target=c.get("game"),
                        muggins=bool(c.get("muggins")),
@@ -140,18 +140,6 @@ class App:
         make = self.hw.get("watchdog")
         if on and make is not None and self.wdt is None:
             self.wdt = make(_WATCHDOG_MS)
-
-    def _clear_entry(self):
-        self.num = -1
-        self.ndig = 0
-        while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
-            self.cards.pop()
-        self.show_next = False
-        self.counting = -1  # the entry is a hand with its count: 0, or 1 the crib (state.py)
-        self.advice = None
-        self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
-        self.filled = 0  # cards of the entry filled in from the play, untouched (state.py)
-        self.fill_at = -1  # the engine's event count when they were (-1: fill again)
 
     # --- the key events ------------------------------------------------------------------
 
@@ -173,47 +161,50 @@ class App:
             if kind == DOWN or kind == REPEAT:
                 side = "abcdef".index(name)
                 if side >= self.m.sides:
-                    self._error("no side %d" % (side + 1))
+                    self.refuse("no side %d" % (side + 1))
                 else:
-                    self._do(self.m.peg, side, 1)
+                    self.do(self.m.peg, side, 1)
                 self._done()
         elif kind == DOWN:
             self.key(name)
 
     def key(self, name):
-        """A short press of the key called name ("5", "A", "#", "*", ...)."""
-        if self.quick:
-            self.quick = False
-            if name == "#" and not self.cards:  # OK right after a card or go that went in as
+        """A short press of the key called name ("5", "A", "#", "*", ...): board/entry.py (or
+        board/menu.py) says what it means, the app does it (apply)."""
+        e = self.e
+        if e.quick:
+            e.quick = False
+            if name == "#" and not e.cards:  # OK right after a card or go that went in as
                 return  # typed: a habit, not an entry (a hand filled in after it: OK counts it)
         self.err = None
         if self.mode == MENU or self.mode == PENALTY:
             fault.room("board.menu")
             from board.menu import menu_key  # loaded the first time D is pressed
-            menu_key(self, name)
+            call = menu_key(self, name)
         elif "0" <= name <= "9":
-            entry.digit(self, ord(name) - 48)
+            call = entry.digit(self, ord(name) - 48)
         elif name in "ABCD":
-            if self.num >= 0:
-                entry.suit(self, "ABCD".index(name))
+            if e.num >= 0:
+                call = entry.suit(self, "ABCD".index(name))
             elif self.mode == ADVISE:
                 fault.room("board.menu")
                 from board.menu import advise
-                advise(self, name)
+                call = advise(self, name)
             else:
-                entry.letter(self, name)
+                call = entry.letter(self, name)
         elif name == "#":
-            entry.ok(self)
+            call = entry.ok(self)
         elif name == "*":
-            entry.back(self)
+            call = entry.back(self)
         else:
-            self._error("key %s means nothing here" % name)
+            call = "key %s means nothing here" % name
+        self.apply(call)
         self._done()
 
     def long_key(self, name):
         """A long press: hold * undo, hold # redo."""
         self.err = None
-        self._clear_entry()
+        self.e.clear()
         if self.mode != NORMAL:
             self.mode = NORMAL
         elif name == "*":
@@ -221,47 +212,74 @@ class App:
                 self.msg = "undone"
                 self._unsaved = True
             else:
-                self._error("nothing to undo")
+                self.refuse("nothing to undo")
         elif name == "#":
             if self.m.redo():
                 self.msg = "redone"
                 self._unsaved = True
             else:
-                self._error("nothing to redo")
+                self.refuse("nothing to redo")
         self._done()
 
     def _done(self):
         """After a key: the View follows; step() saves after its frame, a direct call (tests,
         the simulator's injected keys) saves now."""
+        entry.follow(self)
         state.update(self)
         if not self._deferred:
             self._flush()
 
-    def _showing(self):
-        """True when typed cards/points are a hand (or crib) of the show."""
-        return self.mode == NORMAL and (self.m.phase == M.SHOW or self.show_next)
-
-    def _shower(self):
-        """The seat whose hand (or crib: the dealer) the show takes next."""
+    def apply(self, call):
+        """Do what a key asked (board/entry.py says the forms): say a refusal, make an engine
+        call (dealing first if asked), or take a menu action. True if an event went in."""
+        if call is None:
+            return False
+        if isinstance(call, str):
+            self.refuse(call)
+            return False
+        what = call[0]
         m = self.m
-        return m.turn if m.phase == M.SHOW else m.pone()
+        if what == DEAL_FIRST:
+            if m.phase != M.DEAL:
+                return self.do(call[1], *call[2:])
+            before = m.mark()
+            m.deal()
+            if self.do(call[1], *call[2:]):
+                return True
+            m.rollback(before)  # exactly as before, redo events included (one deal of replay)
+            return False
+        if what == NEXT_GAME:
+            self.record()  # first: a power cut before the game's save records it once
+            return self.do(m.next_game)
+        if what in (NEW_GAME, SETTINGS, SELFTEST):  # the menu's own actions (it is loaded)
+            from board.menu import act
+            return act(self, call)
+        return self.do(what, *call[1:])
 
-    def _do(self, fn, *args):
-        """Apply one engine event; on success save the game and clear the entry."""
+    def do(self, fn, *args):
+        """Make one engine call; when it goes in, clear the entry (and any menu: a penalty),
+        say what it pegged and save the game after the frame. A refusal is said."""
         try:
             pts = fn(*args)
         except ValueError as e:
-            self._error(str(e))
+            self.refuse(str(e))
             return False
         m = self.m
-        self._clear_entry()
+        self.e.clear()
+        self.mode = NORMAL
         self.msg = ""
         if m.last_side >= 0 and pts:
             self.msg = (m.last_side, m.last_points)
         self._unsaved = True
         return True
 
-    def _save(self):
+    def record(self):
+        """The finished game to the history (board/history.py), if it is over."""
+        fault.room("board.history")
+        from board.history import record_game
+        record_game(self)
+
+    def save_now(self):
         """The game to flash now (after a new game from the menu)."""
         self._unsaved = True
         self._flush()
@@ -285,7 +303,7 @@ class App:
                         msg = "not saved (%s %s): the game goes on" % (type(e).__name__, e)
                     except Exception:  # noqa: BLE001
                         msg = "not saved (out of memory): the game goes on"
-                    self._error(msg)
+                    self.refuse(msg)
 
     async def run(self, frame_ms=20):
         """The app's asyncio tasks, forever (board/tasks.py)."""
@@ -312,16 +330,18 @@ class App:
         except Exception:  # noqa: BLE001  (still short: the next turn tries again)
             gc.collect()
 
-    def _error(self, text):
+    def refuse(self, text):
+        """Say text on the display and flash the LEDs red; nothing else changes."""
         self.err = text
         self.view.error_at = self.now
         if self.display is None:  # nothing shows what is typed: after the flash, type afresh
-            self.num = -1
-            self.ndig = 0
-            self.cards.clear()
-            self.advice = None
-            self.filled = 0
-            self.fill_at = -1  # the hand's played cards come back: only the rest is typed
+            e = self.e
+            e.num = -1
+            e.ndig = 0
+            e.cards.clear()
+            e.advice = None
+            e.filled = 0
+            e.fill_at = -1  # the hand's played cards come back: only the rest is typed
 
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,

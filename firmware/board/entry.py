@@ -1,20 +1,80 @@
-"""Typing and confirming: the entry line (a number, cards, go) and what OK does with it.
+"""The typed entry and what each key does with it.
 
-Functions of the App (board/app.py, whose docstring has the key map), split out so each
-module compiles within a small heap.
+An Entry (app.e) holds what is typed and not yet confirmed: a number, cards, the hand filled in
+from the play, the side proposed to call muggins, the advice. The functions below take a key and
+change the entry, and return what the app (board/app.py) is to do; they never touch the engine,
+the flash or the display themselves:
+
+    None             the entry changed (or there is nothing to do)
+    "text"           a refusal: the app says it and flashes the LEDs; nothing changes
+    (fn, arg, ...)   an engine call (m.play, c): the app makes it, saves, says what it pegged
+    (DEAL_FIRST, fn, arg, ...)   the same, dealing first if the game waits for a deal (the
+                     starter, or a hand, typed between deals); a refusal takes the deal back
+    (NEXT_GAME,)     the game is over and OK starts the next (the app records the finished one)
 
 Muggins with more than two sides: C after an under-claimed count proposes the side after the
-shower's; app.mug holds the proposed side (-1: not calling; board/state.py drops it when the
-chance is gone), A steps to the next side (never the shower's), OK takes it, * cancels.
+shower's (e.mug; -1: not calling; follow() drops it when the chance is gone), A steps to the
+next side (never the shower's), OK takes it, * cancels.
 """
 
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import say
-from board.modes import NORMAL, MENU, ADVISE
-from board.fault import room
+from board.modes import NORMAL, MENU, ADVISE, DEAL_FIRST, NEXT_GAME
 
 from micropython import const
+
+
+class Entry:
+    """What is typed and not yet confirmed (the app holds one: app.e)."""
+
+    def __init__(self):
+        self.cards = []  # the typed cards (cleared in place)
+        self.seat = 0  # the seat chosen with A: whose plain peg, who deals first (kept)
+        self.quick = False  # the last key put a card or a go in: an OK now is a habit
+        self.clear()
+
+    def clear(self):
+        self.num = -1  # the typed number (-1: none) and its digits
+        self.ndig = 0
+        while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
+            self.cards.pop()
+        self.show_next = False  # C: the typed cards or points are a hand of the show
+        self.advice = None  # the advisor's answer
+        self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
+        self.filled = 0  # cards of the entry filled in from the play, untouched
+        self.fill_at = -1  # the engine's event count when they were (-1: fill again)
+        self.asked = False  # the menu asked "OK again ends this game"
+
+
+def showing(app):
+    """True when typed cards or points are a hand (or the crib) of the show."""
+    return app.mode == NORMAL and (app.m.phase == M.SHOW or app.e.show_next)
+
+
+def shower(m):
+    """The seat whose hand (or crib: the dealer's) the show takes next."""
+    return m.turn if m.phase == M.SHOW else m.pone()
+
+
+def follow(app):
+    """After a key or an engine call: the entry follows the game. A hand whose cards were
+    entered in the play starts filled in with them, once per hand (OK counts it, * clears it,
+    a card typed starts it afresh); a muggins call whose chance has gone is dropped."""
+    m = app.m
+    e = app.e
+    if e.mug >= 0 and (not m.overlooked() or app.mode != NORMAL or m.phase == M.OVER
+                       or e.mug == m.overlooked_side()):
+        e.mug = -1  # the muggins being called is gone (pegged, undone, another event)
+    if m.phase != M.SHOW or m.crib_next or app.mode != NORMAL or m.turn < 0:
+        e.fill_at = -1
+        return
+    if e.fill_at == m.events or e.cards or e.num >= 0:
+        return
+    e.fill_at = m.events
+    m.played_cards(m.turn, e.cards)
+    e.filled = len(e.cards)
+
 
 # What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
 _NO = """%d%d: too many digits
@@ -55,9 +115,9 @@ _PLAY_ON = const(16)
 _CALLING = const(17)
 
 
-def no(app, k, args=()):
-    """Refuse the entry: refusal k of _NO % args on the display, the LEDs flash."""
-    app._error(say(_NO, k, args))
+def no(k, args=()):
+    """Refusal k of _NO % args: the text the app says."""
+    return say(_NO, k, args)
 
 
 def mug_next(m, side):
@@ -69,161 +129,151 @@ def mug_next(m, side):
 
 
 def digit(app, d):
-    if app.mug >= 0:
-        return no(app, _CALLING)
+    e = app.e
+    if e.mug >= 0:
+        return no(_CALLING)
     if app.m.phase == M.OVER and app.mode == NORMAL:
-        return no(app, _OVER)  # nothing to type: say what OK does now
-    if app.num < 0:
-        app.num = d
-        app.ndig = 1
-    elif app.ndig == 1 and app.num > 0:
-        app.num = app.num * 10 + d
-        app.ndig = 2
+        return no(_OVER)  # nothing to type: say what OK does now
+    if e.num < 0:
+        e.num = d
+        e.ndig = 1
+    elif e.ndig == 1 and e.num > 0:
+        e.num = e.num * 10 + d
+        e.ndig = 2
     else:
-        no(app, _DIGITS, (app.num, d))
+        return no(_DIGITS, (e.num, d))
 
 
 def suit(app, s):
-    r = app.num or 10  # 0 is the ten: one key, as for every rank below it
+    e = app.e
+    r = e.num or 10  # 0 is the ten: one key, as for every rank below it
     if not 1 <= r <= 13:
-        return no(app, _RANK, (r,))
+        return no(_RANK, (r,))
     c = (r - 1) * 4 + s
-    if app.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
-        app.cards.clear()
-    app.filled = 0
-    if c in app.cards:
-        return no(app, _TYPED, (fmt(c),))
-    most = 6 if app.mode == ADVISE else 4 if app._showing() else 1
-    if most == 1 and app.cards:
-        app.cards.pop()  # a card to play (or the starter): the newest one typed counts
-    if len(app.cards) >= most:
-        return no(app, _ALL_CARDS)
-    if app._showing() and c == app.m.starter_card:
-        return no(app, _STARTER, (fmt(c),))
-    app.cards.append(c)
-    app.num = -1
-    app.ndig = 0
+    cards = e.cards
+    if e.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
+        cards.clear()
+    e.filled = 0
+    if c in cards:
+        return no(_TYPED, (fmt(c),))
+    hand = showing(app)
+    most = 6 if app.mode == ADVISE else 4 if hand else 1
+    if most == 1 and cards:
+        cards.pop()  # a card to play (or the starter): the newest one typed counts
+    if len(cards) >= most:
+        return no(_ALL_CARDS)
+    if hand and c == app.m.starter_card:
+        return no(_STARTER, (fmt(c),))
+    cards.append(c)
+    e.num = -1
+    e.ndig = 0
     if most == 1 and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
-        ok(app)
-        app.quick = True  # (an OK now is the habit: board/app.py, whether it went in or not)
+        e.quick = True  # (an OK now is the habit: board/app.py, whether it goes in or not)
+        return ok(app)
 
 
 def letter(app, name):
     m = app.m
-    if app.mug >= 0:  # calling muggins: A steps, other letters mean nothing
+    e = app.e
+    if e.mug >= 0:  # calling muggins: A steps, other letters mean nothing
         if name != "A":
-            return no(app, _CALLING)
-        app.mug = mug_next(m, app.mug)
+            return no(_CALLING)
+        e.mug = mug_next(m, e.mug)
     elif name == "A":
-        if app.cards:
-            return no(app, _A_CARDS)
-        app.seat = (app.seat + 1) % m.players
-        app.msg = ("player", app.seat)  # board/text.py words it
+        if e.cards:
+            return no(_A_CARDS)
+        e.seat = (e.seat + 1) % m.players
+        app.msg = ("player", e.seat)  # board/text.py words it
     elif name == "B":
-        if m.phase != M.PLAY or app.show_next:
-            return no(app, _GO_WHEN)
-        app.cards.clear()  # the card typed (refused: over 31?) gives way to the go
-        app._do(m.go)  # said at once: no OK to wait for
-        app.quick = True
+        if m.phase != M.PLAY or e.show_next:
+            return no(_GO_WHEN)
+        e.cards.clear()  # the card typed (refused: over 31?) gives way to the go
+        e.quick = True
+        return (m.go,)  # said at once: no OK to wait for
     elif name == "C":
-        if m.overlooked() and not app.cards and not app.show_next and m.phase != M.OVER:
+        if m.overlooked() and not e.cards and not e.show_next and m.phase != M.OVER:
             if m.sides == 2:
-                return app._do(m.muggins)  # the other side calls it: no choice to make
-            app.mug = mug_next(m, m.overlooked_side())  # who calls? OK takes it (state.py previews)
-            return
+                return (m.muggins,)  # the other side calls it: no choice to make
+            e.mug = mug_next(m, m.overlooked_side())  # who calls? OK takes it
+            return None
         if m.phase == M.OVER:
-            return no(app, _OVER)
-        if m.phase == M.PLAY and not app.show_next:
+            return no(_OVER)
+        if m.phase == M.PLAY and not e.show_next:
             left = 4 * m.players - sum(m.played)
             if left < 4 * m.players:  # cards were entered: the play ends with its last card
-                return no(app, _PLAY_ON, (left,))
-        app.show_next = not app.show_next
+                return no(_PLAY_ON, (left,))
+        e.show_next = not e.show_next
     elif name == "D":
-        if app.cards:
-            return no(app, _D_CARDS)
+        if e.cards:
+            return no(_D_CARDS)
         app.mode = MENU
         app.item = 0
 
 
 def back(app):
-    if app.mug >= 0:
-        app.mug = -1  # not calling muggins after all
-    elif app.num >= 0:
-        if app.ndig == 2:
-            app.num //= 10
-            app.ndig = 1
+    e = app.e
+    if e.mug >= 0:
+        e.mug = -1  # not calling muggins after all
+    elif e.num >= 0:
+        if e.ndig == 2:
+            e.num //= 10
+            e.ndig = 1
         else:
-            app.num = -1
-            app.ndig = 0
-    elif app.cards:
-        if app.filled == len(app.cards):  # the cards filled in from the play: all go
-            app.cards.clear()
+            e.num = -1
+            e.ndig = 0
+    elif e.cards:
+        if e.filled == len(e.cards):  # the cards filled in from the play: all go
+            e.cards.clear()
         else:
-            app.cards.pop()
-        app.filled = 0
-        app.advice = None
-    elif app.show_next:
-        app.show_next = False
+            e.cards.pop()
+        e.filled = 0
+        e.advice = None
+    elif e.show_next:
+        e.show_next = False
     elif app.mode == ADVISE:
         app.mode = NORMAL
-        app._clear_entry()
+        e.clear()
     else:
         app.msg = ""
 
 
-def dealt_do(app, fn, *args):
-    """fn(*args) as an engine event, dealing first when the game waits for a deal. If the
-    event is refused, the deal is taken back too: a wrong entry changes nothing."""
-    m = app.m
-    if m.phase != M.DEAL:
-        return app._do(fn, *args)
-    if m.next_dealer < 0:
-        return no(app, _WHO_DEALS)
-    before = m.mark()
-    m.deal()
-    if app._do(fn, *args):
-        return True
-    m.rollback(before)  # exactly as before, redo events included (one deal of replay)
-    return False
-
-
 def ok(app):
     m = app.m
+    e = app.e
     if app.mode == ADVISE:
-        return no(app, _CRIB)
-    side = app.mug
+        return no(_CRIB)
+    side = e.mug
     if side >= 0:
-        app.mug = -1  # taken (or refused: the error says why)
-        return app._do(m.muggins, side)
-    if app.cards:
-        if app._showing():
-            if len(app.cards) != 4:
-                return no(app, _HAND, (len(app.cards),))
-            if m.muggins_on and app.num < 0:
-                return no(app, _MUGGINS)
-            return dealt_do(app, m.show, list(app.cards), app.num)
-        if app.num >= 0:
-            return no(app, _SUIT)
-        c = app.cards[0]
-        if m.phase == M.DEAL or m.phase == M.STARTER:
-            return dealt_do(app, m.starter, c)
+        e.mug = -1  # taken (or refused: the error says why)
+        return (m.muggins, side)
+    cards = e.cards
+    deal = m.phase == M.DEAL
+    if deal and m.next_dealer < 0 and (cards or (e.num >= 0 and showing(app))):
+        return no(_WHO_DEALS)
+    if cards:
+        if showing(app):
+            if len(cards) != 4:
+                return no(_HAND, (len(cards),))
+            if m.muggins_on and e.num < 0:
+                return no(_MUGGINS)
+            return (DEAL_FIRST, m.show, list(cards), e.num)
+        if e.num >= 0:
+            return no(_SUIT)
+        if deal or m.phase == M.STARTER:
+            return (DEAL_FIRST, m.starter, cards[0])
         if m.phase == M.PLAY:
-            return app._do(m.play, c)
-        return no(app, _NO_CARD)
-    if app.num >= 0:
-        if app._showing():
-            return dealt_do(app, m.show, None, app.num)
-        return app._do(m.peg, m.side_of(app.seat), app.num)
-    if m.phase == M.DEAL:
+            return (m.play, cards[0])
+        return no(_NO_CARD)
+    if e.num >= 0:
+        if showing(app):
+            return (DEAL_FIRST, m.show, None, e.num)
+        return (m.peg, m.side_of(e.seat), e.num)
+    if deal:
         if m.next_dealer < 0:
-            return app._do(m.deal, app.seat)
-        return app._do(m.deal)
+            return (m.deal, e.seat)
+        return (m.deal,)
     if m.phase == M.OVER:
-        room("board.history")
-        from board.history import record_game
-        record_game(app)  # first: a power cut before the game's save records it once
-        return app._do(m.next_game)
+        return (NEXT_GAME,)
     if m.phase == M.STARTER:
-        return app._do(m.starter)
-    no(app, _NOTHING)
-
+        return (m.starter,)
+    return no(_NOTHING)

@@ -20,7 +20,7 @@ _ROOM = const(3072)  # bytes free that a first import of one of the app's module
 def fault(app, e):
     """An entry or a frame raised e: restore the game and say so."""
     gc.collect()
-    app._clear_entry()
+    app.e.clear()
     app.mode = NORMAL
     app.selftest_step = -1
     restore(app)
@@ -28,7 +28,7 @@ def fault(app, e):
         msg = "fault (%s %s): the game is kept" % (type(e).__name__, e)
     except Exception:  # noqa: BLE001
         msg = "fault (out of memory): the game is kept"
-    app._error(msg)
+    app.refuse(msg)
     try:
         state.update(app)
     except Exception:  # noqa: BLE001

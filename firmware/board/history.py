@@ -72,4 +72,4 @@ def record_game(app):
         except Exception as e:  # noqa: BLE001
             gc.collect()
             if again:
-                app._error("history not saved (%s)" % type(e).__name__)
+                app.refuse("history not saved (%s)" % type(e).__name__)

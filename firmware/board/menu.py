@@ -6,9 +6,9 @@ Loaded the first time D is pressed: a board that is only pegged never spends RAM
 
 from cribbage.events import MISDEAL, FAIL_TO_PLAY
 
-from board import render
+from board.render import View
 from board.settings import NAMES
-from board.modes import NORMAL, ADVISE, PENALTY
+from board.modes import NORMAL, ADVISE, PENALTY, NEW_GAME, SETTINGS, SELFTEST
 from board.fault import room
 
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test", "penalty")  # D B: penalty
@@ -18,99 +18,117 @@ HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brigh
 
 
 def menu_key(app, name):
-    """A key in the menu: A/D next item, B back, digits type a value, # do it, * leave."""
+    """A key in the menu: A/D next item, B back, digits type a value, # do it, * leave.
+    Returns what the app is to do, as board/entry.py's functions do (or a menu action)."""
     if app.mode == PENALTY:
         return penalty_key(app, name)
+    e = app.e
     item = MENU_ITEMS[app.item]
+    if name != "#":
+        e.asked = False  # anything but OK forgets "OK again ends this game"
     if name in "AD":
         app.item = (app.item + 1) % len(MENU_ITEMS)
-        app.num = -1
+        e.num = -1
     elif name == "B":
         app.item = (app.item - 1) % len(MENU_ITEMS)
-        app.num = -1
+        e.num = -1
     elif name == "*":
         app.mode = NORMAL
-        app._clear_entry()
+        e.clear()
     elif "0" <= name <= "9":
         d = ord(name) - 48
-        app.num = d if app.num < 0 or app.num > 999 else app.num * 10 + d
+        e.num = d if e.num < 0 or e.num > 999 else e.num * 10 + d
     elif name == "#":
         if item == "new game":
-            if app.m.events and app.num != -2:  # a game is on: one stray OK must not end it
-                app._error("OK again ends this game")
-                app.num = -2  # asked (A/B, digits or * forget it)
-                return
-            room("board.history")
-            from board.history import record_game
-            record_game(app)  # a finished game left through the menu is kept too
-            app.m = app._new_match()
-            app.view = render.View(app.m.sides, app.m.target)
-            app._save()
-            app.mode = NORMAL
-            app.seat = 0
-            app.msg = "new game: A picks the dealer, OK deals"
-        elif item == "advisor":
+            if app.m.events and not e.asked:  # a game is on: one stray OK must not end it
+                e.asked = True
+                return "OK again ends this game"
+            return (NEW_GAME,)
+        if item == "advisor":
             app.mode = ADVISE
-            app._clear_entry()
+            e.clear()
         elif item == "LED test":
-            app.mode = NORMAL
-            app.selftest_step = 0
+            return (SELFTEST,)
         elif item == "penalty":
             app.mode = PENALTY
-            app.num = -1
+            e.num = -1
             penalty_key(app, "B")  # a misdeal, to the non-dealer, until A / C say otherwise
         else:
+            value = e.num
+            e.num = -1
             try:
-                if app.num >= 0:
-                    app.cfg.set(item, app.num)
+                if value >= 0:
+                    app.cfg.set(item, value)
                 else:
                     app.cfg.step(item)
-            except ValueError as e:
-                app._error(str(e))
-            app.num = -1
-            app.store.save("settings", app.cfg.dumps())
-            app.renderer.brightness = app.cfg.get("bright")
-            app.renderer.limit_ma = app.cfg.get("limit")
-            app.watchdog(app.cfg.get("watchdog"))
-            app.msg = "new game to apply" if item in NAMES[:4] else ""
+            except ValueError as err:
+                return str(err)
+            return (SETTINGS, item)
     else:
-        app._error("in the menu: A/B move, digits set, OK, * leave")
+        return "in the menu: A/B move, digits set, OK, * leave"
+
+
+def act(app, call):
+    """The app takes a menu action menu_key asked for (board/modes.py): a new game (the
+    finished or abandoned one recorded first), a setting saved and applied, the self-test."""
+    what = call[0]
+    if what == NEW_GAME:
+        app.record()  # a finished game left through the menu is kept too
+        app.m = app.new_match()
+        app.view = View(app.m.sides, app.m.target)
+        app.save_now()
+        app.e.clear()
+        app.e.seat = 0
+        app.msg = "new game: A picks the dealer, OK deals"
+        app.mode = NORMAL
+    elif what == SETTINGS:  # (the menu stays open)
+        cfg = app.cfg
+        app.store.save("settings", cfg.dumps())
+        app.renderer.brightness = cfg.get("bright")
+        app.renderer.limit_ma = cfg.get("limit")
+        app.watchdog(cfg.get("watchdog"))
+        app.msg = "new game to apply" if call[1] in NAMES[:4] else ""
+    else:  # SELFTEST
+        app.selftest_step = 0
+        app.mode = NORMAL
+    return False
+
 
 def advise(app, name):
     """A or B after 5 or 6 cards in the advisor: rank the throws (your crib, or not)."""
     if name not in "AB":
-        return app._error("A: your crib, B: theirs")
-    n = len(app.cards)
-    if n not in (5, 6):
-        return app._error("type 5 or 6 cards, then A or B")
+        return "A: your crib, B: theirs"
+    cards = app.e.cards
+    if len(cards) not in (5, 6):
+        return "type 5 or 6 cards, then A or B"
     try:
         room("cribbage.advise")
         from cribbage.advise import best_discards  # lazily: only this mode needs it
     except ImportError:
-        return app._error("no advisor on this board")
+        return "no advisor on this board"
     try:
-        app.advice = best_discards(app.cards, name == "A", 3)
-    except ValueError as e:
-        return app._error(str(e))
+        app.e.advice = best_discards(cards, name == "A", 3)
+    except ValueError as err:
+        return str(err)
 
 
 def penalty_key(app, name):
     """A key in the penalty entry (two points, cribbage.match.penalty): A whose they are, B a
     misdeal (proposes the non-dealer), C a failure to play after a go, # pegs, * leaves."""
     m = app.m
+    e = app.e
     if name == "A":
-        app.seat = (app.seat + 1) % m.players
+        e.seat = (e.seat + 1) % m.players
     elif name == "B":
         app.pen = MISDEAL
         if m.dealer >= 0:
-            app.seat = m.pone()  # the non-dealer (with more players: A picks another)
+            e.seat = m.pone()  # the non-dealer (with more players: A picks another)
     elif name == "C":
         app.pen = FAIL_TO_PLAY
     elif name == "#":
-        if app._do(m.penalty, m.side_of(app.seat), app.pen):
-            app.mode = NORMAL
+        return (m.penalty, m.side_of(e.seat), app.pen)  # (pegged: the app leaves the entry)
     elif name == "*":
         app.mode = NORMAL
-        app._clear_entry()
+        e.clear()
     else:
-        app._error("A B C, OK or *")  # the display lists them
+        return "A B C, OK or *"  # the display lists them

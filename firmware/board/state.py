@@ -9,38 +9,39 @@ from cribbage import match as M
 from cribbage.cards import PIP
 from cribbage.score import score_hand, score_play
 from board.modes import NORMAL, MENU, ADVISE, PENALTY
+from board.entry import showing, shower
 
 
 def preview(app):
     """(side, points) the typed entry would peg, or (-1, 0)."""
     m = app.m
     if app.mode == PENALTY and m.phase != M.OVER:
-        return m.side_of(app.seat), 2  # a penalty is two points
+        return m.side_of(app.e.seat), 2  # a penalty is two points
     if app.mode != NORMAL or m.phase == M.OVER:
         return -1, 0
-    if app.mug >= 0:  # calling muggins (board/entry.py): for that side
-        return app.mug, m.overlooked()
-    if app._showing():
-        seat = app._shower()
+    if app.e.mug >= 0:  # calling muggins (board/entry.py): for that side
+        return app.e.mug, m.overlooked()
+    if showing(app):
+        seat = shower(m)
         if seat < 0:
             return -1, 0
-        if len(app.cards) == 4 and m.starter_card >= 0:
+        if len(app.e.cards) == 4 and m.starter_card >= 0:
             crib = m.phase == M.SHOW and m.crib_next
             try:
-                total = score_hand(app.cards, m.starter_card, crib)
+                total = score_hand(app.e.cards, m.starter_card, crib)
             except ValueError:
                 return -1, 0
             app.counting = 1 if crib else 0  # (the display says it item by item: text.py)
-            if app.num >= 0:
-                total = app.num
+            if app.e.num >= 0:
+                total = app.e.num
             elif m.muggins_on:
                 return -1, 0  # the player must count it himself
             return m.side_of(seat), total
-        if app.num >= 0 and not app.cards:
-            return m.side_of(seat), app.num
+        if app.e.num >= 0 and not app.e.cards:
+            return m.side_of(seat), app.e.num
         return -1, 0
-    if app.cards and m.phase == M.PLAY and app.num < 0:
-        c = app.cards[0]
+    if app.e.cards and m.phase == M.PLAY and app.e.num < 0:
+        c = app.e.cards[0]
         if m.count + PIP[c] > 31:
             return -1, 0
         for x in m.pile:  # (MicroPython has no `int in bytearray`)
@@ -53,29 +54,16 @@ def preview(app):
         except ValueError:
             return -1, 0
         return m.side_of(m.turn), pts
-    if app.num >= 0 and not app.cards:
-        return m.side_of(app.seat), app.num
+    if app.e.num >= 0 and not app.e.cards:
+        return m.side_of(app.e.seat), app.e.num
     return -1, 0
 
 
-def prefill(app):
-    """The show of a hand whose cards were entered in the play starts with them typed: OK
-    accepts, * clears them, a card typed replaces them (board/entry.py). Once per hand."""
-    m = app.m
-    if m.phase != M.SHOW or m.crib_next or app.mode != NORMAL or m.turn < 0:
-        app.fill_at = -1
-        return
-    if app.fill_at == m.events or app.cards or app.num >= 0:
-        return
-    app.fill_at = m.events
-    m.played_cards(m.turn, app.cards)
-    app.filled = len(app.cards)
-
-
 def update(app):
-    """Copy the engine's state (and the typed entry) into the View."""
+    """The View from the engine's state, the typed entry (app.e) and the mode; and whether
+    the entry is a hand with its count (app.counting, for the display). Nothing else
+    changes: the entry follows the game in board/entry.py (follow)."""
     m = app.m
-    prefill(app)
     v = app.view
     v.sides = m.sides
     v.target = m.target
@@ -92,7 +80,7 @@ def update(app):
     elif m.phase == M.STARTER:
         v.turn = m.side_of(m.dealer)  # the dealer turns the starter
     else:
-        v.turn = m.side_of(app.seat)
+        v.turn = m.side_of(app.e.seat)
     v.crib = m.side_of(m.dealer) if m.dealer >= 0 else -1
     v.winner = m.winner if m.phase == M.OVER else -1
     r = m.result if m.phase == M.OVER else 0
@@ -101,9 +89,6 @@ def update(app):
              else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
-    if app.mug >= 0 and (not m.overlooked() or app.mode != NORMAL
-                                         or m.phase == M.OVER or app.mug == m.overlooked_side()):
-        app.mug = -1  # the muggins being called is gone (pegged, undone, another event)
     had = app.counting >= 0
     app.counting = -1
     side, pts = preview(app)
@@ -116,8 +101,8 @@ def update(app):
         v.preview_side = -1
     for k in range(len(v.marks)):
         v.marks[k] = -1
-    if app.mode == ADVISE and app.advice:  # light the entry positions to throw
-        throw = app.advice[0][1]
+    if app.mode == ADVISE and app.e.advice:  # light the entry positions to throw
+        throw = app.e.advice[0][1]
         for k in range(len(throw)):
             v.marks[k] = app.layout.hole(0, throw[k] + 1)
     elif app.mode == MENU:
@@ -125,7 +110,7 @@ def update(app):
     elif app.mode == PENALTY:  # white: hole 1 a misdeal, hole 2 a failure to play
         v.marks[0] = app.layout.hole(0, app.pen + 1)
     elif app.display is None:  # no screen: the typed entry blinks white, a hole per card
-        n = len(app.cards) + (1 if app.num >= 0 else 0)  # (and one for a number)
+        n = len(app.e.cards) + (1 if app.e.num >= 0 else 0)  # (and one for a number)
         for k in range(min(n, len(v.marks))):
             v.marks[k] = app.layout.hole(0, k + 1)
     app._text = None

@@ -12,6 +12,7 @@ from cribbage.spoken import breakdown, spoken
 from board import screen
 from board.keypad import ticks_diff
 from board.modes import MENU, ADVISE, PENALTY
+from board.entry import showing, shower
 
 from micropython import const
 
@@ -34,43 +35,43 @@ def lines(app):
         if item in NAMES:
             out.append("= %d" % app.cfg.get(item))
             out.append(HELP[NAMES.index(item)])
-        if app.num >= 0:
-            out.append("> %d" % app.num)
+        if app.e.num >= 0:
+            out.append("> %d" % app.e.num)
         out.append("A/B move # ok")
     elif app.mode == PENALTY:
         out.append("PENALTY")
         out.append(("misdeal", "failed to play")[app.pen])
-        out.append("+2 to " + seat_name(app, app.seat))
+        out.append("+2 to " + seat_name(app, app.e.seat))
         out.append("A who B misdeal")
         out.append("C failed to play")
         out.append("# peg * leave")
     elif app.mode == ADVISE:
         out.append("ADVISE 5-6 cards")
-        out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.cards)
-                               + (" %d" % app.num if app.num >= 0 else "")))
-        if app.advice:
-            for pts, throw in app.advice:
-                out.append("%s %d.%02d" % (" ".join(fmt(app.cards[i]) for i in throw),
+        out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.e.cards)
+                               + (" %d" % app.e.num if app.e.num >= 0 else "")))
+        if app.e.advice:
+            for pts, throw in app.e.advice:
+                out.append("%s %d.%02d" % (" ".join(fmt(app.e.cards[i]) for i in throw),
                                            int(pts), int(pts * 100 + 0.5) % 100))
         else:
             out.append("A my crib, B not")
     else:
         out.extend(screen.wrap(prompt(app)))
-        if m.phase == M.PLAY and len(m.pile) and not app.show_next:
+        if m.phase == M.PLAY and len(m.pile) and not app.e.show_next:
             out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))  # a mistyped card shows
-        entry = " ".join(fmt(c) for c in app.cards)
-        if app.num >= 0:
-            entry += (" " if entry else "") + str(app.num)
-            if not app.cards and not app._showing() and m.phase != M.OVER:
-                entry += " to " + seat_name(app, app.seat)  # a plain peg: whose (A picks)
-        if app.mug >= 0:  # calling muggins (board/entry.py): who takes it
+        entry = " ".join(fmt(c) for c in app.e.cards)
+        if app.e.num >= 0:
+            entry += (" " if entry else "") + str(app.e.num)
+            if not app.e.cards and not showing(app) and m.phase != M.OVER:
+                entry += " to " + seat_name(app, app.e.seat)  # a plain peg: whose (A picks)
+        if app.e.mug >= 0:  # calling muggins (board/entry.py): who takes it
             entry = "muggins %d for %s? A next, OK" % (m.overlooked(),
-                                                        screen.SIDE_NAMES[app.mug])
+                                                        screen.SIDE_NAMES[app.e.mug])
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
         if app.counting >= 0 and not m.muggins_on:  # muggins: counted after OK
-            items = breakdown(app.cards, m.starter_card, app.counting == 1)
+            items = breakdown(app.e.cards, m.starter_card, app.counting == 1)
             total = 0
             for item in items:
                 total += item[2]
@@ -84,7 +85,7 @@ def lines(app):
         elif app.msg:
             out.extend(screen.wrap(message(app)))
             short = m.overlooked()
-            if short and app.mug < 0:  # the claim is pegged: now the true count, and the call
+            if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
     if app.err:
         err = screen.wrap("! " + who(app, app.err))
@@ -97,12 +98,12 @@ def prompt(app):
     m = app.m
     p = m.phase
     if p == M.DEAL:
-        d = m.next_dealer if m.next_dealer >= 0 else app.seat
+        d = m.next_dealer if m.next_dealer >= 0 else app.e.seat
         return "deal: " + seat_name(app, d)
     if p == M.STARTER:
         return "starter card?\n" + seat_name(app, m.dealer) + " dealt"
-    if app.show_next or p == M.SHOW:
-        seat = app._shower()
+    if app.e.show_next or p == M.SHOW:
+        seat = shower(m)
         crib = p == M.SHOW and m.crib_next
         return ("crib " if crib else "hand ") + seat_name(app, seat)
     if p == M.PLAY:

@@ -181,19 +181,23 @@ def test_ram_blocks_count_ops_and_cut_a_program_or_an_erase_part_way():
     assert dev.cut and dev.ops == 3
 
 
-def cut_every_op(block, blocks, old, new, raise_cut=False, **fmt):
+def cut_every_op(block, blocks, old, new, raise_cut=False, bufs=None, **fmt):
     """Save old, then new with the power cut at block op 0, 1, 2, ... until the save gets
     through: after each cut the remounted flash loads old or new. (cuts, erases cut).
-    fmt: VfsLfs2's options (progsize=...); raise_cut: RamBlocks's (how the chip dies)."""
+    fmt: VfsLfs2's options (progsize=...); raise_cut: RamBlocks's (how the chip dies); bufs:
+    the two flash-sized buffers, when the caller took them while the heap was in one piece."""
     import gc
     import vfs
 
-    flash = bytearray(block * blocks)
+    if bufs is None:
+        gc.collect()
+        bufs = (bytearray(block * blocks), bytearray(block * blocks))
+    flash, image = bufs
     dev = RamBlocks(flash, block)
     dev.wipe()
     vfs.VfsLfs2.mkfs(dev, **fmt)
     Storage("", vfs.VfsLfs2(dev, **fmt)).save("game", old)
-    image = bytearray(flash)  # the flash before the save; `flash` is the copy each run cuts
+    image[:] = flash  # the flash before the save; `flash` is the copy each run cuts
     gc.collect()
     heap = gc.mem_alloc()
     cuts = erases = 0
@@ -238,9 +242,13 @@ def test_littlefs_power_cut_with_4096_byte_blocks():
     progsize=256: the file then fits in its directory's metadata."""
     if not ON_MICROPYTHON:
         return
+    import gc
+
+    gc.collect()  # 2 x 16 KB, taken once for both runs: littlefs's own buffers come and go
+    bufs = (bytearray(4 * 4096), bytearray(4 * 4096))  # between them and break the heap up
     old = pack("the game after 140 events, " * 11)
     new = pack("the game after 141 events!, " * 11)
-    cuts, erases = cut_every_op(4096, 4, old, new)
+    cuts, erases = cut_every_op(4096, 4, old, new, bufs=bufs)
     assert cuts >= 3 and erases >= 1
-    cuts, erases = cut_every_op(4096, 4, old, new, progsize=256)
+    cuts, erases = cut_every_op(4096, 4, old, new, bufs=bufs, progsize=256)
     assert cuts >= 2

@@ -207,7 +207,7 @@ class Soak:
                     if m.phase != M.OVER:
                         self.tap("abcdef"[s])
             else:
-                while m.side_of(app.seat) != s:
+                while m.side_of(app.e.seat) != s:
                     self.tap("A")
                 self.number(pts)
         if m.phase == M.OVER:
@@ -220,7 +220,7 @@ class Soak:
                 self.bad += 1
                 print("BAD undo/redo game %d: %s" % (self.game, app.err))
         self.tap("C")  # count the hands now (the play was pegged)
-        while m.phase != M.OVER and (app.show_next or m.phase == M.SHOW):
+        while m.phase != M.OVER and (app.e.show_next or m.phase == M.SHOW):
             self.number(COUNTS[self.rand(len(COUNTS))])
 
     def play_game(self):

@@ -5,8 +5,9 @@ Run it with `python tools/sim.py` (`make sim`; --help lists the options). One jo
     cli.py        the command line: scripted runs (--keys, --autoplay) and their printout
     terminal.py   the interactive terminal UI: your keyboard is the keypad
     runner.py     Sim: one micropython process running the app (mp_driver.py) and its state
-    keys.py       the key script language of --keys, as the driver's commands
-    games.py      what a player types: a card, the menu's settings, a whole autoplayed game
+    keys.py       the key script language of --keys (keys, or cards written as cards: 5♥,
+                  (5H)), as the driver's commands; the cards its keys type, named (5C = 5♥)
+    games.py      what a player types: the menu's settings, a whole autoplayed game
     keymap.py     the app's key map, read from firmware/board/app.py's opening comment
     ui.py         drawing a frame: the board in the terminal, or a PNG
 

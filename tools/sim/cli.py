@@ -9,29 +9,53 @@ The app runs in `micropython` (the unix port from the venv) with firmware/boards
 hardware, driven by tools/sim/mp_driver.py (tools/sim/runner.py starts it); this process draws
 the LEDs in the board's own geometry (from firmware/board/layout.py, as the driver reports it)
 with 24-bit colour, the display's text and the key map (tools/sim/ui.py), and turns your
-keyboard into the keypad (tools/sim/terminal.py). Saved games live in --storage (default
-.sim/), so quitting and starting again resumes the game; --fresh forgets it.
+keyboard into the keypad (tools/sim/terminal.py). The interactive board saves its game and
+settings in .sim/ (or --storage DIR), so quitting and starting again resumes the game;
+--fresh starts a new game there and keeps the settings. Scripted runs (--keys, --autoplay)
+never touch .sim/: they play on a temporary folder, deleted afterwards, unless --storage DIR
+is given (then they go on from the game saved there).
 
 Key script (--keys, tools/sim/keys.py): every character is one press of that keypad key (0-9
 A-D * #, a-d count as A-D); spaces are ignored; "~X" holds X for a long press; "." lets a
-second pass; "[a]" presses discrete button a. Interactive: the same keys; "l" then a key =
-long press; Esc or Ctrl-C quits and restores the terminal.
+second pass; "[a]" presses discrete button a. A card can be written as a card: "(5H JD)" as
+`make score` writes them, or "5♥": the keys that type it are pressed (5 C, 11 B). Mind that
+keys are not cards: "5C" is 5 then key C, the five of HEARTS (A clubs, B diamonds, C hearts,
+D spades); the printout names every card typed ("5C = 5♥"). Interactive: the same keys; "l"
+then a key = long press; Esc or Ctrl-C quits and restores the terminal.
 """
 
 import argparse
+import contextlib
 import json
 import os
-import shutil
 import sys
+import tempfile
 
 from hostenv import ROOT
 
 from sim import ui
 from sim.games import game_keys
 from sim.keymap import key_help
-from sim.keys import parse_keys
+from sim.keys import describe_cards, parse_keys
 from sim.runner import Sim, SimError
 from sim.terminal import interactive
+
+STORAGE = os.path.join(ROOT, ".sim")  # the interactive board's saved game and settings
+# The board's files (firmware/board/storage.py: NAME, and NAME.tmp while it is written).
+GAME_FILES = ("game", "boots")  # the game (with the games won) and the boot counter
+SETTINGS_FILES = ("settings",)  # kept by --fresh; history (finished games) and *.bad always
+
+
+def forget(storage, names):
+    """Delete the board's files names (and their .tmp) in storage; the names deleted."""
+    gone = []
+    for name in names:
+        for n in (name, name + ".tmp"):
+            path = os.path.join(storage, n)
+            if os.path.isfile(path):
+                os.remove(path)
+                gone.append(n)
+    return gone
 
 
 def summary(board, st):
@@ -50,9 +74,10 @@ def summary(board, st):
 
 
 def scripted(a):
-    """Run the key script a.keys without the terminal UI and print the final state."""
+    """Run the key script (a.script, the autoplayed game's keys, then a.user_keys: --keys)
+    without the terminal UI on the board in a.storage, and print the final state."""
     try:
-        cmds = parse_keys(a.keys)
+        cmds = parse_keys(a.script + " " + (a.user_keys or ""))
     except ValueError as e:
         raise SimError("bad key script: %s" % e) from None
     sim = Sim(a.storage, a.firmware, realtime=False, heap=a.heap, display=not a.no_display,
@@ -67,7 +92,15 @@ def scripted(a):
     else:
         if a.show:
             print(ui.screen(sim.board, st, key_help(), colour=sys.stdout.isatty()))
+        if a.autoplay is not None:
+            print("autoplay: seed %d, %d players, game %d: %d key presses"
+                  % (a.autoplay, a.players, a.game, len(parse_keys(a.script))))
+        cards = describe_cards(a.user_keys or "")
+        if cards:
+            print(cards)
         print("\n".join(summary(sim.board, st)))
+        print("saved game: %s" % ("not kept (a scripted run plays on a temporary folder; "
+                                  "--storage DIR keeps it)" if a.temporary else a.storage))
     if a.png:
         w, h = ui.save_png(sim.board, bytes.fromhex(st["frame"]), a.png, st.get("display"))
         print("wrote %s (%d x %d)" % (a.png, w, h))
@@ -76,7 +109,9 @@ def scripted(a):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--keys", help="key script: run without the terminal UI")
+    ap.add_argument("--keys", help="key script, run without the terminal UI: keypad keys (5C is 5 "
+                    "then key C, the five of HEARTS: A-D = clubs diamonds hearts spades), or "
+                    "cards written as cards: 5\u2665 or (5H)")
     ap.add_argument("--autoplay", type=int, metavar="SEED",
                     help="type a whole game the core's computer players play (seeded deck), "
                     "on a fresh board")
@@ -87,9 +122,13 @@ def main(argv=None):
     ap.add_argument("--png", help="save a picture of the board (with --keys)")
     ap.add_argument("--show", action="store_true", help="print the board too (with --keys)")
     ap.add_argument("--json", action="store_true", help="print the final state as JSON")
-    ap.add_argument("--storage", default=os.path.join(ROOT, ".sim"),
-                    help="folder for the saved game (default .sim/)")
-    ap.add_argument("--fresh", action="store_true", help="forget the saved game first")
+    ap.add_argument("--storage", default=None, metavar="DIR",
+                    help="folder for the saved game and settings (default: .sim/ for the "
+                    "interactive board; a temporary folder, deleted after, for --keys and "
+                    "--autoplay)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="start a new game: forget the saved game (scores, games won), keep the "
+                    "settings (players, game, muggins, ...)")
     ap.add_argument("--board", default="", choices=("", "pico", "esp32"),
                     help="run the real board module (firmware/boards/pico.py or esp32_devkit.py, "
                     "its pin map) on fake machine/neopixel modules instead of boards/fake.py")
@@ -100,19 +139,28 @@ def main(argv=None):
     ap.add_argument("--heap", default="512k",
                     help="MicroPython heap size (the unix port has 64-bit objects)")
     a = ap.parse_args(argv)
-    if a.autoplay is not None:
-        a.fresh = True  # the computer players' game starts from a new board
-    if a.fresh and os.path.isdir(a.storage):
-        shutil.rmtree(a.storage)
-    try:
-        if a.autoplay is not None:
-            script, _m = game_keys(a.autoplay, a.players, a.game)
-            if a.upto is not None:
-                script = " ".join(script.split(" ")[:a.upto])
-            a.keys = script + " " + (a.keys or "")
-        if a.keys is not None:
-            return scripted(a)
-        return interactive(a)
-    except SimError as e:
-        sys.stderr.write("sim: %s\n" % e)
-        return 2
+    a.user_keys = a.keys
+    a.script = ""
+    scripted_run = a.keys is not None or a.autoplay is not None
+    with contextlib.ExitStack() as stack:
+        a.temporary = a.storage is None and scripted_run
+        if a.temporary:
+            a.storage = stack.enter_context(tempfile.TemporaryDirectory(prefix="sim-"))
+        elif a.storage is None:
+            a.storage = STORAGE
+        if a.autoplay is not None:  # the computer players' game starts on a new board
+            forget(a.storage, GAME_FILES + SETTINGS_FILES)
+        elif a.fresh:
+            forget(a.storage, GAME_FILES)
+        try:
+            if a.autoplay is not None:
+                script, _m = game_keys(a.autoplay, a.players, a.game)
+                if a.upto is not None:
+                    script = " ".join(script.split(" ")[:a.upto])
+                a.script = script
+            if scripted_run:
+                return scripted(a)
+            return interactive(a)
+        except SimError as e:
+            sys.stderr.write("sim: %s\n" % e)
+            return 2

@@ -1,4 +1,4 @@
-"""What a player types on the keypad: a card, the menu's settings, a whole game.
+"""What a player types on the keypad: the menu's settings, a whole game (a card: keys.card_keys).
 
 The simulator's tests and `tools/sim.py --autoplay` feed these key scripts (tools/sim/keys.py)
 to the simulated board; game_keys() also returns the engine's own game to compare with.
@@ -9,13 +9,7 @@ from board.menu import MENU_ITEMS
 from cribbage import autoplay
 from cribbage import match as M
 
-
-def card_keys(card):
-    """The key presses that type a card: its rank as a number (1 = ace, 0 = ten, 11 = jack ..
-    13 = king), then the suit letter (A clubs, B diamonds, C hearts, D spades), as the app's
-    key map says."""
-    r = card // 4 + 1
-    return "%d%s" % (0 if r == 10 else r, "ABCD"[card % 4])
+from sim.keys import card_keys  # a card as key presses (kept in keys.py, with the cards of --keys)
 
 
 def settings_keys(**values):

@@ -48,16 +48,21 @@ class Terminal:
         return False
 
 
-def terminal_width():
-    """Columns of the terminal itself (not $COLUMNS, which a parent process may have set)."""
+def terminal_size():
+    """(columns, rows) of the terminal itself (not $COLUMNS/$LINES, which a parent process
+    may have set); (0, 0) if stdout is not a terminal. Read every frame: a resized window is
+    redrawn to its new size."""
     try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns
+        size = os.get_terminal_size(sys.stdout.fileno())
     except OSError:
-        return 0
+        return (0, 0)
+    return (size.columns, size.lines)
 
 
-def interactive(a):
-    """Run the board in this terminal until Esc or Ctrl-C (a: the command line's options)."""
+def interactive(a, size=terminal_size):
+    """Run the board in this terminal until Esc or Ctrl-C (a: the command line's options).
+    size() gives the terminal's (columns, rows): the screen is made to fit it (ui.screen),
+    so a small terminal never scrolls the track off the top, and says what it leaves out."""
     if not sys.stdin.isatty():
         raise SimError("no terminal: use --keys for a scripted run")
     sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap, display=not a.no_display,
@@ -65,7 +70,7 @@ def interactive(a):
     keymap = key_help()
     buttons = BUTTON_KEYS
     extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
-    help_line = ("keys: 0-9 a-d * # Enter=#%s; l+key = long press; Esc or Ctrl-C quits"
+    help_line = ("Esc or Ctrl-C quits; keys: 0-9 a-d * # Enter=#%s; l+key = long press"
                  % (", %s = buttons %s" % (buttons[:len(extra)], extra) if extra else ""))
     long_next = False
     pressed = ""
@@ -102,8 +107,9 @@ def interactive(a):
                         raise SimError("the firmware app crashed:\n" + st["crash"])
                     status = "  [long press armed]" if long_next else (
                         "  last key: " + pressed if pressed else "")
+                    cols, rows = size()
                     text = ui.screen(sim.board, st, keymap, help_line=help_line + status,
-                        width=terminal_width())
+                                     width=cols, height=rows)
                     # home, each line cleared to its end, the rest of the screen cleared:
                     # no flicker from clearing the whole screen every frame
                     sys.stdout.write("\x1b[H" + text.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")

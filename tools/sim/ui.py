@@ -96,8 +96,9 @@ def _visible(c):
     return tuple(int(255 * (v / 255) ** 0.45 + 0.5) for v in c)
 
 
-def board_lines(board, buf, colour=True):
-    """The track drawn in the board's geometry: one string per terminal row."""
+def board_lines(board, buf, colour=True, cols=0):
+    """The track drawn in the board's geometry: one string per terminal row (cols > 0: only
+    its first cols columns, for a terminal too narrow for it)."""
     cells = [[" "] * board.cols for _ in range(board.rows)]
     for i, (r, c) in enumerate(board.cells):
         kind = board.pixels[i][2]
@@ -106,6 +107,8 @@ def board_lines(board, buf, colour=True):
         if colour:
             ch = _fg(lit or DARK) + ch + RESET
         cells[r][c] = ch
+    if cols > 0:
+        cells = [row[:cols] for row in cells]
     return ["".join(row).rstrip() for row in cells]
 
 
@@ -127,34 +130,98 @@ def keymap_lines(board, keymap):
     return out
 
 
+TRACK_INDENT = 2  # the track's lines start this many columns in
+
+# How the screen gives way in a terminal too short for all of it, least useful first: each
+# step keeps the ones before it. Past the last, the track itself goes.
+FIT_STEPS = (
+    {"blank": False},  # the blank lines between the parts
+    {"trim": True},  # the display's empty rows
+    {"keys": "pad"},  # the key map table (the keypad's picture stays)
+    {"one": True},  # scores and phase on one line
+    {"keys": ""},  # the keypad's picture (the help line still lists the keys)
+    {"dense": True},  # the track's empty rows between its bands
+    {"boxed": False},  # the display's frame
+)
+
+
 def screen(board, state, keymap, title="cribbage board simulator", colour=True, help_line="",
-           width=0):
-    """The whole terminal screen as one string (the caller clears and prints it). keymap:
-    lines describing the keys (the app's key map), shown beside the keypad."""
+           width=0, height=0):
+    """The whole terminal screen as one string (the caller homes the cursor and prints it).
+    keymap: lines describing the keys (the app's key map), shown beside the keypad.
+
+    width, height: the terminal's size (0: no limit). Lines are cut to width - 1 columns (the
+    track by its holes, keeping the colour codes whole). A screen taller than height would
+    scroll the track off the top, so it is made to fit (FIT_STEPS), and the first line says
+    what is left out and what size shows it; the help line (how to quit) is always last."""
     buf = bytes.fromhex(state.get("frame", "")) or bytes(board.bpp * board.count)
-    out = [title, ""]
-    out += ["  " + line for line in board_lines(board, buf, colour)]
-    out.append("")
-    scores = state.get("scores")
-    if scores is not None:
-        out.append("scores: " + "  ".join("%s %s" % (n, s) for n, s in scores))
+    track_w = TRACK_INDENT + board.cols
+    cut = bool(width) and track_w > width - 1
+    track = [" " * TRACK_INDENT + line for line in
+             board_lines(board, buf, colour, cols=width - 1 - TRACK_INDENT if cut else 0)]
+    status = []
+    if state.get("scores") is not None:
+        status.append("scores: " + "  ".join("%s %s" % (n, s) for n, s in state["scores"]))
     if state.get("phase"):
-        out.append("phase:  %s" % state["phase"])
-    disp = state.get("display")
-    if disp:
-        w = max(16, max(len(x) for x in disp))
-        out.append("+" + "-" * w + "+  display")
-        out += ["|" + line + " " * (w - len(line)) + "|" for line in disp]
-        out.append("+" + "-" * w + "+")
-    if state.get("error"):
-        out.append("error:  %s" % state["error"])
-    out.append("")
-    out += keymap_lines(board, keymap)
-    if help_line:
-        out.append(help_line)
-    if width:  # cut text lines to the terminal (the board's lines carry colour codes: kept)
-        n = len(board_lines(board, bytes(board.bpp * board.count), colour))
-        out = out[:2 + n] + [line[:width - 1] for line in out[2 + n:]]
+        status.append("phase:  %s" % state["phase"])
+    error = ["error:  %s" % state["error"]] if state.get("error") else []
+    keyrows = {"all": keymap_lines(board, keymap), "pad": keymap_lines(board, []), "": []}
+    help_ = [help_line] if help_line else []
+
+    def build(head, blank=True, trim=False, keys="all", one=False, dense=False, boxed=True,
+              show=True, rows=None):
+        disp = list(state.get("display") or [])
+        while trim and disp and not disp[-1].strip():
+            disp.pop()
+        disp = disp if rows is None else disp[:rows]
+        sep = [""] if blank else []
+        out = [head] + sep
+        if show:
+            out += [x for x in track if x.strip()] if dense else track
+        out += sep + (["   ".join(status)] if one and status else status)
+        if disp and boxed:
+            w = max(16, max(len(x) for x in disp))
+            out.append("+" + "-" * w + "+  display")
+            out += ["|" + line + " " * (w - len(line)) + "|" for line in disp]
+            out.append("+" + "-" * w + "+")
+        elif disp:
+            out += ["display: " + disp[0]] + ["         " + x for x in disp[1:]]
+        out += error + (sep if keyrows[keys] else []) + keyrows[keys] + help_
+        return out
+
+    full = build(title)
+    need = (max([track_w] + [len(x) for x in full if x not in track]) + 1, len(full))
+    out, said, show = full, [], True
+    if height and need[1] > height:
+        opts = {}
+        for step in FIT_STEPS:
+            opts.update(step)
+            out = build(title, **opts)
+            if len(out) <= height:
+                break
+        keys = opts.get("keys", "all")
+        if keys != "all":
+            said.append("no key map" if keys else "no key map or keypad")
+        if len(out) > height:  # the display's first rows, under the track
+            least = len(build(title, rows=1, **opts))  # the fewest rows the track needs
+            if least <= height:
+                out = build(title, rows=height - len(build(title, rows=0, **opts)), **opts)
+                said.append("display cut")
+            else:  # no room for the track: the scores, the display, how to quit
+                show = False
+                out = build(title, show=show, **opts)
+                said.insert(0, "no track (it needs %dx%d)" % (track_w + 1, least))
+        if len(out) > height:  # not even those fit: what does, and how to quit
+            out = (out[:max(height - len(help_), 1)] + help_)[:height]
+            said.append("lines cut")
+    if cut and show:
+        said.insert(0, "track cut")
+    elif width and width < need[0] and not [x for x in said if "no key map" in x]:
+        said.append("key map cut")
+    if said:  # where the title was: what is missing, and the size that shows it all
+        out[0] = "small terminal: %s (all needs %dx%d)" % (", ".join(said), need[0], need[1])
+    if width:  # cut text lines to the terminal (the track's lines are cut by holes above)
+        out = [line if line in track else line[:width - 1] for line in out]
     return "\n".join(out)
 
 
