@@ -321,7 +321,7 @@ def test_power_up_says_which_firmware_runs():
 
     hw, app, f = board(display=True)
     f.run(20)
-    assert "firmware " + build.read_version() in shown(hw)
+    assert shown(hw).startswith("firmware " + build.read_version() + "\n")  # the first line
     f.press("#")  # the first entry replaces it
     assert "firmware" not in shown(hw)
 

@@ -70,7 +70,7 @@ from board.storage import Storage
 from board import entry, state
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, DEAL_FIRST, NEXT_GAME, NEW_GAME,
-                         SETTINGS, SELFTEST)
+                         SETTINGS, SELFTEST, VERSION_MSG)
 
 from micropython import const
 
@@ -102,7 +102,7 @@ class App:
         boot.got_through(self.store)  # the files are read: not a boot that failed
         _unload("boot")
         self.view = View(self.m.sides, self.m.target)
-        self._unsaved = False  # an entry is in the engine, not yet on flash
+        self.unsaved = False  # an entry is in the engine, not yet on flash
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
@@ -110,7 +110,7 @@ class App:
         self.item = 0  # menu item
         self.pen = 0  # the penalty entry's kind (cribbage.events.MISDEAL, FAIL_TO_PLAY)
         self.err = None
-        self.msg = ("version",)  # power-up: the display's message line says which firmware
+        self.msg = VERSION_MSG  # power-up: the display's first line says which firmware
         self.now = 0
         self.selftest_step = -1
         self.e = entry.Entry()  # what is typed and not yet confirmed
@@ -210,13 +210,13 @@ class App:
         elif name == "*":
             if self.m.undo():
                 self.msg = "undone"
-                self._unsaved = True
+                self.unsaved = True
             else:
                 self.refuse("nothing to undo")
         elif name == "#":
             if self.m.redo():
                 self.msg = "redone"
-                self._unsaved = True
+                self.unsaved = True
             else:
                 self.refuse("nothing to redo")
         self._done()
@@ -270,7 +270,7 @@ class App:
         self.msg = ""
         if m.last_side >= 0 and pts:
             self.msg = (m.last_side, m.last_points)
-        self._unsaved = True
+        self.unsaved = True
         return True
 
     def record(self):
@@ -281,7 +281,7 @@ class App:
 
     def save_now(self):
         """The game to flash now (after a new game from the menu)."""
-        self._unsaved = True
+        self.unsaved = True
         self._flush()
 
     def _flush(self):
@@ -289,9 +289,9 @@ class App:
         (step), so the LEDs never wait for the flash. A save that fails (flash full, a fault)
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
-        if not self._unsaved:
+        if not self.unsaved:
             return
-        self._unsaved = False
+        self.unsaved = False
         for again in (0, 1):
             try:
                 self.store.save("game", self.m.dumps())
@@ -310,7 +310,7 @@ class App:
         from board.tasks import tasks
         await tasks(self, frame_ms)
 
-    def _fault(self, e):
+    def recover(self, e):
         """Anything but a refusal raised by an entry or a frame: board/fault.py. If even that
         runs out of memory, say the least, and step() restores the game before the next
         entry."""
@@ -355,7 +355,7 @@ class App:
     def step(self, now):
         """One turn of the loop: handle queued key events, draw a frame, save what an entry
         changed (after the frame), feed the watchdog. A fault in an entry or a frame is
-        handled here (_fault): the loop never stops."""
+        handled here (recover): the loop never stops."""
         self.now = now
         keys = self.keys
         if self.selftest_step >= 0:
@@ -386,12 +386,12 @@ class App:
             try:
                 self.event(ev)
             except Exception as e:  # noqa: BLE001  (a refusal is no exception: see _do)
-                self._fault(e)
+                self.recover(e)
         self._deferred = False
         try:
             self._draw(now)
         except Exception as e:  # noqa: BLE001
-            self._fault(e)
+            self.recover(e)
         self._flush()
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
@@ -399,6 +399,8 @@ class App:
                 self.wdt.feed()
 
     def _draw(self, now):
+        if self.view.dirty:  # the view changed: the display's text may have too
+            self._text = None
         if self.renderer.maybe(self.view, now):
             self.strip.write()
         d = self.display

@@ -55,7 +55,7 @@ def restore(app):
     app.broken = True
     try:
         app.m.restore()
-        app._unsaved = True  # what the journal holds goes to flash after the next frame
+        app.unsaved = True  # what the journal holds goes to flash after the next frame
         app.broken = False
         return
     except Exception:  # noqa: BLE001
@@ -64,7 +64,7 @@ def restore(app):
         m = app.store.load("game", loads)
         if m is not None:
             app.m = m
-            app._unsaved = False
+            app.unsaved = False
             app.broken = False
     except Exception:  # noqa: BLE001
         gc.collect()

@@ -15,3 +15,5 @@ NEXT_GAME = const(2)   # (NEXT_GAME,): the game is over, OK starts the next (rec
 NEW_GAME = const(3)    # (NEW_GAME,): the menu's new game (record this one, start afresh)
 SETTINGS = const(4)    # (SETTINGS, name): a setting changed: save the settings, apply it
 SELFTEST = const(5)    # (SELFTEST,): run the LED self-test
+
+VERSION_MSG = ("version",)  # app.msg at power-up: the display's first line names the firmware

@@ -113,5 +113,4 @@ def update(app):
         n = len(app.e.cards) + (1 if app.e.num >= 0 else 0)  # (and one for a number)
         for k in range(min(n, len(v.marks))):
             v.marks[k] = app.layout.hole(0, k + 1)
-    app._text = None
     v.dirty = True

@@ -64,7 +64,7 @@ async def tasks(app, frame_ms):
         try:
             e = context.get("exception")
             print("task failed:", repr(e))
-            app._fault(e)
+            app.recover(e)
         except Exception:  # noqa: BLE001
             gc.collect()
         start()

@@ -11,7 +11,7 @@ from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.keypad import ticks_diff
-from board.modes import MENU, ADVISE, PENALTY
+from board.modes import MENU, ADVISE, PENALTY, VERSION_MSG
 from board.entry import showing, shower
 
 from micropython import const
@@ -82,6 +82,8 @@ def lines(app):
                 k = (ticks_diff(app.now, app.count_at) // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
             out.extend(said[:room])
+        elif app.msg == VERSION_MSG:  # power-up: the firmware's version is the first line
+            out.insert(0, message(app))
         elif app.msg:
             out.extend(screen.wrap(message(app)))
             short = m.overlooked()
