@@ -115,3 +115,34 @@ def test_partners_the_two_go_to_the_chosen_players_side():
     f.press("A")  # seat 0: Red1
     f.press("#")
     assert app.m.score == [2, 0]
+
+
+def test_a_false_go_is_proved_proposed_and_taken_or_declined():
+    """Sheet 000: Red says go at 25 while holding the 5S; when Red later plays it (25 + 5
+    fits), the board proposes the penalty: two to Blue, Red's card back and the rest of his
+    hand dead. OK takes it; * declines it and the play goes on as entered."""
+    for take in (True, False):
+        hw, app, f = board(display=True)
+        f.press("#")  # Red deals, Blue leads
+        f.press("13C")  # the starter KH
+        for k in ("0A", "0B", "5C"):  # Blue 10C, Red 10D (a pair: Red 2), Blue 5H: 25
+            f.press(k)
+        f.press("B")  # Red: go at 25, holding the 5S (a false go, not yet known)
+        f.press("1A2A")  # Blue AC 26, 2C 28: Blue is out, nobody goes on: one for the go
+        before = list(app.m.score)
+        f.press("5D")  # Red leads the 5S: it would have fitted at 25: the go was false
+        text = shown(hw)
+        assert "PENALTY" in text and "false go" in text and "+2 to Blue" in text
+        assert app.m.false_go() == 0
+        if take:
+            f.press("#")
+            assert app.err is None, app.err
+            assert app.m.score[1] == before[1] + 2  # two to Blue
+            assert app.m.dead() & 1  # Red's cards are dead: the play is over
+            assert app.m.phase == M.SHOW and "PENALTY" not in shown(hw)
+            f.hold("*")  # undo: back to the card played, the false go proved again
+            assert app.m.score[1] == before[1] and not app.m.dead() & 1
+        else:
+            f.press("*")  # declined: the play goes on as entered
+            assert "PENALTY" not in shown(hw) and app.m.dead() == 0
+            assert app.m.count == 5 and app.m.phase == M.PLAY

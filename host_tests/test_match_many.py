@@ -1,11 +1,14 @@
 """Thousands of simulated games through the match engine, every event checked (the Checker
 of both/test_match_sim.py), plus random entry sequences from hypothesis: refused entries change
-nothing, and every state saves, loads and undoes back to the start."""
+nothing, and every state saves, loads and undoes back to the start. Sloppy players (false goes,
+failures to play: rule sheet 000) play whole games too, their penalties taken or let go."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from cribbage import autoplay, match
+from cribbage.cards import PIP
+from cribbage.deal import new_deck, shuffle, deal_hands, dealt
 from cribbage.match import Match, loads
 from test_match_sim import checked_game
 
@@ -42,6 +45,8 @@ ENTRY = st.one_of(
     st.tuples(st.just("showcards"), st.lists(st.integers(0, 51), min_size=4, max_size=4)),
     st.tuples(st.just("peg"), st.tuples(st.integers(0, 5), st.integers(0, 16))),
     st.tuples(st.just("penalty"), st.integers(0, 5)),
+    st.tuples(st.just("fail"), st.tuples(st.integers(0, 5), st.integers(-1, 6))),
+    st.tuples(st.just("falsego"), st.integers(0, 5)),
     st.tuples(st.just("muggins"), st.integers(-1, 5)),
     st.tuples(st.just("undo"), st.just(0)),
     st.tuples(st.just("redo"), st.just(0)),
@@ -67,6 +72,10 @@ def enter(m, kind, arg):
         return m.peg(*arg)
     if kind == "penalty":
         return m.penalty(arg)
+    if kind == "fail":
+        return m.penalty(arg[0], match.FAIL_TO_PLAY, arg[1])
+    if kind == "falsego":
+        return m.penalty(arg, match.FALSE_GO)
     if kind == "muggins":
         return m.muggins(arg)
     if kind == "undo":
@@ -104,3 +113,80 @@ def test_random_entries(players, muggins, entries):
         assert m.state() == start
     else:  # a game was won and the next started: undo ends at the won game's end
         assert m.phase == match.OVER and m.winner >= 0 and not m.can_undo()
+
+
+# --- sloppy players: false goes and failures to play (rule sheet 000) --------------------
+
+
+def sloppy_deal(m, rand, states, seen):
+    """One deal where a player with a card that fits sometimes says go all the same; when the
+    engine proves the false go (false_go()), the penalty is taken half the time; now and then
+    a failure to play is claimed against the seat to play. Every state is kept in states."""
+    n = m.players
+    deck = new_deck()
+    shuffle(deck, rand)
+    m.deal()
+    states.append(m.state())
+    d = m.dealer
+    hands, crib, rest = deal_hands(n, d, deck)
+    for s in range(n):
+        for _ in range(dealt(n, d, s)[1]):
+            crib.append(hands[s].pop(rand(len(hands[s]))))
+    left = [list(h) for h in hands]
+    m.starter(rest[0])
+    states.append(m.state())
+    while m.phase == match.PLAY:
+        s = m.turn
+        assert not m.dead() >> s & 1 and left[s]  # a dead seat never has the turn
+        fits = [c for c in left[s] if m.count + PIP[c] <= 31]
+        other = (m.side_of(s) + 1) % m.sides
+        if m.count and rand(12) == 0:  # a failure to play is claimed against him
+            m.penalty(other, match.FAIL_TO_PLAY, s)
+            seen["dead"] += 1
+        elif m.count >= 22 and (not fits or rand(3) == 0):
+            m.go()  # (a false go when a card fitted)
+        else:
+            c = fits[rand(len(fits))]
+            m.play(c)
+            left[s].remove(c)
+            if m.false_go() == s:
+                seen["proved"] += 1
+                if rand(2):
+                    states.append(m.state())
+                    assert m.penalty(other, match.FALSE_GO) in (1, 2)  # (1: the go won)
+                    left[s].append(c)  # back in his hand, dead
+                    seen["taken"] += 1
+        assert m.count <= 31 and m.error is None
+        assert loads(m.dumps()).state() == m.state()
+        states.append(m.state())
+    if m.phase == match.SHOW:
+        assert all(not left[s] or m.dead() >> s & 1 for s in range(n))  # played or dead
+    while m.phase == match.SHOW:
+        m.show(crib if m.crib_next else hands[m.turn])  # dead cards are shown with the hand
+        states.append(m.state())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_sloppy_games_with_penalties_replay_and_undo(players):
+    seen = {"proved": 0, "taken": 0, "dead": 0}
+    for g in range(12):
+        rand = autoplay.seeded(500 + 10 * players + g)
+        m = Match(players=players, target=61 if g % 2 else 121)
+        states = [m.state()]
+        autoplay.cut_for_deal(m, rand)
+        states.append(m.state())
+        while m.phase != match.OVER:
+            sloppy_deal(m, rand, states, seen)
+        assert loads(m.dumps()).state() == m.state()
+        # undo walks back through the states (a state seen twice: the proved card, then its
+        # penalty's undo lands on it again), redo forward to the end
+        k = len(states) - 1
+        while m.undo():
+            while states[k] != m.state():
+                k -= 1
+                assert k >= 0
+        assert m.state() == states[0]
+        while m.redo():
+            pass
+        assert m.state() == states[-1]
+    assert seen["proved"] > 5 and seen["taken"] > 2 and seen["dead"] > 5, seen

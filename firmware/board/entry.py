@@ -20,7 +20,7 @@ next side (never the shower's), OK takes it, * cancels.
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import say
-from board.modes import NORMAL, MENU, ADVISE, DEAL_FIRST, NEXT_GAME
+from board.modes import NORMAL, MENU, ADVISE, PENALTY, DEAL_FIRST, NEXT_GAME
 
 from micropython import const
 
@@ -32,6 +32,7 @@ class Entry:
         self.cards = []  # the typed cards (cleared in place)
         self.seat = 0  # the seat chosen with A: whose plain peg, who deals first (kept)
         self.quick = False  # the last key put a card or a go in: an OK now is a habit
+        self.fg_at = -1  # the event after which a proved false go was put to the players
         self.clear()
 
     def clear(self):
@@ -60,9 +61,18 @@ def shower(m):
 def follow(app):
     """After a key or an engine call: the entry follows the game. A hand whose cards were
     entered in the play starts filled in with them, once per hand (OK counts it, * clears it,
-    a card typed starts it afresh); a muggins call whose chance has gone is dropped."""
+    a card typed starts it afresh); a muggins call whose chance has gone is dropped; a false
+    go the card just played proves (sheet 000) is put to the players once, as the penalty
+    entry with "false go" and the next seat (another side) chosen: OK takes it, * declines."""
     m = app.m
     e = app.e
+    fg = m.false_go()
+    if fg >= 0 and app.mode == NORMAL and e.fg_at != m.events:
+        e.fg_at = m.events
+        e.quick = False  # the OK after the card is the answer, not a habit
+        app.mode = PENALTY
+        app.pen = M.FALSE_GO
+        e.seat = (fg + 1) % m.players
     if e.mug >= 0 and (not m.overlooked() or app.mode != NORMAL or m.phase == M.OVER
                        or e.mug == m.overlooked_side()):
         e.mug = -1  # the muggins being called is gone (pegged, undone, another event)
@@ -200,6 +210,9 @@ def letter(app, name):
             return no(_OVER)
         if m.phase == M.PLAY and not e.show_next:
             left = 4 * m.players - sum(m.played)
+            for s in range(m.players):  # a seat whose cards are dead plays no more
+                if m.dead() >> s & 1:
+                    left -= 4 - m.played[s]
             if left < 4 * m.players:  # cards were entered: the play ends with its last card
                 return no(_PLAY_ON, (left,))
         e.show_next = not e.show_next

@@ -40,7 +40,7 @@ def lines(app):
         out.append("A/B move # ok")
     elif app.mode == PENALTY:
         out.append("PENALTY")
-        out.append(("misdeal", "failed to play")[app.pen])
+        out.append(("misdeal", "failed to play", "false go")[app.pen])
         out.append("+2 to " + seat_name(app, app.e.seat))
         out.append("A who B misdeal")
         out.append("C failed to play")

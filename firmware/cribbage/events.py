@@ -38,9 +38,10 @@ WHY_PEG = const(6)      # a plain peg entered by hand
 WHY_PENALTY = const(7)  # misdeal / failure to play: two to the other side
 WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
 
-# Penalty kinds.
+# Penalty kinds (Match.penalty).
 MISDEAL = const(0)
 FAIL_TO_PLAY = const(1)
+FALSE_GO = const(2)  # journalled as E_DEAD after the proving card is taken back
 
 MAX_DEALS = const(100)  # in one game (a real one takes 5-30): bounds the deal records
 MAX_PLAY_PEG = const(15)  # the most one card can make in the play: 12 + fifteen 2 + go 1
@@ -58,6 +59,8 @@ E_PENALTY = const(0x90)   # | kind << 3 | side; 1 byte
 E_MUGGINS = const(0xA0)   # | side; 1 byte
 E_CUT = const(0xB0)       # + one card per seat; 1 + players bytes
 E_NEW_GAME = const(0xC0)  # 1 byte: version 1 saves only (next_game() now ends the journal)
+E_DEAD = const(0xD0)      # | side (| 8: a false go proved by the card just played, which is
+#                           taken back), + seat: two to side, seat's unplayed cards dead; 2 bytes
 JACK_UNSEEN = const(254)
 
 # Where a card is known to be this deal (Match._where[card]): 0 unknown, 1..6 played by seat
@@ -65,6 +68,9 @@ JACK_UNSEEN = const(254)
 AT_STARTER = const(7)
 AT_HAND = const(8)
 AT_CRIB = const(14)
+# After its DECK bytes _where holds (pegging.py's _GO_AT, _DEAD) each seat's lowest count it
+# said go at this deal (0: none), then a bit per seat whose cards are dead: 7 bytes more (no
+# more attributes on the Match: its instance dict stays the size it was).
 
 
 # The refusals of this module, one a line: say(_NO, k, args) is line k % args. One string for
@@ -189,6 +195,11 @@ def apply(self, b, i):
         if side >= self.sides:
             raise ValueError(say(_NO, _SIDE, (side,)))
         self._peg(side, 2, WHY_PENALTY)
+    elif k & 0xF0 == E_DEAD:
+        # (8: a false go, the card before it is taken back: where it is in the journal)
+        self._dead(k & 7, b[i + 1], (i if b is self._j else self._n) - 1 if k & 8 else -1)
+        if self.phase != OVER:  # (a go point the dead cards brought may have won)
+            self._peg(k & 7, 2, WHY_PENALTY)
     elif k & 0xF0 == E_MUGGINS:
         self._muggins(k & 15)
     elif k == E_CUT:
@@ -258,7 +269,7 @@ def size(b, i, players):
     h = k & 0xF0
     if h == E_DEAL or h == E_PENALTY or h == E_MUGGINS:
         return 1
-    if k == E_STARTER or h == E_PEG:
+    if k == E_STARTER or h == E_PEG or h == E_DEAD:
         return 2
     if h == E_SHOW:
         return 1 + (4 if k & 1 else 0) + (1 if k & 2 else 0)

@@ -245,7 +245,7 @@ def state(self):
             bytes(self.pile), bytes(self.played), self.gone, self.starter_card, self.winner,
             self.result, self.last_side, self.last_points, self.last_why, self.deals,
             self.events, bytes(self._where), self._plays, self._last_player, self._mug,
-            self._mug_side, self._mug_ev)
+            self._mug_side, self._mug_ev, self._fg)
 
 
 def journal(self):

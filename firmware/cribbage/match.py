@@ -22,7 +22,18 @@
 #
 # Seats are 0..players-1 going left (clockwise); the seat left of the dealer is the pone. A side
 # pegs one lane: side = seat % sides (2 players: 2 sides; 3: 3; 4: two partnerships, seats 0+2
-# and 1+3; 5: 5 sides; 6: three partnerships, seats 0+3, 1+4, 2+5).
+# and 1+3; 5: 5 sides; 6: two teams of three, alternate seats 0+2+4 and 1+3+5, as sheet 002:
+# "played with three partners. Each alternate player is a partner. Just two people can peg".
+# A game saved before that rule, three partnerships 0+3, 1+4, 2+5, loads as it was played:
+# its settings byte 2 lacks the teams bit, 2).
+#
+# Penalties (sheet 000) and what the engine proves itself: a go said while holding a card
+# that fitted is a false go as soon as that card is played (false_go() names the seat, until
+# the next event); penalty(side, FALSE_GO) then takes the card back and makes it dead with the
+# rest of his hand, two to side; penalty(side, FAIL_TO_PLAY, seat) does the same for a failure
+# the players saw. Dead cards are out of the play (the play goes on without them) and are
+# shown with the hand (dead() says whose they are). Calls the board never makes out of phase
+# are refused, nothing changed: deal() before the crib is shown, a penalty before any deal.
 #
 # Usage on a board:
 #     m = Match(players=2)            # or loads(saved_bytes)
@@ -45,9 +56,9 @@ from . import journal as jl  # (not `journal`: the class has a method of that na
 from .events import (  # noqa: F401
     VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
     WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
-    MISDEAL, FAIL_TO_PLAY, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
+    MISDEAL, FAIL_TO_PLAY, FALSE_GO, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
-                     E_NEW_GAME, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: version 1 saves)
+                     E_NEW_GAME, E_DEAD, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: v1 saves)
 
 from micropython import const
 
@@ -68,7 +79,9 @@ say which side calls muggins
 peg 1 to %d points, not %r (one card never makes more)
 no penalty kind %r
 not a card: %r
-no side %r: sides are 0 to %d"""
+no side %r: sides are 0 to %d
+no deal now: show the hands and the crib first
+no penalty before the first deal"""
 _PLAYERS = const(0)
 _TARGET = const(1)
 _LINES = const(2)
@@ -86,6 +99,8 @@ _PEG = const(13)
 _PENALTY = const(14)
 _CARD = const(15)
 _SIDE = const(16)
+_DEAL_ON = const(17)
+_NO_DEAL_YET = const(18)
 
 
 class Match:
@@ -113,11 +128,12 @@ class Match:
     # events                                 events in the journal (undo depth)
 
     def __init__(self, players=2, target=121, muggins=False, skunk_line=-1, skunk_games=2,
-                 double_line=-1, double_games=3):
+                 double_line=-1, double_games=3, pairs=False):
         # A new game. players 2..6; target 121 or 61; muggins on/off. skunk_line: a loser
         # under it makes the win count skunk_games (default 91 in the 121 game; in the 61 game
         # it is the lurch, default 31); double_line: under it, double_games (default 61 in the
-        # 121 game, none in the 61 game). 0 turns a line off. ValueError for bad settings.
+        # 121 game, none in the 61 game). 0 turns a line off. pairs: six players as three
+        # partnerships (a game saved before sheet 002's two teams). ValueError for bad settings.
         if players not in (2, 3, 4, 5, 6):
             raise ValueError(say(_NO, _PLAYERS, (players,)))
         if target not in (61, 121):
@@ -133,23 +149,20 @@ class Match:
         if not (1 <= skunk_games <= 9 and 1 <= double_games <= 9):
             raise ValueError(say(_NO, _GAMES))
         self.players = players
-        self.sides = 2 if players == 4 else 3 if players == 6 else players
+        self.sides = 3 if pairs and players == 6 else 2 if players in (4, 6) else players
         self.target = target
         self.muggins_on = bool(muggins)
         self.skunk_line = skunk_line
         self.skunk_games = skunk_games
         self.double_line = double_line
         self.double_games = double_games
-        self._j = bytearray(256)  # the journal: _j[:_n] committed, _j[_n:_top] redo events
         self._n = 0
         self._top = 0
-        self._cks = bytearray()  # a record of the state before each deal (journal.py)
         self._base_games = [0] * self.sides  # the game's start: games won so far
         self._base_dealer = -1   # and who deals first (-1: cut or choose)
         self._prev = b""         # the finished game's end, for one undo (journal.py)
         self._showing = False    # True while undo shows it
-        self._ev = bytearray(8)   # scratch for the event being entered
-        self._where = bytearray(DECK)
+        self._where = bytearray(DECK + 7)  # (and each seat's go, the dead: events.py)
         self.error = None
         self.deals = 0
         s = self.sides
@@ -158,11 +171,18 @@ class Match:
         self.games = [0] * s
         self.pile = bytearray(8)
         self.played = bytearray(players)
-        self._replay(0)
+        # The state of an empty journal (as _replay(0)), then the buffers: the instance dict
+        # grows to its full size (a 752-byte block on a 64-bit port) before they split the heap
+        self._reset()
+        self._j = bytearray(256)  # the journal: _j[:_n] committed, _j[_n:_top] redo events
+        self._cks = bytearray()  # a record of the state before each deal (journal.py)
+        self._ev = bytearray(8)  # scratch for the event being entered
 
     def settings(self):
         """The settings as the 7 bytes dumps() stores."""
-        return bytes((self.players, self.target, 1 if self.muggins_on else 0, self.skunk_line,
+        # (byte 2: muggins, | 2 for six players in two teams: saves before them lack it)
+        return bytes((self.players, self.target, (1 if self.muggins_on else 0)
+                      | (2 if self.players == 6 and self.sides == 2 else 0), self.skunk_line,
                       self.skunk_games, self.double_line, self.double_games))
 
     def overlooked(self):
@@ -171,6 +191,12 @@ class Match:
         if self.muggins_on and self._mug > 0 and self._mug_ev == self.events - 1:
             return self._mug
         return 0
+
+    def false_go(self):
+        # The seat whose card just played proves a false go (he said go at a count it fitted
+        # under, sheet 000's failure to play): penalty(side, FALSE_GO) takes it; else -1.
+        f = self._fg  # (the card's event index << 3 | the seat)
+        return f & 7 if f >= 0 and f >> 3 == self.events - 1 and self.phase != OVER else -1
 
     def overlooked_side(self):
         # The side whose short count muggins() can take right now, else -1.
@@ -210,9 +236,11 @@ class Match:
         return self.next_dealer
 
     def deal(self, dealer=-1):
-        # The cards are dealt. dealer -1: the next in turn (the cut's winner, then left of
-        # the last dealer); a seat number names him (first deal, or a redeal by the same
-        # dealer). Allowed in any phase but OVER: an unfinished deal is abandoned. -> 0.
+        # The cards are dealt, at the game's start or once the crib is shown (a redeal: undo
+        # the deal). dealer -1: the next in turn (the cut's winner, then left of the last
+        # dealer); a seat number names him (the first deal). -> 0.
+        if self.phase == STARTER or self.phase == PLAY or self.phase == SHOW:
+            raise self._refuse(_DEAL_ON)
         if dealer is None or dealer == -1:
             dealer = self.next_dealer
             if dealer < 0:
@@ -300,13 +328,30 @@ class Match:
         ev[1] = points
         return self._do(2)
 
-    def penalty(self, side, kind=MISDEAL):
-        # Two points to side for the other side's misdeal (MISDEAL) or failure to play after
-        # a go (FAIL_TO_PLAY). Any phase but OVER. Returns 2.
-        if kind not in (MISDEAL, FAIL_TO_PLAY):
+    def penalty(self, side, kind=MISDEAL, seat=-1):
+        # Two points to side (sheet 000), after the first deal, never in OVER. MISDEAL: the
+        # other side misdealt. FAIL_TO_PLAY: seat (-1: the other player of a two-player game)
+        # failed to play his cards after a go: in the play, once a card is in, his cards not
+        # yet played are dead. FALSE_GO: right after false_go() named a seat: his card is
+        # taken back and dead with the rest, as FAIL_TO_PLAY. Returns 2 (pegging.dead).
+        if kind not in (MISDEAL, FAIL_TO_PLAY, FALSE_GO):
             raise self._refuse(_PENALTY, (kind,))
-        self._ev[0] = E_PENALTY | kind << 3 | self._side_arg(side)
-        return self._do(1)
+        side = self._side_arg(side)
+        if self.dealer < 0:
+            raise self._refuse(_NO_DEAL_YET)
+        ev = self._ev
+        if kind == FALSE_GO:  # 8: the card just played is taken back (pegging.dead checks it)
+            ev[0] = E_DEAD | 8 | side
+            seat = self._fg
+        else:
+            if seat == -1 and self.players == 2:
+                seat = 1 - side
+            if kind == MISDEAL or seat == -1 or not (self._plays and self.phase == PLAY):
+                ev[0] = E_PENALTY | kind << 3 | side
+                return self._do(1)  # two points, no cards to make dead
+            ev[0] = E_DEAD | side
+        ev[1] = seat & 7  # (pegging.dead refuses a seat that does not play)
+        return self._do(2)
 
     # --- internals ----------------------------------------------------------------------
 
@@ -377,11 +422,12 @@ class Match:
         for k in range(self.players):
             p[k] = 0
         self.gone = 0
+        self._fg = -1  # a card proving a false go: its event's index << 3 | the seat
         self.starter_card = -1
         w = self._where
-        for i in range(DECK):
+        for i in range(len(w)):
             w[i] = 0
-        self._plays = 0
+        self._plays = 0  # cards out of the hands in this play: played, or dead
         self._last_player = -1
 
     # --- the event handlers (events.py, pegging.py) and the journal (journal.py) ---------
@@ -392,6 +438,9 @@ class Match:
     _muggins = events.muggins
     _play = pegging.play
     _go = pegging.go
+    _dead = pegging.dead
+    _pass_on = pegging.pass_on
+    dead = pegging.dead_seats
     _next_active = pegging.next_active
     _end_series = pegging.end_series
     _end_play = pegging.end_play

@@ -33,7 +33,9 @@ seat %d played %d cards: the hand must hold them
 %d claimed, but the %s counts %d
 no hand or crib counts %d
 a hand or crib counts 0 to 29, not %d
-no go on a count of %d: every card fits (go at 22 or more)"""
+no go on a count of %d: every card fits (go at 22 or more)
+seat %d cannot pay side %d: not in the play, his own side, or his cards are dead
+no false go: the card just played did not prove one"""
 _STARTER = const(5)
 _PLAYED = const(6)
 _OVER_31 = const(7)
@@ -51,6 +53,12 @@ _OVER_CLAIM = const(18)
 _NO_COUNT = const(19)
 _COUNT_RANGE = const(20)
 _GO_FITS = const(21)
+_BAD_DEAD = const(22)
+_NOT_FALSE_GO = const(23)
+
+# Match._where after the DECK cards (events.py): each seat's lowest go count, the dead seats.
+_GO_AT = const(52)
+_DEAD = const(58)
 
 
 def play(self, c):
@@ -66,6 +74,9 @@ def play(self, c):
     if self.count + PIP[c] > 31:
         raise ValueError(say(_NO, _OVER_31, (fmt(c), self.count + PIP[c])))
     seat = self.turn
+    g = self._where[_GO_AT + seat]
+    if g and g + PIP[c] <= 31:  # he said go at g holding this card, and it fitted: a false go
+        self._fg = self.events << 3 | seat  # (Match.false_go() names him until the next event)
     self.pile.append(c)
     self.count += PIP[c]
     self._where[c] = seat + 1
@@ -100,25 +111,71 @@ def go(self):
         raise ValueError(say(_NO, _GO_AT_0))
     if self.count <= 21:  # the seat to play holds a card and any card fits: no go
         raise ValueError(say(_NO, _GO_FITS, (self.count,)))
-    self.gone |= 1 << self.turn
-    nxt = self._next_active(self.turn)
-    if nxt < 0:  # nobody can play: one for the go to the last card's player
-        last = self._last_player
-        self._end_series()
-        self._peg(last % self.sides, 1, WHY_GO)
-    else:
+    w = self._where
+    t = self.turn
+    if not w[_GO_AT + t] or self.count < w[_GO_AT + t]:
+        w[_GO_AT + t] = self.count  # the lowest of the deal
+    self.gone |= 1 << t
+    self._pass_on(t)
+
+
+def pass_on(self, seat):
+    # seat cannot play on: the next seat who can plays; when nobody can, one for the go to
+    # the last card's player (none after a 31) and the count resets, or the play is over.
+    nxt = self._next_active(seat)
+    if nxt >= 0:
         self.turn = nxt
+        return
+    last = self._last_player
+    pts = 1 if self.count else 0
+    if self._plays == 4 * self.players:  # (dead cards took the last ones out)
+        self._end_play()
+    else:
+        self._end_series()
+    self._peg(last % self.sides, pts, WHY_GO)
 
 
 def next_active(self, seat):
-    # The next seat left of seat (seat itself last) that has cards and has not said go
-    # in this series, or -1.
+    # The next seat left of seat (seat itself last) that has cards, has not said go in this
+    # series and whose cards are not dead, or -1.
     n = self.players
+    out = self.gone | self._where[_DEAD]
     for k in range(1, n + 1):
         t = (seat + k) % n
-        if self.played[t] < 4 and not self.gone >> t & 1:
+        if self.played[t] < 4 and not out >> t & 1:
             return t
     return -1
+
+
+def dead(self, side, seat, at):
+    # A failure to play after a go (sheet 000: "he may not subsequently play those cards and
+    # his opponent scores two points"): seat's cards not yet played are dead, out of the play
+    # (they count in the show); if he was to play, the play passes on (pass_on); then
+    # events.apply pegs two to side. at >= 0: a false go, proved by the card just played
+    # (journal offset at): it is taken back first, dead with the rest (it stays in the
+    # journal: undo brings it back).
+    if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
+        raise ValueError(say(_NO, _NOT_FALSE_GO))
+    w = self._where
+    if seat >= self.players or side >= self.sides or seat % self.sides == side \
+            or w[_DEAD] >> seat & 1:
+        raise ValueError(say(_NO, _BAD_DEAD, (seat, side)))
+    if at >= 0:
+        n = self.events
+        self._replay(at)  # the state before the card: it was played in the play, after a go
+        self.events = n   # (so nothing below refuses now)
+    if self.phase != PLAY or not self._plays:
+        raise ValueError(say(_NO, _BAD_DEAD, (seat, side)))
+    w[_DEAD] |= 1 << seat
+    self._plays += 4 - self.played[seat]  # (cards out of the play: played or dead)
+    if self.turn == seat:  # (when the last cards out are his, it is his turn)
+        self._pass_on(seat)  # (events.apply pegs the two)
+
+
+def dead_seats(self):
+    """Match.dead(): a bit per seat whose cards are dead this deal (a failure to play: out of
+    the play; the seat shows them with its hand)."""
+    return self._where[_DEAD]
 
 
 def end_series(self):

@@ -100,7 +100,8 @@ def loads(data, match_class):
     s = data[1:8]
 
     m = match_class(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
-              skunk_games=s[4], double_line=s[5], double_games=s[6])
+                    skunk_games=s[4], double_line=s[5], double_games=s[6],
+                    pairs=not s[2] & 2)  # (six players saved before the two teams: pairs)
     committed = get16(data, 8)
     top = get16(data, 10)
     if v == _OLD:  # loaded only for such a save: its code stays off the heap otherwise

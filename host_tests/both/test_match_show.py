@@ -2,11 +2,15 @@
 cut, undo/redo without limit, saved games and their corruption checks. (Two modules so that
 each compiles within MicroPython's 96 KB test heap.)"""
 
-from check import raises, no_alloc
-from cribbage.cardtext import parse
-from cribbage import match
-from cribbage.match import Match, loads
-from matchkit import C, plays, two, unchanged
+import gc
+
+from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB table)
+gc.collect()  # (the garbage of its compile gone before the engine compiles: a 96 KB heap)
+from check import raises, no_alloc  # noqa: E402
+from cribbage.cardtext import parse  # noqa: E402
+from cribbage import match  # noqa: E402
+from cribbage.match import Match, loads  # noqa: E402
+from matchkit import C, plays, two, unchanged  # noqa: E402
 
 
 def peg_to(m, side, score):
@@ -100,6 +104,9 @@ def test_peg_and_penalty():
     for bad in (0, 16, -1, "3"):
         assert "peg" in unchanged(m, m.peg, 0, bad)
     unchanged(m, m.peg, 2, 1)
+    assert "first deal" in unchanged(m, m.penalty, 0)  # sheet 000: errors of a deal
+    m.deal(1)
+    m.starter()
     assert m.peg(1, 15) == 15 and m.score == [0, 15] and m.last_why == match.WHY_PEG
     assert m.penalty(0) == 2 and m.score == [2, 15] and m.last_why == match.WHY_PENALTY
     assert m.penalty(1, match.FAIL_TO_PLAY) == 2 and m.back == [0, 15] and m.score[1] == 17
@@ -216,15 +223,18 @@ def test_queries_do_not_allocate():
     assert no_alloc(read) == 0 + 0 + 15 + 0 + match.PLAY + 1 + 0
 
 
-def test_deal_abandons_an_unfinished_deal_and_redeals():
+def test_a_deal_waits_for_the_crib():
+    # the board deals only between deals: deal() before the crib is shown is refused with
+    # nothing changed (a misdeal noticed during the deal: undo the deal, deal again)
     m = two()
     plays(m, "9H 6H")
-    assert m.deal() == 0  # the next dealer: the rest of this deal is abandoned
-    assert m.dealer == 0 and m.phase == match.STARTER and m.count == 0 and m.score == [0, 2]
-    assert m.penalty(1) == 2  # a misdeal noticed: two to the pone's side, then a redeal
-    m.deal(m.dealer)
-    assert m.dealer == 0 and m.deals == 3 and m.played[0] == 0
-    assert "no seat" in unchanged(m, m.deal, 2)
+    for d in (-1, 0, 1):
+        assert "crib first" in unchanged(m, m.deal, d)
+    assert m.penalty(0) == 2  # sheet 000, a misdeal after the play started: two to the pone
+    assert "crib first" in unchanged(m, m.deal, 1)
+    while m.deals:
+        m.undo()
+    assert m.phase == match.DEAL and m.deal(1) == 0 and m.deals == 1  # dealt again
 
 
 def test_a_journal_that_does_not_replay_is_refused_even_with_a_good_checksum():

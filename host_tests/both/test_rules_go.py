@@ -1,0 +1,170 @@
+"""Rule sheet 000's failure to play after a go, in the engine: "If after 'Go' is called a player
+fails to play his additional cards, he may not subsequently play those cards and his opponent
+scores two points." The engine proves a false go as soon as the card that would have fitted is
+played (false_go()); penalty(side, FALSE_GO) takes that card back and makes it dead with the rest
+of the hand; penalty(side, FAIL_TO_PLAY, seat) does it for a failure the players saw (their word
+is taken). Dead cards are out of the play (it goes on without them) and count in the show."""
+
+import gc
+
+from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB table)
+gc.collect()  # (the garbage of its compile gone before the engine compiles: a 96 KB heap)
+from cribbage import match  # noqa: E402
+from cribbage.match import Match, loads  # noqa: E402
+from cribbage.cardtext import parse  # noqa: E402
+from matchkit import C, plays, two, unchanged  # noqa: E402
+
+# Seat 0 (pone, A): 10H 9H 3C KS; seat 1 (dealer, B): 8D 6D 10D 7S; starter KC.
+# A 10H, B 8D, A 9H (27: a run of three, 3 to A); B says go (6D, 10D, 7S are all over 31);
+# A says go too though his 3C fitted (30): the engine cannot know, A pegs one for the go.
+FALSE = "10H 8D 9H go go"
+
+
+def test_a_false_go_is_proved_by_the_card_that_fitted():
+    m = two()
+    assert plays(m, FALSE) == [0, 0, 3, 0, 1] and m.score == [4, 0]
+    assert m.false_go() == -1  # a go at 27 is allowed: nothing is proved yet
+    assert plays(m, "6D") == [0] and m.false_go() == -1  # B leads the next series
+    assert plays(m, "3C") == [0] and m.count == 9
+    assert m.false_go() == 0  # the 3C fitted at A's go at 27: 30
+    # a refused entry changes nothing, the proof included
+    unchanged(m, m.play, parse("3C"))
+    assert m.false_go() == 0
+
+
+def test_the_false_go_penalty_kills_the_card_and_the_hand_two_to_the_opponent():
+    m = two()
+    plays(m, FALSE + " 6D 3C")
+    proved = m.state()
+    assert m.penalty(1, match.FALSE_GO) == 2
+    # the 3C is taken back: the count is B's 6D alone, A's cards are dead, B's two
+    assert m.score == [4, 2] and m.last_why == match.WHY_PENALTY and m.last_side == 1
+    assert m.count == 6 and list(m.pile) == C("6D") and m.played[0] == 2
+    assert m.dead() == 1 and m.false_go() == -1
+    assert m.turn == 1  # the play goes on without A: B plays his last two alone
+    assert plays(m, "10D 7S") == [0, 1] and m.score == [4, 3]  # B's 7S: one for last
+    assert m.phase == match.SHOW and m.turn == 0
+    # the dead cards count in the show: A's hand is his four cards, the 3C with them
+    assert "must hold" in unchanged(m, m.show, C("3C KS 2D 4D"))
+    assert m.show(C("10H 9H 3C KS")) == 2 and m.score == [6, 3]  # KS KC pair
+    # journalled: the card stays in the journal, the penalty after it; saved; undone
+    j = m.journal()
+    assert j[-5] == bytes((parse("3C"),)) and j[-4] == bytes((match.E_DEAD | 8 | 1, 0))
+    assert loads(m.dumps()).state() == m.state()
+    for _ in range(4):
+        m.undo()
+    assert m.state() == proved and m.false_go() == 0  # undo brings the card back, proved
+    assert m.redo() and m.score == [4, 2] and m.dead() == 1
+
+
+def test_a_false_go_declined_is_forgotten():
+    m = two()
+    assert "no false go" in unchanged(m, m.penalty, 1, match.FALSE_GO)
+    plays(m, FALSE + " 6D 3C")
+    assert "own side" in unchanged(m, m.penalty, 0, match.FALSE_GO)
+    plays(m, "10D")  # B plays on: the players let it go
+    assert m.false_go() == -1
+    assert "no false go" in unchanged(m, m.penalty, 1, match.FALSE_GO)
+
+
+def test_a_card_that_did_not_fit_at_the_go_proves_nothing():
+    m = two()
+    # A holds 5C instead of the 3C: at 27 it would make 32, the go was true
+    plays(m, FALSE + " 6D")
+    assert plays(m, "5C") == [0] and m.false_go() == -1
+
+
+def test_any_earlier_go_of_the_deal_proves_it():
+    # A: KH QH 5C 9C; B: 2D JD 10D KD. A says go at 22 holding 9C (31: a false go), later a
+    # true go at 25 (9C: 34); when he plays the 9C, the go at 22 proves the false go.
+    m = two()
+    assert plays(m, "KH 2D QH go go") == [0, 0, 0, 0, 1]  # 22: B's go true, A's false
+    assert plays(m, "JD 5C 10D go go") == [0, 2, 0, 0, 1]  # 25: both true
+    assert m.turn == 0 and m.false_go() == -1
+    assert plays(m, "9C") == [0] and m.false_go() == 0
+
+
+def test_failure_to_play_after_a_go_two_players_offender_implied():
+    # B said go at 27; A failed to play his 3C and said go; B leads 6D; B claims the penalty:
+    # A's 3C and KS are dead, the play goes on without them
+    m = two()
+    plays(m, FALSE + " 6D")
+    assert m.turn == 0
+    assert m.penalty(1, match.FAIL_TO_PLAY) == 2  # two players: A is the offender
+    assert m.journal()[-1] == bytes((match.E_DEAD | 1, 0))
+    assert m.dead() == 1 and m.turn == 1 and m.score == [4, 2]
+    assert "cards are dead" in unchanged(m, m.penalty, 1, match.FAIL_TO_PLAY)
+    assert plays(m, "10D 7S") == [0, 1] and m.phase == match.SHOW and m.score == [4, 3]
+
+
+def test_dead_cards_end_the_series_when_nobody_else_can_play():
+    # B said go at 27; A, to play on, holds 3C but says go: B takes the penalty instead of the
+    # go being entered. B has said go: nobody can play on, A pegs the go for his 9H, the count
+    # resets and B leads.
+    m = two()
+    plays(m, "10H 8D 9H go")
+    assert m.turn == 0
+    assert m.penalty(1, match.FAIL_TO_PLAY) == 2
+    assert m.score == [4, 2] and m.count == 0 and m.turn == 1 and m.last_why == match.WHY_PENALTY
+    assert plays(m, "6D 10D 7S") == [0, 0, 1] and m.phase == match.SHOW
+
+
+def test_dead_cards_end_the_play():
+    # A: 10H 5C 3C KS; B: 10D 3D 2D AD. A goes at 28 (holding 3C: a failure); B plays out to
+    # 31. A would lead, but B claims the penalty: A's last two cards are dead, the play ends.
+    m = two()
+    assert plays(m, "10H 10D 5C 3D go 2D AD") == [0, 2, 0, 0, 0, 0, 5]
+    assert m.turn == 0 and m.count == 0 and m.played[1] == 4
+    assert m.penalty(1, match.FAIL_TO_PLAY) == 2
+    assert m.phase == match.SHOW and m.turn == 0 and m.score == [0, 9]
+    assert m.show(C("10H 5C 3C KS")) == 8  # three 15s, KS KC: the dead cards count
+
+
+def test_dead_cards_that_end_the_play_give_the_last_card_its_point():
+    # A: 10H 5C 9H KS; B: 8D AD 2D 10D. B's 10D is his last card; A holds KS and is to play
+    # at 19 when B claims a failure to play against him: the play is over, B's 10D was the
+    # last card (sheet 000: "one for the last"), then B's two.
+    m = two()
+    assert plays(m, "10H 8D 5C AD go 2D go") == [0, 0, 0, 0, 0, 0, 1]
+    assert plays(m, "9H 10D") == [0, 0] and m.turn == 0 and m.count == 19
+    assert m.penalty(1, match.FAIL_TO_PLAY) == 2
+    assert m.phase == match.SHOW and m.score == [0, 4] and m.last_why == match.WHY_PENALTY
+
+
+def test_outside_the_play_a_failure_to_play_is_two_points():
+    m = two()
+    m.show(points=0)  # the play was not entered
+    assert m.penalty(1, match.FAIL_TO_PLAY) == 2 and m.dead() == 0
+    assert m.journal()[-1] == bytes((match.E_PENALTY | match.FAIL_TO_PLAY << 3 | 1,))
+
+
+def test_three_players_name_the_offender_and_who_gets_the_two():
+    # seats 0, 1, 2; dealer 2. Seat 0 says go at 25 holding a 4; seat 0 leads it later.
+    m = Match(players=3)
+    m.deal(2)
+    m.starter(parse("KC"))
+    assert plays(m, "10H 10D 5S go go") == [0, 2, 0, 0, 0]  # 25: seats 0 and 1 say go
+    assert m.turn == 2
+    assert plays(m, "go") == [1] and m.turn == 0  # seat 2 cannot either: one for the go
+    assert plays(m, "4H") == [0] and m.false_go() == 0  # 29 at the go's 25
+    assert "own side" in unchanged(m, m.penalty, 0, match.FALSE_GO)
+    assert m.penalty(2, match.FALSE_GO) == 2 and m.score == [0, 2, 3]
+    assert m.dead() == 1 and m.turn == 1 and m.count == 0
+    # a failure the players saw: the seat must be named with three sides
+    assert "seat 5 cannot" in unchanged(m, m.penalty, 1, match.FAIL_TO_PLAY, 5)
+    plays(m, "6H")
+    assert m.penalty(1, match.FAIL_TO_PLAY, 2) == 2 and m.dead() == 5 and m.turn == 1
+    assert m.score == [0, 4, 3]
+
+
+def test_six_handed_teams_false_go():
+    # sheet 002: two teams; seat 3's false go gives the two to the other team (seats 0, 2, 4)
+    m = Match(players=6)
+    m.deal(5)
+    m.starter(parse("KC"))
+    assert plays(m, "10H 10D 3S go go go go go go") == [0, 2, 0, 0, 0, 0, 0, 0, 1]
+    # 23: seats 3, 4, 5, 0, 1, 2 say go; seat 2's 3S was the last card: one for the go
+    assert m.score == [1, 2] and m.turn == 3
+    assert plays(m, "8H") == [0] and m.false_go() == 3  # 8 fitted at seat 3's go at 23
+    assert m.penalty(0, match.FALSE_GO) == 2 and m.score == [3, 2] and m.dead() == 8
+    assert m.turn == 4 and loads(m.dumps()).state() == m.state()
