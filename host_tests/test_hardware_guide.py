@@ -283,20 +283,21 @@ def test_keymap_table_parser():
 
 # --- the bring-up section's claims --------------------------------------------------------
 
-class Strip:
-    def __init__(self, n, order=(1, 0, 2, 3)):
-        self.buf = bytearray(3 * n)
-        self.ORDER = order
+def strip(n, order=None):
+    """The fake board's strip (boards/fake.py), GRB unless order is given."""
+    from boards.fake import Strip as FakeStrip
 
-    def write(self):
-        pass
+    s = FakeStrip(n)
+    if order is not None:
+        s.ORDER = order
+    return s
 
 
 def test_self_test_white_frame_is_what_the_guide_measures():
     """The guide's mpremote line: selftest(3 * count) at brightness 255 lights every LED the
     same white, scaled under the limit, and its estimate is the 1987 mA the guide quotes."""
     L = Layout()
-    r = Renderer(L, Strip(L.count), 255, 2000)
+    r = Renderer(L, strip(L.count), 255, 2000)
     assert r.selftest(3 * L.count)
     buf = r.buf
     assert len(set(buf)) == 1 and buf[0] > 0
@@ -306,7 +307,7 @@ def test_self_test_white_frame_is_what_the_guide_measures():
 
 def test_self_test_runs_red_then_green_then_blue_along_the_chain():
     L = Layout()
-    r = Renderer(L, Strip(L.count), 64, 2000)
+    r = Renderer(L, strip(L.count), 64, 2000)
     red, green, blue = 1, 0, 2  # bytes of a GRB pixel
     for step, led, byte in ((0, 0, red), (L.count - 1, L.count - 1, red), (L.count, 0, green),
                             (2 * L.count + 5, 5, blue)):
@@ -322,7 +323,7 @@ def test_rgb_order_fix_in_the_guide_swaps_red_and_green():
     board file's line reaches the strip): the renderer then sends red first."""
     L = Layout()
     assert 'LED_ORDER = "RGB"' in readme()
-    r = Renderer(L, Strip(L.count, order=(0, 1, 2, 3)), 64, 2000)
+    r = Renderer(L, strip(L.count, order=(0, 1, 2, 3)), 64, 2000)
     r.selftest(0)  # red on LED 0
     assert r.buf[0] > 0 and r.buf[1] == 0 == r.buf[2]
 
