@@ -3,7 +3,9 @@
 # test_board_starve.py sweeps FREE, from .mpy files as `make build` makes them). The keys go
 # in as the scanner queues them, one App.step() each: pegs for alternate sides (A, digits,
 # OK), an undo and a redo now and then, OK after each win (the history record, the next
-# game), GAMES games. The harness itself
+# game), GAMES games. The saved game is in a RAM filesystem (boards/ramfs.py), the history
+# file on the host's disk (flashfs.FlashFs, ./starve_flash): a board keeps it on flash and
+# streams it, where a RAM file would cost the heap a copy of it per write. The harness itself
 # allocates nothing once running (key names by index, small ints), so every MemoryError is
 # the app's, and the app must catch it: nothing may escape App.step().
 #
@@ -24,7 +26,7 @@ import sys
 
 from cribbage import score  # noqa: F401  (first, as mp_board: its 6 KB table in one block)
 from leanboard import host_board
-from boards.ramfs import RamFs
+from flashfs import FlashFs
 from board.keypad import DOWN, UP, LONG
 
 FREE = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
@@ -32,7 +34,7 @@ GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 MAX_ENTRIES = 400  # a run that faults on every entry stops here
 KEYS = "123A456B789C*0#D"
 ballast = [None] * 1500  # room for the ballast's blocks, taken before the app boots
-fs = RamFs()
+fs = FlashFs("starve_flash")
 hw = host_board("/data", fs)
 try:
     from board.app import App

@@ -84,6 +84,20 @@ def test_power_up_draws_the_saved_game_before_any_self_test_wait():
     assert again.m.score == [7, 0]
 
 
+def kept(store):
+    """The good records of store's history file."""
+    out = []
+    f = store.open("history")
+    history.walk(Keep(out), f)
+    f.close()
+    return out
+
+
+class Keep:
+    def __init__(self, out):
+        self.write = out.append
+
+
 def test_finished_games_go_to_a_bounded_history_once_each():
     hw, app, f = board()
     fs = hw["fs"]
@@ -92,26 +106,28 @@ def test_finished_games_go_to_a_bounded_history_once_each():
         assert app.m.phase == M.OVER
         f.press("#")  # OK: the next game; the finished one is recorded first
         assert app.m.phase == M.DEAL and app.m.score == [0, 0]
-    recs = history.records(fs.files["/data/history"])
+    recs = kept(app.store)
     assert len(recs) == 3
-    serials = [r[12] | r[13] << 8 for r in recs]
+    serials = [r[9] | r[10] << 8 for r in recs]
     assert serials == sorted(serials) and serials[-1] == sum(app.m.games)
-    for r in recs:
-        assert r[1] == 2 and r[2] == 121 and max(r[6], r[7]) >= 121 and r[4] in (0, 1)
+    for r in recs:  # (the record's fields: board/history.py; host_tests/test_history.py)
+        assert r[0] == 2 and (r[3], r[4], r[5]) == (2, 2, 121) and r[7] in (0, 1)
+        assert r[11] & history.SUMMARY  # the game's summary is in it
+        assert max(r[history.HEAD], r[history.HEAD + 1]) >= 121
     # a power cut after the record, before the game's save: the same game is offered again,
     # and recorded once
     m = app.m
     m.undo()  # back to the finished game's end
     assert m.phase == M.OVER
     assert not history.add(app.store, m)
-    assert len(history.records(fs.files["/data/history"])) == 3
+    assert len(kept(app.store)) == 3
     # bounded: the oldest go first
     for _ in range(history.KEEP + 5):
         m.games[0] += 1  # a new serial: another game
         assert history.add(app.store, m)
     data = fs.files["/data/history"]
-    assert len(data) == history.KEEP * history.SIZE
-    assert len(history.records(data)) == history.KEEP
+    assert len(data) <= history.MAX_BYTES
+    assert len(kept(app.store)) == history.KEEP
 
 
 def test_undo_after_the_next_game_shows_the_finished_game_and_redo_comes_back():

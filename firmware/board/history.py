@@ -1,75 +1,148 @@
-"""Finished games, kept for history and statistics: a small bounded file beside the game.
+"""Finished games, kept for history and statistics: a bounded file beside the game.
 
-One 16-byte record a game, at most KEEP records (the oldest go first), the whole file written
-with the game's own atomic save (a power cut leaves the old file or the new one). Written
-when OK starts the next game, before the game itself is saved: if the power goes between the
-two, the same game is offered again and its record (same serial) is not added twice.
+One record a game: the newest KEEP (64) games, and never more than MAX_BYTES (8 KB) in all
+(the oldest go first; 64 two-player games to 121 take about 7 KB). Written when OK starts the
+next game, before the game itself is saved, with the game's own atomic save (a temporary file
+renamed over the old one: a power cut leaves the old file or the new one); if the power goes
+between the two saves, the same game is offered again and its record (same serial, scores,
+result) is not added twice. The file is read a record at a time (seek, read), never whole,
+and the summary's module leaves the heap once the game is recorded: the heap the history
+takes is the same at 64 games as at one.
 
-Record: 0 version, 1 players, 2 target, 3 result (cribbage.events WIN..LURCH), 4 winning
-side, 5 deals, 6-11 final score per side (0 past the last side), 12-13 serial (the games won
-by all sides after this game, low 16 bits), 14 spare, 15 checksum (sum of 0-14, low 8 bits).
+A record (version 2; numbers little-endian) carries its length and a checksum:
+  0 version 2, 1-2 length n of the whole record, 3 players, 4 sides, 5 target, 6 result
+  (cribbage.events WIN..LURCH), 7 winning side, 8 deals, 9-10 serial (games won by all sides
+  after this game, low 16 bits), 11 flags (MUGGINS_ON; SUMMARY: the summary follows the
+  scores), 12.. the final score of each side (a byte each), then the game's summary
+  (cribbage/summary.py, dumps: each side's hand, crib and play points, heels, pegs,
+  penalties, muggins taken, best show, 28s and 29s; then deal by deal, the first DETAIL),
+  n-2..n-1 the sum of bytes 0..n-3 (low 16 bits). When memory is too short for the summary
+  (or an undo shows the finished game's end only: no journal), the record keeps the result
+  and the scores.
+Records of earlier firmware (version 1: 16 bytes, the result and the scores) are read and kept
+until they are the oldest. A record that does not check is skipped (the next good one is
+found) and left out the next time the file is written. board/stats.py reads the records.
 """
 
 import gc
 
 from cribbage.events import OVER
 
-SIZE = 16
-KEEP = 64  # 1 KB on flash at most
-_VERSION = 1
+from micropython import const
+
+SIZE = 16  # a version 1 record
+KEEP = 64
+MAX_BYTES = const(8192)  # the file's bound: two 4 KB flash blocks
+DETAIL = const(40)  # deals in a record's summary (a real game takes 5-30)
+HEAD = const(12)
+MUGGINS_ON = const(1)
+SUMMARY = const(2)
+_LONGEST = const(1400)  # no record is longer (6 sides, DETAIL deals with every field)
+_SUMMARY_ROOM = const(10240)  # bytes free the summary wants: ~10 KB on a 64-bit port
 
 
-def record(m):
-    """The record of m's finished game (phase OVER)."""
-    r = bytearray(SIZE)
-    r[0] = _VERSION
-    r[1] = m.players
-    r[2] = m.target
-    r[3] = m.result
-    r[4] = m.winner & 255
-    r[5] = min(m.deals, 255)
-    for s in range(m.sides):
-        r[6 + s] = min(m.score[s], 255)
-    serial = sum(m.games) & 0xFFFF
-    r[12] = serial & 255
-    r[13] = serial >> 8
-    r[15] = sum(r) & 255
-    return bytes(r)
+def walk(out, f, drop=0, room=0, last=None):
+    """out.write(record) for each good record of the open history file f (seek, read; None:
+    no file), oldest first, the oldest left out until `drop` records and `room` bytes are
+    (out None: no writes); then, if last is given, f is closed and last written. Returns (the
+    last good record or None, how many, their bytes). A record that does not check is
+    skipped (version 1 records come first, on 16-byte boundaries)."""
+    rec = None
+    k = t = i = 0
+    while f:
+        f.seek(i)
+        r = f.read(3)
+        if len(r) < 3:
+            break
+        n = r[1] | r[2] << 8 if r[0] == 2 else SIZE
+        if (r[0] == 2 and HEAD + 4 <= n <= _LONGEST) or (
+                r[0] == 1 and not i % SIZE and not (rec and rec[0] == 2)):
+            f.seek(i)
+            r = f.read(n)
+            if len(r) == n and (sum(r) - r[15] & 255 == r[15] if r[0] == 1 else
+                                2 <= r[4] <= r[3] <= 6 and
+                                sum(r) - r[n - 2] - r[n - 1] & 0xFFFF == r[n - 2] | r[n - 1] << 8):
+                i += n
+                rec = r
+                k += 1
+                t += n
+                if drop > 0 or room > 0:
+                    drop -= 1
+                    room -= n
+                elif out:
+                    out.write(r)
+                continue
+        i += 1
+    if last:
+        if f:
+            f.close()  # (before the new file is renamed over it)
+        out.write(last)
+    return rec, k, t
 
 
-def records(data):
-    """The good records of a history file's bytes, oldest first (bad ones are skipped)."""
-    out = []
-    for i in range(0, len(data) - SIZE + 1, SIZE):
-        r = data[i:i + SIZE]
-        if r[0] == _VERSION and sum(r[:15]) & 255 == r[15]:
-            out.append(bytes(r))
-    return out
-
-
-def add(store, m):
-    """Append m's finished game to the "history" file of store (board.storage.Storage):
-    the kept records are written from the file's own bytes (no copy, no list of them)."""
-    rec = record(m)
-    data = store.read("history") or b""
-    n = len(data) - len(data) % SIZE  # whole records only
-    if n and data[n - SIZE:n] == rec:
-        return False  # recorded already (the power went before the game was saved)
-    start = max(0, n - (KEEP - 1) * SIZE)
-    store.save("history", (memoryview(data)[start:n], rec))
+def add(store, m, summary=b""):
+    """Append the record of m's finished game (phase OVER), with its summary (cribbage.
+    summary's dumps() bytes) or none, to the "history" file of store (board.storage.Storage),
+    the oldest records dropped to stay within KEEP and MAX_BYTES: the file is rewritten from
+    its own records, read one at a time. False if it is there already (the same players,
+    sides, target, result, winner, deals, serial and scores: the power went before the
+    game's save, and it was offered again)."""
+    sides = m.sides
+    n = HEAD + sides + len(summary) + 2
+    rec = bytearray(n)
+    c = sum(m.games) & 0xFFFF  # the serial
+    rec[0:HEAD] = bytes((2, n & 255, n >> 8, m.players, sides, m.target, m.result,
+                         m.winner & 255, min(m.deals, 255), c & 255, c >> 8,
+                         (MUGGINS_ON if m.muggins_on else 0) | (SUMMARY if summary else 0)))
+    for c in range(sides):
+        rec[HEAD + c] = min(m.score[c], 255)
+    rec[HEAD + sides:n - 2] = summary
+    c = sum(rec)
+    rec[n - 2] = c & 255
+    rec[n - 1] = c >> 8 & 255
+    f = store.open("history")
+    try:
+        r, k, t = walk(None, f)
+        c = HEAD + sides
+        if r and r[0] == 2 and r[3:11] == rec[3:11] and r[HEAD:c] == rec[HEAD:c]:
+            return False
+        store.save("history", walk, f, k - KEEP + 1, t + n - MAX_BYTES, rec)
+    finally:
+        if f:
+            f.close()
     return True
 
 
 def record_game(app):
     """The app's finished game (if it is over) to the history, before the next game; a
-    failure is said on the display and never blocks the game."""
-    if app.m.phase != OVER:
+    failure is said on the display and never blocks the game. The summary (the game's
+    journal replayed) is made when memory allows (its module leaves the heap after), else the
+    record keeps the result and the scores."""
+    m = app.m
+    if m.phase != OVER:
         return
+    body = _summary(m)
     for again in (0, 1):
         try:
-            add(app.store, app.m)
+            add(app.store, m, body)
             return
         except Exception as e:  # noqa: BLE001
+            body = b""
             gc.collect()
             if again:
                 app.refuse("history not saved (%s)" % type(e).__name__)
+
+
+def _summary(m):
+    """cribbage.summary's dumps() of m's game, or b"" when memory is short (or the journal
+    is not the game's: an undo shows a finished game's end only)."""
+    gc.collect()
+    if hasattr(gc, "mem_free") and gc.mem_free() < _SUMMARY_ROOM:  # (CPython: no heap)
+        return b""
+    try:
+        from cribbage.summary import dumps
+
+        return dumps(m, DETAIL)
+    except Exception:  # noqa: BLE001  (MemoryError; a journal not the game's)
+        gc.collect()
+        return b""

@@ -35,9 +35,11 @@ class Storage:
     def path(self, name):
         return (self.folder + "/" if self.folder else "") + name
 
-    def save(self, name, data):
-        """Write data (bytes, or a tuple of parts) as name, atomically: NAME.tmp first, then
-        rename over NAME."""
+    def save(self, name, data, *args):
+        """Write data as name, atomically: NAME.tmp first, then rename over NAME. data: bytes,
+        a tuple of parts written one after the other, or a function data(file, *args) that
+        writes the open file (it may read the file it replaces, as board/history.py does:
+        nothing is renamed until it returns, nor if it raises)."""
         real = self.path(name)
         tmp = real + ".tmp"
         f = self._open(tmp, "wb")
@@ -45,6 +47,8 @@ class Storage:
             if isinstance(data, tuple):  # parts, written one after the other
                 for part in data:
                     f.write(part)
+            elif callable(data):
+                data(f, *args)
             else:
                 f.write(data)
         finally:
@@ -56,15 +60,22 @@ class Storage:
             self.fs.rename(tmp, real)
         self.saves += 1
 
-    def read(self, name):
-        """The bytes saved as name, or None when there is no such file (any other error
-        is raised: a file that is there must never read as missing)."""
+    def open(self, name):
+        """The file saved as name, open for reading (read(n), seek(offset), close()), or None
+        when there is no such file (any other error is raised: a file that is there must
+        never read as missing)."""
         try:
-            f = self._open(self.path(name), "rb")
+            return self._open(self.path(name), "rb")
         except OSError as e:
             if e.args and e.args[0] == 2:  # ENOENT
                 return None
             raise
+
+    def read(self, name):
+        """The bytes saved as name, or None when there is no such file (as open())."""
+        f = self.open(name)
+        if f is None:
+            return None
         try:
             return f.read()
         finally:

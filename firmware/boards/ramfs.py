@@ -34,13 +34,24 @@ class _RamFile:
     def __init__(self, fs, path):
         self.fs = fs
         self.path = path
+        self.pos = 0  # where read(n) reads next (seek() moves it)
 
     def write(self, b):
         self.fs.files[self.path] += bytes(b)
         return len(b)
 
-    def read(self):
-        return self.fs.files[self.path]
+    def read(self, n=-1):
+        data = self.fs.files[self.path]
+        if n < 0 and not self.pos:
+            return data  # the whole file: no copy
+        end = len(data) if n < 0 else self.pos + n
+        out = data[self.pos:end]
+        self.pos += len(out)
+        return out
+
+    def seek(self, pos):
+        self.pos = pos
+        return pos
 
     def close(self):
         pass

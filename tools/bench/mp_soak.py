@@ -1,6 +1,8 @@
 # The board app's endurance run under MicroPython (issue 9, "a board that lasts"): G games
 # in a row on the board app (no display, six +1 buttons, the saved game in a RAM filesystem,
-# boards/ramfs.py, so nothing touches the disk), entered on its keys and buttons.
+# boards/ramfs.py, so nothing touches the disk but the history file: flashfs.FlashFs keeps
+# it in ./soak_flash, off the measured heap as a board keeps it on flash), entered on its keys
+# and buttons.
 #
 #     MICROPYPATH=<firmware> micropython -X heapsize=128k tools/bench/mp_soak.py \
 #         [GAMES [EVERY [BLOCK [SEED]]]]
@@ -74,11 +76,11 @@ if gc.mem_alloc() + gc.mem_free() < 100 * 1024 and not os.getenv("SOAK_CHILD"):
                                                  " ".join(sys.argv))) >> 8)
 
 from leanboard import host_board, median, xorshift  # noqa: E402
+from flashfs import FlashFs  # noqa: E402
 from cribbage import match as M  # noqa: E402
 from cribbage.cards import PIP  # noqa: E402
 from board.app import App  # noqa: E402
 from board.keypad import DOWN, UP, LONG  # noqa: E402
-from boards.ramfs import RamFs  # noqa: E402
 
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
@@ -111,7 +113,7 @@ def players_of(g):  # game g (0-based): blocks of BLOCK, the last block at 2 pla
 
 class Soak:
     def __init__(self):
-        self.fs = RamFs()
+        self.fs = FlashFs("soak_flash")  # the history file on the host's disk, as on flash
         self.hw = host_board("/data", self.fs, buttons=6)
         self.app = App(self.hw)
         self.keys = self.app.keys

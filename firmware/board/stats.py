@@ -1,0 +1,115 @@
+"""Statistics per side (seat colour) from the history of finished games (board/history.py):
+games, wins, skunks, average hand, crib and play points, best hand; and the display's lines
+for one side (at most 16 characters each, board/screen.py).
+
+    t = tally(app.store)      # one list of counters per side seen (T_* below)
+    lines(t, side)            # 5 lines (6 with 28s or 29s): "Red won 7/12", "skunk 1 best 24",
+                              # "hand avg 8.1", "crib avg 4.6", "play avg 3.2", "28s 1 29s 0"
+Averages: a hand's points per hand shown, the crib's per crib, the play's (its cards and go,
+and points pegged by hand: the play when its cards are not entered) per deal; from the games
+whose record has the summary (records of earlier firmware and games recorded when memory was
+short count for games, wins and skunks only). Loaded for the menu: reads the file a record at
+a time, and the summary's module only for its field numbers (dropped after).
+"""
+
+import sys
+
+from cribbage.events import WIN
+from board import history as H
+from board.screen import SIDE_NAMES
+
+from micropython import const
+
+GAMES = const(0)
+WINS = const(1)
+SKUNKS = const(2)   # games won by a skunk, a double skunk or a lurch
+HANDS = const(3)    # hands shown (with the summary), and their points
+HAND = const(4)
+CRIBS = const(5)
+CRIB = const(6)
+DEALS = const(7)    # deals (with the summary), and the play's points in them
+PLAY = const(8)
+BEST = const(9)
+N28 = const(10)
+N29 = const(11)
+_N = const(12)
+
+
+class _Tally:
+    """Adds up each record history.walk() hands it (write)."""
+
+    def __init__(self):
+        from cribbage import summary as S
+
+        self.S = S
+        self.t = []
+
+    def write(self, r):
+        S = self.S
+        if r[0] == 1:  # version 1: players, target, result, winner, deals, scores
+            p = r[1]
+            sides, result, winner, flags = 2 if p == 4 else 3 if p == 6 else p, r[3], r[4], 0
+        else:
+            sides, result, winner, flags = r[4], r[6], r[7], r[11]
+        t = self.t
+        while len(t) < sides:
+            t.append([0] * _N)
+        for k in range(sides):
+            c = t[k]
+            c[GAMES] += 1
+            if winner == k:
+                c[WINS] += 1
+                if result > WIN:  # SKUNK, DOUBLE_SKUNK, LURCH
+                    c[SKUNKS] += 1
+            if flags & H.SUMMARY:
+                b = H.HEAD + sides + 1 + S.TOTALS * k  # (the summary: its deals, totals)
+                c[HANDS] += r[b + S.T_HANDS]
+                c[HAND] += r[b + S.T_HAND]
+                c[CRIBS] += r[b + S.T_CRIBS]
+                c[CRIB] += r[b + S.T_CRIB]
+                c[DEALS] += r[8]
+                c[PLAY] += r[b + S.T_PLAY] + r[b + S.T_PEG]
+                c[BEST] = max(c[BEST], r[b + S.T_BEST])
+                c[N28] += r[b + S.T_2829] & 15
+                c[N29] += r[b + S.T_2829] >> 4
+
+
+def tally(store):
+    """The counters (T_* above) of each side seen in store's "history" file: a list, one
+    list per side (empty: no games)."""
+    acc = _Tally()
+    f = store.open("history")
+    try:
+        H.walk(acc, f)
+    finally:
+        if f:
+            f.close()
+        sys.modules.pop("cribbage.summary", None)  # its code leaves the heap (it is loaded
+        p = sys.modules.get("cribbage")  # for a game's end, or here)
+        if p is not None and hasattr(p, "summary"):
+            delattr(p, "summary")
+    return acc.t
+
+
+def _avg(pts, n):
+    """pts / n to one decimal, as text ("-" for none): integers only."""
+    if not n:
+        return "-"
+    x = (pts * 10 + n // 2) // n
+    return "%d.%d" % (x // 10, x % 10)
+
+
+def lines(t, side):
+    """The display's lines for side (16 characters at most) from tally()'s counters t."""
+    name = SIDE_NAMES[side]
+    if side >= len(t) or not t[side][GAMES]:
+        return [name + ": no games"]
+    c = t[side]
+    out = ["%s won %d/%d" % (name, c[WINS], c[GAMES]),
+           "skunk %d best %d" % (c[SKUNKS], c[BEST]),
+           "hand avg " + _avg(c[HAND], c[HANDS]),
+           "crib avg " + _avg(c[CRIB], c[CRIBS]),
+           "play avg " + _avg(c[PLAY], c[DEALS])]
+    if c[N28] or c[N29]:
+        out.append("28s %d 29s %d" % (c[N28], c[N29]))
+    return out

@@ -1,0 +1,344 @@
+"""Game history and statistics (issue 11): the history file of finished games (board/history.py)
+with each game's summary (cribbage/summary.py), its bound, its corrupt and old records, the
+statistics per side (board/stats.py), tools/history.py on a simulator folder, and a finished
+game recorded by the board app on the real MicroPython binary in the 96k heap."""
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import build  # tools/build.py
+import history as tool  # tools/history.py
+from hostenv import ROOT, venv_program
+from boards.fake import build as fake_board
+from boards.ramfs import RamFs
+from board import history, stats
+from board.app import App
+from board.storage import Storage
+from cribbage import summary as S
+from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
+from cribbage.match import Match, SKUNK, LURCH, OVER
+from boardkit import board, play_game
+from test_summary import known_game, RED, BLUE
+
+MICROPYTHON = venv_program("micropython")
+
+
+def kept(store):
+    """The good records of store's history file, oldest first."""
+    return tool.records(store.read("history") or b"")
+
+
+def next_game(f, app):
+    """OK: the finished game is recorded and the next one starts (an OK right after the
+    winning card is taken as one pressed out of habit: then a second)."""
+    for _ in range(2):
+        f.press("#")
+        if app.m.phase != OVER:
+            return
+    raise AssertionError("OK did not start the next game: %s" % app.err)
+
+
+def finished(players=2, seed=1, target=121):
+    """A game the computer players played to its end through the engine."""
+    m = Match(players=players, target=target)
+    autoplay(m, seeded(seed), [RANDOM] * players)
+    return m
+
+
+def test_a_record_holds_the_result_the_scores_and_the_summary():
+    m = known_game()
+    st = Storage("/data", RamFs())
+    assert history.add(st, m, S.dumps(m, history.DETAIL))
+    (r,) = kept(st)
+    g = tool.decode(r, 1)
+    assert (g["version"], g["players"], g["sides"], g["target"], g["result"], g["winner"],
+            g["deals"], g["muggins"], g["summary"]) == (2, 2, 2, 61, "win", RED, 3, True, True)
+    red, blue = g["by_side"]
+    assert (red["score"], red["hands"], red["hand"], red["cribs"], red["crib"], red["play"],
+            red["pegged"], red["penalties"], red["best"], red["n28"]) == (
+        71, 3, 58, 1, 6, 2, 3, 2, 28, 1)
+    assert (blue["score"], blue["hand"], blue["heels"], blue["pegged"], blue["muggins_taken"],
+            blue["best"]) == (49, 36, 2, 6, 2, 16)
+    assert [(d["dealer"], d["heels"], d["crib"]) for d in g["by_deal"]] == [
+        (0, 0, 6), (1, 2, 2), (0, 0, None)]
+    assert [[s["hand"] for s in d["by_side"]] for d in g["by_deal"]] == [[12, 16], [18, 8],
+                                                                          [28, 12]]
+    assert g["by_deal"][1]["by_side"][BLUE]["muggins_taken"] == 2
+    assert g["by_deal"][1]["by_side"][RED]["penalties"] == 2
+
+
+def test_the_file_stays_bounded_and_the_oldest_go_first():
+    st = Storage("/data", RamFs())
+    fs = st.fs
+    m = finished()
+    body = S.dumps(m, history.DETAIL)
+    for _ in range(history.KEEP + 10):  # KEEP + 10 games: the count bounds it
+        m.games[0] += 1  # another game (a new serial)
+        assert history.add(st, m, body)
+    recs = kept(st)
+    assert len(recs) == history.KEEP
+    serials = [tool.decode(r, 0)["serial"] for r in recs]
+    assert serials == list(range(serials[0], serials[0] + history.KEEP))
+    assert serials[-1] == sum(m.games)  # the newest kept, the oldest gone
+    assert len(fs.files["/data/history"]) == history.KEEP * len(recs[0]) <= history.MAX_BYTES
+    # five players to 121 with every deal: bigger records, the bytes bound them
+    big = finished(players=5, seed=3)
+    body = S.dumps(big, history.DETAIL)
+    for _ in range(history.KEEP + 10):
+        big.games[0] += 1
+        assert history.add(st, big, body)
+    data = fs.files["/data/history"]
+    recs = kept(st)
+    size = len(recs[-1])  # every one a five-player game now
+    assert history.MAX_BYTES - size < len(data) <= history.MAX_BYTES
+    assert len(recs) == len(data) // size < history.KEEP
+    assert tool.decode(recs[-1], 0)["serial"] == sum(big.games)
+
+
+def test_a_game_offered_again_after_a_power_cut_is_recorded_once():
+    st = Storage("/data", RamFs())
+    m = known_game()
+    assert history.add(st, m, S.dumps(m, history.DETAIL))
+    assert not history.add(st, m, S.dumps(m, history.DETAIL))
+    assert not history.add(st, m)  # the same game without its summary (an undo shows it)
+    assert len(kept(st)) == 1
+
+
+def test_a_corrupt_record_is_skipped_and_left_out_at_the_next_write():
+    st = Storage("/data", RamFs())
+    fs = st.fs
+    m = finished()
+    body = S.dumps(m, history.DETAIL)
+    serials = []
+    for _ in range(5):
+        m.games[0] += 1
+        serials.append(sum(m.games))
+        history.add(st, m, body)
+    data = bytearray(fs.files["/data/history"])
+    n = len(data) // 5
+    data[2 * n + 20] ^= 0x40  # one bit of the third record
+    fs.files["/data/history"] = bytes(data)
+
+    def read():
+        return [tool.decode(r, 0)["serial"] for r in kept(st)]
+
+    assert read() == serials[:2] + serials[3:]
+    # a bad length, and a tail cut short: the next good record is found, the tail skipped
+    data[n + 1] = 0xFF
+    fs.files["/data/history"] = bytes(data[:-7])
+    assert read() == [serials[0], serials[3]]
+    m.games[0] += 1
+    assert history.add(st, m, body)  # rewritten from the good records only
+    assert len(fs.files["/data/history"]) == 3 * n
+    assert read() == [serials[0], serials[3], sum(m.games)]
+
+
+def v1_record(players, target, result, winner, deals, scores, serial):
+    """A record as the firmware before this one wrote it (16 bytes, version 1)."""
+    r = bytearray(16)
+    r[0:6] = bytes((1, players, target, result, winner, deals))
+    r[6:6 + len(scores)] = bytes(scores)
+    r[12] = serial & 255
+    r[13] = serial >> 8
+    r[15] = sum(r) & 255
+    return bytes(r)
+
+
+def test_version_1_records_still_read_and_stay_until_they_are_the_oldest():
+    st = Storage("/data", RamFs())
+    fs = st.fs
+    old = [v1_record(2, 121, 1, 0, 9, (121, 100), 1), v1_record(2, 121, SKUNK, 1, 8, (80, 122), 3),
+           v1_record(3, 61, 1, 2, 5, (40, 50, 61), 4)]
+    fs.files["/data/history"] = b"".join(old)
+    m = known_game()
+    assert history.add(st, m, S.dumps(m, history.DETAIL))
+    recs = kept(st)
+    assert recs[:3] == old and len(recs) == 4
+    gs = [tool.decode(r, i + 1) for i, r in enumerate(recs)]
+    assert [(g["version"], g["sides"], g["result"], g["summary"]) for g in gs] == [
+        (1, 2, "win", False), (1, 2, "skunk", False), (1, 3, "win", False), (2, 2, "win", True)]
+    assert [s["score"] for s in gs[2]["by_side"]] == [40, 50, 61]
+    for _ in range(history.KEEP):  # they go first, like any oldest record
+        m.games[0] += 1
+        history.add(st, m)
+    assert all(r[0] == 2 for r in kept(st))
+
+
+def test_statistics_per_side_from_known_records():
+    st = Storage("/data", RamFs())
+    fs = st.fs
+    fs.files["/data/history"] = (v1_record(2, 121, 1, 0, 9, (121, 100), 1)
+                                 + v1_record(2, 121, SKUNK, 1, 8, (80, 122), 3))
+    m = known_game()  # Red wins 71-49: hands 12 18 28, crib 6, play 2 + 3 pegged in 3 deals
+    history.add(st, m, S.dumps(m, history.DETAIL))
+    s = Match(players=2, target=61)  # Blue wins by a lurch, pegging by hand: no hands shown
+    s.deal(0)
+    s.peg(RED, 1)
+    for _ in range(5):
+        s.peg(BLUE, 13)
+    assert (s.winner, s.result, s.score) == (BLUE, LURCH, [1, 65])
+    history.add(st, s, S.dumps(s, history.DETAIL))
+    t = stats.tally(st)
+    assert len(t) == 2
+    red, blue = t
+    assert (red[stats.GAMES], red[stats.WINS], red[stats.SKUNKS]) == (4, 2, 0)
+    assert (blue[stats.GAMES], blue[stats.WINS], blue[stats.SKUNKS]) == (4, 2, 2)
+    assert (red[stats.HANDS], red[stats.HAND], red[stats.CRIBS], red[stats.CRIB]) == (3, 58, 1, 6)
+    assert (red[stats.DEALS], red[stats.PLAY], red[stats.BEST], red[stats.N28]) == (4, 6, 28, 1)
+    assert (blue[stats.HANDS], blue[stats.HAND], blue[stats.DEALS], blue[stats.PLAY]) == (
+        3, 36, 4, 1 + 6 + 65)
+    assert stats.lines(t, RED) == ["Red won 2/4", "skunk 0 best 28", "hand avg 19.3",
+                                   "crib avg 6.0", "play avg 1.5", "28s 1 29s 0"]
+    assert stats.lines(t, BLUE) == ["Blue won 2/4", "skunk 2 best 16", "hand avg 12.0",
+                                    "crib avg 2.0", "play avg 18.0"]
+    assert stats.lines(t, 2) == ["Green: no games"]
+    assert stats.lines(stats.tally(Storage("/empty", RamFs())), RED) == ["Red: no games"]
+    for side in range(6):  # the display's width, whatever the numbers
+        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64]] * 6  # (64 games at most)
+        assert all(len(line) <= 16 for line in stats.lines(t, side))
+
+
+def test_the_board_records_each_finished_game_with_its_summary():
+    hw, app, f = board()
+    play_game(hw, app, f, seed=4)
+    m = app.m
+    want = S.summarise(m)
+    scores, deals = list(m.score), m.deals
+    next_game(f, app)
+    (r,) = kept(app.store)
+    g = tool.decode(r, 1)
+    assert g["summary"] and [s["score"] for s in g["by_side"]] == scores
+    for k, s in enumerate(g["by_side"]):
+        assert s["hand"] == want.total(k, S.HAND) and s["crib"] == want.total(k, S.CRIB)
+        assert s["hand"] + s["crib"] + s["play"] + s["heels"] + s["pegged"] == scores[k]
+    assert len(g["by_deal"]) == deals == g["deals"]
+
+
+def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatch):
+    def short(m, limit):
+        raise MemoryError
+
+    monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (dumps() drops its module)
+    monkeypatch.setattr(S, "dumps", short)
+    hw, app, f = board()
+    play_game(hw, app, f, seed=2)
+    scores = list(app.m.score)
+    next_game(f, app)
+    (r,) = kept(app.store)
+    g = tool.decode(r, 1)
+    assert not g["summary"] and [s["score"] for s in g["by_side"]] == scores
+    assert app.err is None and app.m.score == [0, 0]  # the next game, and nothing to say
+
+
+def test_a_full_flash_says_history_not_saved_and_the_game_goes_on():
+    class Full(RamFs):
+        def open(self, path, mode):
+            if "w" in mode and "history" in path:
+                raise OSError(28)
+            return RamFs.open(self, path, mode)
+
+    hw = fake_board("/data", display=False, fs=Full())
+    app = App(hw)
+    from boardkit import Fingers
+
+    f = Fingers(hw, app)
+    play_game(hw, app, f, seed=3)
+    next_game(f, app)
+    assert app.err and "history not saved" in app.err
+    assert app.m.score == [0, 0] and app.m.phase == 0  # the next game started all the same
+
+
+# --- tools/history.py -------------------------------------------------------------------
+
+def sim(storage, *args):
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+                        storage, *args], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout
+
+
+def test_the_tool_reads_a_simulator_folder_and_writes_csv_and_json(tmp_path):
+    folder = str(tmp_path / "sim")
+    sim(folder, "--autoplay", "1")  # a whole game on the simulated board, to its end
+    sim(folder, "--keys", "#")  # OK: the game goes to the history
+    out_csv, out_json = str(tmp_path / "h.csv"), str(tmp_path / "h.json")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "history.py"),
+                        "--storage", folder, "--csv", out_csv, "--json", out_json],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("1 games (") and "won" in p.stdout
+    with open(out_csv, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS)
+    assert len(rows) == 2 and [r["name"] for r in rows] == ["Red", "Blue"]
+    assert {r["won"] for r in rows} == {"True", "False"}
+    for r in rows:  # every point is in the summary
+        parts = ("hand", "crib", "play", "heels", "pegged", "penalties", "muggins_taken")
+        assert sum(int(r[c]) for c in parts) == int(r["score"])
+    assert max(int(r["score"]) for r in rows) >= 121
+    with open(out_json) as fh:
+        (g,) = json.load(fh)
+    assert set(tool.GAME_COLUMNS) <= set(g) and g["summary"] is True
+    assert len(g["by_deal"]) == g["deals"] and g["target"] == 121
+    assert [s["score"] for s in g["by_side"]] == [int(r["score"]) for r in rows]
+
+
+def test_the_tool_on_a_copied_file_and_on_nothing(tmp_path):
+    st = Storage(str(tmp_path), None)
+    m = known_game()
+    history.add(st, m, S.dumps(m, history.DETAIL))
+    out = io.StringIO()
+    sys.stdout, old = out, sys.stdout
+    try:
+        assert tool.main(["--file", str(tmp_path / "history"), "--csv", "-"]) == 0
+    finally:
+        sys.stdout = old
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[1][:8] == ["1", "2", "2", "2", "61", "win", "0", "3"]
+    assert tool.main(["--storage", str(tmp_path / "none")]) == 1
+
+
+# --- on the real MicroPython binary, from .mpy, in the board's 96k test heap ---------------
+
+@pytest.fixture(scope="module")
+def mpy_tree(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mpy")
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))  # as `make build`
+    return str(out / "esp32")
+
+
+def test_a_game_recorded_on_micropython_in_96k_with_the_history_full(mpy_tree, tmp_path):
+    folder = tmp_path / "flash"
+    folder.mkdir()
+    st = Storage(str(folder), None)
+    m = finished(seed=9)
+    body = S.dumps(m, history.DETAIL)
+    for _ in range(history.KEEP):  # full (by its bytes): the new record pushes the oldest out
+        m.games[0] += 1
+        history.add(st, m, body)
+    before = kept(st)
+    assert os.path.getsize(folder / "history") > history.MAX_BYTES - 2 * len(before[0])
+    env = dict(os.environ, MICROPYPATH=".:" + os.path.join(ROOT, "tools", "bench"))
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=96k",
+                        os.path.join(ROOT, "host_tests", "mp_history.py"), str(folder)],
+                       cwd=mpy_tree, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    line = [x for x in p.stdout.splitlines() if x.startswith("HISTORY ")]
+    assert line, p.stdout + p.stderr
+    w = line[0].split()
+    assert w[2] == "None" and w[4] == "0" and w[6:8] == ["0", "0"], line  # the next game
+    recs = kept(st)
+    assert len(before) - 2 <= len(recs) - 1 < len(before)  # the oldest went, the rest stayed
+    assert recs[:-1] == before[len(before) - len(recs) + 1:]
+    assert os.path.getsize(folder / "history") <= history.MAX_BYTES
+    g = tool.decode(recs[-1], 0)
+    assert g["summary"], "the summary did not fit (%s bytes free)" % w[-1]
+    assert max(s["score"] for s in g["by_side"]) >= 121 and len(g["by_deal"]) == g["deals"]
+    for s in g["by_side"]:
+        assert s["hand"] + s["crib"] + s["play"] + s["heels"] + s["pegged"] == s["score"]
