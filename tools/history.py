@@ -26,23 +26,11 @@ import tempfile
 from hostenv import ROOT  # (firmware/ on sys.path)
 from board import history as H
 from board import stats
-from board.screen import SIDE_NAMES
-from cribbage import summary as S
-from cribbage.events import WIN, SKUNK, DOUBLE_SKUNK, LURCH
+from board import export
+from board.export import GAME_COLUMNS, SIDE_COLUMNS, decode  # noqa: F401  (tests use them)
 
 SIM_FOLDER = os.path.join(ROOT, ".sim")
 BOARD_FILE = "/data/history"  # where the board keeps it (board/boot.py's /data)
-RESULTS = {WIN: "win", SKUNK: "skunk", DOUBLE_SKUNK: "double skunk", LURCH: "lurch"}
-GAME_COLUMNS = ("game", "version", "players", "sides", "target", "result", "winner", "deals",
-                "serial", "muggins", "summary")
-SIDE_COLUMNS = ("side", "name", "score", "won", "hands", "hand", "cribs", "crib", "play",
-                "heels", "pegged", "penalties", "muggins_taken", "best", "n28", "n29")
-# the summary's totals, by SIDE_COLUMNS' name
-TOTALS = {"hands": S.T_HANDS, "hand": S.T_HAND, "cribs": S.T_CRIBS, "crib": S.T_CRIB,
-          "play": S.T_PLAY, "heels": S.T_HEELS, "pegged": S.T_PEG, "penalties": S.T_PENALTY,
-          "muggins_taken": S.T_MUGGINS, "best": S.T_BEST}
-
-
 class _Keep:
     """history.walk()'s out: keeps each record."""
 
@@ -60,61 +48,16 @@ def records(data):
     return keep.records
 
 
-def decode(r, number):
-    """One record as a dict: GAME_COLUMNS, "by_side" (a dict of SIDE_COLUMNS each) and
-    "by_deal" (with the summary: dealer, heels, crib and per side hand, play, pegged,
-    penalties, muggins_taken; hand and crib None when not shown)."""
-    if r[0] == 1:  # version 1: 0 version, 1 players, 2 target, 3 result, 4 winner, 5 deals,
-        p = r[1]   # 6-11 scores, 12-13 serial
-        game = dict(version=1, players=p, sides=2 if p == 4 else 3 if p == 6 else p,
-                    target=r[2], result=r[3], winner=r[4], deals=r[5],
-                    serial=r[12] | r[13] << 8, muggins=None, summary=False)
-        scores = r[6:6 + game["sides"]]
-    else:
-        game = dict(version=2, players=r[3], sides=r[4], target=r[5], result=r[6],
-                    winner=r[7], deals=r[8], serial=r[9] | r[10] << 8,
-                    muggins=bool(r[11] & H.MUGGINS_ON), summary=bool(r[11] & H.SUMMARY))
-        scores = r[H.HEAD:H.HEAD + r[4]]
-    game = dict(game=number, **game)
-    game["result"] = RESULTS.get(game["result"], game["result"])
-    n = game["sides"]
-    body = H.HEAD + n  # the summary: deals detailed, per side totals, the deals
-    sides = []
-    for k in range(n):
-        side = dict(side=k, name=SIDE_NAMES[k], score=scores[k], won=game["winner"] == k)
-        for col in SIDE_COLUMNS[4:]:
-            side[col] = None
-        if game["summary"]:
-            t = body + 1 + S.TOTALS * k
-            for col, f in TOTALS.items():
-                side[col] = r[t + f]
-            side["n28"] = r[t + S.T_2829] & 15
-            side["n29"] = r[t + S.T_2829] >> 4
-        sides.append(side)
-    game["by_side"] = sides
-    game["by_deal"] = []
-    if game["summary"]:
-        for dealer, heels, crib, hands, plays, pegs, pens, mugs in S.rows(r, body, n):
-            game["by_deal"].append(dict(
-                dealer=dealer, heels=heels, crib=None if crib == S.NONE else crib,
-                by_side=[dict(hand=None if hands[k] == S.NONE else hands[k], play=plays[k],
-                            pegged=pegs[k], penalties=pens[k], muggins_taken=mugs[k])
-                       for k in range(n)]))
-    return game
-
-
 def games(data):
     """Every good record of the file's bytes, decoded, oldest first (numbered from 1)."""
     return [decode(r, i + 1) for i, r in enumerate(records(data))]
 
 
 def csv_rows(gs):
-    """The CSV: a header, then a row per game and side."""
+    """The CSV: a header, then a row per game and side (board/export.py's, as the page's)."""
     out = [list(GAME_COLUMNS) + list(SIDE_COLUMNS)]
     for g in gs:
-        head = [g[c] for c in GAME_COLUMNS]
-        for s in g["by_side"]:
-            out.append(head + ["" if s[c] is None else s[c] for c in SIDE_COLUMNS])
+        out.extend(export.csv_rows(g))
     return out
 
 

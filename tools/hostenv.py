@@ -29,3 +29,34 @@ def venv_program(name):
     if os.path.exists(here):
         return here
     return shutil.which(name)
+
+
+# micropython-lib-style packages the firmware imports that the unix port lacks: the page's
+# web framework, installed from PyPI into the venv (pyproject.toml) and copied, as a board's
+# /lib holds it, into a folder for the micropython command's MICROPYPATH.
+MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "sse.py", "helpers.py")}
+
+
+def mp_lib():
+    """A folder holding MP_PACKAGES' board files (from the venv's PyPI packages), made or
+    refreshed on demand: what the simulator and the tests put on the micropython path, and
+    what tools/build.py compiles into each build's lib/."""
+    import importlib.util
+
+    out = os.path.join(ROOT, ".venv", "mp-lib")
+    for pkg, files in MP_PACKAGES.items():
+        spec = importlib.util.find_spec(pkg)
+        if spec is None or not spec.submodule_search_locations:
+            raise SystemExit("%s is not installed: run `make venv` (pyproject.toml)" % pkg)
+        src = next(iter(spec.submodule_search_locations))
+        dest = os.path.join(out, pkg)
+        os.makedirs(dest, exist_ok=True)
+        for f in files:
+            s, d = os.path.join(src, f), os.path.join(dest, f)
+            if not os.path.exists(d) or os.path.getmtime(d) < os.path.getmtime(s):
+                shutil.copyfile(s, d)
+    return out
+
+
+if __name__ == "__main__":
+    print(mp_lib())

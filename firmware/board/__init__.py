@@ -23,6 +23,10 @@ builds it and hands the app one dict, `hw`, with these keys:
                None: the running system's (littlefs on a board, the host's folder)
   watchdog     optional callable(timeout_ms) -> object with feed() (machine.WDT); used only
                when the watchdog setting is on
+  net          optional: an async function -> the address the board is reachable at, or
+               None (no network): a board with Wi-Fi (boards/wifi.py) joins the network in
+               it; then the live page is served (board/web.py), as its own asyncio task
+  web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
 
 A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
 buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not

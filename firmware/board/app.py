@@ -24,7 +24,7 @@ the module is compiled on the board; a long docstring does).
 #   | C (nothing typed)     | count a hand now (ends an unentered play); after an           |
 #   |                       | under-claimed count with muggins on: take the muggins points  |
 #   |                       | (3+ sides: C proposes who calls, A the next side, OK takes it)|
-#   | D (nothing typed)     | menu: new game, settings, discard advisor, LED test, penalty  |
+#   | D (nothing typed)     | menu: new game, settings, advisor, stats, LED test, penalty   |
 #   | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
 #
 # What OK does follows the game (the display, or the blinking LEDs, say what is expected):
@@ -69,7 +69,7 @@ from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry, state
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
-from board.modes import (NORMAL, MENU, ADVISE, PENALTY, DEAL_FIRST, NEXT_GAME, NEW_GAME,
+from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, DEAL_FIRST, NEXT_GAME, NEW_GAME,
                          SETTINGS, SELFTEST, VERSION_MSG)
 
 from micropython import const
@@ -104,6 +104,7 @@ class App:
         _unload("boot")
         self.view = View(self.m.sides, self.m.target)
         self.unsaved = False  # an entry is in the engine, not yet on flash
+        self.changes = 0  # counts the keys handled: the live page (board/web.py) follows it
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
@@ -134,7 +135,7 @@ class App:
         return M.Match(players=c.get("players"), target=c.get("game"),
                        muggins=bool(c.get("muggins")),
                        skunk_line=-1 if c.get("skunk") else 0,
-                       double_line=-1 if c.get("skunk") else 0)
+                       double_line=-1 if c.get("skunk") else 0, mode=c.get("match"))
 
     def watchdog(self, on):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
@@ -178,7 +179,7 @@ class App:
             if name == "#" and not e.cards:  # OK right after a card or go that went in as
                 return  # typed: a habit, not an entry (a hand filled in after it: OK counts it)
         self.err = None
-        if self.mode == MENU or self.mode == PENALTY:
+        if self.mode == MENU or self.mode == PENALTY or self.mode == STATS:
             fault.room("board.menu")
             from board.menu import menu_key  # loaded the first time D is pressed
             call = menu_key(self, name)
@@ -225,6 +226,7 @@ class App:
     def _done(self):
         """After a key: the View follows; step() saves after its frame, a direct call (tests,
         the simulator's injected keys) saves now."""
+        self.changes += 1
         entry.follow(self)
         state.update(self)
         if not self._deferred:
@@ -362,15 +364,17 @@ class App:
         if self.selftest_step >= 0:
             step = self.selftest_step
             pressed = False
-            while True:  # keys mean nothing during the test: a press ends the white frame
+            while True:  # keys mean nothing during the test: a press ends a held frame
                 ev = keys.get()
                 if ev < 0:
                     break
                 if ev & KIND == DOWN:
                     pressed = True
-            if self.renderer.selftest(step):
-                # the white frame holds until a key is pressed: time to read a meter
-                if step != 3 * self.layout.count + 2 or pressed:
+            got = self.renderer.selftest(step)
+            if got:
+                # a frame that holds (board/selftest.py: the white one, time to read a meter;
+                # the version) stays until a key is pressed
+                if got is True or pressed:
                     self.selftest_step = step + 1
             else:
                 self.selftest_step = -1

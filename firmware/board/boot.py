@@ -7,7 +7,7 @@ GIVE_UP = 3  # the 3rd boot in a row that cannot read its files sets the saved g
 
 # The hardware dict's keys (board/__init__.py says what each is), checked when the app starts.
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
-           "storage_dir", "fs", "watchdog")
+           "storage_dir", "fs", "watchdog", "net", "web_port", "web_host")
 
 
 def check_hw(hw):

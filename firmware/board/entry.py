@@ -46,6 +46,8 @@ class Entry:
         self.filled = 0  # cards of the entry filled in from the play, untouched
         self.fill_at = -1  # the engine's event count when they were (-1: fill again)
         self.asked = False  # the menu asked "OK again ends this game"
+        self.stats = None  # the statistics on the display: a list of lines per side (menu.py)
+        self.page = 0  # the side whose statistics show
 
 
 def showing(app):

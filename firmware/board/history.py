@@ -41,19 +41,17 @@ _LONGEST = const(1400)  # no record is longer (6 sides, DETAIL deals with every 
 _SUMMARY_ROOM = const(10240)  # bytes free the summary wants: ~10 KB on a 64-bit port
 
 
-def walk(out, f, drop=0, room=0, last=None):
-    """out.write(record) for each good record of the open history file f (seek, read; None:
-    no file), oldest first, the oldest left out until `drop` records and `room` bytes are
-    (out None: no writes); then, if last is given, f is closed and last written. Returns (the
-    last good record or None, how many, their bytes). A record that does not check is
-    skipped (version 1 records come first, on 16-byte boundaries)."""
-    rec = None
-    k = t = i = 0
-    while f:
+def _next(f, at, rec):
+    """The next good record of the open file f from offset at[0] on (rec: the good record
+    before it, or None), at[0] moved past it; None at the end. A record that does not check
+    is skipped (version 1 records come first, on 16-byte boundaries)."""
+    i = at[0]
+    while True:
         f.seek(i)
         r = f.read(3)
         if len(r) < 3:
-            break
+            at[0] = i
+            return None
         n = r[1] | r[2] << 8 if r[0] == 2 else SIZE
         if (r[0] == 2 and HEAD + 4 <= n <= _LONGEST) or (
                 r[0] == 1 and not i % SIZE and not (rec and rec[0] == 2)):
@@ -62,17 +60,31 @@ def walk(out, f, drop=0, room=0, last=None):
             if len(r) == n and (sum(r) - r[15] & 255 == r[15] if r[0] == 1 else
                                 2 <= r[4] <= r[3] <= 6 and
                                 sum(r) - r[n - 2] - r[n - 1] & 0xFFFF == r[n - 2] | r[n - 1] << 8):
-                i += n
-                rec = r
-                k += 1
-                t += n
-                if drop > 0 or room > 0:
-                    drop -= 1
-                    room -= n
-                elif out:
-                    out.write(r)
-                continue
+                at[0] = i + n
+                return r
         i += 1
+
+
+def walk(out, f, drop=0, room=0, last=None):
+    """out.write(record) for each good record of the open history file f (seek, read; None:
+    no file), oldest first, the oldest left out until `drop` records and `room` bytes are
+    (out None: no writes); then, if last is given, f is closed and last written. Returns (the
+    last good record or None, how many, their bytes)."""
+    rec = None
+    k = t = 0
+    at = [0]
+    while f:
+        r = _next(f, at, rec)
+        if r is None:
+            break
+        rec = r
+        k += 1
+        t += len(r)
+        if drop > 0 or room > 0:
+            drop -= 1
+            room -= len(r)
+        elif out:
+            out.write(r)
     if last:
         if f:
             f.close()  # (before the new file is renamed over it)

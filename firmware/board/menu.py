@@ -1,5 +1,5 @@
-"""The menu (new game, settings, discard advisor, LED test, penalty), the advisor's answer
-and the penalty entry.
+"""The menu (new game, settings, discard advisor, statistics, LED test, penalty), the
+advisor's answer, the statistics' pages and the penalty entry.
 
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
 """
@@ -7,14 +7,15 @@ Loaded the first time D is pressed: a board that is only pegged never spends RAM
 from cribbage.events import MISDEAL, FAIL_TO_PLAY
 
 from board.render import View
-from board.settings import NAMES
-from board.modes import NORMAL, ADVISE, PENALTY, NEW_GAME, SETTINGS, SELFTEST
+from board.settings import NAMES, RULES
+from board.modes import NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST
 from board.fault import room
 
-MENU_ITEMS = ("new game",) + NAMES + ("advisor", "LED test", "penalty")  # D B: penalty
+MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
-HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "LED brightness",
-        "supply mA", "watchdog 0/1")
+HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "match mode 0-3",
+        "LED brightness", "supply mA", "watchdog 0/1")
+MATCHES = ("single games", "best of 3", "best of 5", "ACC points")  # the match setting's values
 
 
 def menu_key(app, name):
@@ -22,6 +23,8 @@ def menu_key(app, name):
     Returns what the app is to do, as board/entry.py's functions do (or a menu action)."""
     if app.mode == PENALTY:
         return penalty_key(app, name)
+    if app.mode == STATS:
+        return stats_key(app, name)
     e = app.e
     item = MENU_ITEMS[app.item]
     if name != "#":
@@ -49,6 +52,8 @@ def menu_key(app, name):
             e.clear()
         elif item == "LED test":
             return (SELFTEST,)
+        elif item == "stats":
+            return open_stats(app)
         elif item == "penalty":
             app.mode = PENALTY
             e.num = -1
@@ -87,7 +92,7 @@ def act(app, call):
         app.renderer.brightness = cfg.get("bright")
         app.renderer.limit_ma = cfg.get("limit")
         app.watchdog(cfg.get("watchdog"))
-        app.msg = "new game to apply" if call[1] in NAMES[:4] else ""
+        app.msg = "new game to apply" if call[1] in NAMES[:RULES] else ""
     else:  # SELFTEST
         app.selftest_step = 0
         app.mode = NORMAL
@@ -132,3 +137,67 @@ def penalty_key(app, name):
         e.clear()
     else:
         return "A B C, OK or *"  # the display lists them
+
+
+def open_stats(app):
+    """OK on "stats": each side's statistics (board/stats.py) from the history of finished
+    games, as the display's lines, one page per side. board.stats is loaded for this and
+    dropped at once (board.history too, unless the board had it loaded): only the lines stay,
+    in the entry, until the pages are left (Entry.clear drops them)."""
+    if app.display is None:
+        return "stats need the display"
+    import sys
+    had = "board.history" in sys.modules
+    try:
+        room("board.stats")
+        from board import stats
+        t = stats.tally(app.store)
+        pages = [stats.lines(t, side) for side in range(len(t))]
+    except OSError as err:
+        return "history unreadable (%s)" % err
+    finally:
+        _drop("stats")
+        if not had:
+            _drop("history")
+    app.e.clear()
+    app.e.stats = pages
+    app.mode = STATS
+
+
+def stats_key(app, name):
+    """A key on the statistics' pages: A/D (or OK) the next side, B the one before, * back
+    to the menu (the pages are dropped)."""
+    e = app.e
+    n = len(e.stats) if e.stats else 0
+    if name in "AD#":
+        if n:
+            e.page = (e.page + 1) % n
+    elif name == "B":
+        if n:
+            e.page = (e.page - 1) % n
+    elif name == "*":
+        app.mode = MENU
+        e.clear()
+    else:
+        return "A/B side, * back"
+
+
+def stats_text(app):
+    """The display's lines on the statistics' pages (board/text.py): a header with the page,
+    the side's lines (board/stats.py: 6 at most), the keys."""
+    pages = app.e.stats
+    if not pages:
+        return ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
+    out = ["STATS %d/%d" % (app.e.page + 1, len(pages))]
+    out.extend(pages[app.e.page])
+    out.append("A/B side * back")
+    return out
+
+
+def _drop(name):
+    """Forget board.<name>, loaded for the statistics only: gc frees its code."""
+    import sys
+    import board
+    sys.modules.pop("board." + name, None)
+    if name in board.__dict__:
+        delattr(board, name)

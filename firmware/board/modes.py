@@ -5,9 +5,10 @@ place their numbers live."""
 from micropython import const
 
 NORMAL = const(0)   # the game: deal, starter, the play, the show, pegs
-MENU = const(1)     # D: new game, settings, advisor, LED test, penalty
+MENU = const(1)     # D: new game, settings, advisor, stats, LED test, penalty
 ADVISE = const(2)   # the discard advisor (from the menu)
 PENALTY = const(3)  # the penalty entry: misdeal or failure to play (from the menu)
+STATS = const(4)    # the statistics per side, on the display (from the menu)
 
 # (ACTION, ...) tuples a key function returns: the first item is one of these, or an engine call
 DEAL_FIRST = const(1)  # (DEAL_FIRST, fn, arg, ...): deal first if the game waits for a deal

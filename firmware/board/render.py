@@ -19,7 +19,9 @@
 # The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
 # A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
 # blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
-# LEDs show the new total with this game's games blinking.
+# LEDs show the new total with this game's games blinking. The games-won LEDs count games (or ACC
+# game points) one an LED, dim; past their number they count on, bright, from the first: with
+# three, 4 is one bright and two dim, 6 and more all three bright (the display has the totals).
 # An error flashes the header and the start holes red for ERROR_MS. marks: up to 8 extra holes
 # to blink white (the discard advisor lights entry positions with them when there is no display).
 #
@@ -204,11 +206,12 @@ class Renderer:
                 if share:
                     continue  # the games won on a shared lane are the first side's
                 g = v.games[side]
-                for k in range(L.games):
+                if side == w and not fast:
+                    g -= v.won  # this game's games blink: off, the total before it
+                n = L.games
+                for k in range(n):  # one each, then brighter for the next n: 2n at most
                     if k < g:
-                        if side == w and k >= g - v.won and not fast:
-                            continue
-                        self._add(L.games_led(lane, k), side, STATUS)
+                        self._add(L.games_led(lane, k), side, FRONT if k + n < g else STATUS)
         else:
             if fast:
                 for k in range(L.first_track):
@@ -314,8 +317,9 @@ class Renderer:
         return self._write()
 
     def selftest(self, step):
-        """Boot self-test frame `step` (0 .. count*3 + 2): one LED at a time in red, green,
-        blue along the strip's wiring, then all white at the current limit. False when done.
-        (board/selftest.py: loaded only when the test runs.)"""
+        """Boot self-test frame `step` (0 .. count*3 + 3): one LED at a time in red, green,
+        blue along the strip's wiring, all white at the current limit, the firmware's version.
+        True, HOLD (a frame kept until a key) or False when done. (board/selftest.py: loaded
+        only when the test runs.)"""
         from board.selftest import selftest
         return selftest(self, step)

@@ -1,17 +1,26 @@
 """The board's settings: a few small numbers, saved as bytes beside the game.
 
-The game's own rules (players, 61/121, muggins, skunk lines) are copied into each new game
-and saved inside it by the engine; changing them here applies from the next new game.
-Each setting: (name, default, lowest, highest, step) -- the menu walks this table; its help
-line is in board/menu.py (display only).
+The game's own rules (players, 61/121, muggins, skunk lines, the match mode: the first RULES
+names) are copied into each new game and saved inside it by the engine; changing them here
+applies from the next new game. Each setting: (name, default, lowest, highest, step) -- the
+menu walks this table; its help line is in board/menu.py (display only).
+
+match: 0 single games (games won add up, as on earlier firmware), 1 best of 3, 2 best of 5,
+3 ACC game points (cribbage.match SINGLE, BEST_OF_3, BEST_OF_5, ACC).
+
+Saved form (version 2): version, count of values, each value (2 bytes, little-endian), the
+sum of the bytes before (low 8 bits). Version 1 files (earlier firmware, 7 values: no
+"match") load with match at its default.
 """
 
-NAMES = ("players", "game", "muggins", "skunk", "bright", "limit", "watchdog")
-DEFAULT = (2, 121, 0, 1, 64, 2000, 0)
-LOW = (2, 61, 0, 0, 8, 200, 0)
-HIGH = (6, 121, 1, 1, 255, 9000, 1)
-STEP = (1, 60, 1, 1, 8, 100, 1)
-_VERSION = 1
+NAMES = ("players", "game", "muggins", "skunk", "match", "bright", "limit", "watchdog")
+DEFAULT = (2, 121, 0, 1, 0, 64, 2000, 0)
+LOW = (2, 61, 0, 0, 0, 8, 200, 0)
+HIGH = (6, 121, 1, 1, 3, 255, 9000, 1)
+STEP = (1, 60, 1, 1, 1, 8, 100, 1)
+RULES = 5  # NAMES[:RULES] are the game's rules: a new game applies them
+_VERSION = 2
+_MATCH = 4  # "match": version 1 files have no value for it
 
 
 class Settings:
@@ -53,13 +62,19 @@ class Settings:
 
 
 def loads(data):
-    """Settings from dumps() bytes; ValueError when they are not ours or out of range."""
+    """Settings from dumps() bytes (or a version 1 file); ValueError when they are not ours
+    or out of range."""
     n = len(NAMES)
-    if len(data) != 3 + 2 * n or data[0] != _VERSION or data[1] != n:
+    k = n if data[:1] == bytes((_VERSION,)) else n - 1 if data[:1] == b"\x01" else -1
+    if k < 0 or len(data) != 3 + 2 * k or data[1] != k:
         raise ValueError("not a settings file")
     if sum(data[:-1]) & 255 != data[-1]:
         raise ValueError("settings checksum")
     s = Settings()
+    j = 2
     for i in range(n):
-        s.set(NAMES[i], data[2 + 2 * i] | data[3 + 2 * i] << 8)
+        if k < n and i == _MATCH:
+            continue  # version 1: the match mode keeps its default
+        s.set(NAMES[i], data[j] | data[j + 1] << 8)
+        j += 2
     return s

@@ -86,7 +86,7 @@ def update(app):
     r = m.result if m.phase == M.OVER else 0
     v.skunk = 2 if r == M.DOUBLE_SKUNK else 1 if r in (M.SKUNK, M.LURCH) else 0
     v.won = (m.double_games if r == M.DOUBLE_SKUNK else m.skunk_games if v.skunk
-             else 1) if r else 0
+             else 2 if m.mode == M.ACC else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
     had = app.counting >= 0

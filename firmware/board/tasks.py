@@ -8,6 +8,10 @@ that ends with an exception reaches the asyncio loop's exception handler, which 
 
 import gc
 
+from micropython import const
+
+_WEB_ROOM = const(36 * 1024)  # free heap the page's server wants (microdot: ~31 KB, 64-bit)
+
 
 def run(hw):
     """Start the app on hardware hw (blocks forever). If the app cannot even start (a
@@ -30,6 +34,20 @@ def run(hw):
     assert app is not None
     app.boot()
     asyncio.run(app.run())
+
+
+async def web(app):
+    """The live page's task: loaded only on a board with a network; if it fails (no memory
+    for it, a socket error), the board says so in its log and plays on without it."""
+    try:
+        gc.collect()
+        if hasattr(gc, "mem_free") and gc.mem_free() < _WEB_ROOM:
+            raise MemoryError("%d bytes free" % gc.mem_free())
+        from board.web import serve
+        await serve(app)
+    except Exception as e:  # noqa: BLE001
+        print("web: stopped:", repr(e))
+        gc.collect()
 
 
 async def tasks(app, frame_ms):
@@ -71,5 +89,7 @@ async def tasks(app, frame_ms):
 
     asyncio.get_event_loop().set_exception_handler(died)
     start()
+    if app.hw.get("net") is not None:  # the live page (board/web.py), on a board with Wi-Fi
+        running.append(asyncio.create_task(web(app)))  # (not restarted: it says why it ended)
     while True:
         await sleep_ms(1000)

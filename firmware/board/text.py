@@ -11,7 +11,7 @@ from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.keypad import ticks_diff
-from board.modes import MENU, ADVISE, PENALTY, VERSION_MSG
+from board.modes import MENU, ADVISE, PENALTY, STATS, VERSION_MSG
 from board.entry import showing, shower
 
 from micropython import const
@@ -24,7 +24,7 @@ def lines(app):
     m = app.m
     out = screen.scores(m.score, m.sides)
     if app.mode == MENU:
-        from board.menu import MENU_ITEMS, HELP  # the menu is open: it is loaded
+        from board.menu import MENU_ITEMS, HELP, MATCHES  # the menu is open: it is loaded
         from board.settings import NAMES
 
         item = MENU_ITEMS[app.item]
@@ -33,7 +33,8 @@ def lines(app):
         out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
         out.append(item)
         if item in NAMES:
-            out.append("= %d" % app.cfg.get(item))
+            v = app.cfg.get(item)
+            out.append("= %d %s" % (v, MATCHES[v]) if item == "match" else "= %d" % v)
             out.append(HELP[NAMES.index(item)])
         if app.e.num >= 0:
             out.append("> %d" % app.e.num)
@@ -45,6 +46,9 @@ def lines(app):
         out.append("A who B misdeal")
         out.append("C failed to play")
         out.append("# peg * leave")
+    elif app.mode == STATS:  # its own page: the side's lines fill the screen
+        from board.menu import stats_text  # (the menu is loaded)
+        out = stats_text(app)
     elif app.mode == ADVISE:
         out.append("ADVISE 5-6 cards")
         out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.e.cards)
@@ -101,6 +105,8 @@ def prompt(app):
     p = m.phase
     if p == M.DEAL:
         d = m.next_dealer if m.next_dealer >= 0 else app.e.seat
+        if m.mode != M.SINGLE and not m.deals:  # a match's game: the totals so far
+            return "deal: %s\n%s" % (seat_name(app, d), totals(m))
         return "deal: " + seat_name(app, d)
     if p == M.STARTER:
         return "starter card?\n" + seat_name(app, m.dealer) + " dealt"
@@ -110,9 +116,17 @@ def prompt(app):
         return ("crib " if crib else "hand ") + seat_name(app, seat)
     if p == M.PLAY:
         return "play %s %d" % (seat_name(app, m.turn), m.count)
-    games = " ".join(str(g) for g in m.games[:m.sides])
     how = ("", "", ":\nskunk", ":\ndouble skunk", ":\nlurch")[m.result]
-    return "%s wins%s\ngames %s" % (screen.SIDE_NAMES[m.winner], how, games)
+    won = "%s wins%s\n%s" % (screen.SIDE_NAMES[m.winner], how, totals(m))
+    if m.match_won() >= 0:  # best of 3 or 5 is over: OK starts a new match
+        won += "\nmatch to %s\nOK: new match" % screen.SIDE_NAMES[m.winner]
+    return won
+
+
+def totals(m):
+    """Each side's games won ("games 1 0"), or in ACC mode its game points ("points 5 2")."""
+    return ("points " if m.mode == M.ACC else "games ") + " ".join(
+        str(g) for g in m.games[:m.sides])
 
 
 

@@ -1,5 +1,6 @@
 """Builds the hardware dict (see board/__init__.py) for a board running stock MicroPython:
-a WS2812 strip on one pin, a 4x4 keypad, buttons, an optional SSD1306, ticks_ms, littlefs.
+a WS2812 strip on one pin, a 4x4 keypad, buttons, an optional SSD1306, ticks_ms, littlefs,
+and Wi-Fi where the port has it (boards/wifi.py: the ESP32, the Pico W's firmware).
 Only the per-board modules call this, with their pin numbers."""
 
 import time
@@ -31,7 +32,9 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None):
     strip = neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count)
     if order != "GRB":  # neopixel's ORDER: where red, green, blue (and white) go in a pixel
         strip.ORDER = (order.index("R"), order.index("G"), order.index("B"), 3)
-    return {
+    from boards.wifi import joiner
+
+    hw = {
         "layout": L,
         "strip": strip,
         "rows": [Pin(p, Pin.OPEN_DRAIN, value=1) for p in rows],
@@ -44,3 +47,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None):
         "fs": None,
         "watchdog": lambda ms: machine.WDT(timeout=ms),
     }
+    net = joiner()  # the live page (board/web.py) on a board with Wi-Fi
+    if net is not None:
+        hw["net"] = net
+    return hw

@@ -28,6 +28,12 @@ SKUNK = const(2)         # 121 game: loser under skunk_line
 DOUBLE_SKUNK = const(3)  # 121 game: loser under double_line
 LURCH = const(4)         # 61 game: loser under skunk_line
 
+# Match modes (Match.mode): what Match.games counts, and when a match ends (match.py).
+SINGLE = const(0)     # games won, no match end: a skunk counts skunk_games, ...
+BEST_OF_3 = const(1)  # the same, and the first side to 2 games wins the match
+BEST_OF_5 = const(2)  # ... to 3 games
+ACC = const(3)        # ACC game points: a win 2, a skunk (or lurch) 3, no double skunk
+
 # Why the newest points were pegged (Match.last_why).
 WHY_PLAY = const(1)     # a card in the play: 15, 31, pairs, runs (+1 when also the last card)
 WHY_GO = const(2)       # one for the go (or the last card)
@@ -153,7 +159,7 @@ def peg(self, side, pts, why):
         self.games[side] += self.skunk_games
     else:
         self.result = WIN
-        self.games[side] += 1
+        self.games[side] += 2 if self.mode == ACC else 1
 
 
 def apply(self, b, i):

@@ -187,7 +187,9 @@ def checkpoint(self, k, at):
 def replay(self, upto):
     """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
     before that point (one deal of events at most), or from the game's start."""
-    k = self.deals - 1  # the records of deals 0..deals-1 hold for the committed journal
+    # the records of deals 0..deals-1 hold for the committed journal (none from its start:
+    # deals may be a finished game's, shown by undo and loaded from a save without records)
+    k = self.deals - 1 if upto else -1
     while k >= 0 and _ck_at(self, k) >= upto:
         k -= 1
     self._reset()

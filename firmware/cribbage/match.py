@@ -55,6 +55,7 @@ from . import journal as jl  # (not `journal`: the class has a method of that na
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
     VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
+    SINGLE, BEST_OF_3, BEST_OF_5, ACC,
     WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
     MISDEAL, FAIL_TO_PLAY, FALSE_GO, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
@@ -81,7 +82,8 @@ no penalty kind %r
 not a card: %r
 no side %r: sides are 0 to %d
 no deal now: show the hands and the crib first
-no penalty before the first deal"""
+no penalty before the first deal
+the match mode is 0 to 3, not %r"""
 _PLAYERS = const(0)
 _TARGET = const(1)
 _LINES = const(2)
@@ -101,15 +103,17 @@ _CARD = const(15)
 _SIDE = const(16)
 _DEAL_ON = const(17)
 _NO_DEAL_YET = const(18)
+_MODE = const(19)
 
 
 class Match:
     # One game (then the next) between `players` seats; the derived state is public:
     #
     # players, sides, target, muggins_on     settings (read-only; also skunk_line, skunk_games,
-    # double_line, double_games)
+    # double_line, double_games, mode)
     # score[side], back[side]                front peg (the score) and back peg (previous score)
-    # games[side]                            games won, skunks counting their game values
+    # games[side]                            games won, skunks counting their game values (mode
+    #                                        ACC: game points); match_won() says a match's end
     # phase                                  DEAL, STARTER, PLAY, SHOW or OVER
     # dealer                                 seat dealing this deal (-1 before the first deal)
     # next_dealer                            seat deal() deals for by default (-1: unknown)
@@ -128,12 +132,17 @@ class Match:
     # events                                 events in the journal (undo depth)
 
     def __init__(self, players=2, target=121, muggins=False, skunk_line=-1, skunk_games=2,
-                 double_line=-1, double_games=3, pairs=False):
+                 double_line=-1, double_games=3, pairs=False, mode=SINGLE):
         # A new game. players 2..6; target 121 or 61; muggins on/off. skunk_line: a loser
         # under it makes the win count skunk_games (default 91 in the 121 game; in the 61 game
         # it is the lurch, default 31); double_line: under it, double_games (default 61 in the
         # 121 game, none in the 61 game). 0 turns a line off. pairs: six players as three
-        # partnerships (a game saved before sheet 002's two teams). ValueError for bad settings.
+        # partnerships (a game saved before sheet 002's two teams). mode: SINGLE (games won
+        # add up for ever), BEST_OF_3, BEST_OF_5 (the first side to 2 or 3 games wins the match:
+        # next_game() then starts a new one), ACC (tournament game points: 2 for a win, 3 for a
+        # skunk or lurch; no double skunk: it is a skunk). ValueError for bad settings.
+        if mode not in (SINGLE, BEST_OF_3, BEST_OF_5, ACC):
+            raise ValueError(say(_NO, _MODE, (mode,)))
         if players not in (2, 3, 4, 5, 6):
             raise ValueError(say(_NO, _PLAYERS, (players,)))
         if target not in (61, 121):
@@ -142,6 +151,9 @@ class Match:
             skunk_line = 91 if target == 121 else 31
         if double_line == -1 or double_line is None:
             double_line = 61 if target == 121 else 0
+        if mode == ACC:  # the American Cribbage Congress's game points
+            skunk_games = 3
+            double_line = 0
         if not (0 <= skunk_line < target and 0 <= double_line < target):
             raise ValueError(say(_NO, _LINES, (target - 1,)))
         if double_line and double_line > skunk_line:
@@ -156,6 +168,7 @@ class Match:
         self.skunk_games = skunk_games
         self.double_line = double_line
         self.double_games = double_games
+        self.mode = mode
         self._n = 0
         self._top = 0
         self._base_games = [0] * self.sides  # the game's start: games won so far
@@ -180,10 +193,31 @@ class Match:
 
     def settings(self):
         """The settings as the 7 bytes dumps() stores."""
-        # (byte 2: muggins, | 2 for six players in two teams: saves before them lack it)
+        # (byte 2: muggins, | 2 for six players in two teams: saves before them lack it,
+        # | the match mode << 2: saves before it have 0, SINGLE)
         return bytes((self.players, self.target, (1 if self.muggins_on else 0)
-                      | (2 if self.players == 6 and self.sides == 2 else 0), self.skunk_line,
+                      | (2 if self.players == 6 and self.sides == 2 else 0) | self.mode << 2,
+                      self.skunk_line,
                       self.skunk_games, self.double_line, self.double_games))
+
+    def match_won(self):
+        # The side whose game just won the match (best of 3 or 5: it has the games the match
+        # needs), else -1 (SINGLE and ACC have no match end). OK then starts a new match.
+        need = (0, 2, 3, 0)[self.mode]
+        w = self.winner
+        return w if need and self.phase == OVER and self.games[w] >= need else -1
+
+    def next_game(self):
+        # After a win: a new game with the same settings, scores to 0, games won kept
+        # (journal.py); after the game that won a match, a new match: games won back to 0.
+        # One undo still shows the finished game's end, with the games it left. -> 0.
+        new_match = self.match_won() >= 0
+        jl.next_game(self)
+        if new_match:
+            for k in range(self.sides):
+                self._base_games[k] = 0
+                self.games[k] = 0
+        return 0
 
     def overlooked(self):
         # The points muggins() can take right now (muggins on, right after a show that
@@ -445,7 +479,6 @@ class Match:
     _end_series = pegging.end_series
     _end_play = pegging.end_play
     _show = pegging.show
-    next_game = jl.next_game
     _checkpoint = jl.checkpoint
     _room = jl.room
     restore = jl.restore

@@ -136,6 +136,9 @@ def main(argv=None):
                     help="a board without the OLED: the LEDs give all the feedback")
     ap.add_argument("--firmware", default=None,
                     help="firmware tree to run (default firmware/; e.g. build/rp2040)")
+    ap.add_argument("--web", type=int, default=0, metavar="PORT",
+                    help="serve the live page on http://127.0.0.1:PORT/ as a board with Wi-Fi "
+                    "does (the interactive board only)")
     ap.add_argument("--heap", default="512k",
                     help="MicroPython heap size (the unix port has 64-bit objects)")
     a = ap.parse_args(argv)

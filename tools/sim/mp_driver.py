@@ -1,10 +1,11 @@
 """MicroPython side of the simulator: run the real board app on the host board (fake hardware).
 
 Run by tools/sim/runner.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
-    micropython mp_driver.py STORAGE_DIR realtime|virtual [display|nodisplay [BOARD]]
+    micropython mp_driver.py STORAGE_DIR realtime|virtual [display|nodisplay [BOARD [WEB_PORT]]]
 
 It builds the hardware with firmware/boards/fake.py -- or, given BOARD (pico, esp32_devkit),
-with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/hw/ -- with the
+with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/hw/; given
+WEB_PORT, it serves the live page (board/web.py) on 127.0.0.1:WEB_PORT (realtime only) -- with the
 storage in STORAGE_DIR on the host (a restarted simulator resumes the saved game), starts the
 app exactly as firmware/main.py does on a board, and talks to the host over stdin/stdout,
 one line each:
@@ -263,8 +264,17 @@ def build_hw(storage, display, board):
     return hw
 
 
-async def main(storage, realtime, display=True, board=""):
+async def localhost():
+    """The simulator's network: the live page is served on this machine only."""
+    return "127.0.0.1"
+
+
+async def main(storage, realtime, display=True, board="", web=0):
     hw = build_hw(storage, display, board)
+    if web:  # the live page (board/web.py), as a board with Wi-Fi serves it
+        hw["net"] = localhost
+        hw["web_port"] = web
+        hw["web_host"] = "127.0.0.1"
     if realtime:
         hw["clock"] = time.ticks_ms
         hw["sleep_ms"] = time.sleep_ms
@@ -289,7 +299,8 @@ def run(argv):
     realtime = len(argv) > 2 and argv[2] == "realtime"
     display = not (len(argv) > 3 and argv[3] == "nodisplay")
     board = argv[4] if len(argv) > 4 else ""
-    asyncio.run(main(storage, realtime, display, board))
+    web = int(argv[5]) if len(argv) > 5 and argv[5] else 0
+    asyncio.run(main(storage, realtime, display, board, web))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import json
 import os
 import subprocess
 
-from hostenv import FIRMWARE, venv_program
+from hostenv import FIRMWARE, mp_lib, venv_program
 
 from sim import ui
 
@@ -35,10 +35,14 @@ class Sim:
     """One micropython process running the app; send() commands, state() reads the board."""
 
     def __init__(self, storage=".sim", firmware=None, realtime=False, heap="512k",
-                 display=True, board=""):
+                 display=True, board="", web=0):
+        """web: a port to serve the live page on (localhost; realtime only), 0 none."""
         fw = firmware or FIRMWARE
         os.makedirs(storage, exist_ok=True)
         path = [SIM_DIR, fw, ".frozen"]
+        if web:  # the page's web framework, as a board's /lib holds it
+            path.insert(2, os.path.join(fw, "lib") if os.path.isdir(os.path.join(fw, "lib"))
+                        else mp_lib())
         if board:  # the real board module, on fake machine/neopixel/ssd1306 modules
             path.insert(0, HW_DIR)
             board = BOARD_MODULES.get(board, board)
@@ -46,7 +50,7 @@ class Sim:
         self.proc = subprocess.Popen(
             [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),
              storage, "realtime" if realtime else "virtual",
-             "display" if display else "nodisplay", board],
+             "display" if display else "nodisplay", board, str(web or "")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, bufsize=1, env=env)
         self.log = []

@@ -66,7 +66,7 @@ def interactive(a, size=terminal_size):
     if not sys.stdin.isatty():
         raise SimError("no terminal: use --keys for a scripted run")
     sim = Sim(a.storage, a.firmware, realtime=True, heap=a.heap, display=not a.no_display,
-              board=a.board)
+              board=a.board, web=a.web)
     keymap = key_help()
     buttons = BUTTON_KEYS
     extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board

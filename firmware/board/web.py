@@ -1,0 +1,421 @@
+"""The live page: the game on every phone at the table, served by the board (microdot).
+
+Started by board/tasks.py as its own asyncio task when the board has a network (hw["net"]:
+an async function giving the address to serve on, or None). The page (www/index.html, sent
+from flash) draws the track from the layout's own data (/layout: every LED's place and what it
+is) and follows the game over server-sent events (/events: the state as JSON, pushed within
+_PUSH_MS of a change). The rest is read-only too: /state, /deals (this game deal by deal),
+/stats, /history.csv, /history.json. Only a new game changes the board, and it asks for the
+PIN the board shows on its display (POST /pin shows it; wrong PINs lock the form out, longer
+each time).
+
+Guarded against the network: at most _CLIENTS connections at once (others get 503), a request
+must arrive whole within _READ_MS, in lines of at most _LINE bytes and _HEADERS headers, with
+a body of at most _BODY bytes; anything else gets an error and the connection is closed. The
+game never waits for a client: every handler is short, the live stream yields between pushes.
+"""
+
+import asyncio
+import gc
+import json
+import os
+
+from microdot import Microdot, Request, Response
+from microdot.sse import sse_response
+
+from cribbage import match as M
+from cribbage.cards import fmt
+from board import screen
+from board.keypad import ticks_diff, sleep_ms
+from board.modes import NEW_GAME
+from version import VERSION
+
+from micropython import const
+
+_CLIENTS = const(4)     # connections served at once (a live page holds one)
+_READ_MS = const(4000)  # the whole request, from the connection
+_LINE = const(512)      # the longest request line or header line
+_HEADERS = const(24)    # header lines
+_BODY = const(64)       # a request's body (the PIN form)
+_PUSH_MS = const(150)   # the live stream looks for a change this often
+_PING_MS = const(2000)  # and says something at least this often: a page that is gone fails
+# the write and frees its place (and proxies and phones keep the stream open)
+_LOCK_MS = const(2000)  # a wrong PIN locks the form for this, doubled each time (to 256x)
+_NEW_PIN_AFTER = const(5)  # wrong PINs before the board picks a new PIN
+_PIN_SHOWN_MS = const(60000)
+
+Request.max_readline = _LINE
+Request.max_content_length = _BODY
+Request.max_body_length = _BODY
+
+PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
+RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
+WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
+
+
+def _root():
+    """The folder the firmware runs from ("" on a board: its files are at /)."""
+    p = __file__
+    p = p[:p.rfind("/") + 1][:-1]  # the package's folder
+    return p[:p.rfind("/") + 1] if "/" in p else ""
+
+
+PAGE = _root() + "www/index.html"
+
+
+class _Reader:
+    """The client's stream while its request is read: whole lines of at most _LINE bytes, at
+    most _HEADERS + 1 of them, everything within _READ_MS of the connection; ValueError
+    otherwise (microdot answers 400)."""
+
+    def __init__(self, stream, now):
+        self.s = stream
+        self.t0 = now
+        self.buf = b""
+        self.lines = 0
+
+    async def _more(self, n):
+        left = _READ_MS - ticks_diff(_ms(), self.t0)
+        if left <= 0:
+            raise ValueError("request too slow")
+        got = await asyncio.wait_for(self.s.read(n), left / 1000)
+        if not got:
+            raise ValueError("request cut short")
+        self.buf += got
+
+    async def readline(self):
+        self.lines += 1
+        if self.lines > _HEADERS + 1:
+            raise ValueError("too many headers")
+        while True:
+            i = self.buf.find(b"\n")
+            if i >= 0:
+                line = self.buf[:i + 1]
+                self.buf = self.buf[i + 1:]
+                return line
+            if len(self.buf) > _LINE:
+                raise ValueError("line too long")
+            await self._more(128)
+
+    async def readexactly(self, n):
+        while len(self.buf) < n:
+            await self._more(n - len(self.buf))
+        got = self.buf[:n]
+        self.buf = self.buf[n:]
+        return got
+
+    async def read(self, n=-1):
+        if not self.buf:
+            await self._more(n if n > 0 else 128)
+        got = self.buf if n < 0 else self.buf[:n]
+        self.buf = self.buf[len(got):]
+        return got
+
+
+def _ms():
+    import time
+    return time.ticks_ms()
+
+
+def _later(ms):
+    import time
+    return time.ticks_add(time.ticks_ms(), ms)
+
+
+class Web(Microdot):
+    """The board's server: microdot with the limits above, and the page's state."""
+
+    def __init__(self, app):
+        super().__init__()
+        self.app = app
+        self.busy = 0
+        self.seen = -1  # app.changes when the state below was made
+        self.state = b""
+        self.pin = 0
+        self.pin_at = -1  # when the PIN was shown on the display (-1: not since it was made)
+        self.fails = 0
+        self.locked_until = -1  # the PIN form is locked until then (-1: not locked)
+        self.new_pin()
+
+    def new_pin(self):
+        b = os.urandom(2)
+        self.pin = (b[0] << 8 | b[1]) % 9000 + 1000
+        self.pin_at = -1
+
+    async def handle_request(self, reader, writer):
+        if self.busy >= _CLIENTS:
+            try:
+                await writer.awrite(b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\n\r\n")
+                await writer.aclose()
+            except Exception:  # noqa: BLE001  (the client went: nothing to tell)
+                pass
+            return
+        self.busy += 1
+        try:
+            await super().handle_request(_Reader(reader, _ms()), writer)
+        except Exception as e:  # noqa: BLE001  (a client that vanished mid-answer)
+            print("web:", repr(e))
+        finally:
+            self.busy -= 1
+            try:
+                await writer.aclose()
+            except Exception:  # noqa: BLE001
+                pass
+            gc.collect()
+
+    def now_state(self):
+        """The state as JSON bytes, made again only when the app has changed since."""
+        app = self.app
+        if app.changes != self.seen:
+            self.state = b""
+            gc.collect()
+            self.state = json.dumps(snapshot(app)).encode()
+            self.seen = app.changes
+        return self.state
+
+
+def snapshot(app):
+    """What the page shows, as a dict (JSON): the scores, pegs (as LED numbers on the layout),
+    games won, whose deal/turn/crib, the count and the series, the last points and why, the
+    display's lines, the last show's cards and count."""
+    m = app.m
+    L = app.layout
+    sides = m.sides
+    lanes = L.lanes
+    pegs = []
+    for s in range(sides):
+        lane = s % lanes
+        pegs.append([L.peg(lane, min(m.score[s], m.target), m.target),
+                     L.peg(lane, min(m.back[s], m.target), m.target) if m.back[s] else -1,
+                     s // lanes])
+    skunk = []
+    for lane in range(min(lanes, sides)):
+        skunk.append([L.peg(lane, m.skunk_line, m.target) if m.skunk_line else -1,
+                      L.peg(lane, m.double_line, m.target) if m.double_line else -1])
+    games = []
+    for lane in range(lanes):
+        k = []
+        for i in range(L.games):
+            k.append(L.games_led(lane, i))
+        games.append(k)
+    pile = []
+    for c in m.pile:
+        pile.append(fmt(c))
+    phase = m.phase
+    turn = m.turn
+    st = {
+        "version": VERSION, "changes": app.changes,
+        "players": m.players, "sides": sides, "target": m.target,
+        "names": screen.SIDE_NAMES[:sides],
+        "phase": PHASES[phase] if 0 <= phase < len(PHASES) else str(phase),
+        "deal": m.deals, "score": list(m.score), "back": list(m.back),
+        "games": list(m.games[:sides]), "pegs": pegs, "skunk": skunk, "games_leds": games,
+        "dealer": m.dealer, "dealer_side": m.side_of(m.dealer) if m.dealer >= 0 else -1,
+        "turn": turn, "turn_side": m.side_of(turn) if turn >= 0 else -1,
+        "crib_next": bool(m.crib_next), "count": m.count, "pile": pile,
+        "starter": fmt(m.starter_card) if m.starter_card >= 0 else "",
+        "last": {"side": m.last_side, "points": m.last_points,
+                 "why": WHY[m.last_why] if 0 <= m.last_why < len(WHY) else ""},
+        "winner": m.winner, "result": RESULTS[m.result] if 0 <= m.result < 5 else "",
+        "error": app.err or "",
+        "show": last_show(m),
+    }
+    if app.display is not None:
+        st["lines"] = app.lines()
+    return st
+
+
+def last_show(m):
+    """The newest hand or crib shown with its cards in this deal: {"cards", "starter",
+    "crib", "points", "said"} (the spoken count), or None."""
+    from cribbage.events import E_SHOW, E_DEAL, size
+    from cribbage.spoken import breakdown, spoken
+
+    if m.phase != M.SHOW and m.phase != M.DEAL and m.phase != M.OVER:
+        return None
+    e = m.dumps()  # the journal: saved.py's layout (cribbage/summary.py reads it the same way)
+    i = len(e) - 4 - (e[10] | e[11] << 8)
+    end = i + (e[8] | e[9] << 8)
+    last = -1  # where the newest show with cards is, and which show of its deal it was
+    at = shows = 0
+    while i < end:
+        k = e[i]
+        if k & 0xF0 == E_SHOW:
+            if k & 1:
+                last = i
+                at = shows
+            shows += 1
+        elif k & 0xF0 == E_DEAL:
+            last = -1
+            shows = 0
+        i += size(e, i, m.players)
+    if last < 0 or m.starter_card < 0:
+        return None
+    cards = e[last + 1:last + 5]
+    crib = at == m.players  # a deal shows each seat's hand, then the crib
+    items = breakdown(cards, m.starter_card, crib)
+    pts = 0
+    for it in items:
+        pts += it[2]
+    out = []
+    for c in cards:
+        out.append(fmt(c))
+    return {"cards": out, "starter": fmt(m.starter_card), "crib": crib, "points": pts,
+            "said": spoken(items)}
+
+
+def routes(web):
+    """The server's paths."""
+    app = web.app
+
+    @web.get("/")
+    async def page(req):
+        return Response.send_file(PAGE, content_type="text/html; charset=utf-8", max_age=60)
+
+    @web.get("/state")
+    async def state(req):
+        return web.now_state(), 200, {"Content-Type": "application/json"}
+
+    @web.get("/events")
+    async def events(req):
+        return sse_response(req, _live, web)
+
+    @web.get("/layout")
+    async def layout(req):
+        return _layout(app.layout), 200, {"Content-Type": "application/json"}
+
+    @web.get("/deals")
+    async def deals(req):
+        return json.dumps(deal_rows(app.m)), 200, {"Content-Type": "application/json"}
+
+    @web.get("/stats")
+    async def stats(req):
+        from board import stats as S
+        t = S.tally(app.store)
+        out = []
+        for side in range(len(t)):
+            out.append({"name": screen.SIDE_NAMES[side], "counts": list(t[side]),
+                        "lines": S.lines(t, side)})
+        return json.dumps(out), 200, {"Content-Type": "application/json"}
+
+    @web.get("/history.csv")
+    async def history_csv(req):
+        from board import export
+        return export.csv_lines(app.store), 200, {
+            "Content-Type": "text/csv", "Content-Disposition": "attachment; filename=games.csv"}
+
+    @web.get("/history.json")
+    async def history_json(req):
+        from board import export
+        return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
+
+    @web.post("/pin")
+    async def show_pin(req):
+        """The board shows its PIN on the display (the page asks before a change)."""
+        app.msg = "web PIN %d" % web.pin
+        web.pin_at = _ms()
+        app.changes += 1
+        app.view.dirty = True
+        return 204
+
+    @web.post("/new-game")
+    async def new_game(req):
+        now = _ms()
+        if web.locked_until >= 0 and ticks_diff(web.locked_until, now) > 0:
+            return "locked: wait %d s" % (ticks_diff(web.locked_until, now) // 1000 + 1), 429
+        pin = (req.form or {}).get("pin", "")
+        shown = web.pin_at >= 0 and ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
+        if not shown or pin != str(web.pin):
+            web.fails += 1
+            web.locked_until = _later(_LOCK_MS << min(web.fails - 1, 8))
+            if web.fails >= _NEW_PIN_AFTER:
+                web.new_pin()
+                web.fails = 0
+            return "wrong PIN" if shown else "ask for the PIN first", 403
+        web.fails = 0
+        web.pin_at = -1
+        web.new_pin()  # a PIN serves once
+        from board.fault import room
+        room("board.menu")
+        app.apply((NEW_GAME,))
+        app.changes += 1
+        app.view.dirty = True
+        return "new game", 200
+
+    @web.errorhandler(404)
+    async def not_found(req):
+        return "no such page", 404
+
+
+def deal_rows(m):
+    """This game deal by deal: [dealer side, [hand, crib, play] per side] (None: not shown)."""
+    from cribbage import summary as S
+    try:
+        s = S.summarise(m)
+    except ValueError:
+        return []
+    out = []
+    for d in range(s.deals):
+        row = []
+        for side in range(s.sides):
+            h = s.get(d, side, S.HAND)
+            c = s.get(d, side, S.CRIB)
+            row.append([None if h == S.NONE else h, None if c == S.NONE else c,
+                        s.get(d, side, S.PLAY) + s.get(d, side, S.PEG)])
+        out.append([m.side_of(s.dealer[d]), row])
+    return out
+
+
+def _layout(L):
+    """Every LED's place (mm) and what it is, a band of the board at a time (streamed)."""
+    from board.layout import KIND_NAMES
+    yield '{"count":%d,"lanes":%d,"holes":%d,"leds":[' % (L.count, L.lanes, L.holes)
+    n = L.count
+    for i in range(0, n, 30):
+        part = []
+        for p in range(i, min(i + 30, n)):
+            x, y = L.xy(p)
+            kind, lane, k = L.what(p)
+            part.append('[%.1f,%.1f,"%s",%d,%d]' % (x, y, KIND_NAMES[kind], lane, k))
+        yield ("," if i else "") + ",".join(part)
+    yield "]}"
+
+
+async def _live(req, sse, web):
+    """One page's live stream: the state whenever it changes, a comment now and then."""
+    sent = -1
+    quiet = 0
+    while True:
+        if web.app.changes != sent:
+            data = web.now_state()
+            sent = web.seen
+            await sse.send(data)
+            quiet = 0
+        else:
+            quiet += _PUSH_MS
+            if quiet >= _PING_MS:
+                await sse.send("ping", comment=True)
+                quiet = 0
+        await sleep_ms(_PUSH_MS)
+
+
+async def serve(app):
+    """The web task: wait for the network, then serve forever (a board without one returns)."""
+    hw = app.hw
+    net = hw.get("net")
+    if net is None:
+        return
+    addr = await net()
+    if not addr:
+        print("web: no network: the board plays without its page")
+        return
+    port = hw.get("web_port", 80)
+    where = addr if port == 80 else "%s:%d" % (addr, port)
+    print("web: the page is at http://%s/" % where)
+    app.msg = "page %s" % where
+    app.changes += 1
+    app.view.dirty = True
+    web = Web(app)
+    routes(web)
+    gc.collect()
+    await web.start_server(host=hw.get("web_host", "0.0.0.0"), port=port)

@@ -1,0 +1,53 @@
+"""Wi-Fi, on the boards that have it (ESP32, Pico W): join the network named in /wifi.json,
+{"ssid": "...", "password": "..."}, written by `make flash WIFI=file` (never in the build, never
+served by the page, never printed). The board's name on the network is "cribbage"
+(http://cribbage.local/ where the port answers mDNS); otherwise the display shows the address.
+"""
+
+from micropython import const
+
+_JOIN_MS = const(20000)  # then the board plays on without its page
+PATH = "/wifi.json"
+
+
+def joiner(path=PATH):
+    """hw["net"] for board/web.py: an async function giving the board's address once it has
+    joined (None: no credentials, or the network was not found); None on a port without
+    Wi-Fi (a plain Pico)."""
+    try:
+        import network
+    except ImportError:
+        return None
+    if not hasattr(network, "WLAN"):
+        return None
+
+    async def join():
+        import json
+
+        from board.keypad import sleep_ms
+
+        try:
+            with open(path) as f:
+                cfg = json.load(f)
+            ssid = cfg["ssid"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # no credentials: no page
+        try:
+            network.hostname(cfg.get("hostname", "cribbage"))  # mDNS name (MicroPython 1.20+)
+        except (AttributeError, OSError, ValueError):
+            pass
+        w = network.WLAN(network.STA_IF)
+        try:
+            w.active(True)
+            w.connect(ssid, cfg.get("password", ""))
+            for _ in range(_JOIN_MS // 250):
+                if w.isconnected():
+                    return w.ifconfig()[0]
+                await sleep_ms(250)
+        except OSError as e:
+            print("wifi: %r" % e)
+        print("wifi: %s not joined: the board plays without its page" % ssid)
+        w.active(False)
+        return None
+
+    return join

@@ -1,0 +1,144 @@
+"""The match setting on the fake board, through its keys: best of 3 (the match's end on the
+display and a new match on OK, undo across it), ACC game points (the totals on the display and
+the games-won LEDs, kept over a power cut), the settings file of earlier firmware, and the
+ACC muggins rule on the keys (no muggins on his heels or a penalty)."""
+
+from binascii import unhexlify
+
+from boardkit import board, new_game, shown
+from board.app import App
+from board.settings import Settings, loads as settings_loads
+from cribbage import match as M
+
+# Settings saved by the firmware before the match setting (version 1: players 3, bright 100).
+OLD_SETTINGS = unhexlify("010703007900000001006400d0070000c0")
+
+
+def win(f, app, side):
+    """Deal, then side pegs out by hand (8 x 15 and 1; the other side has 0: a double skunk)."""
+    f.press("#")
+    if side != app.e.seat % app.m.sides:
+        f.press("A")
+    for _ in range(8):
+        f.press("15#")
+    f.press("1#")
+    assert app.m.phase == M.OVER and app.m.winner == side, app.err
+
+
+def games_leds(hw, app, side):
+    """The brightest each games-won LED of side's lane gets over a second (blinks seen)."""
+    L = hw["layout"]
+    clock = hw["clock"]
+    most = [0] * L.games
+    for _ in range(20):
+        clock.advance(50)
+        app.step(clock())
+        for k in range(L.games):
+            most[k] = max(most[k], max(hw["strip"].rgb(L.games_led(side, k))))
+    return most
+
+
+def test_best_of_3_on_the_keys():
+    hw, app, f = board(display=True)
+    new_game(f, app, {"skunk": 0, "match": 1})
+    assert app.m.mode == M.BEST_OF_3 and "games 0 0" in shown(hw)
+    win(f, app, 0)
+    assert app.m.games == [1, 0] and "games 1 0" in shown(hw) and "match" not in shown(hw)
+    f.press("#")  # the next game
+    assert app.m.games == [1, 0] and app.m.phase == M.DEAL
+    win(f, app, 0)
+    assert app.m.games == [2, 0] and app.m.match_won() == 0
+    text = shown(hw)
+    assert "match to Red\nOK: new match" in text, text
+    again = App(hw)  # a power cut: the match's end comes back
+    assert again.m.match_won() == 0 and again.m.games == [2, 0]
+    f.press("#")  # a new match
+    assert app.m.games == [0, 0] and app.m.phase == M.DEAL and app.m.mode == M.BEST_OF_3
+    f.hold("*")  # undo: the match's end again
+    assert app.m.phase == M.OVER and app.m.games == [2, 0] and "match to Red" in shown(hw)
+    f.hold("#")  # redo: the new match
+    assert app.m.games == [0, 0] and app.m.phase == M.DEAL
+    saved = M.loads(hw["fs"].files["/data/game"])
+    assert saved.games == [0, 0] and saved.mode == M.BEST_OF_3
+
+
+def test_acc_points_on_the_keys_the_display_and_the_leds():
+    hw, app, f = board(display=True)
+    new_game(f, app, {"match": 3})
+    assert app.m.mode == M.ACC and "points 0 0" in shown(hw)
+    win(f, app, 0)  # a double skunk is a skunk in ACC: 3 points
+    m = app.m
+    assert m.result == M.SKUNK and m.games == [3, 0]
+    text = shown(hw)
+    assert "skunk" in text and "double" not in text and "points 3 0" in text, text
+    assert "match" not in text  # a session has no end
+    dim = games_leds(hw, app, 0)
+    assert min(dim) > 0  # three points: the three LEDs lit
+    f.press("#")
+    win(f, app, 1)  # Blue skunks back: 3 0 -> 3 3
+    assert app.m.games == [3, 3] and "points 3 3" in shown(hw)
+    f.press("#")
+    win(f, app, 0)
+    assert app.m.games == [6, 3]
+    bright = games_leds(hw, app, 0)
+    assert min(bright) > max(dim)  # 6 points: all three bright (past their number)
+    assert games_leds(hw, app, 1) == dim  # Blue's 3: dim
+    # a power cut keeps the totals and the mode; the next game's OK carries them on
+    again = App(hw)
+    assert again.m.games == [6, 3] and again.m.mode == M.ACC
+    f.press("#")
+    assert app.m.games == [6, 3] and "points 6 3" in shown(hw) and app.err is None
+    assert len(hw["fs"].files["/data/history"]) > 40  # the finished games are recorded
+    # 4 points: one bright, two dim
+    hw, app, f = board(display=True)
+    new_game(f, app, {"match": 3, "skunk": 0})
+    win(f, app, 0)
+    f.press("#")
+    win(f, app, 0)
+    assert app.m.result == M.WIN and app.m.games == [4, 0]
+    leds = games_leds(hw, app, 0)
+    assert leds[0] > leds[1] == leds[2] > 0, leds
+
+
+def test_the_menu_shows_the_match_mode_by_name():
+    hw, app, f = board(display=True)
+    new_game(f, app, {"match": 2})
+    f.press("D")
+    from board.menu import MENU_ITEMS
+    for _ in range(MENU_ITEMS.index("match")):
+        f.press("A")
+    assert "= 2 best of 5" in shown(hw)
+    f.press("#")  # OK steps it: ACC
+    assert app.cfg.get("match") == 3 and "= 3 ACC points" in shown(hw)
+    assert app.m.mode == M.BEST_OF_5  # the game keeps its rules until a new game
+    assert settings_loads(hw["fs"].files["/data/settings"]).get("match") == 3
+
+
+def test_settings_of_earlier_firmware_load_with_single_games():
+    s = settings_loads(OLD_SETTINGS)
+    assert s.get("players") == 3 and s.get("bright") == 100 and s.get("match") == 0
+    assert s.get("watchdog") == 0 and s.get("limit") == 2000
+    cfg = Settings()
+    cfg.set("match", 3)
+    assert settings_loads(cfg.dumps()).values == cfg.values
+    hw, app, f = board(display=True)
+    hw["fs"].files["/data/settings"] = OLD_SETTINGS
+    hw["fs"].files.pop("/data/game", None)
+    app = App(hw)
+    assert app.note is None and app.cfg.get("players") == 3 and app.m.mode == M.SINGLE
+
+
+def test_acc_muggins_not_on_heels_nor_penalties_on_the_keys():
+    hw, app, f = board(display=True)
+    new_game(f, app, {"muggins": 1, "match": 3})
+    f.press("#")  # deal
+    f.press("11C")  # the starter: jack of hearts, two for his heels
+    m = app.m
+    assert m.score[0] == 2 and m.last_why == M.WHY_HEELS and m.overlooked() == 0
+    events = m.events
+    f.press("C")  # nothing to mug
+    assert m.events == events and m.score == [2, 0]
+    f.press("DB##")  # the penalty (the menu's last item): a misdeal, two to the non-dealer
+    assert m.last_why == M.WHY_PENALTY and m.score == [2, 2] and m.overlooked() == 0
+    f.press("C")
+    assert m.events == events + 1 and m.score == [2, 2]

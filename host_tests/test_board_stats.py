@@ -1,0 +1,208 @@
+"""The statistics per side on the board's display, through the menu (issue 11): D, the
+"stats" item, OK: a page per side (A/D or OK the next, B the one before, * back to the menu),
+read from the history of finished games by board/stats.py, which is loaded for it and dropped
+at once; the pages go when they are left. On CPython here through the real keys of the fake
+board; on the real MicroPython binary from .mpy (host_tests/mp_stats.py)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import build  # tools/build.py
+from hostenv import ROOT, venv_program
+from board import history
+from board.menu import MENU_ITEMS
+from board.modes import MENU, NORMAL, STATS
+from board.storage import Storage
+from cribbage import summary as S
+from cribbage.match import OVER
+from boardkit import board, new_game, peg_out, play_game, shown
+from test_summary import known_game
+
+MICROPYTHON = venv_program("micropython")
+TO_STATS = "D" + "A" * MENU_ITEMS.index("stats")
+
+
+def next_game(f, app):
+    """OK (twice if the first is taken as a habit after the winning card): the finished game
+    goes to the history, the next one starts."""
+    for _ in range(2):
+        f.press("#")
+        if app.m.phase != OVER:
+            return
+    raise AssertionError("OK did not start the next game: %s" % app.err)
+
+
+def expected(store):
+    """Each side's lines, as board/stats.py makes them from the history file (a fresh import
+    of it: the menu drops the module after use)."""
+    from board import stats
+
+    t = stats.tally(store)
+    unload()
+    return [stats.lines(t, side) for side in range(len(t))]
+
+
+def unload():
+    """board.stats out of sys.modules (another test module may have imported it)."""
+    import board
+
+    sys.modules.pop("board.stats", None)
+    if hasattr(board, "stats"):
+        delattr(board, "stats")
+
+
+def page(hw):
+    return [line for line in hw["display"].shown if line]
+
+
+def loaded():
+    return [n for n in ("board.stats", "cribbage.summary") if n in sys.modules]
+
+
+def test_without_history_the_page_says_so():
+    hw, app, f = board(display=True)
+    f.press(TO_STATS)
+    assert "stats" in shown(hw)  # the menu's item
+    f.press("#")
+    assert app.mode == STATS and app.err is None
+    assert page(hw) == ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
+    f.press("A")
+    f.press("B")
+    assert app.mode == STATS and page(hw)[1] == "no history yet:"
+    f.press("*")  # back to the menu, on the same item
+    assert app.mode == MENU and MENU_ITEMS[app.item] == "stats" and "stats" in shown(hw)
+    f.press("*")
+    assert app.mode == NORMAL and "deal: Red" in shown(hw)
+
+
+def test_pages_through_each_side_and_frees_them_when_left():
+    hw, app, f = board(display=True)
+    play_game(hw, app, f, seed=4)  # a whole game typed card by card: hands, crib, play
+    next_game(f, app)
+    peg_out(f)  # a game pegged by hand: Red wins, a double skunk
+    next_game(f, app)
+    want = expected(app.store)
+    assert len(want) == 2 and want[0][0].startswith("Red won ") and "/2" in want[0][0]
+    f.press(TO_STATS + "#")
+    assert app.mode == STATS and app.err is None
+    assert loaded() == []  # the module read the file and left the heap at once
+    assert page(hw) == ["STATS 1/2", *want[0], "A/B side * back"]
+    assert len(hw["display"].shown) == 8 and all(len(x) <= 16 for x in page(hw))
+    f.press("A")
+    assert page(hw) == ["STATS 2/2", *want[1], "A/B side * back"]
+    f.press("A")  # round again
+    assert page(hw)[0] == "STATS 1/2"
+    f.press("B")
+    assert page(hw)[0] == "STATS 2/2"
+    f.press("#")  # OK: the next side too
+    assert page(hw)[0] == "STATS 1/2"
+    f.press("D")
+    assert page(hw)[0] == "STATS 2/2"
+    f.press("5")  # a key that means nothing here: said, the page stays
+    assert "A/B side" in app.err and app.mode == STATS
+    assert "Blue won" in shown(hw)
+    f.press("*")
+    assert app.mode == MENU and app.e.stats is None  # left: the pages are gone
+    f.press("#")  # again: read afresh, from the first side
+    assert page(hw)[0] == "STATS 1/2"
+    f.hold("*")  # a long press leaves any page for the game, dropping them too
+    assert app.mode == NORMAL and app.e.stats is None and loaded() == []
+    assert "STATS" not in shown(hw)
+
+
+def test_every_side_seen_gets_a_page():
+    hw, app, f = board(display=True)
+    m = known_game()  # a two-player game with its summary, Red won
+    history.add(app.store, m, S.dumps(m, history.DETAIL))
+    new_game(f, app, {"players": 3})
+    peg_out(f)
+    next_game(f, app)
+    f.press(TO_STATS + "#")
+    want = expected(app.store)
+    assert len(want) == 3 and want[2][0] == "Green won 0/1"
+    for k in range(3):
+        assert page(hw) == ["STATS %d/3" % (k + 1), *want[k], "A/B side * back"]
+        f.press("A")
+    f.press("B")
+    assert page(hw)[0] == "STATS 3/3"
+
+
+def test_a_board_without_a_display_says_no():
+    unload()
+    hw, app, f = board(display=False)
+    f.press(TO_STATS + "#")
+    assert app.err == "stats need the display" and app.mode == MENU
+    assert loaded() == []
+
+
+def test_a_history_that_cannot_be_read_is_said():
+    hw, app, f = board(display=True)
+
+    def broken(name):
+        raise OSError(5, "EIO")
+
+    app.store.open = broken
+    unload()
+    f.press(TO_STATS + "#")
+    assert app.mode == MENU and "history unreadable" in app.err
+    assert "board.stats" not in sys.modules
+
+
+# --- on the real MicroPython binary, from .mpy ----------------------------------------------
+# In 128k: the 96k of test_board_mp.py is the LED-only board's; a board with the display also
+# holds board/text.py and the spoken count (about 24 KB more on this 64-bit port, whose objects
+# are twice an ESP32's), whatever the statistics do. What the statistics themselves cost is
+# measured: what stays on the heap while the pages show, and nothing once they are left.
+
+@pytest.fixture(scope="module")
+def mpy_tree(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mpy")
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))  # as `make build`
+    return str(out / "esp32")
+
+
+def test_the_pages_on_micropython(mpy_tree, tmp_path):
+    """The history full (64 games, two and three sides): the board app with the fake display
+    opens the pages, turns them and leaves; every page is what CPython makes of the same
+    file, and the module and the pages are gone after."""
+    folder = tmp_path / "flash"
+    folder.mkdir()
+    st = Storage(str(folder), None)
+    m = known_game()
+    body = S.dumps(m, history.DETAIL)
+    for _ in range(history.KEEP - 1):
+        m.games[0] += 1
+        history.add(st, m, body)
+    hw, app, f = board(display=True)
+    new_game(f, app, {"players": 3})
+    peg_out(f)
+    three = app.m
+    history.add(st, three, S.dumps(three, history.DETAIL))
+    want = expected(st)
+    assert len(want) == 3
+    env = dict(os.environ, MICROPYPATH=".")
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=128k",
+                        os.path.join(ROOT, "host_tests", "mp_stats.py"), str(folder)],
+                       cwd=mpy_tree, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    pages = []
+    for line in p.stdout.splitlines():
+        if line == "PAGE":
+            pages.append([])
+        elif line.startswith("| "):
+            pages[-1].append(line[2:])
+    pages = [[x for x in pg if x] for pg in pages]
+    assert pages == [["STATS %d/3" % (k % 3 + 1), *want[k % 3], "A/B side * back"]
+                     for k in range(4)], p.stdout
+    (end,) = [x.split() for x in p.stdout.splitlines() if x.startswith("LEFT ")]
+    # LEFT mode M stats None modules 0 err None menu F1 pages F2 left F3 again F4
+    assert end[1:9] == ["mode", str(MENU), "stats", "None", "modules", "0", "err", "None"], end
+    menu, pages, left, again = int(end[10]), int(end[12]), int(end[14]), int(end[16])
+    assert menu - pages < 3072, end  # the pages of three sides: their lines only
+    # left: the module, the file's reading and the pages are gone; the names the modules
+    # brought stay interned (MicroPython's qstrs, about 900 bytes, once)...
+    assert left >= menu - 1536, end
+    assert again >= left - 64, end  # ...so a second visit leaves nothing more behind

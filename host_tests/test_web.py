@@ -1,0 +1,172 @@
+"""The live page (firmware/board/web.py) served by the real firmware in the real MicroPython
+binary (the simulator, tools/sim --web): what it shows follows the keys within a second; bad
+requests get an error and never disturb the game; a new game needs the PIN the board shows;
+the history downloads are the same as tools/history.py's."""
+
+import csv
+import io
+import json
+import os
+import re
+import time
+
+import pytest
+
+import history as tool  # tools/history.py
+from webkit import Board, Events, prepare, first_show
+
+
+@pytest.fixture
+def board(tmp_path):
+    b = Board(str(tmp_path / "board"))
+    yield b
+    b.close()
+
+
+def test_the_page_and_its_state_follow_the_keys(board):
+    status, page = board.get("/")
+    assert status == 200 and b"EventSource" in page and b"<svg" in page
+    assert b"http://" not in page.replace(b"http://www.w3.org/2000/svg", b"")  # no CDN
+    st = board.state()
+    assert st["phase"] == "deal" and st["score"] == [0, 0] and st["names"] == ["Red", "Blue"]
+    board.keys("5#")  # 5 points pegged by hand, to Red
+    st = board.state()
+    assert st["score"] == [5, 0]
+    assert st["pegs"][0][0] == _hole(board, 0, 5)  # Red's front peg: the LED of hole 5
+    assert "R5" in " ".join(st["lines"])  # the display's own text
+
+
+def _hole(board, lane, n):
+    leds = json.loads(board.get("/layout")[1])["leds"]
+    return next(i for i, led in enumerate(leds) if led[2:] == ["hole", lane, n])
+
+
+def test_the_layout_is_every_led_of_the_board(board):
+    lay = json.loads(board.get("/layout")[1])
+    assert lay["count"] == len(lay["leds"]) == 253 and lay["holes"] == 120
+    kinds = [led[2] for led in lay["leds"]]
+    assert kinds.count("hole") == 240 and kinds.count("start") == 2
+    assert {(led[3], led[4]) for led in lay["leds"] if led[2] == "hole"} == {
+        (lane, n) for lane in (0, 1) for n in range(1, 121)}
+
+
+def test_the_live_stream_pushes_each_change_within_a_second(board):
+    ev = Events(board.port)
+    try:
+        assert ev.next()["score"] == [0, 0]
+        t0 = time.monotonic()
+        board.keys("A7#")  # A: Blue; 7 for Blue
+        st = ev.next()
+        while st["score"] != [0, 7]:
+            st = ev.next()
+        assert time.monotonic() - t0 < 1.5  # the keys take ~0.5 s to press
+    finally:
+        ev.close()
+
+
+def test_the_last_show_is_spoken_and_the_deals_listed(tmp_path):
+    storage = str(tmp_path / "board")
+    tokens, k = first_show()
+    prepare(storage, tokens[:k])  # up to the first show: the hand filled in from the play
+    b = Board(storage)
+    try:
+        assert b.state()["phase"] == "show" and b.state()["show"] is None
+        b.keys("#")  # the hand is counted
+        st = b.state()
+        show = st["show"]
+        assert show and len(show["cards"]) == 4 and not show["crib"]
+        assert show["points"] == st["last"]["points"] and st["last"]["why"] == "hand"
+        assert show["said"]  # the spoken breakdown ("fifteen two, ...")
+        deals = json.loads(b.get("/deals")[1])
+        assert len(deals) == 1 and deals[0][1][st["last"]["side"]][0] == show["points"]
+    finally:
+        b.close()
+
+
+def test_bad_requests_get_an_error_and_the_game_goes_on(board):
+    board.keys("3#")
+    assert board.raw(b"hello\r\n\r\n").startswith(b"HTTP/1.0 400")
+    assert board.raw(b"GET /" + b"x" * 5000 + b" HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.0 400")
+    many = b"GET /state HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(60)) + b"\r\n"
+    assert board.raw(many).startswith(b"HTTP/1.0 400")
+    huge = b"GET /state HTTP/1.1\r\nX: " + b"y" * 100000 + b"\r\n\r\n"
+    assert board.raw(huge).startswith(b"HTTP/1.0 400")
+    assert board.raw(b"\x00\xff\x10garbage\n" * 50).startswith(b"HTTP/1.0 400")
+    assert board.get("/nothing/here")[0] == 404
+    assert board.get("/state", method="DELETE")[0] == 405
+    assert board.get("/new-game", method="POST", body=b"pin=" + b"1" * 5000)[0] == 413
+    t0 = time.monotonic()
+    slow = board.raw(b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n", pause=6)  # a slow client
+    assert not slow.startswith(b"HTTP/1.0 200") and time.monotonic() - t0 < 9
+    assert board.raw(b"").startswith(b"") is True  # connect and hang up at once
+    board.keys("4#")  # the game went on, and the page still answers
+    assert board.state()["score"] == [7, 0]
+
+
+def test_a_bounded_number_of_clients(board):
+    live = [Events(board.port) for _ in range(4)]
+    try:
+        assert board.raw(b"GET /state HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.0 503")
+    finally:
+        for ev in live:
+            ev.close()
+    deadline = time.monotonic() + 8  # the streams notice their pages are gone at a ping
+    while board.get("/state")[0] == 503:
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
+    assert board.get("/state")[0] == 200
+
+
+def _pin_shown(board):
+    text = " ".join(board.sim.state()["lines"])
+    m = re.search(r"web PIN (\d{4})", text)
+    assert m, text
+    return m.group(1)
+
+
+def test_a_new_game_needs_the_pin_the_board_shows(board):
+    board.keys("9#")
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, body = board.get("/new-game", "POST", b"pin=1234", form)
+    assert status == 403 and b"PIN first" in body  # no PIN shown yet: no guessing
+    assert board.get("/new-game", "POST", b"pin=1234", form)[0] == 429  # locked out now
+    time.sleep(2.2)
+    assert board.get("/pin", "POST")[0] == 204
+    pin = _pin_shown(board)
+    wrong = "%04d" % ((int(pin) + 1) % 10000)
+    assert board.get("/new-game", "POST", ("pin=" + wrong).encode(), form)[0] == 403
+    status, body = board.get("/new-game", "POST", ("pin=" + pin).encode(), form)
+    assert status == 429 and b"wait" in body  # the second wrong try waits longer (4 s)
+    assert board.state()["score"] == [9, 0]
+    time.sleep(4.2)
+    status, body = board.get("/new-game", "POST", ("pin=" + pin).encode(), form)
+    assert status == 200, body
+    assert board.state()["score"] == [0, 0]
+    # the PIN served once: the same again is refused
+    time.sleep(0.1)
+    assert board.get("/new-game", "POST", ("pin=" + pin).encode(), form)[0] == 403
+
+
+def test_the_history_downloads_are_the_tools(tmp_path):
+    storage = str(tmp_path / "board")
+    tokens = game_tokens()
+    prepare(storage, tokens + ["#"])  # a whole game, then OK: it goes to the history
+    with open(os.path.join(storage, "history"), "rb") as f:
+        data = f.read()
+    b = Board(storage)
+    try:
+        status, body = b.get("/history.csv")
+        assert status == 200
+        rows = list(csv.reader(io.StringIO(body.decode())))
+        assert rows == [[str(c) for c in r] for r in tool.csv_rows(tool.games(data))]
+        assert len(rows) == 3  # a header, a row per side
+        assert json.loads(b.get("/history.json")[1]) == tool.games(data)
+        st = json.loads(b.get("/stats")[1])
+        assert [line for s in st for line in s["lines"]] == tool.stats_lines(data)
+    finally:
+        b.close()
+
+
+def game_tokens(seed=3):
+    from sim.games import game_keys
+    return game_keys(seed)[0].split(" ")

@@ -1,0 +1,79 @@
+"""boards/wifi.py: a board with Wi-Fi joins the network in /wifi.json, and without it (no
+file, a bad file, a network not found, a port without Wi-Fi) the board plays without its page;
+the password is never printed."""
+
+import asyncio
+import json
+import sys
+import types
+
+import pytest
+
+from boards import wifi
+
+
+class FakeWLAN:
+    joins_after = 2  # isconnected() polls before the network is joined (None: never)
+    made = []
+
+    def __init__(self, iface):
+        self.polls = 0
+        self.on = False
+        self.joined = None
+        FakeWLAN.made.append(self)
+
+    def active(self, on):
+        self.on = on
+
+    def connect(self, ssid, password):
+        self.joined = (ssid, password)
+
+    def isconnected(self):
+        self.polls += 1
+        return self.joins_after is not None and self.polls > self.joins_after
+
+    def ifconfig(self):
+        return ("192.168.1.42", "255.255.255.0", "192.168.1.1", "192.168.1.1")
+
+
+@pytest.fixture
+def network(monkeypatch):
+    net = types.SimpleNamespace(WLAN=FakeWLAN, STA_IF=0, names=[])
+    net.hostname = net.names.append
+    monkeypatch.setitem(sys.modules, "network", net)
+    monkeypatch.setattr(wifi, "_JOIN_MS", 1000)
+    FakeWLAN.made = []
+    FakeWLAN.joins_after = 2
+    return net
+
+
+def test_it_joins_the_network_in_the_file(tmp_path, network, capsys):
+    f = tmp_path / "wifi.json"
+    f.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass"}))
+    assert asyncio.run(wifi.joiner(str(f))()) == "192.168.1.42"
+    assert FakeWLAN.made[0].joined == ("home", "s3cret-pass") and network.names == ["cribbage"]
+    assert "s3cret" not in capsys.readouterr().out
+
+
+def test_without_a_network_it_gives_up_and_says_so(tmp_path, network, capsys):
+    f = tmp_path / "wifi.json"
+    f.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass"}))
+    FakeWLAN.joins_after = None
+    assert asyncio.run(wifi.joiner(str(f))()) is None
+    out = capsys.readouterr().out
+    assert "home not joined" in out and "s3cret" not in out
+    assert FakeWLAN.made[0].on is False  # the radio is off again
+
+
+@pytest.mark.parametrize("text", [None, "", "{not json", "[]", '{"password": "x"}'])
+def test_no_or_bad_credentials_mean_no_page(tmp_path, network, text):
+    f = tmp_path / "wifi.json"
+    if text is not None:
+        f.write_text(text)
+    assert asyncio.run(wifi.joiner(str(f))()) is None
+    assert FakeWLAN.made == []  # the radio was never turned on
+
+
+def test_a_port_without_wifi_has_no_net(monkeypatch):
+    monkeypatch.setitem(sys.modules, "network", None)  # import network fails (a plain Pico)
+    assert wifi.joiner() is None

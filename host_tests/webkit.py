@@ -1,0 +1,137 @@
+"""The live page's tests' helpers: a simulated board (the real firmware in the real MicroPython
+binary, tools/sim) serving its page on a free localhost port, and small HTTP clients."""
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+from hostenv import ROOT
+from sim.keys import parse_keys
+from sim.games import game_keys
+from sim.runner import Sim
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def prepare(storage, tokens):
+    """Play key tokens on the board in storage at once (virtual time: a scripted run),
+    leaving the game saved there for the board that serves the page to resume."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+                        storage, "--keys", " ".join(tokens)], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def first_show(seed=3):
+    """Game seed's key tokens up to its first show (a hand the play filled in: OK counts
+    it), and that OK's index."""
+    tokens = game_keys(seed)[0].split(" ")
+    k = tokens.index("#", 1)
+    return tokens, k
+
+
+class Board:
+    """A simulated board serving its page; keys(script) presses keys in real time."""
+
+    def __init__(self, storage, firmware=None, heap="512k"):
+        self.port = free_port()
+        self.sim = Sim(storage, firmware, realtime=True, heap=heap, web=self.port)
+        deadline = time.monotonic() + 20
+        while True:  # the page is served once the board is up
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.sim.proc.poll() is not None:
+                    self.sim.close()
+                    raise RuntimeError("the board's page never came up:\n"
+                                       + "".join(self.sim.log[-20:])) from None
+                time.sleep(0.1)
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def keys(self, script):
+        for cmd in parse_keys(script):
+            self.sim.send(cmd)
+        self.sim.state()  # (answered once the keys have been pressed)
+
+    def get(self, path, method="GET", body=None, headers=None, timeout=10):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            c.request(method, path, body=body, headers=headers or {})
+            r = c.getresponse()
+            return r.status, r.read()
+        finally:
+            c.close()
+
+    def state(self):
+        status, body = self.get("/state")
+        assert status == 200
+        return json.loads(body)
+
+    def raw(self, data, timeout=10, pause=0.0):
+        """Send bytes as a client would (optionally in two halves with a pause between);
+        the whole answer until the server closes the connection."""
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
+        try:
+            if pause:
+                s.sendall(data[:len(data) // 2])
+                time.sleep(pause)
+                try:
+                    s.sendall(data[len(data) // 2:])
+                except OSError:
+                    pass  # the server gave up on us first
+            else:
+                s.sendall(data)
+            out = b""
+            while True:
+                try:
+                    got = s.recv(4096)
+                except ConnectionResetError:
+                    break
+                if not got:
+                    break
+                out += got
+            return out
+        finally:
+            s.close()
+
+    def close(self):
+        self.sim.close()
+
+
+class Events:
+    """A client of the live stream (/events): next() is the next state pushed."""
+
+    def __init__(self, port, timeout=10):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.s.sendall(b"GET /events HTTP/1.1\r\nHost: board\r\nAccept: text/event-stream\r\n\r\n")
+        self.buf = b""
+        head = self._until(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.") and b" 200 " in head.split(b"\r\n")[0], head
+
+    def _until(self, sep):
+        while sep not in self.buf:
+            got = self.s.recv(4096)
+            if not got:
+                raise EOFError("the stream ended")
+            self.buf += got
+        part, self.buf = self.buf.split(sep, 1)
+        return part
+
+    def next(self):
+        while True:
+            ev = self._until(b"\n\n")
+            for line in ev.split(b"\n"):
+                if line.startswith(b"data: "):
+                    return json.loads(line[6:])
+
+    def close(self):
+        self.s.close()

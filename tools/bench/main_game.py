@@ -1,0 +1,181 @@
+# A whole game on the board booted the way firmware/main.py boots it: the board module first
+# (boards/fake.py, with its display), then board.app: App(hw), app.boot(), for P players
+# (2-6); the keys go into the keypad's ring as the scan queues them (DOWN, then UP), one
+# app.step() each, so every frame is drawn and the display's text built as on a board.
+#
+#     cd <firmware tree> && mpy-cross -O3 -o main_game.mpy tools/bench/main_game.py
+#     MICROPYPATH=.:lib:.frozen micropython -X heapsize=128k -m main_game [PLAYERS [SEED [PORT]]]
+# With PORT, the board also serves its live page there (board/web.py, as a board with Wi-Fi
+# does, microdot from the build's lib/) and a client of the page's live stream (/events) reads
+# it all game on the same asyncio loop: the heap with the page and a phone at the table.
+# host_tests/test_board_mp.py runs it so, from .mpy files as `make build` makes them, for 2,
+# 3, 4, 5 and 6 players, in its MAIN_HEAP (the goal is 80k; ~107 KB are live at the peak
+# today). Everything is in that heap: the firmware, the app, the fake board and this script;
+# so the script is compiled too (from source, every local name would be a string on the
+# heap), keeps its state in locals, and its comments are not docstrings. Not an mp_*.py:
+# tools/bench.py would run it from source in the repository's folder, and it writes its
+# saved game and settings in the current folder (the firmware tree: the board's /data).
+#
+# The players are set in the settings file before boot (as the menu saves them). Each deal:
+# a shuffled deck (seat s plays DECK[4s:4s+4]; the crib is DECK[4n:4n+4], the starter next),
+# the starter typed, every card of the play typed (each seat plays its first card that fits,
+# B for go), each hand filled in from the play and counted with OK, the crib typed. A
+# refused key or a MemoryError fails the run. Printed at the end:
+#   MAIN players P sides S winner W score N events E peak X heap H saved True|False
+# (with PORT, first: WEB pushed K bytes B, the states the client read)
+# peak: the most gc.mem_alloc() after a gc.collect() (at every card and count) of the whole
+# process; heap: the heap's size. Before it, micropython.qstr_info()'s line: the names interned
+# (each pool of them is twice the last: on this port the 6th, 640 names, takes 7 KB at once).
+
+import gc
+import sys
+
+from boards.fake import build  # as main.py: the board module first
+
+hw = build(storage_dir=".", display=True)  # the saved game beside the firmware, as /data
+WEB = int(sys.argv[3]) if len(sys.argv) > 3 else 0  # the live page's port: served, watched
+if WEB:
+    async def localhost():
+        return "127.0.0.1"
+
+    hw["net"] = localhost  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
+    hw["web_port"] = WEB
+    hw["web_host"] = "127.0.0.1"
+
+
+def files(players):
+    import os
+
+    for n in ("game", "game.tmp", "history", "history.tmp", "boots"):  # a fresh board
+        try:
+            os.remove(n)
+        except OSError:
+            pass
+    out = bytearray((1, 7))  # board/settings.py's dumps(), the players set
+    for v in (players, 121, 0, 1, 64, 2000, 0):
+        out.append(v & 255)
+        out.append(v >> 8)
+    out.append(sum(out) & 255)
+    with open("settings", "wb") as f:
+        f.write(out)
+
+
+files(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+del files
+from board.app import App  # noqa: E402  (main.py's run(hw), step by step)
+
+app = App(hw)
+app.boot()
+
+
+def card(c, now):
+    """Type card c (rank, then suit: it goes in with its suit); the clock after."""
+    r = (c >> 2) + 1
+    if r >= 10:
+        now = press(49, now)  # "1": 10 to 13 are "1" "0".."3"
+    now = press(48 + r % 10, now)
+    return press(65 + (c & 3), now)  # "A".."D"
+
+
+def press(code, now):
+    """The key chr(code) pressed and released, as the scan queues them (board.keypad's DOWN,
+    then UP), a frame after each; the clock after."""
+    keys = app.keys
+    key = keys.names.find(chr(code))
+    keys.put(0x20 | key)
+    app.step(now + 20)
+    keys.put(0x40 | key)
+    app.step(now + 40)
+    if app.err:
+        raise RuntimeError("key %s refused: %s" % (chr(code), app.err))
+    return now + 40
+
+
+async def main(seed):
+    if WEB:
+        await watch()
+    m = app.m
+    deck = bytearray(52)
+    left = bytearray(24)  # the cards each seat has still to play (255: played)
+    x = seed * 2654435761 & 0xFFFFFFFF or 1  # xorshift32 (cribbage.autoplay's)
+    now = 0
+    peak = 0
+    while m.phase != 4:  # cribbage.match.OVER
+        if m.phase == 0:  # DEAL (the first time: after that the starter typed deals)
+            now = press(35, now)  # "#"
+        n = m.players
+        for i in range(52):
+            deck[i] = i
+        for i in range(51, 0, -1):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            j = (x >> 3) % (i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        left[:4 * n] = deck[:4 * n]
+        now = card(deck[4 * n + 4], now)  # the starter
+        while m.phase == 2 or m.phase == 3:
+            if m.phase == 2:  # PLAY: the seat's first card that fits, else go
+                c = -1
+                for i in range(4 * m.turn, 4 * m.turn + 4):
+                    if left[i] != 255 and m.count + min((left[i] >> 2) + 1, 10) <= 31:
+                        c = left[i]
+                        left[i] = 255
+                        break
+                now = press(66, now) if c < 0 else card(c, now)  # "B": go
+            else:  # SHOW: a hand is filled in from the play (OK); the crib typed, OK
+                if m.crib_next:
+                    for i in range(4 * n, 4 * n + 4):
+                        now = card(deck[i], now)
+                now = press(35, now)
+            if WEB:  # let the server push the change (it looks every 150 ms) and the page read
+                await asyncio.sleep_ms(160 if m.phase == 3 else 0)
+            gc.collect()
+            if gc.mem_alloc() > peak:
+                peak = gc.mem_alloc()
+    if WEB:
+        await asyncio.sleep_ms(400)
+        print("WEB pushed %d bytes %d" % (seen[0], seen[1]))
+    return peak
+
+
+seen = [0, 0]  # the live page's client: events and bytes read
+
+
+async def watch():
+    """The web task started as board/tasks.py starts it, and a page (a client of /events)
+    connected and reading, on this same loop."""
+    from board.tasks import web
+
+    seen.append(asyncio.create_task(web(app)))  # (kept: a task nobody holds may be collected)
+    for _ in range(100):  # until the server listens (a refused connect shows at the write)
+        await asyncio.sleep_ms(20)
+        try:
+            r, w = await asyncio.open_connection("127.0.0.1", WEB)
+            w.write(b"GET /events HTTP/1.1\r\nHost: board\r\n\r\n")
+            await w.drain()
+            break
+        except OSError:
+            pass
+
+    async def read():
+        while True:
+            got = await r.read(512)
+            if not got:
+                return
+            seen[0] += got.count(b"data: ")
+            seen[1] += len(got)
+
+    seen.append(asyncio.create_task(read()))
+    await asyncio.sleep_ms(200)
+
+
+import asyncio  # noqa: E402
+
+peak = asyncio.run(main(int(sys.argv[2]) if len(sys.argv) > 2 else 7))
+import micropython  # noqa: E402
+
+micropython.qstr_info()
+print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
+      % (app.m.players, app.m.sides, app.m.winner, app.m.score[app.m.winner], app.m.events, peak,
+         gc.mem_alloc() + gc.mem_free(), app.store.read("game") == app.m.dumps()))
