@@ -50,6 +50,7 @@ Request.max_body_length = _BODY
 
 PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
 RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
+MATCHES = ("games", "best of 3", "best of 5", "ACC points")  # by cribbage.events SINGLE..ACC
 WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
 
 
@@ -209,7 +210,8 @@ def snapshot(app):
         "names": screen.SIDE_NAMES[:sides],
         "phase": PHASES[phase] if 0 <= phase < len(PHASES) else str(phase),
         "deal": m.deals, "score": list(m.score), "back": list(m.back),
-        "games": list(m.games[:sides]), "pegs": pegs, "skunk": skunk, "games_leds": games,
+        "games": list(m.games[:sides]), "match": MATCHES[m.mode] if 0 <= m.mode < 4 else "",
+        "match_won": m.match_won(), "pegs": pegs, "skunk": skunk, "games_leds": games,
         "dealer": m.dealer, "dealer_side": m.side_of(m.dealer) if m.dealer >= 0 else -1,
         "turn": turn, "turn_side": m.side_of(turn) if turn >= 0 else -1,
         "crib_next": bool(m.crib_next), "count": m.count, "pile": pile,
