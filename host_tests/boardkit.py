@@ -57,18 +57,21 @@ def board(display=False):
 
 def play_game(hw, app, f, seed):
     """Deal real cards and enter everything on the keys, as few as the board takes (a card
-    goes in with its suit, B is go, a hand played in full is filled in: OK); returns the
-    engine calls made."""
+    goes in with its suit, B is go, a hand played in full is filled in: OK, which counts the
+    dealer's too; the crib goes in with its fourth card); returns the engine calls made."""
     rand = seeded(seed)
     calls = [("deal", 0)]
     f.press("#")  # the first deal: the chosen player (seat 0) deals
     while True:
         m = app.m
         if m.phase == M.OVER:
+            if app.e.quick:  # won by a card or the crib as typed: an OK now is a habit,
+                f.press("#")  # ignored (pressed here: the caller's next OK is a real one)
             return calls
         if m.phase == M.DEAL:
-            f.press("#")
-            calls.append(("deal", -1))
+            f.press("#")  # (right after the crib went in as typed, a habit: ignored)
+            if m.phase != M.DEAL:
+                calls.append(("deal", -1))
             continue
         hands, crib, starter = deal_two(m.dealer, rand)
         left = [list(h) for h in hands]
@@ -93,10 +96,13 @@ def play_game(hw, app, f, seed):
             before = m.events
             if m.crib_next:
                 for c in cards:
-                    f.card(c)
-            f.press("#")
+                    f.card(c)  # its fourth card puts it in (muggins off)
+            else:
+                f.press("#")  # the pone's hand as filled in: OK counts the dealer's too
             calls.append(("show", cards))
-            assert m.events == before + 1 and app.err is None, app.err
+            if m.events == before + 2:
+                calls.append(("show", sorted(hands[m.dealer])))
+            assert m.events - before in (1, 2) and app.err is None, app.err
 
 
 def replay(calls):

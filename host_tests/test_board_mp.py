@@ -32,7 +32,9 @@ from hostenv import ROOT, venv_program
 MICROPYTHON = venv_program("micropython")
 MPY_HEAP = "96k"
 SOURCE_HEAP = "128k"
-MAIN_HEAP = "128k"  # booted as main.py, with the display: the goal is 80k (issue 9)
+MAIN_HEAP = "136k"  # booted as main.py, with the display: the goal is 80k (issue 9); ~113 KB
+# live at the peak, and after 400+ events at five players the save's block (the journal, one
+# piece) no longer finds room in 128k: the heap is fragmented, not full
 WEB_HEAP = "192k"  # and serving the live page to a client (board/web.py): the goal is 96k
 MAIN_PATH = ".:lib:.frozen"  # the firmware's folder, its lib/ (microdot), asyncio (frozen)
 
@@ -134,9 +136,9 @@ def test_whole_game_serving_the_page_to_a_client(main_tree):
 
 
 def test_short_of_memory_the_board_plays_without_its_page(main_tree):
-    """Where the heap cannot hold the page's server (MAIN_HEAP), the web task says so and
+    """Where the heap cannot hold the page's server (128k), the web task says so and
     stops; the game is played to its end as without Wi-Fi."""
     from webkit import free_port
-    g, out = run_main(main_tree, MAIN_HEAP, "2", "7", str(free_port()))
+    g, out = run_main(main_tree, "128k", "2", "7", str(free_port()))
     assert "web: stopped: MemoryError" in out, out
     assert g["pushed"] == "0" and int(g["score"]) >= 121

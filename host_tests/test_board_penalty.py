@@ -3,11 +3,18 @@ or a failure to play after a go, gives two to the other side): D, B to the menu'
 "penalty", OK; A whose two, B misdeal, C failed to play; OK pegs, journalled as a penalty
 (the fake board's keypad, app, engine, display and storage; CPython)."""
 
-from boardkit import board, marked, peg_out, shown
+import pytest
+
+from boardkit import board, marked, new_game, peg_out, shown
 from boards.fake import build
 from board.app import App
 from board.menu import MENU_ITEMS
 from cribbage import match as M
+from cribbage.autoplay import seeded
+from cribbage.cards import PIP
+from cribbage.score import score_hand
+from matchkit import card_keys
+from test_board_prefill import deal_cards
 
 
 def open_penalty(f, app):
@@ -63,7 +70,7 @@ def test_leaving_or_a_wrong_key_changes_nothing():
     before = app.m.dumps()
     open_penalty(f, app)
     f.press("7")  # a number means nothing here: says the keys
-    assert app.err == "A B C, OK or *" and "! A B C, OK or *" in shown(hw)
+    assert app.err == "A-D, OK or *" and "! A-D, OK or *" in shown(hw)
     assert "A who B misdeal" in shown(hw)  # the keys are still listed
     assert "PENALTY" in hw["display"].shown and app.m.dumps() == before  # still open
     f.press("*")
@@ -146,3 +153,147 @@ def test_a_false_go_is_proved_proposed_and_taken_or_declined():
             f.press("*")  # declined: the play goes on as entered
             assert "PENALTY" not in shown(hw) and app.m.dead() == 0
             assert app.m.count == 5 and app.m.phase == M.PLAY
+
+
+# --- naming who failed to play, with three players or more (sheet 000: his cards are dead) ---
+
+def first_fit(m, left):
+    """The first card of the seat to play's cards left that fits the count, or -1."""
+    for c in left[m.turn]:
+        if m.count + PIP[c] <= 31:
+            return c
+    return -1
+
+
+def play_on(f, app, left, until):
+    """Play (each seat its first card that fits, or go) while until(m) is false."""
+    m = app.m
+    while m.phase == M.PLAY and not until(m):
+        c = first_fit(m, left)
+        if c >= 0:
+            left[m.turn].remove(c)
+            f.press(card_keys(c))
+        else:
+            f.press("B")
+        assert app.err is None, app.err
+
+
+@pytest.mark.parametrize("players,display", [(3, True), (4, True), (6, True), (4, False)])
+def test_failed_to_play_names_the_offender_whose_cards_are_dead(players, display):
+    """C, then D picks who failed (a seat of another side with cards left; first one that
+    said go in this series), shown as "by Blue2" (no display: hole 6 + seat of lane 1), OK:
+    two to the chosen side, his cards left dead: the play goes on without them, they count
+    in the show. Undone with hold *, and saved."""
+    hw, app, f = board(display=display)
+    new_game(f, app, {"players": players})
+    m = app.m
+    hands, crib, starter = deal_cards(players, 0, seeded(5))
+    left = [list(h) for h in hands]
+    f.press("#" + card_keys(starter))  # Red (seat 0) deals; the starter
+    play_on(f, app, left, lambda m: m.gone)  # until a go is said
+    assert m.phase == M.PLAY and m.gone
+    open_penalty(f, app)
+    f.press("C")
+    to = app.e.seat  # the pone (seat 1): the two go to his side
+    assert to == 1
+    can = [s for s in range(players)
+           if s % m.sides != to % m.sides and m.played[s] < 4]
+    assert len(can) >= 2
+    named = [app.e.off]
+    if any(m.gone >> s & 1 for s in can):
+        assert m.gone >> named[0] & 1  # who said go in this series comes first
+    for _ in can:  # D cycles through the seats that can be named, and back
+        f.press("D")
+        named.append(app.e.off)
+    assert sorted(named[:-1]) == can and named[-1] == named[0]
+    off = can[-1]
+    while app.e.off != off:
+        f.press("D")
+    L = hw["layout"]
+    if display:
+        text = shown(hw)
+        assert "failed to play\n+2 to %s\nby %s\n" % (name(app, to), name(app, off)) in text
+        assert all(len(line) <= 16 for line in hw["display"].shown)
+        assert len(hw["display"].shown) <= 8
+    assert marked(app) == [L.hole(0, 2), L.hole(0, 6 + off)]  # the kind, and who failed
+    assert app.view.preview_side == to % m.sides and app.view.preview_score == \
+        m.score[to % m.sides] + 2
+    before = list(m.score)
+    journal = m.journal()
+    f.press("#")
+    assert app.err is None, app.err
+    assert m.dead() == 1 << off and marked(app) == []
+    assert m.score[to % m.sides] == before[to % m.sides] + 2
+    assert len(m.journal()) == len(journal) + 1
+    # saved: a board powered up on it has the same dead cards
+    again = App(build("/data", display=False, fs=hw["fs"]))
+    assert again.m.journal() == m.journal() and again.m.dead() == 1 << off
+    f.hold("*")  # undone: nothing dead, the score as before (and saved so)
+    assert m.dead() == 0 and m.score == before and m.journal() == journal
+    assert App(build("/data", display=False, fs=hw["fs"])).m.dead() == 0
+    f.hold("#")  # redone
+    assert m.dead() == 1 << off
+    # the play goes on without him
+    play_on(f, app, left, lambda m: m.turn == off)
+    assert m.phase == M.SHOW
+    # the show: his hand is the cards he played, filled in, and the rest typed: they count
+    while m.phase == M.SHOW and not m.crib_next:
+        seat = m.turn
+        side = seat % m.sides
+        had = m.score[side]
+        if seat == off:
+            assert m.played[off] < 4
+            for c in left[off]:
+                f.press(card_keys(c))
+        f.press("#")
+        assert app.err is None, app.err
+        assert m.score[side] == min(had + score_hand(hands[seat], starter), m.target)
+    if m.phase == M.SHOW:
+        for c in crib:
+            f.press(card_keys(c))  # the crib's fourth card puts it in
+        assert app.err is None and m.phase in (M.DEAL, M.OVER), app.err
+    again = App(build("/data", display=False, fs=hw["fs"]))
+    assert again.m.journal() == m.journal() and again.m.score == m.score
+
+
+def test_failed_to_play_a_leaves_the_offender_on_another_side():
+    hw, app, f = board(display=True)
+    new_game(f, app, {"players": 3})
+    hands, crib, starter = deal_cards(3, 0, seeded(8))
+    left = [list(h) for h in hands]
+    f.press("#" + card_keys(starter))
+    play_on(f, app, left, lambda m: sum(m.played) >= 2)
+    open_penalty(f, app)
+    f.press("C")
+    assert app.e.seat == 1 and app.e.off in (0, 2)
+    f.press("D")
+    f.press("A")  # the two to the next seat
+    assert app.e.seat == 2 and app.e.off != 2 and app.e.off >= 0
+    f.press("AA")  # round to seat 1: the offender named stays
+    assert app.e.seat == 1 and app.e.off in (0, 2)
+    f.press("B")  # a misdeal: nobody named; D means nothing for it
+    assert app.e.off == -1 and "by " not in shown(hw)
+    f.press("D")
+    assert app.err == "D: who failed, after C"
+
+
+def test_two_players_a_failure_to_play_names_the_other_player():
+    hw, app, f = board(display=True)
+    hands, crib, starter = deal_cards(2, 0, seeded(3))
+    left = [list(h) for h in hands]
+    f.press("#" + card_keys(starter))
+    play_on(f, app, left, lambda m: sum(m.played) >= 2)
+    m = app.m
+    open_penalty(f, app)
+    f.press("C")
+    assert app.e.off == 0 and "+2 to Blue\nby Red" in shown(hw)
+    f.press("D")  # the only one
+    assert app.e.off == 0
+    f.press("#")
+    assert app.err is None and m.dead() == 1 and m.score[1] >= 2
+
+
+def name(app, seat):
+    """The display's name for seat (board/text.py)."""
+    from board.text import seat_name
+    return seat_name(app, seat)

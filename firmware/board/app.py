@@ -15,7 +15,7 @@ the module is compiled on the board; a long docstring does).
 #   | 0-9                   | type a number: points, or a card's rank                       |
 #   | number then A B C D   | a card: rank 1=ace 2-9, 0=ten, 11 J 12 Q 13 K; suit A=clubs   |
 #   |                       | B=diamonds C=hearts D=spades (5 C: 5 of hearts; 1 3 D: king   |
-#   |                       | of spades). Played cards and the starter need no OK           |
+#   |                       | of spades). Played cards, starter, crib's 4th card: no OK     |
 #   | #                     | OK: confirm what is typed (it previews first, OK pegs it)     |
 #   | *                     | back: delete the last key or card; cancel                     |
 #   | hold *  /  hold #     | undo  /  redo (any number of times)                           |
@@ -36,9 +36,12 @@ the module is compiled on the board; a long docstring does).
 #     an OK after a card or a go is taken as a habit and does nothing;
 #   * the show: a hand whose cards were entered in the play is already typed (the display
 #     lists it, the count is spoken and previewed on the track): OK pegs it, * clears it, a
-#     card typed starts it afresh. Otherwise type the four cards (the crib always), OK.
-#     Muggins on: the count stays hidden; type your count after the cards, OK; then the board
-#     shows the true count and what was missed (C takes it). Or type just the points, OK;
+#     card typed starts it afresh; two players, both hands played in full: one OK pegs the
+#     pone's, then the dealer's (both counts shown first). Otherwise type the four cards, OK;
+#     the crib (always typed) goes in with its 4th card, an OK after it is a habit. Muggins on
+#     (every hand and the crib wait for OK): the count stays hidden; type your count after
+#     the cards, OK; then the board shows the true count and what was missed (C takes it).
+#     Or type just the points, OK;
 #   * outside the show: a number then OK pegs those points (1-15) for the player chosen
 #     with A (pegging by hand: nothing else needs entering);
 #   * game over: OK starts the next game (games won are kept).
@@ -46,7 +49,8 @@ the module is compiled on the board; a long docstring does).
 # it), OK on "new game" starts one with the settings (during a game: OK twice, the first
 # flashes red), * leaves. Penalty (D B, OK): two points for a misdeal or a failure to play
 # after a go; it proposes the non-dealer for a misdeal, A picks who gets the two, B misdeal, C
-# failed to play (no display: hole 1 or 2 of lane 1 white), the track previews, OK pegs it.
+# failed to play (no display: hole 1 or 2 of lane 1 white), D who failed (in the play his
+# cards left are dead; no display: hole 6 + seat of lane 1), the track previews, OK pegs it.
 # A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
 # the LEDs red, says why on the display, and changes nothing (a board without a display also
 # forgets what was typed, which it cannot show: after a red flash, type the entry again).

@@ -12,6 +12,10 @@ the flash or the display themselves:
                      starter, or a hand, typed between deals); a refusal takes the deal back
     (NEXT_GAME,)     the game is over and OK starts the next (the app records the finished one)
 
+Fewer keys (muggins off): the crib's fourth card typed puts it in, as a card played does (an
+OK right after is a habit); with two players, one OK on the pone's hand filled in from the
+play also counts the dealer's when it is filled in too (show_two: both, or neither).
+
 Muggins with more than two sides: C after an under-claimed count proposes the side after the
 shower's (e.mug; -1: not calling; follow() drops it when the chance is gone), A steps to the
 next side (never the shower's), OK takes it, * cancels.
@@ -46,6 +50,7 @@ class Entry:
         self.filled = 0  # cards of the entry filled in from the play, untouched
         self.fill_at = -1  # the engine's event count when they were (-1: fill again)
         self.asked = False  # the menu asked "OK again ends this game"
+        self.off = -1  # the penalty entry: the seat that failed to play, or -1 (menu.py)
         self.stats = None  # the statistics on the display: a list of lines per side (menu.py)
         self.page = 0  # the side whose statistics show
 
@@ -75,6 +80,7 @@ def follow(app):
         app.mode = PENALTY
         app.pen = M.FALSE_GO
         e.seat = (fg + 1) % m.players
+        e.off = fg
     if e.mug >= 0 and (not m.overlooked() or app.mode != NORMAL or m.phase == M.OVER
                        or e.mug == m.overlooked_side()):
         e.mug = -1  # the muggins being called is gone (pegged, undone, another event)
@@ -86,6 +92,32 @@ def follow(app):
     e.fill_at = m.events
     m.played_cards(m.turn, e.cards)
     e.filled = len(e.cards)
+
+
+def dealer_next(app):
+    """The dealer's hand as played, when one OK on the pone's counts it too (two players,
+    muggins off, both hands filled in from the play, the pone's untouched); else None."""
+    m = app.m
+    e = app.e
+    if (m.players == 2 and e.filled == 4 and e.num < 0 and not m.muggins_on
+            and m.phase == M.SHOW and m.turn == m.pone() and m.played[m.dealer] == 4):
+        cards = []
+        m.played_cards(m.dealer, cards)
+        return cards
+
+
+def show_two(m, first, second):
+    """The pone's hand, then the dealer's unless the pone's won: both go in, or neither (a
+    fault in the second takes the first back). Returns the points both pegged."""
+    before = m.mark()
+    pts = m.show(first)
+    if m.phase == M.SHOW:
+        try:
+            pts += m.show(second)
+        except Exception:  # noqa: BLE001  (the app says it: nothing changed)
+            m.rollback(before)
+            raise
+    return pts
 
 
 # What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
@@ -179,8 +211,12 @@ def suit(app, s):
     cards.append(c)
     e.num = -1
     e.ndig = 0
-    if most == 1 and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
-        e.quick = True  # (an OK now is the habit: board/app.py, whether it goes in or not)
+    m = app.m
+    # a card to play, or the starter; or the crib's 4th card (muggins on: the count comes
+    # next, then OK): no OK to wait for (an OK now is the habit: board/app.py)
+    if (most == 1 and app.mode == NORMAL) or (hand and len(cards) == 4 and m.crib_next
+                                               and m.phase == M.SHOW and not m.muggins_on):
+        e.quick = True
         return ok(app)
 
 
@@ -271,6 +307,9 @@ def ok(app):
                 return no(_HAND, (len(cards),))
             if m.muggins_on and e.num < 0:
                 return no(_MUGGINS)
+            more = dealer_next(app)
+            if more:  # two players: the dealer's hand, filled in too, with the same OK
+                return (show_two, m, list(cards), more)
             return (DEAL_FIRST, m.show, list(cards), e.num)
         if e.num >= 0:
             return no(_SUIT)

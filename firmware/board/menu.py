@@ -4,7 +4,7 @@ advisor's answer, the statistics' pages and the penalty entry.
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
 """
 
-from cribbage.events import MISDEAL, FAIL_TO_PLAY
+from cribbage.events import MISDEAL, FAIL_TO_PLAY, PLAY
 
 from board.render import View
 from board.settings import NAMES, RULES
@@ -119,24 +119,85 @@ def advise(app, name):
 
 def penalty_key(app, name):
     """A key in the penalty entry (two points, cribbage.match.penalty): A whose they are, B a
-    misdeal (proposes the non-dealer), C a failure to play after a go, # pegs, * leaves."""
+    misdeal (proposes the non-dealer), C a failure to play after a go, D who failed (a seat
+    of another side; in the play his cards left are dead), # pegs, * leaves."""
     m = app.m
     e = app.e
     if name == "A":
         e.seat = (e.seat + 1) % m.players
+        if app.pen == FAIL_TO_PLAY:
+            e.off = offender(m, e.seat, e.off, False)  # (one of another side)
     elif name == "B":
         app.pen = MISDEAL
+        e.off = -1
         if m.dealer >= 0:
             e.seat = m.pone()  # the non-dealer (with more players: A picks another)
     elif name == "C":
         app.pen = FAIL_TO_PLAY
+        e.off = offender(m, e.seat, -1, False)
+    elif name == "D":
+        if app.pen != FAIL_TO_PLAY:
+            return "D: who failed, after C"
+        if e.off < 0:
+            return "no cards to make dead now"
+        e.off = offender(m, e.seat, e.off, True)
     elif name == "#":
+        if app.pen == FAIL_TO_PLAY:
+            return (m.penalty, m.side_of(e.seat), FAIL_TO_PLAY, e.off)
         return (m.penalty, m.side_of(e.seat), app.pen)  # (pegged: the app leaves the entry)
     elif name == "*":
         app.mode = NORMAL
         e.clear()
     else:
-        return "A B C, OK or *"  # the display lists them
+        return "A-D, OK or *"  # the display lists them
+
+
+def penalty_text(app, out):
+    """The penalty entry's lines on the display (board/text.py), after the scores: the kind,
+    whose two, who failed (the seat named), the keys."""
+    from board.text import seat_name  # (loaded: the display asks)
+    off = app.e.off
+    if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
+        out.append("PENALTY")
+    out.append(("misdeal", "failed to play", "false go")[app.pen])
+    out.append("+2 to " + seat_name(app, app.e.seat))
+    if off >= 0:
+        out.append("by " + seat_name(app, off))  # whose cards left are dead
+    out.append("A who B misdeal")
+    out.append("C failed D by" if off >= 0 else "C failed to play")
+    out.append("# peg * leave")
+
+
+def offender(m, seat, now, step):
+    """The seat a failure to play names (his cards left are dead), two points going to seat:
+    in the play, once a card is in, a seat of another side with cards left, not dead already
+    (else -1). step (D): the next such seat after now. Else now if it still can be, or the
+    first from seat's left that said go in this series (m.gone), or the first from seat's left."""
+    if m.phase != PLAY or not sum(m.played):
+        return -1
+    n = m.players
+    if step:
+        for k in range(1, n + 1):
+            if _can_fail(m, seat, (now + k) % n):
+                return (now + k) % n
+        return -1
+    if now >= 0 and _can_fail(m, seat, now):
+        return now
+    first = -1
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if _can_fail(m, seat, s):
+            if m.gone >> s & 1:
+                return s
+            if first < 0:
+                first = s
+    return first
+
+
+def _can_fail(m, seat, s):
+    """True if seat s can be named for a failure to play whose two go to seat."""
+    return (m.side_of(s) != m.side_of(seat) and m.played[s] < 4
+            and not m.dead() >> s & 1)
 
 
 def open_stats(app):

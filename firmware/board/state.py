@@ -107,8 +107,10 @@ def update(app):
             v.marks[k] = app.layout.hole(0, throw[k] + 1)
     elif app.mode == MENU:
         v.marks[0] = app.layout.hole(0, app.item + 1)
-    elif app.mode == PENALTY:  # white: hole 1 a misdeal, hole 2 a failure to play
+    elif app.mode == PENALTY:  # white: hole 1 a misdeal, hole 2 a failure to play, 3 false go
         v.marks[0] = app.layout.hole(0, app.pen + 1)
+        if app.e.off >= 0:  # who failed: hole 6 seat 0 (Red, Red1), 7 the seat on its left..
+            v.marks[1] = app.layout.hole(0, 6 + app.e.off)
     elif app.display is None:  # no screen: the typed entry blinks white, a hole per card
         n = len(app.e.cards) + (1 if app.e.num >= 0 else 0)  # (and one for a number)
         for k in range(min(n, len(v.marks))):

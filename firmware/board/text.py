@@ -6,13 +6,13 @@ Loaded only when there is a display (or the simulator asks): an LED-only board s
 
 from cribbage import match as M
 from cribbage.cards import fmt
-from cribbage.score import play_points, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
+from cribbage.score import play_points, score_hand, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
 from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.keypad import ticks_diff
 from board.modes import MENU, ADVISE, PENALTY, STATS, VERSION_MSG
-from board.entry import showing, shower
+from board.entry import showing, shower, dealer_next
 
 from micropython import const
 
@@ -39,13 +39,11 @@ def lines(app):
         if app.e.num >= 0:
             out.append("> %d" % app.e.num)
         out.append("A/B move # ok")
-    elif app.mode == PENALTY:
-        out.append("PENALTY")
-        out.append(("misdeal", "failed to play", "false go")[app.pen])
-        out.append("+2 to " + seat_name(app, app.e.seat))
-        out.append("A who B misdeal")
-        out.append("C failed to play")
-        out.append("# peg * leave")
+    elif app.mode == PENALTY:  # (a false go opens it before any key has loaded the menu)
+        from board.fault import room
+        room("board.menu")
+        from board.menu import penalty_text
+        penalty_text(app, out)
     elif app.mode == STATS:  # its own page: the side's lines fill the screen
         from board.menu import stats_text  # (the menu is loaded)
         out = stats_text(app)
@@ -80,6 +78,10 @@ def lines(app):
             for item in items:
                 total += item[2]
             out.append("= %d" % total)
+            more = dealer_next(app)
+            if more:  # one OK counts the dealer's hand too: its count, before the OK
+                out.append("then %s = %d" % (seat_name(app, m.dealer),
+                                             score_hand(more, m.starter_card, False)))
             said = screen.wrap(spoken(items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second

@@ -31,8 +31,9 @@ def game_keys(seed, players=2, target=121, strategies=None):
     the keys a player would type for it (after the menu keys for players and game, if they
     are not the defaults), as few as the board takes: no OK after a card or a go (they go in
     as typed), no OK for a deal after the first (typing the starter deals), OK alone on a hand
-    the play entered (the board fills it in). Returns (key script, that Match) so a caller
-    can compare the simulated board with the engine's own result."""
+    the play entered (the board fills it in; with two players one OK counts both hands), the
+    crib typed without an OK (its fourth card puts it in: muggins is off). Returns (key
+    script, that Match) so a caller can compare the simulated board with the engine's own result."""
     m = M.Match(players=players, target=target)
     keys = []
     if players != 2 or target != 121:
@@ -57,10 +58,19 @@ def game_keys(seed, players=2, target=121, strategies=None):
         rec("B")
         return orig["go"]()
 
+    both = []  # the pone's OK counted the dealer's hand too
+
     def show(hand=None, points=-1):
-        if m.crib_next or m.played[m.turn] < 4:
-            rec("".join(card_keys(c) for c in hand))
-        rec("#")  # (a hand played in full is filled in: OK counts it)
+        if m.crib_next:
+            rec("".join(card_keys(c) for c in hand))  # its fourth card puts it in
+        elif m.played[m.turn] < 4:
+            rec("".join(card_keys(c) for c in hand) + "#")
+        elif both:
+            both.pop()  # (the pone's OK counted it)
+        else:
+            rec("#")  # a hand played in full is filled in: OK counts it
+            if players == 2 and m.played[m.dealer] == 4 and m.turn == m.pone():
+                both.append(True)  # and the dealer's, played in full too
         return orig["show"](hand, points)
 
     m.deal, m.starter, m.play, m.go, m.show = deal, starter, play, go, show
