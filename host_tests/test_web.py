@@ -171,3 +171,35 @@ def test_the_history_downloads_are_the_tools(tmp_path):
 def game_tokens(seed=3):
     from sim.games import game_keys
     return game_keys(seed)[0].split(" ")
+
+
+def test_without_a_display_the_leds_show_the_pin(monkeypatch):
+    """A board with no display shows the page's PIN on the LEDs (board/state.py): digit k
+    blinks in lane 1's holes 10k+1 .. 10k+10, for a minute, then the marks are gone; a new
+    game with it takes it off at once. (CPython: the app on the fake board, the web module's
+    own functions.)"""
+    import asyncio
+
+    from boardkit import board as fake_board, marked
+    from board import web
+
+    hw, app, f = fake_board(display=False)
+    monkeypatch.setattr(web, "_PIN_SHOWN_MS", 50)
+
+    async def run():
+        w = web.Web(app)
+        w.pin = 4071
+        w.pin_at = app.clock()
+        web.show_pin(w, True)
+        L = app.layout
+        assert marked(app) == [L.hole(0, 5), L.hole(0, 11), L.hole(0, 28), L.hole(0, 32)]
+        f.press("5")  # a key typed meanwhile: the PIN still shows (its marks come first)
+        assert marked(app)[:4] == [L.hole(0, 5), L.hole(0, 11), L.hole(0, 28), L.hole(0, 32)]
+        await asyncio.sleep(0.2)
+        assert app.pin == -1 and len(marked(app)) <= 1  # gone (but the typed 5's mark)
+        web.show_pin(w, True)
+        w.new_pin()
+        web.show_pin(w, False)  # used: off at once
+        assert app.pin == -1
+
+    asyncio.run(run())

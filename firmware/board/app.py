@@ -109,6 +109,7 @@ class App:
         self.view = View(self.m.sides, self.m.target)
         self.unsaved = False  # an entry is in the engine, not yet on flash
         self.changes = 0  # counts the keys handled: the live page (board/web.py) follows it
+        self.pin = -1  # the live page's PIN while the LEDs show it (no display), else -1
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None

@@ -111,6 +111,10 @@ def update(app):
         v.marks[0] = app.layout.hole(0, app.pen + 1)
         if app.e.off >= 0:  # who failed: hole 6 seat 0 (Red, Red1), 7 the seat on its left..
             v.marks[1] = app.layout.hole(0, 6 + app.e.off)
+    elif app.pin >= 0:  # the live page's PIN, no screen: digit k blinks in lane 1's holes
+        for k in range(4):  # 10k+1 .. 10k+10 (the first of the ten: 0, the last: 9)
+            d = app.pin // (1000, 100, 10, 1)[k] % 10
+            v.marks[k] = app.layout.hole(0, 10 * k + d + 1)
     elif app.display is None:  # no screen: the typed entry blinks white, a hole per card
         n = len(app.e.cards) + (1 if app.e.num >= 0 else 0)  # (and one for a number)
         for k in range(min(n, len(v.marks))):

@@ -69,14 +69,15 @@ class _Reader:
     most _HEADERS + 1 of them, everything within _READ_MS of the connection; ValueError
     otherwise (microdot answers 400)."""
 
-    def __init__(self, stream, now):
+    def __init__(self, stream, clock):
         self.s = stream
-        self.t0 = now
+        self.clock = clock  # the board's (hw["clock"]: ms, wrapping at 2**30)
+        self.t0 = clock()
         self.buf = b""
         self.lines = 0
 
     async def _more(self, n):
-        left = _READ_MS - ticks_diff(_ms(), self.t0)
+        left = _READ_MS - ticks_diff(self.clock(), self.t0)
         if left <= 0:
             raise ValueError("request too slow")
         got = await asyncio.wait_for(self.s.read(n), left / 1000)
@@ -113,14 +114,6 @@ class _Reader:
         return got
 
 
-def _ms():
-    import time
-    return time.ticks_ms()
-
-
-def _later(ms):
-    import time
-    return time.ticks_add(time.ticks_ms(), ms)
 
 
 class Web(Microdot):
@@ -136,6 +129,7 @@ class Web(Microdot):
         self.pin_at = -1  # when the PIN was shown on the display (-1: not since it was made)
         self.fails = 0
         self.locked_until = -1  # the PIN form is locked until then (-1: not locked)
+        self.hiding = None  # the task that takes the PIN off the LEDs
         self.new_pin()
 
     def new_pin(self):
@@ -153,7 +147,7 @@ class Web(Microdot):
             return
         self.busy += 1
         try:
-            await super().handle_request(_Reader(reader, _ms()), writer)
+            await super().handle_request(_Reader(reader, self.app.clock), writer)
         except Exception as e:  # noqa: BLE001  (a client that vanished mid-answer)
             print("web:", repr(e))
         finally:
@@ -312,31 +306,31 @@ def routes(web):
         return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
 
     @web.post("/pin")
-    async def show_pin(req):
+    async def ask_pin(req):
         """The board shows its PIN on the display (the page asks before a change)."""
         app.msg = "web PIN %d" % web.pin
-        web.pin_at = _ms()
-        app.changes += 1
-        app.view.dirty = True
+        web.pin_at = app.clock()
+        show_pin(web, True)
         return 204
 
     @web.post("/new-game")
     async def new_game(req):
-        now = _ms()
+        now = app.clock()
         if web.locked_until >= 0 and ticks_diff(web.locked_until, now) > 0:
             return "locked: wait %d s" % (ticks_diff(web.locked_until, now) // 1000 + 1), 429
         pin = (req.form or {}).get("pin", "")
         shown = web.pin_at >= 0 and ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
         if not shown or pin != str(web.pin):
             web.fails += 1
-            web.locked_until = _later(_LOCK_MS << min(web.fails - 1, 8))
+            web.locked_until = (now + (_LOCK_MS << min(web.fails - 1, 8))) & 0x3FFFFFFF
             if web.fails >= _NEW_PIN_AFTER:
                 web.new_pin()
                 web.fails = 0
+                show_pin(web, False)
             return "wrong PIN" if shown else "ask for the PIN first", 403
         web.fails = 0
-        web.pin_at = -1
         web.new_pin()  # a PIN serves once
+        show_pin(web, False)
         from board.fault import room
         room("board.menu")
         app.apply((NEW_GAME,))
@@ -347,6 +341,27 @@ def routes(web):
     @web.errorhandler(404)
     async def not_found(req):
         return "no such page", 404
+
+
+def show_pin(web, on):
+    """The PIN on the LEDs of a board without a display (board/state.py marks it), for
+    _PIN_SHOWN_MS; the display says it in its message line."""
+    app = web.app
+    if app.display is None:
+        app.pin = web.pin if on else -1
+        from board import state
+        state.update(app)
+        if on:
+            web.hiding = asyncio.create_task(_hide_pin(web, web.pin_at))
+    app.changes += 1
+    app.view.dirty = True
+
+
+async def _hide_pin(web, shown_at):
+    await sleep_ms(_PIN_SHOWN_MS)
+    if web.pin_at == shown_at:  # (not shown again since, nor used)
+        web.pin_at = -1
+        show_pin(web, False)
 
 
 def deal_rows(m):
