@@ -8,6 +8,8 @@ import io
 import json
 import os
 import re
+import socket
+import struct
 import time
 
 import pytest
@@ -105,16 +107,34 @@ def test_bad_requests_get_an_error_and_the_game_goes_on(board):
 
 
 def test_a_bounded_number_of_clients(board):
+    for _ in range(8):  # HEAD on the live stream answers and starts no stream
+        assert board.raw(b"HEAD /events HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.0 200")
     live = [Events(board.port) for _ in range(4)]
     try:
+        assert board.get("/events")[0] == 503  # a fifth stream: busy
+        assert board.get("/state")[0] == 200  # the pages' own fetches still get through
+        slow = [socket.create_connection(("127.0.0.1", board.port)) for _ in range(2)]
+        for c in slow:
+            c.sendall(b"GET /state HTTP/1.1\r\n")  # and never the rest: 6 connections now
+        time.sleep(0.3)
         assert board.raw(b"GET /state HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.0 503")
+        for c in slow:
+            c.close()
     finally:
         for ev in live:
-            ev.close()
-    deadline = time.monotonic() + 8  # the streams notice their pages are gone at a ping
-    while board.get("/state")[0] == 503:
-        assert time.monotonic() < deadline
-        time.sleep(0.5)
+            ev.s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            ev.close()  # gone without a word (a reset), as a phone leaving the network
+    board.keys("1#")  # states to push: the streams find their pages gone
+    deadline = time.monotonic() + 10
+    while True:  # all four places free again: four new pages get their streams
+        try:
+            again = [Events(board.port, timeout=3) for _ in range(4)]
+            break
+        except AssertionError:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+    for ev in again:
+        ev.close()
     assert board.get("/state")[0] == 200
 
 
@@ -134,6 +154,9 @@ def test_a_new_game_needs_the_pin_the_board_shows(board):
     time.sleep(2.2)
     assert board.get("/pin", "POST")[0] == 204
     pin = _pin_shown(board)
+    assert pin.encode() not in board.get("/state")[1]  # the page's copy of the display hides it
+    assert b"****" in board.get("/state")[1]
+    assert board.get("/pin", "POST")[0] == 429  # one PIN at a time (at most every 2 s)
     wrong = "%04d" % ((int(pin) + 1) % 10000)
     assert board.get("/new-game", "POST", ("pin=" + wrong).encode(), form)[0] == 403
     status, body = board.get("/new-game", "POST", ("pin=" + pin).encode(), form)

@@ -55,17 +55,28 @@ def test_it_joins_the_network_in_the_file(tmp_path, network, capsys):
     assert "s3cret" not in capsys.readouterr().out
 
 
-def test_without_a_network_it_gives_up_and_says_so(tmp_path, network, capsys):
+def test_without_a_network_it_rests_and_tries_again(tmp_path, network, capsys, monkeypatch):
     f = tmp_path / "wifi.json"
     f.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass"}))
-    FakeWLAN.joins_after = None
-    assert asyncio.run(wifi.joiner(str(f))()) is None
+    FakeWLAN.joins_after = None  # not there at first (a router still starting)
+    monkeypatch.setattr(wifi, "_JOIN_MS", 500)
+    monkeypatch.setattr(wifi, "_RETRY_MS", 300)
+
+    async def later():
+        task = asyncio.ensure_future(wifi.joiner(str(f))())
+        await asyncio.sleep(0.65)  # one try (0.5 s), then resting
+        assert not task.done() and FakeWLAN.made[0].on is False  # the radio rests
+        FakeWLAN.joins_after = 0  # the network is up now
+        FakeWLAN.made[0].polls = 0
+        return await asyncio.wait_for(task, 2)
+
+    assert asyncio.run(later()) == "192.168.1.42"
     out = capsys.readouterr().out
-    assert "home not joined" in out and "s3cret" not in out
-    assert FakeWLAN.made[0].on is False  # the radio is off again
+    assert "home not joined" in out and "tries again" in out and "s3cret" not in out
 
 
-@pytest.mark.parametrize("text", [None, "", "{not json", "[]", '{"password": "x"}'])
+@pytest.mark.parametrize("text", [None, "", "{not json", "[]", '{"password": "x"}',
+                                  '{"ssid": 5}'])
 def test_no_or_bad_credentials_mean_no_page(tmp_path, network, text):
     f = tmp_path / "wifi.json"
     if text is not None:

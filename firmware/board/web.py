@@ -32,17 +32,23 @@ from version import VERSION
 
 from micropython import const
 
-_CLIENTS = const(4)     # connections served at once (a live page holds one)
+_CLIENTS = const(6)     # connections served at once
+_STREAMS = const(4)     # of them live streams (a page holds one): 2 stay for its fetches
 _READ_MS = const(4000)  # the whole request, from the connection
+_WRITE_MS = const(5000)  # each write to a client (one that stops reading is dropped)
 _LINE = const(512)      # the longest request line or header line
 _HEADERS = const(24)    # header lines
+_HEAD_BYTES = const(2048)  # the request line and its headers, in all
 _BODY = const(64)       # a request's body (the PIN form)
 _PUSH_MS = const(150)   # the live stream looks for a change this often
 _PING_MS = const(2000)  # and says something at least this often: a page that is gone fails
 # the write and frees its place (and proxies and phones keep the stream open)
 _LOCK_MS = const(2000)  # a wrong PIN locks the form for this, doubled each time (to 256x)
+_LOCK_MAX_MS = const(512000)
 _NEW_PIN_AFTER = const(5)  # wrong PINs before the board picks a new PIN
 _PIN_SHOWN_MS = const(60000)
+_PIN_EVERY_MS = const(2000)  # the board shows a PIN at most this often
+_QUEUE = const(3)  # states a live stream may have waiting: more, and its page is gone
 
 Request.max_readline = _LINE
 Request.max_content_length = _BODY
@@ -65,9 +71,9 @@ PAGE = _root() + "www/index.html"
 
 
 class _Reader:
-    """The client's stream while its request is read: whole lines of at most _LINE bytes, at
-    most _HEADERS + 1 of them, everything within _READ_MS of the connection; ValueError
-    otherwise (microdot answers 400)."""
+    """The client's stream while its request is read: whole lines of at most _LINE bytes, the
+    request line and at most _HEADERS headers, _HEAD_BYTES in all, everything within _READ_MS
+    of the connection; ValueError otherwise (microdot answers 400)."""
 
     def __init__(self, stream, clock):
         self.s = stream
@@ -75,6 +81,7 @@ class _Reader:
         self.t0 = clock()
         self.buf = b""
         self.lines = 0
+        self.bytes = 0
 
     async def _more(self, n):
         left = _READ_MS - ticks_diff(self.clock(), self.t0)
@@ -87,13 +94,16 @@ class _Reader:
 
     async def readline(self):
         self.lines += 1
-        if self.lines > _HEADERS + 1:
+        if self.lines > _HEADERS + 2:  # (the request line, the headers, the blank line)
             raise ValueError("too many headers")
         while True:
             i = self.buf.find(b"\n")
             if i >= 0:
                 line = self.buf[:i + 1]
                 self.buf = self.buf[i + 1:]
+                self.bytes += len(line)
+                if self.bytes > _HEAD_BYTES:
+                    raise ValueError("headers too long")
                 return line
             if len(self.buf) > _LINE:
                 raise ValueError("line too long")
@@ -115,6 +125,31 @@ class _Reader:
 
 
 
+class _Writer:
+    """The client's stream for the answer: each write within _WRITE_MS, else the client is
+    taken as gone (EPIPE: microdot then ends a live stream and its task)."""
+
+    def __init__(self, stream):
+        self.s = stream
+
+    async def awrite(self, data):
+        try:
+            await asyncio.wait_for(self.s.awrite(data), _WRITE_MS / 1000)
+        except asyncio.TimeoutError:
+            raise OSError(32) from None  # (EPIPE)
+
+    async def aclose(self):
+        await self.s.aclose()
+
+    def get_extra_info(self, what):
+        return self.s.get_extra_info(what)
+
+
+def _quiet(exc):
+    """microdot's report of a bad request: a line, not a traceback (a flood of them would
+    hold up the board's loop on its serial port)."""
+    print("web: bad request:", repr(exc))
+
 
 class Web(Microdot):
     """The board's server: microdot with the limits above, and the page's state."""
@@ -123,7 +158,11 @@ class Web(Microdot):
         super().__init__()
         self.app = app
         self.busy = 0
+        self.streams = 0  # live streams open
         self.seen = -1  # app.changes when the state below was made
+        self.deals_at = -1  # app.changes when the deals below were made
+        self.deals = b"[]"
+        self.pin_shown = -1  # when a PIN was last shown (for _PIN_EVERY_MS)
         self.state = b""
         self.pin = 0
         self.pin_at = -1  # when the PIN was shown on the display (-1: not since it was made)
@@ -147,7 +186,7 @@ class Web(Microdot):
             return
         self.busy += 1
         try:
-            await super().handle_request(_Reader(reader, self.app.clock), writer)
+            await super().handle_request(_Reader(reader, self.app.clock), _Writer(writer))
         except Exception as e:  # noqa: BLE001  (a client that vanished mid-answer)
             print("web:", repr(e))
         finally:
@@ -164,9 +203,34 @@ class Web(Microdot):
         if app.changes != self.seen:
             self.state = b""
             gc.collect()
-            self.state = json.dumps(snapshot(app)).encode()
+            st = snapshot(app)
+            if "lines" in st:  # the display may be showing the PIN: never on the network
+                pin = str(self.pin)
+                lines = st["lines"]
+                for i in range(len(lines)):
+                    lines[i] = lines[i].replace(pin, "****")
+            self.state = json.dumps(st).encode()
             self.seen = app.changes
         return self.state
+
+    def now_deals(self):
+        """deal_rows() as JSON bytes, made again only when the app has changed since (each
+        page asks for them at every score: the journal is replayed once for all)."""
+        app = self.app
+        if app.changes != self.deals_at:
+            self.deals = json.dumps(deal_rows(app.m)).encode()
+            self.deals_at = app.changes
+        return self.deals
+
+    def locked(self, now):
+        """ms the PIN form stays locked, or 0 (a lock past its time, or from more than
+        _LOCK_MAX_MS ago on the wrapping clock, is gone)."""
+        if self.locked_until >= 0:
+            left = ticks_diff(self.locked_until, now)
+            if 0 < left <= _LOCK_MAX_MS:
+                return left
+            self.locked_until = -1
+        return 0
 
 
 def snapshot(app):
@@ -274,6 +338,10 @@ def routes(web):
 
     @web.get("/events")
     async def events(req):
+        if req.method != "GET":  # (HEAD: no stream to start)
+            return "", 200, {"Content-Type": "text/event-stream"}
+        if web.streams >= _STREAMS:
+            return "busy", 503
         return sse_response(req, _live, web)
 
     @web.get("/layout")
@@ -282,7 +350,7 @@ def routes(web):
 
     @web.get("/deals")
     async def deals(req):
-        return json.dumps(deal_rows(app.m)), 200, {"Content-Type": "application/json"}
+        return web.now_deals(), 200, {"Content-Type": "application/json"}
 
     @web.get("/stats")
     async def stats(req):
@@ -307,33 +375,40 @@ def routes(web):
 
     @web.post("/pin")
     async def ask_pin(req):
-        """The board shows its PIN on the display (the page asks before a change)."""
-        app.msg = "web PIN %d" % web.pin
-        web.pin_at = app.clock()
+        """The board shows a new PIN on its display (the page asks before a change)."""
+        now = app.clock()
+        if web.pin_shown >= 0 and 0 <= ticks_diff(now, web.pin_shown) < _PIN_EVERY_MS:
+            return "a PIN was shown just now", 429
+        web.new_pin()
+        app.msg = "web PIN %d" % web.pin  # (the page's copy of the display hides it)
+        web.pin_at = web.pin_shown = now
         show_pin(web, True)
         return 204
 
     @web.post("/new-game")
     async def new_game(req):
         now = app.clock()
-        if web.locked_until >= 0 and ticks_diff(web.locked_until, now) > 0:
-            return "locked: wait %d s" % (ticks_diff(web.locked_until, now) // 1000 + 1), 429
+        left = web.locked(now)
+        if left:
+            return "locked: wait %d s" % (left // 1000 + 1), 429
         pin = (req.form or {}).get("pin", "")
-        shown = web.pin_at >= 0 and ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
+        shown = web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
         if not shown or pin != str(web.pin):
-            web.fails += 1
+            web.fails += 1  # (only a PIN that works starts the count again)
             web.locked_until = (now + (_LOCK_MS << min(web.fails - 1, 8))) & 0x3FFFFFFF
-            if web.fails >= _NEW_PIN_AFTER:
+            if web.fails % _NEW_PIN_AFTER == 0:
                 web.new_pin()
-                web.fails = 0
                 show_pin(web, False)
             return "wrong PIN" if shown else "ask for the PIN first", 403
         web.fails = 0
         web.new_pin()  # a PIN serves once
         show_pin(web, False)
         from board.fault import room
+        from board import entry, state
         room("board.menu")
         app.apply((NEW_GAME,))
+        entry.follow(app)  # (as the app does after a key)
+        state.update(app)
         app.changes += 1
         app.view.dirty = True
         return "new game", 200
@@ -347,21 +422,25 @@ def show_pin(web, on):
     """The PIN on the LEDs of a board without a display (board/state.py marks it), for
     _PIN_SHOWN_MS; the display says it in its message line."""
     app = web.app
+    if web.hiding is not None:  # one PIN at a time: the last one's timer goes
+        web.hiding.cancel()
+        web.hiding = None
+    if on:
+        web.hiding = asyncio.create_task(_hide_pin(web))
     if app.display is None:
         app.pin = web.pin if on else -1
         from board import state
         state.update(app)
-        if on:
-            web.hiding = asyncio.create_task(_hide_pin(web, web.pin_at))
     app.changes += 1
     app.view.dirty = True
 
 
-async def _hide_pin(web, shown_at):
+async def _hide_pin(web):
+    """The PIN shown expires (its time is up, on any board)."""
     await sleep_ms(_PIN_SHOWN_MS)
-    if web.pin_at == shown_at:  # (not shown again since, nor used)
-        web.pin_at = -1
-        show_pin(web, False)
+    web.hiding = None
+    web.pin_at = -1
+    show_pin(web, False)
 
 
 def deal_rows(m):
@@ -399,10 +478,20 @@ def _layout(L):
 
 
 async def _live(req, sse, web):
-    """One page's live stream: the state whenever it changes, a comment now and then."""
+    """One page's live stream: the state whenever it changes, a comment now and then. It ends
+    when its page stops taking them (the states wait in sse.queue: a client gone without a
+    word, or one that answers HEAD, never drains it)."""
+    web.streams += 1
+    try:
+        await _push(sse, web)
+    finally:
+        web.streams -= 1
+
+
+async def _push(sse, web):
     sent = -1
     quiet = 0
-    while True:
+    while len(sse.queue) < _QUEUE:
         if web.app.changes != sent:
             data = web.now_state()
             sent = web.seen
@@ -432,6 +521,8 @@ async def serve(app):
     app.msg = "page %s" % where
     app.changes += 1
     app.view.dirty = True
+    import microdot.microdot as md
+    md.print_exception = _quiet
     web = Web(app)
     routes(web)
     gc.collect()

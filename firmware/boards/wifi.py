@@ -6,14 +6,15 @@ served by the page, never printed). The board's name on the network is "cribbage
 
 from micropython import const
 
-_JOIN_MS = const(20000)  # then the board plays on without its page
+_JOIN_MS = const(20000)  # a try; then the radio rests and the board plays on without its page
+_RETRY_MS = const(60000)  # until the next try (after a power cut the router may come up late)
 PATH = "/wifi.json"
 
 
 def joiner(path=PATH):
     """hw["net"] for board/web.py: an async function giving the board's address once it has
-    joined (None: no credentials, or the network was not found); None on a port without
-    Wi-Fi (a plain Pico)."""
+    joined (it tries every minute until then), or None at once without credentials; None on
+    a port without Wi-Fi (a plain Pico)."""
     try:
         import network
     except ImportError:
@@ -30,24 +31,29 @@ def joiner(path=PATH):
             with open(path) as f:
                 cfg = json.load(f)
             ssid = cfg["ssid"]
-        except (OSError, ValueError, KeyError, TypeError):
+            password = cfg.get("password", "")
+            if not (isinstance(ssid, str) and ssid and isinstance(password, str)):
+                raise ValueError
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # no credentials: no page
         try:
             network.hostname(cfg.get("hostname", "cribbage"))  # mDNS name (MicroPython 1.20+)
-        except (AttributeError, OSError, ValueError):
+        except (AttributeError, OSError, ValueError, TypeError):
             pass
         w = network.WLAN(network.STA_IF)
-        try:
-            w.active(True)
-            w.connect(ssid, cfg.get("password", ""))
-            for _ in range(_JOIN_MS // 250):
-                if w.isconnected():
-                    return w.ifconfig()[0]
-                await sleep_ms(250)
-        except OSError as e:
-            print("wifi: %r" % e)
-        print("wifi: %s not joined: the board plays without its page" % ssid)
-        w.active(False)
-        return None
+        while True:
+            try:
+                w.active(True)
+                w.connect(ssid, password)
+                for _ in range(_JOIN_MS // 250):
+                    if w.isconnected():
+                        return w.ifconfig()[0]
+                    await sleep_ms(250)
+            except (OSError, TypeError) as e:
+                print("wifi: %r" % e)
+            print("wifi: %s not joined: the board plays without its page, and tries again in "
+                  "a minute" % ssid)
+            w.active(False)
+            await sleep_ms(_RETRY_MS)
 
     return join

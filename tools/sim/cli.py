@@ -145,6 +145,8 @@ def main(argv=None):
     a.user_keys = a.keys
     a.script = ""
     scripted_run = a.keys is not None or a.autoplay is not None
+    if a.web and scripted_run:  # a scripted run's clock jumps: nothing could be served
+        ap.error("--web serves the page from the interactive board (not with --keys/--autoplay)")
     with contextlib.ExitStack() as stack:
         a.temporary = a.storage is None and scripted_run
         if a.temporary:
