@@ -323,6 +323,10 @@ def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "wifi.json").read_bytes() == creds.read_bytes()
     assert "joins 'home'" in r.stdout and "s3cret" not in r.stdout + r.stderr
+    import hashlib
+    plain = hashlib.sha256(creds.read_bytes()).hexdigest()
+    listing = cli(FLASH, "files", env=env).stdout  # what the board's listing says of it
+    assert "wifi.json" in listing and plain not in listing + r.stdout  # salted, each run
     assert (board / "lib" / "microdot" / "microdot.mpy").exists()  # the page's framework
     r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)  # a later flash
     assert r.returncode == 0 and "keep    wifi.json" in r.stdout

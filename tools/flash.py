@@ -65,11 +65,14 @@ KEEP_NAMES = {
 }
 
 # Run on the board by `mpremote exec`: its MicroPython, the firmware version on it and every
-# file with size and sha256 (hashlib and binascii are in both ports). Paths are relative to the
-# working folder, / after mpremote's soft reset. One line per fact: P platform, V version,
-# M .mpy version, U machine, A firmware version, D folder, F size sha256 path.
+# file with size and sha256 (hashlib and binascii are in both ports); wifi.json's sha256 is of
+# SALT (this run's, random) and the file, so a listing never shows a hash of the password.
+# Paths are relative to the working folder, / after mpremote's soft reset. One line per fact:
+# P platform, V version, M .mpy version, U machine, A firmware version, D folder, F size sha256
+# path.
 PROBE = """\
 import os, sys, hashlib, binascii
+SALT = binascii.unhexlify('SALT_HEX')
 print('P', sys.platform)
 print('V %d.%d.%d' % sys.implementation.version[:3])
 print('M', getattr(sys.implementation, '_mpy', 0) & 255)
@@ -87,7 +90,7 @@ def w(d):
             print('D', p)
             w(p)
             continue
-        h = hashlib.sha256()
+        h = hashlib.sha256(SALT if p == 'wifi.json' else b'')
         n = 0
         with open(p, 'rb') as f:
             while True:
@@ -178,10 +181,10 @@ def check_micropython(version, what="the board runs"):
             % (what, ".".join(map(str, v)), *MIN_MICROPYTHON, WHY_MIN))
 
 
-def file_hash(path):
+def file_hash(path, salt=b""):
     with open(path, "rb") as f:
         data = f.read()
-    return len(data), hashlib.sha256(data).hexdigest()
+    return len(data), hashlib.sha256(salt + data).hexdigest()
 
 
 def tree(folder):
@@ -270,9 +273,12 @@ def connect(port):
     return ["connect", port or "auto"]
 
 
+SALT = os.urandom(8)  # this run's, for wifi.json's hash (PROBE)
+
+
 def probe_cmd(port):
     """Reads the board (PROBE), as one line of Python."""
-    return [mpremote(), *connect(port), "exec", "exec(%r)" % PROBE]
+    return [mpremote(), *connect(port), "exec", "exec(%r)" % PROBE.replace("SALT_HEX", SALT.hex())]
 
 
 def chain(port, steps):
@@ -336,7 +342,7 @@ def explain(port, stderr):
 
 def shown(cmd):
     """A command line as printed: PROBE's long line is named, not spelled out."""
-    probe = "exec(%r)" % PROBE
+    probe = probe_cmd(None)[-1]
     words = ["<flash.PROBE: version and files of the board>" if w == probe else w for w in cmd]
     return "$ " + shlex.join(words)
 
@@ -548,7 +554,7 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None):
         return
     after = read_board(port)
     n = verify(files, libs, [path for path, _why in p["remove"]], after)
-    if wifi and after.files.get(WIFI_FILE) != file_hash(wifi):
+    if wifi and after.files.get(WIFI_FILE) != file_hash(wifi, SALT):
         raise FlashError("wifi.json on the board differs from %s: run make flash again" % wifi)
     for line in notes:
         print(line)
