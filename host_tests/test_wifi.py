@@ -88,3 +88,21 @@ def test_no_or_bad_credentials_mean_no_page(tmp_path, network, text):
 def test_a_port_without_wifi_has_no_net(monkeypatch):
     monkeypatch.setitem(sys.modules, "network", None)  # import network fails (a plain Pico)
     assert wifi.joiner() is None
+
+
+def test_without_a_network_the_server_is_never_loaded(monkeypatch, capsys):
+    """board/tasks.py's web task joins first: a board with Wi-Fi but no credentials (or no
+    network) never loads board/web.py and microdot (~47 KB of heap on this port)."""
+    from boardkit import board as fake_board
+    from board import tasks
+
+    hw, app, _f = fake_board()
+
+    async def no_network():
+        return None
+
+    app.hw["net"] = no_network
+    monkeypatch.delitem(sys.modules, "board.web", raising=False)
+    asyncio.run(tasks.web(app))
+    assert "board.web" not in sys.modules
+    assert "no network: the board plays without its page" in capsys.readouterr().out

@@ -37,14 +37,20 @@ def run(hw):
 
 
 async def web(app):
-    """The live page's task: loaded only on a board with a network; if it fails (no memory
-    for it, a socket error), the board says so in its log and plays on without it."""
+    """The live page's task on a board with Wi-Fi: it joins the network first (hw["net"]),
+    and only then loads the server (board/web.py and microdot: a board without credentials
+    never does). If that fails (no memory for it, a socket error), the board says so in its
+    log and plays on without its page."""
     try:
+        addr = await app.hw["net"]()
+        if not addr:
+            print("web: no network: the board plays without its page")
+            return
         gc.collect()
         if hasattr(gc, "mem_free") and gc.mem_free() < _WEB_ROOM:
             raise MemoryError("%d bytes free" % gc.mem_free())
         from board.web import serve
-        await serve(app)
+        await serve(app, addr)
     except Exception as e:  # noqa: BLE001
         print("web: stopped:", repr(e))
         gc.collect()

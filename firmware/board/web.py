@@ -505,16 +505,9 @@ async def _push(sse, web):
         await sleep_ms(_PUSH_MS)
 
 
-async def serve(app):
-    """The web task: wait for the network, then serve forever (a board without one returns)."""
+async def serve(app, addr):
+    """Serve the page at addr (the network is joined: board/tasks.py's web task) forever."""
     hw = app.hw
-    net = hw.get("net")
-    if net is None:
-        return
-    addr = await net()
-    if not addr:
-        print("web: no network: the board plays without its page")
-        return
     port = hw.get("web_port", 80)
     where = addr if port == 80 else "%s:%d" % (addr, port)
     print("web: the page is at http://%s/" % where)
