@@ -55,6 +55,16 @@ def board(display=False):
     return hw, app, Fingers(hw, app)
 
 
+def selftest_at_power_up():
+    """A board (no display) powered up with * held: the LED self-test runs (app.boot())."""
+    hw = build("/data", display=False, fs=RamFs())
+    hw["fake_matrix"].press("*")
+    app = App(hw)
+    assert app.boot()
+    hw["fake_matrix"].release("*")
+    return hw, app, Fingers(hw, app)
+
+
 def play_game(hw, app, f, seed):
     """Deal real cards and enter everything on the keys, as few as the board takes (a card
     goes in with its suit, B is go, a hand played in full is filled in: OK, which counts the

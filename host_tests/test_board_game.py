@@ -3,7 +3,8 @@ scanner, the app, the engine, the renderer and storage. The journal the keys pro
 the one the same calls made directly produce; the LEDs and the saved game must follow.
 """
 
-from boardkit import Fingers, board, marked, new_game, play_game, replay, shown
+from boardkit import (Fingers, board, marked, new_game, play_game, replay, selftest_at_power_up,
+                      shown)
 from check import raises
 from boards.fake import build
 from boards.ramfs import RamFs
@@ -196,12 +197,7 @@ def test_discard_advisor_lights_the_throw():
 
 
 def test_selftest_on_a_long_press_at_boot():
-    hw = build("/data", display=False, fs=RamFs())
-    hw["fake_matrix"].press("*")
-    app = App(hw)
-    assert app.boot()
-    hw["fake_matrix"].release("*")
-    f = Fingers(hw, app)
+    hw, app, f = selftest_at_power_up()
     seen = set()
     n = hw["layout"].count
     for _ in range(3 * n + 4):

@@ -2,12 +2,9 @@
 a display tells which firmware it runs), through the app on the fake board: at power-up with
 a key held, and from the menu; and hardware/README.md says how to read it."""
 
-from boards.fake import build
-from boards.ramfs import RamFs
-from board.app import App
 from board.menu import MENU_ITEMS
 from board.selftest import hole_at, numbers
-from boardkit import Fingers, board
+from boardkit import board, selftest_at_power_up
 from drill_template import README
 from version import VERSION
 
@@ -28,12 +25,7 @@ def run_to_white(f, n):
 
 
 def test_power_up_self_test_ends_with_the_version_held_until_a_key():
-    hw = build("/data", display=False, fs=RamFs())
-    hw["fake_matrix"].press("*")
-    app = App(hw)
-    assert app.boot()
-    hw["fake_matrix"].release("*")
-    f = Fingers(hw, app)
+    hw, app, f = selftest_at_power_up()
     L = hw["layout"]
     strip = hw["strip"]
     run_to_white(f, L.count)

@@ -8,9 +8,7 @@ import os
 import subprocess
 import sys
 
-import pytest
 
-import build  # tools/build.py
 from hostenv import ROOT, venv_program
 from board import history
 from board.menu import MENU_ITEMS
@@ -157,11 +155,6 @@ def test_a_history_that_cannot_be_read_is_said():
 # are twice an ESP32's), whatever the statistics do. What the statistics themselves cost is
 # measured: what stays on the heap while the pages show, and nothing once they are left.
 
-@pytest.fixture(scope="module")
-def mpy_tree(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mpy")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))  # as `make build`
-    return str(out / "esp32")
 
 
 def test_the_pages_on_micropython(mpy_tree, tmp_path):

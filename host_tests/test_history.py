@@ -10,9 +10,7 @@ import os
 import subprocess
 import sys
 
-import pytest
 
-import build  # tools/build.py
 import history as tool  # tools/history.py
 from hostenv import ROOT, venv_program
 from boards.fake import build as fake_board
@@ -306,11 +304,6 @@ def test_the_tool_on_a_copied_file_and_on_nothing(tmp_path):
 
 # --- on the real MicroPython binary, from .mpy, in the board's 96k test heap ---------------
 
-@pytest.fixture(scope="module")
-def mpy_tree(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mpy")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))  # as `make build`
-    return str(out / "esp32")
 
 
 def test_a_game_recorded_on_micropython_in_96k_with_the_history_full(mpy_tree, tmp_path):
