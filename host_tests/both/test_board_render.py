@@ -143,6 +143,9 @@ def test_frame_allocates_nothing():
         return n
 
     assert no_alloc(run) > 0
+    v.games[0], v.won = 7, 2  # ACC points past the games-won LEDs (lit again, bright)
+    v.games[1] = 4
+    assert no_alloc(run) > 0
 
 
 def test_three_lane_61_hole_build_plays_a_121_game():
