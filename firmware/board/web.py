@@ -289,13 +289,14 @@ def last_show(m):
     """The newest hand or crib shown with its cards in this deal: {"cards", "starter",
     "crib", "points", "said"} (the spoken count), or None."""
     from cribbage.events import E_SHOW, E_DEAL, size
+    from cribbage.journal import committed
     from cribbage.spoken import breakdown, spoken
 
     if m.phase != M.SHOW and m.phase != M.DEAL and m.phase != M.OVER:
         return None
-    e = m.dumps()  # the journal: saved.py's layout (cribbage/summary.py reads it the same way)
-    i = len(e) - 4 - (e[10] | e[11] << 8)
-    end = i + (e[8] | e[9] << 8)
+    e = committed(m)  # the journal's events, in place
+    i = 0
+    end = len(e)
     last = -1  # where the newest show with cards is, and which show of its deal it was
     at = shows = 0
     while i < end:
@@ -311,7 +312,7 @@ def last_show(m):
         i += size(e, i, m.players)
     if last < 0 or m.starter_card < 0:
         return None
-    cards = e[last + 1:last + 5]
+    cards = bytes(e[last + 1:last + 5])
     crib = at == m.players  # a deal shows each seat's hand, then the crib
     items = breakdown(cards, m.starter_card, crib)
     pts = 0

@@ -261,3 +261,14 @@ def journal(self):
     return out
 
 
+def committed(self):
+    """The committed events (_j[:_n]) in place, for reading (cribbage/summary.py, the live
+    page): no copy, no CRC; valid until the next event."""
+    return memoryview(self._j)[:self._n]
+
+
+def enter(self, e, i, n):
+    """Enter the n-byte event at e[i] (a journal's bytes) on this Match as the engine would
+    journal it: decoded and checked by events.py, exactly as a public call makes it."""
+    self._ev[:n] = e[i:i + n]
+    return self._do(n)

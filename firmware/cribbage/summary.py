@@ -1,8 +1,8 @@
 """A game deal by deal: its journal replayed on a fresh Match, each side's points by why."""
 
-# summarise(m) enters m's committed events (its journal, as m.dumps() saves it) again, one by
-# one through the Match's public calls (deal, starter, play, go, show, peg, penalty, muggins,
-# cut), on a new Match with m's settings, and after each one reads who pegged what and why
+# summarise(m) enters m's committed events (its journal, read in place) again, one by one,
+# decoded and checked by the engine as it journalled them (journal.enter), on a new Match
+# with m's settings, and after each one reads who pegged what and why
 # (last_side, got, last_why; any other points the event pegged, from the scores: the go a
 # failure to play ends the play with, counts as play), and, for a show, whose hand or crib it
 # was (phase, turn, crib_next and pone() before it). Nothing of m changes.
@@ -18,8 +18,8 @@
 #
 # A side's HAND in a deal is the sum of its seats' hands (four players: partners). best, n28
 # and n29 count every hand and crib the side showed, as claimed (pegged). Run once at a game's
-# end (board/history.py): it allocates (m.dumps(), a second Match: about 10 KB with this
-# module's code on a 64-bit port), and is imported only then.
+# end (board/history.py): it allocates (a second Match: about 10 KB with this module's code
+# on a 64-bit port), and is imported only then.
 #
 # dumps(limit): the number of deals that follow (the first `limit`); per side TOTALS bytes
 # (T_*: hands shown, hand points, cribs shown, crib points, play points, heels, points pegged
@@ -29,9 +29,8 @@
 # pegged by hand of each side; with F_EXTRA the penalties of each side, then the muggins taken
 # by each side.
 
-from .cards import DECK
-from .events import (VERSION, SHOW, FAIL_TO_PLAY, E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG,
-                     E_PENALTY, E_DEAD, E_MUGGINS, E_CUT, JACK_UNSEEN, size)
+from .events import SHOW, E_SHOW, size
+from .journal import committed, enter
 
 from micropython import const
 
@@ -162,55 +161,19 @@ def rows(b, i, sides):
     return out
 
 
-def enter(r, e, i):
-    """Enter the journal event at e[i] (bytes) on the Match r through its public calls."""
-    k = e[i]
-    h = k & 0xF0
-    if k < DECK:
-        r.play(k)
-    elif k == E_GO:
-        r.go()
-    elif h == E_DEAL:
-        r.deal(k & 15)
-    elif k == E_STARTER:
-        if e[i + 1] < DECK:
-            r.starter(e[i + 1])
-        else:
-            r.starter(-1, e[i + 1] == JACK_UNSEEN)
-    elif h == E_SHOW:
-        r.show(e[i + 1:i + 5] if k & 1 else None, e[i + 5 if k & 1 else i + 1] if k & 2 else -1)
-    elif h == E_PEG:
-        r.peg(k & 15, e[i + 1])
-    elif h == E_PENALTY:
-        r.penalty(k & 7, k >> 3 & 1)
-    elif h == E_DEAD:  # a failure to play proved in the play: the seat's cards dead
-        r.penalty(k & 15, FAIL_TO_PLAY, e[i + 1])
-    elif h == E_MUGGINS:
-        r.muggins(k & 15)
-    elif k == E_CUT:
-        r.cut(e[i + 1:i + 1 + r.players])
-    else:
-        raise ValueError("event %d" % k)
-
-
 def summarise(m):
     """The Summary of m's game so far (at its end: the whole game)."""
     s = Summary(m)
     sides = s.sides
     kw = {"pairs": True} if m.players == 6 and sides == 3 else {}  # (six: three pairs)
     r = type(m)(m.players, m.target, m.muggins_on, m.skunk_line, m.skunk_games,
-                m.double_line, m.double_games, **kw)
+                m.double_line, m.double_games, mode=m.mode, **kw)
     was = bytearray(sides)  # each side's score before the event (< 256 until it is won)
     crib = False
     side = 0
-    # The committed journal, from m.dumps() (saved.py: bytes 8-9 its length, 10-11 with the
-    # redo events, which end 4 bytes (the CRC) before the end): one bytes object, where
-    # m.journal() makes one per event (12 KB for a game on a 64-bit port).
-    e = m.dumps()
-    if e[0] != VERSION:
-        raise ValueError("save version")
-    i = len(e) - 4 - (e[10] | e[11] << 8)
-    end = i + (e[8] | e[9] << 8)
+    e = committed(m)  # the journal's events, in place (journal.py)
+    i = 0
+    end = len(e)
     while i < end:
         show = e[i] & 0xF0 == E_SHOW
         if show:  # whose hand, or the crib: as the engine will see it
@@ -218,8 +181,9 @@ def summarise(m):
             side = (r.turn if r.phase == SHOW else r.pone()) % sides
         for k in range(sides):
             was[k] = r.score[k]
-        enter(r, e, i)
-        i += size(e, i, r.players)
+        n = size(e, i, r.players)
+        enter(r, e, i, n)  # decoded and checked by the engine itself, as journalled
+        i += n
         d = r.deals - 1 if r.deals else 0  # (a peg before the first deal: deal 0's)
         s.dealer[d] = max(r.dealer, 0)
         pts = r.got

@@ -138,3 +138,21 @@ def test_a_failure_to_play_made_dead_in_the_play_pegs_the_go_and_the_penalty():
     s = S.summarise(m)
     assert (s.get(0, RED, S.PLAY), s.get(0, RED, S.PENALTY)) == (5, 2)
     assert (s.get(0, BLUE, S.PLAY), s.get(0, BLUE, S.PENALTY)) == (11, 0)
+
+
+def test_a_false_go_penalty_is_in_the_summary():
+    """The false go's penalty (journalled with its own flag) replays as the engine journalled
+    it: the two go to the opponent, the play's points stay the play's."""
+    from cribbage import match
+
+    if not hasattr(match, "FALSE_GO"):
+        return
+    m = Match(players=2)
+    m.deal(1)
+    m.starter(parse("KC"))
+    plays(m, "10H 8D 9H go go 6D 3C")  # A's 3C fitted at his go at 27: the go was false
+    assert m.false_go() == 0
+    assert m.penalty(BLUE, match.FALSE_GO) == 2
+    s = S.summarise(m)
+    assert (s.get(0, BLUE, S.PENALTY), s.get(0, RED, S.PENALTY)) == (2, 0)
+    assert s.get(0, RED, S.PLAY) == m.score[RED] and m.score[BLUE] == 2 + s.get(0, BLUE, S.PLAY)
