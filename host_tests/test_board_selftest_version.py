@@ -63,6 +63,41 @@ def test_menu_led_test_shows_the_version_too():
     assert app.selftest_step < 0 and app.err is None
 
 
+def test_a_held_frame_is_drawn_once_and_the_watchdog_stays_fed():
+    """While the white frame or the version holds (as long as nobody presses a key), the
+    strip is not written again and again, and the watchdog, if on, is fed all along: the test
+    never resets a board."""
+    fed = []
+
+    class Wdt:
+        def __init__(self, ms):
+            pass
+
+        def feed(self):
+            fed.append(1)
+
+    hw, app, f = board()
+    hw["watchdog"] = Wdt
+    app.watchdog(1)
+    L = hw["layout"]
+    f.press("D" + "B" * (len(MENU_ITEMS) - MENU_ITEMS.index("LED test")) + "#")
+    for _ in range(3 * L.count + 4):  # every frame of the walk feeds it
+        n = len(fed)
+        f.run(10)
+        assert len(fed) > n
+    assert len(hw["strip"].lit()) == L.count  # the white frame, held
+    writes = hw["strip"].writes
+    n = len(fed)
+    f.run(20000)  # 20 s, past the 8 s watchdog
+    assert hw["strip"].writes == writes and len(hw["strip"].lit()) == L.count
+    assert len(fed) - n > 100  # fed at every loop turn
+    f.press("5")
+    assert set(hw["strip"].lit()) == version_holes(L) and hw["strip"].writes > writes
+    f.press("5")
+    f.run(10)
+    assert app.selftest_step < 0
+
+
 def test_the_guide_says_how_to_read_the_version():
     with open(README) as fh:
         text = fh.read()

@@ -81,6 +81,7 @@ from micropython import const
 # (private consts: folded into the code, no names kept in RAM)
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
+_HELD = const(0x4000)  # selftest_step's flag: the frame it names is drawn and held
 
 
 class App:
@@ -375,16 +376,18 @@ class App:
                     break
                 if ev & KIND == DOWN:
                     pressed = True
-            got = self.renderer.selftest(step)
-            if got:
-                # a frame that holds (board/selftest.py: the white one, time to read a meter;
-                # the version) stays until a key is pressed
-                if got is True or pressed:
-                    self.selftest_step = step + 1
+            if step & _HELD:  # a frame that holds (board/selftest.py: the white one, time to
+                if pressed:   # read a meter; the version) is drawn once, and stays until a key
+                    self.selftest_step = (step & ~_HELD) + 1
             else:
-                self.selftest_step = -1
-                self.view.dirty = True
-            self.strip.write()
+                got = self.renderer.selftest(step)
+                if got:
+                    self.selftest_step = step + 1 if got is True or pressed else step | _HELD
+                else:
+                    self.selftest_step = -1
+                    self.view.dirty = True
+                self.strip.write()
+            self._feed(now)
             return
         if self.broken:  # a fault could not restore the game: try again before any entry
             self._restore()
@@ -403,8 +406,11 @@ class App:
         except Exception as e:  # noqa: BLE001
             self.recover(e)
         self._flush()
+        self._feed(now)
+
+    def _feed(self, now):
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
-            scanned = getattr(keys, "scanned_at", now)
+            scanned = getattr(self.keys, "scanned_at", now)
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
 
