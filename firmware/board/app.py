@@ -86,7 +86,7 @@ _HELD = const(0x4000)  # selftest_step's flag: the frame it names is drawn and h
 
 class App:
     def __init__(self, hw):
-        from board import boot  # power-up only: its code leaves the heap after (_unload)
+        from board import boot  # power-up only: its code leaves the heap after (unload)
         boot.check_hw(hw)
         self.hw = hw
         self.layout = hw["layout"]
@@ -106,7 +106,7 @@ class App:
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
-        _unload("boot")
+        unload("boot")
         self.view = View(self.m.sides, self.m.target)
         self.unsaved = False  # an entry is in the engine, not yet on flash
         self.changes = 0  # counts the keys handled: the live page (board/web.py) follows it
@@ -443,14 +443,14 @@ class App:
             return False  # nothing held: no self-test window to wait for
         from board.boot import held_at_power_up
         on = held_at_power_up(self, _SELFTEST_HOLD_MS)
-        _unload("boot")
+        unload("boot")
         if on:
             self.selftest_step = 0
         return on
 
 
-def _unload(name):
-    """Forget board.<name> (code needed once): gc frees it."""
+def unload(name):
+    """Forget board.<name> (code needed once: boot, the statistics): gc frees it."""
     import sys
     import board
     sys.modules.pop("board." + name, None)

@@ -1,4 +1,4 @@
-"""Power-up, run once and then unloaded (board.app._unload): the saved files, read with a
+"""Power-up, run once and then unloaded (board.app.unload): the saved files, read with a
 crash-loop guard, and the self-test key window."""
 
 from board.keypad import ticks_diff

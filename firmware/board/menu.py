@@ -217,9 +217,10 @@ def open_stats(app):
     except OSError as err:
         return "history unreadable (%s)" % err
     finally:
-        _drop("stats")
+        from board.app import unload
+        unload("stats")
         if not had:
-            _drop("history")
+            unload("history")
     app.e.clear()
     app.e.stats = pages
     app.mode = STATS
@@ -255,10 +256,3 @@ def stats_text(app):
     return out
 
 
-def _drop(name):
-    """Forget board.<name>, loaded for the statistics only: gc frees its code."""
-    import sys
-    import board
-    sys.modules.pop("board." + name, None)
-    if name in board.__dict__:
-        delattr(board, name)
