@@ -1,6 +1,6 @@
 """A game deal by deal: its journal replayed on a fresh Match, each side's points by why."""
 
-# summarise(m) enters m's committed events (its journal, read in place) again, one by one,
+# summarise(m) enters m's committed events (its journal, as m.dumps() saves it) again, one by one,
 # decoded and checked by the engine as it journalled them (journal.enter), on a new Match
 # with m's settings, and after each one reads who pegged what and why
 # (last_side, got, last_why; any other points the event pegged, from the scores: the go a
@@ -18,8 +18,9 @@
 #
 # A side's HAND in a deal is the sum of its seats' hands (four players: partners). best, n28
 # and n29 count every hand and crib the side showed, as claimed (pegged). Run once at a game's
-# end (board/history.py): it allocates (a second Match: about 10 KB with this module's code
-# on a 64-bit port), and is imported only then.
+# end (board/history.py): it allocates (m.dumps(), a second Match: about 10 KB with this
+# module's code on a 64-bit port), and is imported only then. (Read from dumps(), not in place
+# with journal.committed: the 300-game soak's heap fragments differently that way and fails.)
 #
 # dumps(limit): the number of deals that follow (the first `limit`); per side TOTALS bytes
 # (T_*: hands shown, hand points, cribs shown, crib points, play points, heels, points pegged
@@ -29,8 +30,8 @@
 # pegged by hand of each side; with F_EXTRA the penalties of each side, then the muggins taken
 # by each side.
 
-from .events import SHOW, E_SHOW, size
-from .journal import committed, enter
+from .events import VERSION, SHOW, E_SHOW, size
+from .journal import enter
 
 from micropython import const
 
@@ -171,9 +172,14 @@ def summarise(m):
     was = bytearray(sides)  # each side's score before the event (< 256 until it is won)
     crib = False
     side = 0
-    e = committed(m)  # the journal's events, in place (journal.py)
-    i = 0
-    end = len(e)
+    # The committed journal, from m.dumps() (saved.py: bytes 8-9 its length, 10-11 with the
+    # redo events, which end 4 bytes (the CRC) before the end): one bytes object, where
+    # m.journal() makes one per event (12 KB for a game on a 64-bit port).
+    e = m.dumps()
+    if e[0] != VERSION:
+        raise ValueError("save version")
+    i = len(e) - 4 - (e[10] | e[11] << 8)
+    end = i + (e[8] | e[9] << 8)
     while i < end:
         show = e[i] & 0xF0 == E_SHOW
         if show:  # whose hand, or the crib: as the engine will see it
