@@ -105,7 +105,8 @@ clean:
 # into build/soak) in SOAK_HEAP, a CHECK line every 50 games: the test's run, longer
 # (~30 ms a game here: 3000 games take ~1.5 min). tools/bench/mp_soak.py says how.
 SOAK_GAMES ?= 3000
-SOAK_HEAP ?= 128k
+# = host_tests/test_endurance.py's heap (why: there)
+SOAK_HEAP ?= 136k
 soak: $(STAMP)
 	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet
 	cd build/soak/esp32 && MICROPYPATH=. SOAK_CHILD=make $(CURDIR)/$(BIN)/micropython \

@@ -4,11 +4,11 @@
 # it in ./soak_flash, off the measured heap as a board keeps it on flash), entered on its keys
 # and buttons.
 #
-#     MICROPYPATH=<firmware> micropython -X heapsize=128k tools/bench/mp_soak.py \
+#     MICROPYPATH=<firmware> micropython -X heapsize=136k tools/bench/mp_soak.py \
 #         [GAMES [EVERY [BLOCK [SEED]]]]
 # (or env SOAK_GAMES, SOAK_EVERY, SOAK_BLOCK, SOAK_SEED; defaults 300, 50, 50, 1).
-# host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them) in a 128k
-# heap and checks the SOAK line; `make soak` runs it the same way for thousands of games.
+# host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them) in a 136k
+# heap (why: its docstring) and checks the SOAK line; `make soak` runs it the same way for thousands of games.
 #
 # The heap: 128k, not the 96k the core's tests get. After game 1 about 99 KB are live (from
 # .mpy): the firmware's modules ~77 KB, the App and the board ~8 KB, the menu 3 KB, and ~7-9 KB
