@@ -8,9 +8,11 @@
 #         [GAMES [EVERY [BLOCK [SEED]]]]
 # (or env SOAK_GAMES, SOAK_EVERY, SOAK_BLOCK, SOAK_SEED; defaults 300, 50, 50, 1).
 # host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them) in a 136k
-# heap (why: its docstring) and checks the SOAK line; `make soak` runs it the same way for thousands of games.
+# heap (why: its docstring) and checks the SOAK line; `make soak` runs it the same way for
+# thousands of games.
 #
-# The heap: 128k, not the 96k the core's tests get. After game 1 about 99 KB are live (from
+# The heap: 136k (128k before the match modes: see test_endurance.py), not the 96k the core's
+# tests get. After game 1 about 99 KB are live (from
 # .mpy): the firmware's modules ~77 KB, the App and the board ~8 KB, the menu 3 KB, and ~7-9 KB
 # of this script's code and objects. In 96k the run fails before its first game; at 112-120k
 # a block of 600-odd bytes can no longer be found some time in the first 50 games (the heap
