@@ -258,9 +258,10 @@ def starter(self, c):
 def muggins(self, side):
     if not self.muggins_on:
         raise ValueError(say(_NO, _MUGGINS_OFF))
-    if self._mug <= 0 or self._mug_ev != self.events - 1:
+    m = self._mug_ev  # (the show's event index << 3 | its side, or -1)
+    if self._mug <= 0 or m < 0 or m >> 3 != self.events - 1:
         raise ValueError(say(_NO, _NO_MUGGINS))
-    if side >= self.sides or side == self._mug_side:
+    if side >= self.sides or side == m & 7:
         raise ValueError(say(_NO, _OWN_MUGGINS, (side,)))
     pts = self._mug
     self._mug = 0

@@ -27,10 +27,10 @@ CAP = const(4096)  # bytes of journal one game may hold: a real game needs 300-1
 # field holds otherwise. The per-side bytes follow: score, back for a deal's record; score,
 # back, games (2 bytes) for the finished game. (A flat tuple of names: no object per field.)
 # A deal's record (_cks): the state before its deal event, after its 2-byte journal offset.
-_DEAL = ("dealer", "next_dealer", "last_side", "last_points", "last_why", "_mug", "_mug_side",
+_DEAL = ("dealer", "next_dealer", "last_side", "last_points", "last_why", "_mug",
          "deals", "events", "_mug_ev")
-_DEAL_NARROW = const(7)
-_DEAL_HEAD = const(16)  # 2 + 13 bytes of _DEAL, 1 spare
+_DEAL_NARROW = const(6)
+_DEAL_HEAD = const(14)  # 2 + 12 bytes of _DEAL
 # The finished game's record (_prev, in the saved game), shown by one undo at the next game.
 _PREV = ("winner", "result", "last_side", "last_points", "last_why", "dealer", "next_dealer",
          "deals", "events")
@@ -247,7 +247,7 @@ def state(self):
             bytes(self.pile), bytes(self.played), self.gone, self.starter_card, self.winner,
             self.result, self.last_side, self.last_points, self.last_why, self.deals,
             self.events, bytes(self._where), self._plays, self._last_player, self._mug,
-            self._mug_side, self._mug_ev, self._fg)
+            self._mug_ev, self._fg)
 
 
 def journal(self):

@@ -222,7 +222,8 @@ class Match:
     def overlooked(self):
         # The points muggins() can take right now (muggins on, right after a show that
         # claimed less than its cards count), else 0.
-        if self.muggins_on and self._mug > 0 and self._mug_ev == self.events - 1:
+        m = self._mug_ev  # (the show's event index << 3 | its side, or -1)
+        if self.muggins_on and self._mug > 0 and m >= 0 and m >> 3 == self.events - 1:
             return self._mug
         return 0
 
@@ -234,7 +235,7 @@ class Match:
 
     def overlooked_side(self):
         # The side whose short count muggins() can take right now, else -1.
-        return self._mug_side if self.overlooked() else -1
+        return self._mug_ev & 7 if self.overlooked() else -1
 
     # --- seats and sides ---------------------------------------------------------------
 
@@ -348,7 +349,7 @@ class Match:
         if side is None or side == -1:
             if self.sides != 2:
                 raise self._refuse(_WHICH)
-            side = 1 - self._mug_side if self._mug_side >= 0 else 0
+            side = 1 - (self._mug_ev & 7) if self._mug_ev >= 0 else 0
         self._ev[0] = E_MUGGINS | self._side_arg(side)
         return self._do(1)
 
@@ -441,7 +442,6 @@ class Match:
         self.deals = 0
         self.events = 0
         self._mug = 0
-        self._mug_side = -1
         self._mug_ev = -1
         self.got = 0
         self.last_play = 0

@@ -264,6 +264,5 @@ def show(self, b, i, has_cards, claim):
         self.turn = (seat + 1) % self.players
     if self.muggins_on and mug:
         self._mug = mug
-        self._mug_side = seat % self.sides
-        self._mug_ev = self.events
+        self._mug_ev = self.events << 3 | seat % self.sides
     self._peg(seat % self.sides, pts, WHY_CRIB if crib else WHY_HAND)
