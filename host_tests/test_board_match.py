@@ -75,9 +75,11 @@ def test_acc_points_on_the_keys_the_display_and_the_leds():
     dim = games_leds(hw, app, 0)
     assert min(dim) > 0  # three points: the three LEDs lit
     f.press("#")
+    assert app.m.next_dealer == 1  # ACC rule 1.5: the loser, Blue, deals the next game
     win(f, app, 1)  # Blue skunks back: 3 0 -> 3 3
     assert app.m.games == [3, 3] and "points 3 3" in shown(hw)
     f.press("#")
+    assert app.m.next_dealer == 0
     win(f, app, 0)
     assert app.m.games == [6, 3]
     bright = games_leds(hw, app, 0)

@@ -10,7 +10,7 @@ the save, the load, undo and the heap stay the same size whatever the number of 
 Saving and loading are in saved.py.
 """
 
-from .events import OVER, size as _size
+from .events import ACC, OVER, size as _size
 
 from micropython import const
 
@@ -144,7 +144,11 @@ def next_game(self):
         self._prev = prev
         for k in range(s):
             self._base_games[k] = self.games[k]
-        self._base_dealer = self.next_dealer
+        d = self.next_dealer  # the deal goes on round the table
+        if self.mode == ACC:  # ACC rule 1.5: the loser deals the next game (the first
+            while d >= 0 and d % self.sides == self.winner:  # losing seat from there)
+                d = (d + 1) % self.players
+        self._base_dealer = d
     self._showing = False
     self._n = self._top = 0
     self._replay(0)

@@ -56,6 +56,34 @@ def test_acc_points_run_on_over_games():
     assert totals == [(2, 0), (2, 3), (2, 5), (5, 5)]
 
 
+def test_acc_the_loser_deals_the_next_game():
+    # ACC rule 1.5: the loser of a game deals the next. With more than two sides the deal
+    # goes on round the table to the first seat that lost; single games keep the rotation.
+    for players in (2, 3, 4, 5, 6):
+        for mode in (match.ACC, match.SINGLE):
+            sides = Match(players=players).sides
+            for winner in range(sides):
+                for first in range(players):
+                    m = Match(players=players, mode=mode)
+                    m.deal(first)
+                    peg_to(m, winner, m.target)
+                    turn = m.next_dealer  # the rotation's next dealer
+                    m.next_game()
+                    m.undo()  # the finished game's end, then back: the same first dealer
+                    m.redo()
+                    m = loads(m.dumps())  # and across a save
+                    m.deal()
+                    d = m.dealer
+                    if mode == match.SINGLE:
+                        assert d == turn, (players, winner, first, d)
+                        continue
+                    assert d % sides != winner, (players, winner, first, d)
+                    k = turn  # no losing seat is skipped on the way round
+                    while k != d:
+                        assert k % sides == winner, (players, winner, first, k, d)
+                        k = (k + 1) % players
+
+
 def test_best_of_3_ends_at_2_games_then_a_new_match():
     m = Match(mode=match.BEST_OF_3, skunk_line=0, double_line=0)
     game(m, 100)
