@@ -1,4 +1,4 @@
-"""The board modules (boards/pico.py, boards/esp32_devkit.py) build the app's hardware with
+"""The board modules (boards/pico.py, pico_w.py, esp32_devkit.py) build the app's hardware with
 machine/neopixel stand-ins that check the calls (the simulator's, tools/sim/hw/), under the
 real MicroPython binary: the app starts on them, a key on the matrix pins reaches it, a frame
 goes to the strip, a game saves. (Real pins are for the hardware; this catches a wrong name,
@@ -18,7 +18,7 @@ SCRIPT = '''
 import sys
 import machine
 from board.keypad import KEYS_4X4, BUTTON_NAMES
-machine.PLATFORM = "rp2" if sys.argv[1] == "pico" else "esp32"
+machine.PLATFORM = {"pico": "rp2", "pico_w": "rp2w"}.get(sys.argv[1], "esp32")
 machine.I2C.devices = []  # nothing answers on the bus: no display
 mod = __import__("boards." + sys.argv[1])
 b = getattr(mod, sys.argv[1])
@@ -42,7 +42,7 @@ for _ in range(8):
 app.key("#")
 app.step(t + 10)
 print("BOARD", sys.argv[1], app.m.score[0], hw["strip"].writes, hw["strip"].n,
-      hw["display"] is None)
+      hw["display"] is None, machine._pins.get("LED") is not None)
 '''
 
 
@@ -61,14 +61,21 @@ def run_board(tmp_path, name):
 
 
 def test_pico_board(tmp_path):
-    (_, name, score, writes, n, no_display), store = run_board(tmp_path, "pico")
+    (_, name, score, writes, n, no_display, led), store = run_board(tmp_path, "pico")
     assert score == "5"  # the key on the matrix pins pegged 5 for Red
     assert int(writes) >= 1 and n == "253" and no_display == "True"
     assert (store / "game").exists()
 
 
+def test_pico_w_board(tmp_path):
+    """Wired as the Pico (none of its pins is the radio's), its own LED built (unlit: this
+    port has no network module, so there is no Wi-Fi to join and no page)."""
+    (_, name, score, writes, n, _, led), store = run_board(tmp_path, "pico_w")
+    assert score == "5" and int(writes) >= 1 and led == "True" and (store / "game").exists()
+
+
 def test_esp32_board(tmp_path):
-    (_, name, score, writes, n, _), store = run_board(tmp_path, "esp32_devkit")
+    (_, name, score, writes, n, _, _), store = run_board(tmp_path, "esp32_devkit")
     assert score == "5" and int(writes) >= 1 and (store / "game").exists()
 
 

@@ -133,7 +133,9 @@ def test_each_tree_names_its_own_board(built, target, module):
     out, rows = built
     with open(os.path.join(out, target, "board_config.py")) as f:
         text = f.read()
-    assert text.startswith("from boards.%s import build" % module)
+    assert text == build.config_text(module)
+    assert "\n    from boards.%s import build" % module in text or text.startswith(
+        "from boards.%s import build" % module)
     assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py"))
     assert ("board_config.py", "board_config.py") in [r[:2] for r in rows[target]]
 

@@ -444,6 +444,8 @@ def test_auto_port_and_dev_and_repl(tmp_path):
     assert dev[-1] == ("import sys; from boards import esp32_devkit as b; "
                        "sys.modules['board_config'] = b; import main")
     assert reset[1:] == ["connect", "/dev/ttyUSB7", "soft-reset"]
+    r = cli(FLASH, "dev", "--board", "pico_w", "--dry-run")  # the Pico W's own module
+    assert "from boards import pico_w as b;" in commands(r.stdout)[0][-1]
     r = cli(FLASH, "repl", "--port", "/dev/ttyUSB7", "--dry-run")
     assert [c[1:] for c in commands(r.stdout)] == [["connect", "/dev/ttyUSB7", "repl"]]
 
@@ -512,11 +514,35 @@ def test_config_names_a_board_module_the_firmware_has():
     module's build(), imported by name (a plain import a reader and pyright can follow)."""
     import ast
     for board, (target, _platform) in flash.BOARDS.items():
-        node = ast.parse(build.config_text(build.BOARD_MODULE[target])).body[0]
-        assert isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["build"]
-        pkg, module = node.module.split(".")
-        assert pkg == "boards"
-        assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py")), board
+        tree = ast.parse(build.config_text(build.BOARD_MODULE[target]))
+        nodes = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                 and n.module.startswith("boards")]
+        assert nodes and all([a.name for a in n.names] == ["build"] for n in nodes)
+        modules = [n.module.split(".")[1] for n in nodes]
+        for module in modules:
+            assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py")), board
+        assert board.replace("esp32", "esp32_devkit") in modules, (board, modules)
+
+
+@pytest.mark.parametrize("machine,module", [("Raspberry Pi Pico W with RP2040", "pico_w"),
+                                            ("Raspberry Pi Pico2 W with RP2350", "pico_w"),
+                                            ("Raspberry Pi Pico with RP2040", "pico")])
+def test_the_rp2040_tree_picks_the_pico_w_module_on_a_pico_w(machine, module, monkeypatch):
+    """One rp2040 build for both: its board_config.py asks the machine's name (os.uname())."""
+    import types
+    picked = {}
+    fake = types.SimpleNamespace(uname=lambda: types.SimpleNamespace(machine=machine))
+    boards = types.ModuleType("boards")
+    for name in ("pico", "pico_w"):
+        m = types.ModuleType("boards." + name)
+        m.build = name
+        setattr(boards, name, m)
+        monkeypatch.setitem(sys.modules, "boards." + name, m)
+    monkeypatch.setitem(sys.modules, "boards", boards)
+    monkeypatch.setitem(sys.modules, "os", fake)
+    exec(build.config_text(build.BOARD_MODULE["rp2040"]), picked)
+    monkeypatch.undo()
+    assert picked["build"] == module
     with open(os.path.join(ROOT, "firmware", "main.py")) as f:
         assert "from %s import build" % flash.CONFIG_FILE[:-3] in f.read()
 

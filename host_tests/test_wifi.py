@@ -106,3 +106,48 @@ def test_without_a_network_the_server_is_never_loaded(monkeypatch, capsys):
     asyncio.run(tasks.web(app))
     assert "board.web" not in sys.modules
     assert "no network: the board plays without its page" in capsys.readouterr().out
+
+
+def test_the_boards_own_radio_setup_light_and_country(tmp_path, network, monkeypatch, capsys):
+    """boards/pico_w.py: setup(wlan) runs once joined (the Pico W's power saving off), the
+    light (its LED) is lit then and not before; a country in the file sets the radio's
+    regulatory domain first; a country the port refuses is said and the board joins anyway."""
+    from boards import pico_w
+
+    class Light:
+        level = None
+
+        def value(self, v):
+            Light.level = v
+
+    class Radio(FakeWLAN):
+        def __init__(self, iface):
+            FakeWLAN.__init__(self, iface)
+            self.pm = None
+
+        def config(self, pm):
+            assert self.isconnected()  # after the join
+            self.pm = pm
+
+    network.WLAN = Radio
+    countries = []
+    network.country = countries.append
+    f = tmp_path / "wifi.json"
+    f.write_text(json.dumps({"ssid": "home", "password": "pw", "country": "GB"}))
+
+    async def watch():
+        task = asyncio.ensure_future(wifi.joiner(str(f), pico_w._setup, Light())())
+        await asyncio.sleep(0)
+        assert Light.level is None and countries == ["GB"]  # not lit while joining
+        return await asyncio.wait_for(task, 2)
+
+    assert asyncio.run(watch()) == "192.168.1.42"
+    assert Light.level == 1 and FakeWLAN.made[0].pm == 0xA11140
+
+    def refuse(code):
+        raise ValueError(code)
+
+    network.country = refuse
+    Light.level = None
+    assert asyncio.run(wifi.joiner(str(f), None, Light())()) == "192.168.1.42"
+    assert Light.level == 1 and "country 'GB' not set" in capsys.readouterr().out

@@ -37,6 +37,8 @@ KEEP_SOURCE = ("main.py", "boot.py")
 SKIP = ("manifest.py",)
 # target -> the module in firmware/boards/ with that board's pin map (named by board_config.py)
 BOARD_MODULE = {"rp2040": "pico", "esp32": "esp32_devkit"}
+# module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)
+W_MODULE = {"pico": ("pico_w", " W with ", "Raspberry Pi Pico W with RP2040")}
 CONFIG_FILE = "board_config.py"
 # micropython-lib packages the firmware imports on a real board (the optional OLED's driver)
 LIBS = ("ssd1306",)
@@ -56,8 +58,15 @@ def read_version(src=None):
 
 
 def config_text(module):
-    """board_config.py importing the pin-map module's build() (what firmware/main.py calls)."""
-    return "from boards.%s import build  # noqa: F401\n" % module
+    """board_config.py importing the pin-map module's build() (what firmware/main.py calls).
+    A module with a Wi-Fi twin (W_MODULE) is picked at run time by the machine's name, so the
+    one rp2040 tree runs a Pico and a Pico W each with its own module, however it is copied."""
+    line = "from boards.%s import build  # noqa: F401\n"
+    if module not in W_MODULE:
+        return line % module
+    return ("from os import uname\n\nif %r in uname().machine:  # e.g. %r\n    %s"
+            "else:\n    %s" % (W_MODULE[module][1], W_MODULE[module][2], line % W_MODULE[module][0],
+                            line % module))
 
 
 def keep_as_source(rel):

@@ -41,7 +41,8 @@ import build
 from hostenv import ROOT, venv_program
 
 # board name -> (build target, sys.platform of its MicroPython). The pin map comes with the
-# target (build.BOARD_MODULE): a Pico W is wired like a Pico.
+# target (build.BOARD_MODULE): a Pico W is wired like a Pico, and the rp2040 tree's
+# board_config.py picks boards/pico_w.py on a Pico W (build.W_MODULE).
 BOARDS = {
     "pico": ("rp2040", "rp2"),
     "pico_w": ("rp2040", "rp2"),
@@ -308,6 +309,8 @@ def dev_cmds(board, port, src_dir):
     stands in for board_config (the file on the host stays as it is), then main is imported as
     at boot."""
     pins = build.BOARD_MODULE[BOARDS[board][0]]
+    if board.endswith("_w"):  # the Wi-Fi twin (boards/pico_w.py)
+        pins = build.W_MODULE[pins][0]
     return [[mpremote(), *connect(port), "mount", src_dir, "exec",
              "import sys; from boards import %s as b; sys.modules[%r] = b; import main"
              % (pins, CONFIG_FILE[:-3])]]

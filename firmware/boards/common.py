@@ -25,8 +25,10 @@ def _display(i2c_pins):
         return None
 
 
-def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None):
-    """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823)."""
+def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setup=None,
+          light=None):
+    """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823). setup,
+    light: the board's own Wi-Fi pieces (boards/wifi.py's joiner; boards/pico_w.py)."""
     Pin = machine.Pin
     L = layout or Layout()
     strip = neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count)
@@ -47,7 +49,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None):
         "fs": None,
         "watchdog": lambda ms: machine.WDT(timeout=ms),
     }
-    net = joiner()  # the live page (board/web.py) on a board with Wi-Fi
+    net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net
     return hw

@@ -1,7 +1,9 @@
 """Wi-Fi, on the boards that have it (ESP32, Pico W): join the network named in /wifi.json,
-{"ssid": "...", "password": "..."}, written by `make flash WIFI=file` (never in the build, never
-served by the page, never printed). The board's name on the network is "cribbage"
-(http://cribbage.local/ where the port answers mDNS); otherwise the display shows the address.
+{"ssid": "...", "password": "...", "country": "GB"} (country optional: the radio's
+regulatory domain, two letters, where the port sets one), written by `make flash WIFI=file`
+(never in the build, never served by the page, never printed). The board's name on the
+network is "cribbage" (http://cribbage.local/ where the port answers mDNS); otherwise the
+display shows the address.
 """
 
 from micropython import const
@@ -11,10 +13,11 @@ _RETRY_MS = const(60000)  # until the next try (after a power cut the router may
 PATH = "/wifi.json"
 
 
-def joiner(path=PATH):
+def joiner(path=PATH, setup=None, light=None):
     """hw["net"] for board/web.py: an async function giving the board's address once it has
     joined (it tries every minute until then), or None at once without credentials; None on
-    a port without Wi-Fi (a plain Pico)."""
+    a port without Wi-Fi (a plain Pico). setup(wlan): the board's own radio settings, once
+    joined; light: a Pin lit once joined (the Pico W's LED)."""
     try:
         import network
     except ImportError:
@@ -40,6 +43,11 @@ def joiner(path=PATH):
             network.hostname(cfg.get("hostname", "cribbage"))  # mDNS name (MicroPython 1.20+)
         except (AttributeError, OSError, ValueError, TypeError):
             pass
+        if "country" in cfg:
+            try:
+                network.country(cfg["country"])  # before the radio starts
+            except (AttributeError, OSError, ValueError, TypeError):
+                print("wifi: country %r not set" % cfg["country"])
         w = network.WLAN(network.STA_IF)
         while True:
             try:
@@ -47,6 +55,10 @@ def joiner(path=PATH):
                 w.connect(ssid, password)
                 for _ in range(_JOIN_MS // 250):
                     if w.isconnected():
+                        if setup:
+                            setup(w)
+                        if light:
+                            light.value(1)
                         return w.ifconfig()[0]
                     await sleep_ms(250)
             except (OSError, TypeError) as e:

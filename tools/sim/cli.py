@@ -129,9 +129,10 @@ def main(argv=None):
     ap.add_argument("--fresh", action="store_true",
                     help="start a new game: forget the saved game (scores, games won), keep the "
                     "settings (players, game, muggins, ...)")
-    ap.add_argument("--board", default="", choices=("", "pico", "esp32"),
-                    help="run the real board module (firmware/boards/pico.py or esp32_devkit.py, "
-                    "its pin map) on fake machine/neopixel modules instead of boards/fake.py")
+    ap.add_argument("--board", default="", choices=("", "pico", "pico_w", "esp32"),
+                    help="run the real board module (firmware/boards/pico.py, pico_w.py or "
+                    "esp32_devkit.py, its pin map) on fake machine/neopixel modules instead of "
+                    "boards/fake.py")
     ap.add_argument("--no-display", action="store_true",
                     help="a board without the OLED: the LEDs give all the feedback")
     ap.add_argument("--firmware", default=None,

@@ -255,7 +255,7 @@ def build_hw(storage, display, board):
         return hw
     import machine
 
-    machine.PLATFORM = "rp2" if board == "pico" else "esp32"
+    machine.PLATFORM = {"pico": "rp2", "pico_w": "rp2w"}.get(board, "esp32")
     machine.I2C.devices = [0x3C] if display else []
     mod = getattr(__import__("boards." + board), board)
     hw = mod.build()

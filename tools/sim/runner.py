@@ -16,7 +16,8 @@ from sim import ui
 
 SIM_DIR = os.path.dirname(os.path.abspath(__file__))
 HW_DIR = os.path.join(SIM_DIR, "hw")  # the fake machine/neopixel/ssd1306 modules
-BOARD_MODULES = {"pico": "pico", "esp32": "esp32_devkit"}  # --board -> firmware/boards/
+# --board -> its module in firmware/boards/
+BOARD_MODULES = {"pico": "pico", "pico_w": "pico_w", "esp32": "esp32_devkit"}
 
 
 class SimError(Exception):

@@ -13,7 +13,7 @@ The keypad is wired by pin number: wire(rows, cols, buttons, names) says which p
 key, and a column pin reads 0 while a pressed key joins it to a row driven low.
 """
 
-PLATFORM = "rp2"  # set by the simulator's driver: "rp2" or "esp32"
+PLATFORM = "rp2"  # set by the simulator's driver: "rp2", "rp2w" (the Pico W) or "esp32"
 
 _pins = {}
 _wiring = {"rows": (), "cols": (), "buttons": (), "names": "", "down": set()}
@@ -29,7 +29,12 @@ def _check(pin_id, mode, pull):
     if mode not in (-1, Pin.IN, Pin.OUT, Pin.OPEN_DRAIN) or pull not in (-1, Pin.PULL_UP,
                                                                          Pin.PULL_DOWN):
         raise WiringError("pin %r: no mode %r or pull %r on Pin" % (pin_id, mode, pull))
-    if PLATFORM == "rp2":
+    if PLATFORM == "rp2w":  # the Pico W: GP23-25 and GP29 are the radio's; "LED" is on it
+        if pin_id != "LED" and not (isinstance(pin_id, int) and (0 <= pin_id <= 22
+                                                                 or 26 <= pin_id <= 28)):
+            raise ValueError("invalid pin %r on the Pico W (GP0-GP22, GP26-GP28, \"LED\")"
+                             % (pin_id,))
+    elif PLATFORM == "rp2":
         if not (isinstance(pin_id, int) and 0 <= pin_id <= 29) or pin_id in (23, 24):
             raise ValueError("invalid pin %r on the RP2040 (GP0-GP22, GP25-GP29)" % (pin_id,))
     elif PLATFORM == "esp32":

@@ -1,0 +1,29 @@
+"""Raspberry Pi Pico W (RP2040 with the CYW43439 radio): wired as the Pico (boards/pico.py,
+the same pins: the radio's own are GP23-25 and GP29, none of ours), with its live page over
+Wi-Fi (boards/wifi.py). The radio's power saving is turned off once joined, or the page's
+replies wait for the radio to wake (Raspberry Pi's Pico W guide: config(pm=0xa11140)), and
+the Pico W's own LED (on the radio, pin "LED") lights once the board has joined.
+board_config.py picks this module on a Pico W (its machine name says so: os.uname())."""
+
+from boards.pico import BUTTONS, COLS, I2C, LED_ORDER, LED_PIN, ROWS
+
+_PM_PERFORMANCE = 0xA11140  # network.WLAN.PM_PERFORMANCE in newer firmware: no power saving
+
+
+def _setup(w):
+    try:
+        w.config(pm=_PM_PERFORMANCE)
+    except (OSError, ValueError, TypeError):
+        pass  # an older firmware: the page answers, a little later
+
+
+def build():
+    import machine
+
+    from boards.common import build as common_build
+
+    try:
+        light = machine.Pin("LED", machine.Pin.OUT, value=0)
+    except (ValueError, TypeError):
+        light = None  # a plain Pico's firmware (no radio): no Wi-Fi either
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, setup=_setup, light=light)
