@@ -18,9 +18,11 @@ help:
 	@echo "               (WEB=8080: and its live page at http://127.0.0.1:8080/)"
 	@echo "make lint / typecheck - ruff; pyright over firmware/ with the rp2 and esp32 stubs"
 	@echo "make build   - mpy-cross firmware/ into build/rp2040 and build/esp32 (each with its"
-	@echo "               board_config.py), keep the OLED driver in build/lib for offline flashing"
+	@echo "               board_config.py) and build/<target>.romfs (the same as a ROMFS image),"
+	@echo "               keep the OLED driver in build/lib for offline flashing"
 	@echo "make flash BOARD=pico|pico_w|esp32 [PORT=/dev/ttyACM0] [DRY_RUN=1 [BOARD_FILES=f]]"
 	@echo "           [WIFI=wifi.json]  - also put the Wi-Fi credentials on the board (live page)"
+	@echo "           [ROMFS=1]  - the code into the board's ROMFS partition: run from flash"
 	@echo "             - make the board's files exactly the build (its saved games kept), check"
 	@echo "               them, print what changed and the version before/after"
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
@@ -80,7 +82,7 @@ build: $(STAMP)
 flash: build
 	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
 	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)') \
-	  $(if $(WIFI),--wifi '$(WIFI)')
+	  $(if $(WIFI),--wifi '$(WIFI)') $(if $(ROMFS),--romfs)
 
 dev: $(STAMP)
 	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \

@@ -16,7 +16,9 @@ module first, boards/fake.py with its display, then board.app), from .mpy, one w
 each of 2, 3, 4, 5 and 6 players in MAIN_HEAP. The goal of issue 9 is 80k for that run; the
 whole process (firmware, app, display text, the fake board, asyncio and the script) peaks at
 ~113 KB live today, so it runs in MAIN_HEAP (see the README's heap figures); and serving the
-live page to a client all game, in WEB_HEAP.
+live page to a client all game, in WEB_HEAP. Fourth, the same two with the firmware in a ROMFS
+image (tools/bench/rom_game.py: the code runs in place, as from a board's ROMFS partition), in
+ROM_HEAP_KB and ROM_WEB_HEAP_KB beside the image.
 
 A MemoryError anywhere fails the run. The peak the script reports is the app's (its own code
 and benchlib's are measured before the firmware loads and left out; the two add up to the
@@ -108,6 +110,64 @@ def test_whole_game_booted_as_main_py(main_tree, players):
     heap = int(g["heap"])
     assert heap < int(MAIN_HEAP[:-1]) * 1024 + 4096  # it ran in the heap it was given
     assert int(g["peak"]) < heap
+
+
+# From a ROMFS image (build/esp32.romfs, tools/bench/rom_game.py): the code stays in flash, so
+# the heap holds only what it makes. The budgets are the heap beside the image (which this port
+# has to hold in its heap: rom_heap() adds it): the game ~72 KB live at the peak (the goal of
+# issue 9 is 80 KB), the page with a client ~104 KB live.
+ROM_HEAP_KB = 96
+ROM_WEB_HEAP_KB = 128
+
+
+def rom_heap(image, budget_kb):
+    """-X heapsize for budget_kb of heap beside the image's block (this port's heap gives
+    about 98.8 % of heapsize to objects: the rest is its allocation table)."""
+    block = (os.path.getsize(image) + 15) // 16 * 16
+    return "%dk" % ((budget_kb * 1024 + block) * 1000 // 988 // 1024), block
+
+
+@pytest.fixture(scope="module")
+def rom_data(main_tree, tmp_path_factory):
+    """A board's filesystem beside its ROMFS image: the game script only (compiled)."""
+    data = tmp_path_factory.mktemp("romdata")
+    with open(os.path.join(main_tree, "main_game.mpy"), "rb") as f:
+        (data / "main_game.mpy").write_bytes(f.read())
+    return str(data), main_tree + build.ROMFS_EXT
+
+
+def run_rom(rom_data, budget_kb, *args):
+    data, image = rom_data
+    heap, block = rom_heap(image, budget_kb)
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap,
+                        os.path.join(ROOT, "tools/bench/rom_game.py"), image, *args],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, MICROPYPATH=".:.frozen"), cwd=data)
+    assert p.returncode == 0, p.stderr + p.stdout
+    g = {}
+    for line in p.stdout.splitlines():
+        if line.startswith(("MAIN ", "WEB ")):
+            w = line.split()
+            g.update(zip(w[1::2], w[2::2]))
+    assert g.get("saved") == "True" and int(g["score"]) >= 121, p.stdout
+    assert int(g["heap"]) - block <= budget_kb * 1024  # beside the image: within the budget
+    return g, int(g["peak"]) - block
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_whole_game_from_a_romfs_image(rom_data, players):
+    """Booted as main.py boots, with the firmware's .mpy files in a ROMFS image (a board whose
+    MicroPython has a ROMFS partition, `make flash ROMFS=1`): the whole game in ROM_HEAP_KB
+    beside the image, under 80 KB live at its peak (from files: ~113 KB, MAIN_HEAP)."""
+    g, live = run_rom(rom_data, ROM_HEAP_KB, str(players))
+    assert int(g["players"]) == players and int(g["events"]) > 100
+    assert live < 80 * 1024, live
+
+
+def test_the_page_and_a_client_from_a_romfs_image(rom_data):
+    from webkit import free_port
+    g, live = run_rom(rom_data, ROM_WEB_HEAP_KB, "2", "7", str(free_port()))
+    assert int(g["pushed"]) > 5 and live < ROM_WEB_HEAP_KB * 1024
 
 
 def run_main(tree, heap, *args):

@@ -25,7 +25,10 @@ MICROPYTHON = venv_program("micropython") or "micropython"
 # words a line) in FAKE_LOG. exec runs the code in the real micropython binary in that folder
 # (its platform and version replaced by FAKE_PLATFORM / FAKE_VERSION); cp/rm/mkdir/rmdir act
 # on the folder; mip fails as offline when FAKE_OFFLINE is set; FAKE_CORRUPT names a file that
-# cp writes short; FAKE_HANG makes an exec of `import main` run until it is killed.
+# cp writes short; FAKE_HANG makes an exec of `import main` run until it is killed. FAKE_ROMFS
+# gives the board a ROMFS partition (the file FAKE_BOARD.rom): `romfs deploy` writes it (its
+# last byte wrong with FAKE_ROMFS_CORRUPT), the probe says R 1, and the partition's check
+# (flash.ROM_CHECK) is answered from it.
 FAKE_MPREMOTE = r'''#!%(python)s
 import json, os, shutil, subprocess, sys, time
 board, env = os.environ["FAKE_BOARD"], os.environ
@@ -47,6 +50,12 @@ for step in steps:
     cmd, rest = step[0], step[1:]
     if cmd == "mount":  # mount FOLDER, then the next command
         cmd, rest = rest[1], rest[2:]
+    if cmd == "exec" and "rom_ioctl(2" in rest[0]:
+        import hashlib, re
+        n = int(re.search(r"\[:(\d+)\]", rest[0]).group(1))
+        with open(board + ".rom", "rb") as f:
+            print("I", hashlib.sha256(f.read()[:n]).hexdigest())
+        continue
     if cmd == "exec":
         if "import main" in rest[0] and env.get("FAKE_HANG"):
             time.sleep(60)
@@ -57,6 +66,8 @@ for step in steps:
                 line = "P " + env.get("FAKE_PLATFORM", "rp2")
             elif line.startswith("V ") and env.get("FAKE_VERSION"):
                 line = "V " + env["FAKE_VERSION"]
+            elif line == "R 0" and env.get("FAKE_ROMFS"):
+                line = "R 1"
             print(line)
         if r.returncode:
             sys.exit(r.stderr or 1)
@@ -83,6 +94,15 @@ for step in steps:
         os.makedirs(at("lib"), exist_ok=True)
         with open(at("lib/%%s.mpy" %% rest[1]), "wb") as f:
             f.write(b"M\x06 from mip")
+    elif cmd == "romfs" and rest[0] == "deploy":
+        if not env.get("FAKE_ROMFS"):
+            sys.exit("mpremote: no ROMFS partition")
+        with open(rest[1], "rb") as f:
+            data = f.read()
+        if env.get("FAKE_ROMFS_CORRUPT"):
+            data = data[:-1] + b"X"
+        with open(board + ".rom", "wb") as f:
+            f.write(data)
     elif cmd not in ("reset", "soft-reset", "bootloader"):
         sys.exit("fake mpremote: no %%s" %% cmd)
 '''
@@ -311,6 +331,54 @@ def test_flash_makes_the_board_exactly_the_build(tmp_path, fake):
     assert r.returncode == 0, r.stderr
     assert "changed: 0 added, 0 updated, 0 removed, 7 kept, %d unchanged" % len(want) in r.stdout
     assert "version: %s -> %s" % ((build.read_version(),) * 2) in r.stdout
+
+
+def test_romfs_flash_puts_the_code_in_the_partition_and_only_the_rest_in_files(tmp_path, fake):
+    """ROMFS=1: the build's image goes into the partition first, checked by its sha256; the
+    filesystem keeps main.py, board_config.py and the board's data, and the build's modules
+    left there by an earlier flash are removed (they would be imported before /rom's)."""
+    board, env, calls = fake
+    b = real_build(tmp_path)
+    write(board, {"data/game": b"\x02saved", "wifi.json": b"{}"})
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)  # files, as before
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "board" / "app.mpy").exists()
+    env = dict(env, FAKE_ROMFS="1")
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs", env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    image = (b / ("rp2040" + build.ROMFS_EXT)).read_bytes()
+    assert (tmp_path / "board.rom").read_bytes() == image
+    got = files_of(board)
+    assert sorted(got) == ["board_config.py", "data/game", "lib/ssd1306.mpy", "main.py",
+                           "wifi.json"], sorted(got)  # (the OLED driver: mip, on the files)
+    assert got["data/game"] == b"\x02saved"
+    steps = [c[2] if c[2] != "romfs" else "romfs" for c in calls()[-6:]]
+    assert steps.index("romfs") < steps.index("rm")  # the image first, then the files go
+    assert "romfs   rp2040.romfs" in r.stdout and "remove  board/app.mpy" in r.stdout
+    assert "version: %s -> " % build.read_version() in r.stdout
+    # the board's MicroPython has no partition: refused before anything changes
+    before = files_of(board)
+    n = len(calls())
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
+            env=dict(env, FAKE_ROMFS=""))
+    assert r.returncode == 2 and "no ROMFS partition" in r.stderr, r.stderr
+    assert files_of(board) == before and all(c[2] == "exec" for c in calls()[n:])
+    # a partition that does not read back as the image: said, with what to do
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
+            env=dict(env, FAKE_ROMFS_CORRUPT="1"))
+    assert r.returncode == 2 and "ROMFS partition does not hold" in r.stderr, r.stderr
+
+
+def test_romfs_dry_run_prints_the_deploy(tmp_path):
+    b = fake_build(tmp_path)
+    (b / ("esp32" + build.ROMFS_EXT)).write_bytes(b"\xd2\xcd\x31 image")
+    r = cli(FLASH, "flash", "--board", "esp32", "--build", str(b), "--romfs", "--dry-run")
+    assert r.returncode == 0, r.stderr
+    cmds = commands(r.stdout)
+    deploy = [c for c in cmds if "romfs" in c]
+    assert deploy and deploy[0][-3:] == ["romfs", "deploy", str(b / "esp32.romfs")]
+    assert "add     main.py" in r.stdout and "add     board_config.py" in r.stdout
+    assert "cribbage/score.mpy" not in r.stdout  # in the image, not in the files
 
 
 def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):

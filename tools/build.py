@@ -14,6 +14,8 @@ target, and a tree built for armv6m also runs in the unix micropython binary.
 --fetch-libs keeps a copy of the board's micropython-lib packages (the OLED driver) in
 build/lib/, downloaded the way `mip` does, so that `make flash` can install them offline later.
 The version is firmware/version.py's VERSION (the one place it is written).
+Each tree is also written as a ROMFS image, build/<target>.romfs (romfs_image()), for boards
+whose MicroPython has a ROMFS partition: the code then runs from flash, not from the heap.
 """
 
 import argparse
@@ -40,6 +42,7 @@ BOARD_MODULE = {"rp2040": "pico", "esp32": "esp32_devkit"}
 # module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)
 W_MODULE = {"pico": ("pico_w", " W with ", "Raspberry Pi Pico W with RP2040")}
 CONFIG_FILE = "board_config.py"
+ROMFS_EXT = ".romfs"  # build/<target>.romfs: the tree as a ROMFS image (romfs_image)
 # micropython-lib packages the firmware imports on a real board (the optional OLED's driver)
 LIBS = ("ssd1306",)
 LIB_DIR = "lib"  # under the build root: build/lib/
@@ -140,7 +143,39 @@ def build(target, src, out):
                 f.write(config_text(BOARD_MODULE[target]))
         rows.append((rel, built, os.path.getsize(s), os.path.getsize(os.path.join(dest, built))))
     rows += build_packages(march, dest)
+    with open(os.path.join(out, target + ROMFS_EXT), "wb") as f:
+        f.write(romfs_image(dest))
     return rows
+
+
+def on_filesystem(rel):
+    """True for the files a ROMFS board keeps on its filesystem, not in the image: main.py
+    (the port runs it from there) and board_config.py (a maker edits it)."""
+    return rel in KEEP_SOURCE or rel == CONFIG_FILE
+
+
+def romfs_image(tree):
+    """A ROMFS image (MicroPython's read-only, memory-mapped filesystem: mpremote's writer) of
+    the tree but its on_filesystem() files. On a board whose MicroPython has a ROMFS partition
+    the .mpy files in it run in place from flash: their bytecode and strings never take heap
+    (MicroPython's docs, "Working with ROMFS"); `make flash ROMFS=1` deploys it."""
+    from mpremote.romfs import VfsRomWriter
+
+    w = VfsRomWriter()
+
+    def walk(folder, rel):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if os.path.isdir(path):
+                w.opendir(name)
+                walk(path, rel + name + "/")
+                w.closedir()
+            elif not on_filesystem(rel + name):
+                with open(path, "rb") as f:
+                    w.mkfile(name, f.read())
+
+    walk(tree, "")
+    return w.finalise()
 
 
 def build_packages(march, dest):

@@ -1,6 +1,7 @@
 """Put the firmware on a board with mpremote: flash a build, run from source, open the REPL.
 
     python tools/flash.py flash --board pico|pico_w|esp32 [--port P] [--dry-run [--board-files F]]
+                                [--wifi FILE] [--romfs]
     python tools/flash.py dev   --board pico|pico_w|esp32 [--port P] [--dry-run]
     python tools/flash.py repl  [--port P] [--dry-run]
     python tools/flash.py files [--port P]      # what the board holds (the --board-files format)
@@ -19,6 +20,10 @@ flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
      saying how to add it later (the display is optional: the flash goes on);
   4. reads the board again, checks every file's size and sha256 against the build, prints what
      changed and the version before and after, and resets the board.
+  --romfs (a MicroPython with a ROMFS partition; refused without one, before any change): the
+  build's image, build/<target>.romfs, goes into the partition first (`mpremote romfs deploy`,
+  checked by the partition's sha256), and the filesystem keeps only what the image leaves out
+  (main.py, board_config.py) besides the files kept above: the code then runs from flash.
 dev: mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
   Ctrl-C stops it cleanly: the board is soft-reset and left at its normal REPL (stop_dev()).
 repl: the board's REPL (Ctrl-] or Ctrl-x leaves).
@@ -69,8 +74,8 @@ KEEP_NAMES = {
 # file with size and sha256 (hashlib and binascii are in both ports); wifi.json's sha256 is of
 # SALT (this run's, random) and the file, so a listing never shows a hash of the password.
 # Paths are relative to the working folder, / after mpremote's soft reset. One line per fact:
-# P platform, V version, M .mpy version, U machine, A firmware version, D folder, F size sha256
-# path.
+# P platform, V version, M .mpy version, U machine, A firmware version, R ROMFS partitions
+# (vfs.rom_ioctl(1); 0 without), D folder, F size sha256 path (the /rom mount is not listed).
 PROBE = """\
 import os, sys, hashlib, binascii
 SALT = binascii.unhexlify('SALT_HEX')
@@ -83,10 +88,17 @@ try:
     print('A', version.VERSION)
 except Exception:
     print('A unknown')
+try:
+    import vfs
+    print('R', vfs.rom_ioctl(1))
+except Exception:
+    print('R 0')
 b = bytearray(512)
 def w(d):
     for e in (os.ilistdir(d) if d else os.ilistdir()):
         p = d + '/' + e[0] if d else e[0]
+        if p == 'rom':
+            continue
         if e[1] & 0x4000:
             print('D', p)
             w(p)
@@ -117,6 +129,7 @@ class Board:
         self.platform = self.version = self.machine = None
         self.app = "unknown"
         self.mpy = 0
+        self.romfs = None  # ROMFS partitions (None: not read)
         self.files = {}
         self.dirs = set()
 
@@ -143,6 +156,8 @@ def parse_listing(text):
             b.machine = rest
         elif tag == "A":
             b.app = rest or "unknown"
+        elif tag == "R":
+            b.romfs = int(rest or 0)
         elif tag == "D":
             b.dirs.add(rest)
         elif tag == "F":
@@ -490,6 +505,19 @@ def verify(build_files, libs, removed, after):
     return len(build_files) + len(libs)
 
 
+def verify_romfs(image, port):
+    """The board's ROMFS partition starts with exactly the image (ROM_CHECK)."""
+    with open(image, "rb") as f:
+        data = f.read()
+    r = subprocess.run([mpremote(), *connect(port), "exec", ROM_CHECK % len(data)],
+                       capture_output=True, text=True)
+    got = [line[2:].strip() for line in r.stdout.splitlines() if line.startswith("I ")]
+    if r.returncode or got != [hashlib.sha256(data).hexdigest()]:
+        raise FlashError("the board's ROMFS partition does not hold %s: run make flash ROMFS=1 "
+                         "again%s" % (image, ": " + explain(port, r.stderr) if r.returncode
+                                      else ""))
+
+
 def read_wifi(path):
     """The Wi-Fi credentials file for the board (boards/wifi.py reads /wifi.json): checked
     here, so that a typo is said now, not as a page that never appears. Returns the network's
@@ -513,9 +541,27 @@ def read_wifi(path):
     return cfg["ssid"]
 
 
-def do_flash(board, port, dry, build_root, board_files=None, wifi=None):
+# Run on the board after `mpremote romfs deploy`: the sha256 of the partition's first N bytes
+# (the image's length), to check the image written is the build's.
+ROM_CHECK = ("import vfs, hashlib, binascii; print('I', binascii.hexlify(hashlib.sha256("
+             "memoryview(vfs.rom_ioctl(2, 0))[:%d]).digest()).decode())")
+NO_ROMFS = ("this board's MicroPython has no ROMFS partition (stock Pico and ESP32 firmware "
+            "have none: README, 'Code in flash: ROMFS'); flash it without ROMFS=1")
+
+
+def check_romfs(b, port, image):
+    """Refuse ROMFS=1 on a board without a partition, before anything is changed."""
+    if b.romfs is not None and b.romfs < 1:
+        raise FlashError(NO_ROMFS)
+    if not os.path.exists(image):
+        raise FlashError("no ROMFS image %s: run `make build` first" % image)
+
+
+def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=False):
     """Make the board's filesystem build_root/<target>/ (see the module's docstring); with
-    wifi, also put that credentials file on the board as wifi.json."""
+    wifi, also put that credentials file on the board as wifi.json. romfs: the build's image
+    (build_root/<target>.romfs) goes into the board's ROMFS partition, and the filesystem
+    keeps only what the image leaves out (main.py, board_config.py) and the board's data."""
     ssid = read_wifi(wifi) if wifi else None
     target = BOARDS[board][0]
     build_dir = os.path.join(build_root, target)
@@ -523,6 +569,9 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None):
         raise FlashError("no build in %s: run `make build` first" % build_dir)
     check_config(build_dir, board)
     files = tree(build_dir)
+    image = build_dir + build.ROMFS_EXT
+    if romfs:
+        files = {p: h for p, h in files.items() if build.on_filesystem(p)}
     if dry:
         print(shown(probe_cmd(port)))
         if board_files:
@@ -537,9 +586,15 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None):
     else:
         b = read_board(port)
         check_board(board, port, b)
+    if romfs:
+        check_romfs(b, port, image)
     print("before: %s" % b.describe())
     p = plan(files, b)
     print("plan for %s -> the board:" % build_dir)
+    if romfs:  # first: if it fails, the files that would run instead are still there
+        print("  romfs   %-36s the code, run from flash (%d bytes)"
+              % (os.path.basename(image), os.path.getsize(image)))
+        run([mpremote(), *connect(port), "romfs", "deploy", image], dry, port)
     show_plan(p)
     cmd = change_cmd(p, build_dir, port)
     if cmd:
@@ -557,6 +612,9 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None):
         return
     after = read_board(port)
     n = verify(files, libs, [path for path, _why in p["remove"]], after)
+    if romfs:
+        verify_romfs(image, port)
+        n += 1
     if wifi and after.files.get(WIFI_FILE) != file_hash(wifi, SALT):
         raise FlashError("wifi.json on the board differs from %s: run make flash again" % wifi)
     for line in notes:
@@ -621,6 +679,9 @@ def main(argv=None):
     ap.add_argument("--board-files", default=None,
                     help="dry run: the board's listing (saved output of the files action)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build root")
+    ap.add_argument("--romfs", action="store_true",
+                    help="put the code in the board's ROMFS partition (its MicroPython must "
+                    "have one): it runs from flash, and the heap keeps ~40 KB more free")
     ap.add_argument("--wifi", default=None, metavar="FILE",
                     help='flash: also copy FILE ({"ssid": ..., "password": ...}) to the board '
                     "as wifi.json (kept by later flashes, never in the build)")
@@ -628,7 +689,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     try:
         if a.action == "flash":
-            do_flash(a.board, a.port, a.dry_run, a.build, a.board_files, a.wifi)
+            do_flash(a.board, a.port, a.dry_run, a.build, a.board_files, a.wifi, a.romfs)
         elif a.action == "dev":
             if not a.dry_run:
                 check_board(a.board, a.port, read_board(a.port))

@@ -74,7 +74,7 @@ def dumps(self):
     crc = _crc32(memoryview(out)[:h + top])
     for i in range(4):
         out[h + top + i] = crc >> (8 * i) & 255
-    return bytes(out)
+    return out  # (not bytes(out): a second copy the heap would need at every save)
 
 
 def events_whole(j, start, end, top, players):

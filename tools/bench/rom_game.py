@@ -1,0 +1,25 @@
+# main_game.py's whole game, with the firmware in a ROMFS image (tools/build.py writes
+# build/<target>.romfs), as a board whose MicroPython has a ROMFS partition runs it: the
+# image is mounted at /rom and the modules are imported from it in place, so their bytecode
+# and strings stay in flash and only what the code makes takes heap.
+#
+#     cd <data folder with main_game.mpy> && MICROPYPATH=.:.frozen \
+#       micropython -X heapsize=H rom_game.py IMAGE [PLAYERS [SEED [PORT]]]
+# This port has no flash to map: the image is read into one block, the heap's first, and
+# never freed; give the heap its size on top of the budget (host_tests/test_board_mp.py
+# does). Prints "ROMFS image N block B", then main_game's lines.
+import gc
+import os
+import sys
+import vfs
+
+n = os.stat(sys.argv[1])[6]
+image = bytearray(n)  # the partition's stand-in, at the bottom of the heap for good
+with open(sys.argv[1], "rb") as f:
+    f.readinto(image)
+vfs.mount(vfs.VfsRom(image), "/rom")
+sys.path[:0] = ["/rom", "/rom/lib"]  # as the ports put them, before the filesystem's
+sys.argv[:] = sys.argv[1:]  # main_game's own: PLAYERS SEED [PORT]
+gc.collect()
+print("ROMFS image %d block %d" % (n, (n + 15) // 16 * 16))
+import main_game  # noqa: E402, F401
