@@ -303,7 +303,7 @@ class App:
         self.unsaved = False
         for again in (0, 1):
             try:
-                self.store.save("game", self.m.dumps())
+                self.store.save("game", self.m.dump)  # (in pieces: no block of its size)
                 return
             except Exception as e:  # noqa: BLE001
                 gc.collect()

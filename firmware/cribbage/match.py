@@ -187,7 +187,10 @@ class Match:
         # The state of an empty journal (as _replay(0)), then the buffers: the instance dict
         # grows to its full size (a 752-byte block on a 64-bit port) before they split the heap
         self._reset()
-        self._j = bytearray(256)  # the journal: _j[:_n] committed, _j[_n:_top] redo events
+        # the journal: _j[:_n] committed, _j[_n:_top] redo events. Made big enough for most
+        # games now, while the heap is whole (a game of two takes ~300 bytes, of five ~1,000):
+        # growing later needs a bigger block beside it, which a long game's heap may lack
+        self._j = bytearray(192 * players + 128)
         self._cks = bytearray()  # a record of the state before each deal (journal.py)
         self._ev = bytearray(8)  # scratch for the event being entered
 
@@ -489,6 +492,7 @@ class Match:
     undo = jl.undo
     redo = jl.redo
     dumps = saved.dumps
+    dump = saved.dump
     state = jl.state
     _replay = jl.replay
     journal = jl.journal

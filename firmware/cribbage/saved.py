@@ -38,11 +38,12 @@ _SHOWING = const(2)  # flags: undo went back to it (the new game is all redo)
 _OLD = const(1)      # the version of saves that kept every game in one journal
 
 
-def _crc32(data):
+def _crc32(data, crc=0):
+    """binascii.crc32(data, crc): crc the CRC so far (0 to start), as zlib's."""
     try:
-        return binascii.crc32(data) & 0xFFFFFFFF
+        return binascii.crc32(data, crc) & 0xFFFFFFFF
     except AttributeError:  # a port built without binascii.crc32: the same CRC, slowly
-        crc = 0xFFFFFFFF
+        crc ^= 0xFFFFFFFF
         for b in data:
             crc ^= b
             for _ in range(8):
@@ -50,31 +51,55 @@ def _crc32(data):
         return crc ^ 0xFFFFFFFF
 
 
-def dumps(self):
-    # The saved game as bytes: version, settings, base, the finished game's record, journal
-    # (with its redo tail), CRC-32. About a byte per card played and 2..6 per other event: a
-    # 121 game is ~300 bytes, and a game never holds the games before it.
-    top = self._top
+def _head(self):
+    # The saved form up to the journal: version, settings, lengths, flags, base, the finished
+    # game's record. A few dozen bytes.
     s = self.sides
     prev = self._prev
     np = len(prev)
     h = _HEADER + 2 * s + np
-    out = bytearray(h + top + 4)
+    out = bytearray(h)
     out[0] = VERSION
     out[1:8] = self.settings()
     put16(out, 8, self._n)
-    put16(out, 10, top)
+    put16(out, 10, self._top)
     out[12] = (_KEPT if np else 0) | (_SHOWING if self._showing else 0)
     out[13] = self._base_dealer & 255
     for k in range(s):
         put16(out, _HEADER + 2 * k, min(self._base_games[k], 0xFFFE))
     if np:
         out[_HEADER + 2 * s:h] = prev
+    return out
+
+
+def dumps(self):
+    # The saved game as bytes: version, settings, base, the finished game's record, journal
+    # (with its redo tail), CRC-32. About a byte per card played and 2..6 per other event: a
+    # 121 game is ~300 bytes, and a game never holds the games before it.
+    head = _head(self)
+    h = len(head)
+    top = self._top
+    out = bytearray(h + top + 4)
+    out[:h] = head
     out[h:h + top] = memoryview(self._j)[:top]
     crc = _crc32(memoryview(out)[:h + top])
     for i in range(4):
         out[h + top + i] = crc >> (8 * i) & 255
-    return out  # (not bytes(out): a second copy the heap would need at every save)
+    return out
+
+
+def dump(self, f):
+    # dumps()'s bytes written to the open file f in three pieces: the head, the journal where
+    # it lies (no copy), the CRC. The save then needs no block the size of the game, which a
+    # heap fragmented by a long game (five players: ~500 events) may not have.
+    head = _head(self)
+    j = memoryview(self._j)[:self._top]
+    crc = _crc32(j, _crc32(head))
+    f.write(head)
+    f.write(j)
+    for i in range(4):
+        head[i] = crc >> (8 * i) & 255
+    f.write(memoryview(head)[:4])
 
 
 def events_whole(j, start, end, top, players):
@@ -123,9 +148,10 @@ def loads(data, match_class):
         m._base_games[k] = get16(data, _HEADER + 2 * k)
     if np:
         m._prev = bytes(data[h - np:h])
-    j = bytearray(max(256, top + 64))
+    j = m._j  # the new Match's, unless the save holds more
+    if top + 64 > len(j):
+        j = m._j = bytearray(top + 64)
     j[:top] = memoryview(data)[h:h + top]
-    m._j = j
     m._top = top
     try:
         if not events_whole(j, 0, top, committed, m.players):

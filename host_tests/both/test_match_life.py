@@ -167,3 +167,53 @@ def test_version_1_saves_load_keeping_only_the_current_game():
     bad = bytearray(data)
     bad[20] ^= 1
     assert "checksum" in str(raises(ValueError, loads, bytes(bad)))
+
+
+def test_written_in_pieces_a_save_is_dumps_bytes():
+    """The board saves with dump(file): head, the journal in place, the CRC, so that no block
+    the size of the game is needed; what lands in the file is dumps()'s bytes, at every point
+    of a game (with its redo tail, after a finished game, while undo shows it), and with the
+    slow CRC of a port without binascii.crc32."""
+    import io
+
+    from cribbage import saved
+
+    m = Match(players=3, muggins=True)
+    rand = autoplay.seeded(11)
+    seen = 0
+    autoplay.cut_for_deal(m, rand)
+    for _ in range(2):
+        while m.phase != match.OVER:
+            autoplay.play_deal(m, rand, ("greedy",) * 3)
+            for undo in (0, 2):
+                for _ in range(undo):
+                    m.undo()
+                f = io.BytesIO()
+                m.dump(f)
+                assert f.getvalue() == m.dumps() and loads(f.getvalue()).state() == m.state()
+                seen += 1
+                for _ in range(undo):
+                    m.redo()
+        m.next_game()
+        m.undo()  # the finished game's end, showing
+        f = io.BytesIO()
+        m.dump(f)
+        assert f.getvalue() == m.dumps()
+        m.redo()
+    assert seen >= 4
+
+    class NoCrc:  # a port built without binascii.crc32
+        pass
+
+    data = bytes(range(256)) * 3
+    want = saved._crc32(data[500:], saved._crc32(data[:500]))
+    assert want == binascii.crc32(data) & 0xFFFFFFFF
+    real = saved.binascii
+    saved.binascii = NoCrc()
+    try:
+        assert saved._crc32(data[500:], saved._crc32(data[:500])) == want
+        f = io.BytesIO()
+        m.dump(f)
+        assert loads(f.getvalue()).state() == m.state()
+    finally:
+        saved.binascii = real
