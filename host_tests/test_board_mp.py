@@ -139,17 +139,10 @@ def rom_data(main_tree, tmp_path_factory):
 def run_rom(rom_data, budget_kb, *args):
     data, image = rom_data
     heap, block = rom_heap(image, budget_kb)
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap,
-                        os.path.join(ROOT, "tools/bench/rom_game.py"), image, *args],
-                       capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, MICROPYPATH=".:.frozen"), cwd=data)
-    assert p.returncode == 0, p.stderr + p.stdout
-    g = {}
-    for line in p.stdout.splitlines():
-        if line.startswith(("MAIN ", "WEB ")):
-            w = line.split()
-            g.update(zip(w[1::2], w[2::2]))
-    assert g.get("saved") == "True" and int(g["score"]) >= 121, p.stdout
+    g, out = game_lines([MICROPYTHON, "-X", "heapsize=" + heap,
+                         os.path.join(ROOT, "tools/bench/rom_game.py"), image, *args],
+                        ".:.frozen", data)
+    assert int(g["score"]) >= 121, out
     assert int(g["heap"]) - block <= budget_kb * 1024  # beside the image: within the budget
     return g, int(g["peak"]) - block
 
@@ -172,9 +165,15 @@ def test_the_page_and_a_client_from_a_romfs_image(rom_data):
 
 def run_main(tree, heap, *args):
     """main_game's MAIN line (and the WEB line, with a port) as a dict; the output."""
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + heap, "-m", "main_game", *args],
-                       capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, MICROPYPATH=MAIN_PATH), cwd=tree)
+    return game_lines([MICROPYTHON, "-X", "heapsize=" + heap, "-m", "main_game", *args],
+                      MAIN_PATH, tree)
+
+
+def game_lines(cmd, path, cwd):
+    """Run main_game (cmd) with MICROPYPATH path in cwd: its MAIN and WEB lines' numbers as a
+    dict, and the output; the run must end well and the save match the game."""
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, MICROPYPATH=path), cwd=cwd)
     assert p.returncode == 0, p.stderr + p.stdout
     g = {}
     for line in p.stdout.splitlines():
