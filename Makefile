@@ -82,7 +82,7 @@ build: $(STAMP)
 flash: build
 	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
 	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)') \
-	  $(if $(WIFI),--wifi '$(WIFI)') $(if $(ROMFS),--romfs)
+	  $(if $(WIFI),--wifi '$(WIFI)') $(if $(filter 1 yes,$(ROMFS)),--romfs)
 
 dev: $(STAMP)
 	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \

@@ -26,9 +26,10 @@ MICROPYTHON = venv_program("micropython") or "micropython"
 # (its platform and version replaced by FAKE_PLATFORM / FAKE_VERSION); cp/rm/mkdir/rmdir act
 # on the folder; mip fails as offline when FAKE_OFFLINE is set; FAKE_CORRUPT names a file that
 # cp writes short; FAKE_HANG makes an exec of `import main` run until it is killed. FAKE_ROMFS
-# gives the board a ROMFS partition (the file FAKE_BOARD.rom): `romfs deploy` writes it (its
-# last byte wrong with FAKE_ROMFS_CORRUPT), the probe says R 1, and the partition's check
-# (flash.ROM_CHECK) is answered from it.
+# gives the board a ROMFS partition of that many bytes (the file FAKE_BOARD.rom): `romfs deploy`
+# writes it (its last byte wrong with FAKE_ROMFS_CORRUPT), the probe says R 1 SIZE (and O 1
+# while it holds more than an empty image), and the partition's check (flash.ROM_CHECK) is
+# answered from it.
 FAKE_MPREMOTE = r'''#!%(python)s
 import json, os, shutil, subprocess, sys, time
 board, env = os.environ["FAKE_BOARD"], os.environ
@@ -50,7 +51,7 @@ for step in steps:
     cmd, rest = step[0], step[1:]
     if cmd == "mount":  # mount FOLDER, then the next command
         cmd, rest = rest[1], rest[2:]
-    if cmd == "exec" and "rom_ioctl(2" in rest[0]:
+    if cmd == "exec" and "memoryview(vfs.rom_ioctl(2" in rest[0]:  # flash.ROM_CHECK
         import hashlib, re
         n = int(re.search(r"\[:(\d+)\]", rest[0]).group(1))
         with open(board + ".rom", "rb") as f:
@@ -66,8 +67,11 @@ for step in steps:
                 line = "P " + env.get("FAKE_PLATFORM", "rp2")
             elif line.startswith("V ") and env.get("FAKE_VERSION"):
                 line = "V " + env["FAKE_VERSION"]
-            elif line == "R 0" and env.get("FAKE_ROMFS"):
-                line = "R 1"
+            elif line == "R 0 0" and env.get("FAKE_ROMFS"):
+                line = "R 1 " + env["FAKE_ROMFS"]
+            elif line == "O 0" and os.path.exists(board + ".rom") \
+                    and os.path.getsize(board + ".rom") > 16:
+                line = "O 1"  # /rom holds an image of the firmware
             print(line)
         if r.returncode:
             sys.exit(r.stderr or 1)
@@ -343,7 +347,7 @@ def test_romfs_flash_puts_the_code_in_the_partition_and_only_the_rest_in_files(t
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)  # files, as before
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "board" / "app.mpy").exists()
-    env = dict(env, FAKE_ROMFS="1")
+    env = dict(env, FAKE_ROMFS="262144")
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs", env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     image = (b / ("rp2040" + build.ROMFS_EXT)).read_bytes()
@@ -354,7 +358,8 @@ def test_romfs_flash_puts_the_code_in_the_partition_and_only_the_rest_in_files(t
     assert got["data/game"] == b"\x02saved"
     steps = [c[2] if c[2] != "romfs" else "romfs" for c in calls()[-6:]]
     assert steps.index("romfs") < steps.index("rm")  # the image first, then the files go
-    assert "romfs   rp2040.romfs" in r.stdout and "remove  board/app.mpy" in r.stdout
+    assert "romfs   rp2040.romfs" in r.stdout
+    assert "remove  board/app.mpy" in r.stdout and "in the ROMFS image now" in r.stdout
     assert "version: %s -> " % build.read_version() in r.stdout
     # the board's MicroPython has no partition: refused before anything changes
     before = files_of(board)
@@ -367,6 +372,18 @@ def test_romfs_flash_puts_the_code_in_the_partition_and_only_the_rest_in_files(t
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
             env=dict(env, FAKE_ROMFS_CORRUPT="1"))
     assert r.returncode == 2 and "ROMFS partition does not hold" in r.stderr, r.stderr
+    # a partition too small for the image: refused before anything changes
+    n = len(calls())
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
+            env=dict(env, FAKE_ROMFS="4096"))
+    assert r.returncode == 2 and "the board's partition 4096" in r.stderr, r.stderr
+    assert all(c[2] == "exec" for c in calls()[n:])
+    # back to files: the partition is cleared, or its old modules would run before the files
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "/rom" in r.stdout and "cleared" in r.stdout
+    assert (tmp_path / "board.rom").read_bytes() == build.romfs_image(None)
+    assert (board / "board" / "app.mpy").exists() and files_of(board)["data/game"] == b"\x02saved"
 
 
 def test_romfs_dry_run_prints_the_deploy(tmp_path):
@@ -379,6 +396,7 @@ def test_romfs_dry_run_prints_the_deploy(tmp_path):
     assert deploy and deploy[0][-3:] == ["romfs", "deploy", str(b / "esp32.romfs")]
     assert "add     main.py" in r.stdout and "add     board_config.py" in r.stdout
     assert "cribbage/score.mpy" not in r.stdout  # in the image, not in the files
+    assert "ROMFS partition is not checked" in r.stdout
 
 
 def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
@@ -403,7 +421,8 @@ def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
 
 @pytest.mark.parametrize("text, says", [
     ("{bad", "not JSON"), ('{"password": "x"}', 'no "ssid"'), ("[]", 'no "ssid"'),
-    ('{"ssid": "home", "password": 5}', "is text")])
+    ('{"ssid": "home", "password": 5}', "is text"),
+    ('{"ssid": "home", "country": "GBR"}', "two letters")])
 def test_a_bad_wifi_file_is_refused_before_anything_changes(tmp_path, fake, text, says):
     board, env, calls = fake
     creds = tmp_path / "wifi.json"
@@ -593,8 +612,9 @@ def test_config_names_a_board_module_the_firmware_has():
 
 
 @pytest.mark.parametrize("machine,module", [("Raspberry Pi Pico W with RP2040", "pico_w"),
-                                            ("Raspberry Pi Pico2 W with RP2350", "pico_w"),
-                                            ("Raspberry Pi Pico with RP2040", "pico")])
+                                            ("Raspberry Pi Pico 2 W with RP2350", "pico_w"),
+                                            ("Raspberry Pi Pico with RP2040", "pico"),
+                                            ("Raspberry Pi Pico 2 with RP2350", "pico")])
 def test_the_rp2040_tree_picks_the_pico_w_module_on_a_pico_w(machine, module, monkeypatch):
     """One rp2040 build for both: its board_config.py asks the machine's name (os.uname())."""
     import types

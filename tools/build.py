@@ -161,7 +161,7 @@ def romfs_image(tree):
     (MicroPython's docs, "Working with ROMFS"); `make flash ROMFS=1` deploys it."""
     from mpremote.romfs import VfsRomWriter
 
-    w = VfsRomWriter()
+    w = VfsRomWriter()  # (tree None: an empty image, which clears a partition)
 
     def walk(folder, rel):
         for name in sorted(os.listdir(folder)):
@@ -174,7 +174,8 @@ def romfs_image(tree):
                 with open(path, "rb") as f:
                     w.mkfile(name, f.read())
 
-    walk(tree, "")
+    if tree:
+        walk(tree, "")
     return w.finalise()
 
 

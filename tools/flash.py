@@ -23,7 +23,9 @@ flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
   --romfs (a MicroPython with a ROMFS partition; refused without one, before any change): the
   build's image, build/<target>.romfs, goes into the partition first (`mpremote romfs deploy`,
   checked by the partition's sha256), and the filesystem keeps only what the image leaves out
-  (main.py, board_config.py) besides the files kept above: the code then runs from flash.
+  (main.py, board_config.py) besides the files kept above: the code then runs from flash. A
+  partition too small for the image is refused too. Without --romfs, an earlier image in the
+  partition is emptied (/rom comes first on sys.path: its old modules would run, not the files).
 dev: mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
   Ctrl-C stops it cleanly: the board is soft-reset and left at its normal REPL (stop_dev()).
 repl: the board's REPL (Ctrl-] or Ctrl-x leaves).
@@ -75,7 +77,8 @@ KEEP_NAMES = {
 # SALT (this run's, random) and the file, so a listing never shows a hash of the password.
 # Paths are relative to the working folder, / after mpremote's soft reset. One line per fact:
 # P platform, V version, M .mpy version, U machine, A firmware version, R ROMFS partitions
-# (vfs.rom_ioctl(1); 0 without), D folder, F size sha256 path (the /rom mount is not listed).
+# (vfs.rom_ioctl(1); 0 without) and the first one's size, O 1 when /rom holds this firmware (an
+# image of an earlier ROMFS flash), D folder, F size sha256 path (the /rom mount is not listed).
 PROBE = """\
 import os, sys, hashlib, binascii
 SALT = binascii.unhexlify('SALT_HEX')
@@ -90,9 +93,15 @@ except Exception:
     print('A unknown')
 try:
     import vfs
-    print('R', vfs.rom_ioctl(1))
+    r = vfs.rom_ioctl(1)
+    print('R', r, len(vfs.rom_ioctl(2, 0)) if r > 0 else 0)
 except Exception:
-    print('R 0')
+    print('R 0 0')
+try:
+    os.stat('/rom/version.mpy')
+    print('O 1')
+except OSError:
+    print('O 0')
 b = bytearray(512)
 def w(d):
     for e in (os.ilistdir(d) if d else os.ilistdir()):
@@ -130,6 +139,8 @@ class Board:
         self.app = "unknown"
         self.mpy = 0
         self.romfs = None  # ROMFS partitions (None: not read)
+        self.romfs_size = 0  # bytes in the first
+        self.rom_image = False  # /rom holds this firmware
         self.files = {}
         self.dirs = set()
 
@@ -157,7 +168,11 @@ def parse_listing(text):
         elif tag == "A":
             b.app = rest or "unknown"
         elif tag == "R":
-            b.romfs = int(rest or 0)
+            n, _, size = rest.partition(" ")
+            b.romfs = int(n or 0)
+            b.romfs_size = int(size or 0)
+        elif tag == "O":
+            b.rom_image = rest == "1"
         elif tag == "D":
             b.dirs.add(rest)
         elif tag == "F":
@@ -229,15 +244,18 @@ def keep_reason(path):
     return KEEP_NAMES.get(path)
 
 
-def stale_reason(path, build_files):
+def stale_reason(path, build_files, in_image=()):
+    if path in in_image:
+        return "in the ROMFS image now"
     if path.endswith(".py") and path[:-3] + ".mpy" in build_files:
         return "a stale .py beside the build's .mpy (MicroPython would import the .py)"
     return "not in the build"
 
 
-def plan(build_files, board):
+def plan(build_files, board, in_image=()):
     """What flash changes on board to make it build_files: a dict of lists
-    add/update/same (paths), remove/keep ((path, why)), mkdir/rmdir (folders, in order)."""
+    add/update/same (paths), remove/keep ((path, why)), mkdir/rmdir (folders, in order).
+    in_image: the build's files that go into the ROMFS image instead (flash --romfs)."""
     p = {"add": [], "update": [], "same": [], "remove": [], "keep": [], "mkdir": [], "rmdir": []}
     for path, got in sorted(build_files.items()):
         have = board.files.get(path)
@@ -251,7 +269,7 @@ def plan(build_files, board):
             p["keep"].append((path, why))
             kept_dirs.update(parents(path))
         else:
-            p["remove"].append((path, stale_reason(path, build_files)))
+            p["remove"].append((path, stale_reason(path, build_files, in_image)))
     need = set()
     for path in build_files:
         need.update(parents(path))
@@ -538,6 +556,9 @@ def read_wifi(path):
                          '"password": "its password"}' % path)
     if not isinstance(cfg.get("password", ""), str):
         raise FlashError('the Wi-Fi file %s: "password" is text' % path)
+    country = cfg.get("country", "GB")
+    if not (isinstance(country, str) and len(country) == 2 and country.isalpha()):
+        raise FlashError('the Wi-Fi file %s: "country" is two letters, like "GB" or "US"' % path)
     return cfg["ssid"]
 
 
@@ -550,11 +571,20 @@ NO_ROMFS = ("this board's MicroPython has no ROMFS partition (stock Pico and ESP
 
 
 def check_romfs(b, port, image):
-    """Refuse ROMFS=1 on a board without a partition, before anything is changed."""
-    if b.romfs is not None and b.romfs < 1:
-        raise FlashError(NO_ROMFS)
+    """Refuse ROMFS=1 on a board without a partition, or one too small for the image, before
+    anything is changed."""
     if not os.path.exists(image):
         raise FlashError("no ROMFS image %s: run `make build` first" % image)
+    if b.romfs is None:
+        print("(dry run: the board's ROMFS partition is not checked)")
+        return
+    if b.romfs < 1:
+        raise FlashError(NO_ROMFS)
+    size = os.path.getsize(image)
+    if b.romfs_size and size > b.romfs_size:
+        raise FlashError("the ROMFS image is %d bytes, the board's partition %d: give the "
+                         "partition more flash in your MicroPython build (README, 'Code in "
+                         "flash: ROMFS')" % (size, b.romfs_size))
 
 
 def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=False):
@@ -570,8 +600,10 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
     check_config(build_dir, board)
     files = tree(build_dir)
     image = build_dir + build.ROMFS_EXT
+    in_image = ()
     if romfs:
-        files = {p: h for p, h in files.items() if build.on_filesystem(p)}
+        in_image = {p for p in files if not build.on_filesystem(p)}
+        files = {p: h for p, h in files.items() if p not in in_image}
     if dry:
         print(shown(probe_cmd(port)))
         if board_files:
@@ -589,12 +621,23 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
     if romfs:
         check_romfs(b, port, image)
     print("before: %s" % b.describe())
-    p = plan(files, b)
+    p = plan(files, b, in_image)
     print("plan for %s -> the board:" % build_dir)
-    if romfs:  # first: if it fails, the files that would run instead are still there
+    if romfs:  # first: a board flashed from files keeps them if it fails
         print("  romfs   %-36s the code, run from flash (%d bytes)"
               % (os.path.basename(image), os.path.getsize(image)))
-        run([mpremote(), *connect(port), "romfs", "deploy", image], dry, port)
+        try:
+            run([mpremote(), *connect(port), "romfs", "deploy", image], dry, port, capture=True)
+        except FlashError as e:
+            raise FlashError("%s; the ROMFS partition may be half written: run make flash "
+                             "ROMFS=1 again" % e) from None
+    elif b.rom_image:  # /rom comes first on sys.path: its old modules would run, not the files
+        empty = os.path.join(build_root, "empty" + build.ROMFS_EXT)
+        with open(empty, "wb") as f:
+            f.write(build.romfs_image(None))
+        print("  romfs   %-36s an earlier ROMFS flash's image: cleared (its modules would be "
+              "imported before the files)" % "/rom")
+        run([mpremote(), *connect(port), "romfs", "deploy", empty], dry, port, capture=True)
     show_plan(p)
     cmd = change_cmd(p, build_dir, port)
     if cmd:
@@ -615,6 +658,9 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
     if romfs:
         verify_romfs(image, port)
         n += 1
+    elif after.rom_image:
+        raise FlashError("the board's ROMFS partition still holds the earlier image, whose "
+                         "modules run before the files: run make flash again")
     if wifi and after.files.get(WIFI_FILE) != file_hash(wifi, SALT):
         raise FlashError("wifi.json on the board differs from %s: run make flash again" % wifi)
     for line in notes:

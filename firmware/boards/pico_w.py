@@ -7,12 +7,13 @@ board_config.py picks this module on a Pico W (its machine name says so: os.unam
 
 from boards.pico import BUTTONS, COLS, I2C, LED_ORDER, LED_PIN, ROWS
 
-_PM_PERFORMANCE = 0xA11140  # network.WLAN.PM_PERFORMANCE in newer firmware: no power saving
+_PM_OFF = 0xA11140  # the cyw43 pm value with power saving off (pm_mode 0), as Raspberry
+# Pi's guide gives it (not PM_PERFORMANCE, 0xA11142: that one still saves power)
 
 
 def _setup(w):
     try:
-        w.config(pm=_PM_PERFORMANCE)
+        w.config(pm=_PM_OFF)
     except (OSError, ValueError, TypeError):
         pass  # an older firmware: the page answers, a little later
 

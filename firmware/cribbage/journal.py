@@ -21,6 +21,8 @@ _NOT_OVER = const(0)
 _FULL = const(1)
 
 CAP = const(4096)  # bytes of journal one game may hold: a real game needs 300-1,500
+# (under 8,192: an event index << 3 | a seat, as _mug_ev and _fg pack them, must fit the deal
+# record's 2 bytes below 0xFFFF)
 
 # The two records, field by field, in the order they are stored: the first `narrow` names
 # take a byte, the rest two (little-endian); -1 is stored as all ones (255, 0xFFFF), which no

@@ -196,9 +196,12 @@ class Same:
 
 
 same = Same(app.store.open("game"))
-app.m.dump(same)
-same.ok = same.ok and not same.f.read(1)
-same.f.close()
+if same.f:
+    app.m.dump(same)
+    same.ok = same.ok and not same.f.read(1)
+    same.f.close()
+else:
+    same.ok = False  # nothing saved
 print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
       % (app.m.players, app.m.sides, app.m.winner, app.m.score[app.m.winner], app.m.events, peak,
          gc.mem_alloc() + gc.mem_free(), same.ok))
