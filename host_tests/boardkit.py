@@ -146,12 +146,25 @@ def new_game(f, app, settings):
     f.press("D#")  # menu item 1: new game
 
 
-def peg_out(f):
-    """Deal, then Red pegs out by hand (8 x 15, then 1: 121, a double skunk): game over."""
+def peg_out(f, app=None, side=0):
+    """Deal, then Red (or side, A picking it: app tells whose turn the peg is) pegs out by hand
+    (8 x 15, then 1: 121; the other side has 0: a double skunk): game over."""
     f.press("#")
+    if app is not None and side != app.e.seat % app.m.sides:
+        f.press("A")
     for _ in range(8):
         f.press("15#")
     f.press("1#")
+
+
+def next_game(f, app):
+    """OK: the finished game goes to the history and the next one starts (an OK right after
+    the winning card is taken as one pressed out of habit: then a second)."""
+    for _ in range(2):
+        f.press("#")
+        if app.m.phase != M.OVER:
+            return
+    raise AssertionError("OK did not start the next game: %s" % app.err)
 
 
 def shown(hw):

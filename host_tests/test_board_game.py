@@ -144,6 +144,32 @@ def test_hand_count_is_spoken_and_previewed():
     assert raises(ValueError, app.m.show, None, 19)  # the engine still guards it
 
 
+def test_the_display_is_drawn_again_only_when_its_text_changes():
+    """A count that fits the screen is drawn once and left alone while the players look at it;
+    a long one is drawn again once a scroll step (text.py's _SCROLL_MS), not on every tick."""
+    hw, app, f = board(display=True)
+    f.press("#")
+    f.press("5C#")  # starter 5H
+    f.press("C")
+    for c in ("2A", "3B", "9D", "1", "2C"):  # 2C 3D 9S QH: a short count (fifteen two, ...)
+        f.press(c)
+    d = hw["display"]
+    before = d.shows
+    f.run(4000)
+    assert d.shows == before and "= " in " ".join(d.shown)  # nothing changed: not redrawn
+    hw, app, f = board(display=True)  # the 29 hand, whose spoken count scrolls
+    f.press("#")
+    f.press("5C#")
+    f.press("C")
+    for c in ("5A", "5B", "5D", "1", "1C"):
+        f.press(c)
+    d = hw["display"]
+    assert any(line.startswith("= 29") for line in d.shown)
+    before = d.shows
+    f.run(6000)
+    assert 3 <= d.shows - before <= 7, d.shows - before  # a step about every 1.2 s
+
+
 def test_buttons_peg_one_and_repeat():
     hw = build("/data", display=False, fs=RamFs(), buttons=2)
     app = App(hw)

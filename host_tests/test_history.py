@@ -14,14 +14,15 @@ import sys
 import history as tool  # tools/history.py
 from hostenv import ROOT, venv_program
 from boards.fake import build as fake_board
+from webkit import sim
 from boards.ramfs import RamFs
 from board import history, stats
 from board.app import App
 from board.storage import Storage
 from cribbage import summary as S
 from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
-from cribbage.match import Match, SKUNK, LURCH, OVER
-from boardkit import board, play_game
+from cribbage.match import Match, SKUNK, LURCH
+from boardkit import board, next_game, play_game
 from test_summary import known_game, RED, BLUE
 
 MICROPYTHON = venv_program("micropython")
@@ -30,16 +31,6 @@ MICROPYTHON = venv_program("micropython")
 def kept(store):
     """The good records of store's history file, oldest first."""
     return tool.records(store.read("history") or b"")
-
-
-def next_game(f, app):
-    """OK: the finished game is recorded and the next one starts (an OK right after the
-    winning card is taken as one pressed out of habit: then a second)."""
-    for _ in range(2):
-        f.press("#")
-        if app.m.phase != OVER:
-            return
-    raise AssertionError("OK did not start the next game: %s" % app.err)
 
 
 def finished(players=2, seed=1, target=121):
@@ -222,7 +213,7 @@ def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatc
     def short(m, limit):
         raise MemoryError
 
-    monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (dumps() drops its module)
+    monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
     monkeypatch.setattr(S, "dumps", short)
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
@@ -253,13 +244,6 @@ def test_a_full_flash_says_history_not_saved_and_the_game_goes_on():
 
 
 # --- tools/history.py -------------------------------------------------------------------
-
-def sim(storage, *args):
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
-                        storage, *args], capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stdout + p.stderr
-    return p.stdout
-
 
 def test_the_tool_reads_a_simulator_folder_and_writes_csv_and_json(tmp_path):
     folder = str(tmp_path / "sim")
@@ -335,3 +319,21 @@ def test_a_game_recorded_on_micropython_in_96k_with_the_history_full(mpy_tree, t
     assert max(s["score"] for s in g["by_side"]) >= 121 and len(g["by_deal"]) == g["deals"]
     for s in g["by_side"]:
         assert s["hand"] + s["crib"] + s["play"] + s["heels"] + s["pegged"] == s["score"]
+
+
+def test_the_summary_leaves_the_heap_unless_something_else_holds_it():
+    """board/history.py forgets cribbage.summary after a game's end when it loaded it (on a
+    board nothing else needs it), and keeps it when it was there before (the live page's
+    /deals holds it: forgetting it would load a second copy at its next use)."""
+    from board.fault import forget
+
+    forget("cribbage.summary")
+    hw, app, f = board()
+    play_game(hw, app, f, seed=2)
+    next_game(f, app)
+    assert "cribbage.summary" not in sys.modules and len(kept(app.store)) == 1
+    import cribbage.summary as held  # as board/web.py's deal_rows
+
+    play_game(hw, app, f, seed=3)
+    next_game(f, app)
+    assert sys.modules.get("cribbage.summary") is held and len(kept(app.store)) == 2

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import history as tool  # tools/history.py
-from webkit import Board, Events, prepare, first_show
+from webkit import Board, Events, first_show, game_tokens, prepare
 
 
 @pytest.fixture
@@ -101,7 +101,8 @@ def test_bad_requests_get_an_error_and_the_game_goes_on(board):
     t0 = time.monotonic()
     slow = board.raw(b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n", pause=6)  # a slow client
     assert not slow.startswith(b"HTTP/1.0 200") and time.monotonic() - t0 < 9
-    assert board.raw(b"").startswith(b"") is True  # connect and hang up at once
+    board.raw(b"")  # connect and hang up at once
+    assert board.get("/state")[0] == 200
     board.keys("4#")  # the game went on, and the page still answers
     assert board.state()["score"] == [7, 0]
 
@@ -191,11 +192,6 @@ def test_the_history_downloads_are_the_tools(tmp_path):
         b.close()
 
 
-def game_tokens(seed=3):
-    from sim.games import game_keys
-    return game_keys(seed)[0].split(" ")
-
-
 def test_without_a_display_the_leds_show_the_pin(monkeypatch):
     """A board with no display shows the page's PIN on the LEDs (board/state.py): digit k
     blinks in lane 1's holes 10k+1 .. 10k+10, for a minute, then the marks are gone; a new
@@ -226,3 +222,98 @@ def test_without_a_display_the_leds_show_the_pin(monkeypatch):
         assert app.pin == -1
 
     asyncio.run(run())
+
+
+def test_a_pin_that_expires_leaves_the_display(monkeypatch):
+    """The display's "web PIN nnnn" line goes when the PIN's minute is up or a new game used
+    it (a stale PIN on the screen would only earn a lockout); another message stays."""
+    import asyncio
+
+    from boardkit import board as fake_board
+    from board import web
+
+    hw, app, f = fake_board(display=True)
+    monkeypatch.setattr(web, "_PIN_SHOWN_MS", 50)
+
+    async def run():
+        w = web.Web(app)
+        w.pin = 4071
+        app.msg = web._PIN_MSG + "4071"
+        w.pin_at = app.clock()
+        web.show_pin(w, True)
+        f.run(20)
+        assert "web PIN 4071" in " ".join(hw["display"].shown)
+        await asyncio.sleep(0.2)
+        f.run(20)
+        assert app.msg is None and "PIN" not in " ".join(hw["display"].shown)
+        app.msg = "redone"  # not the PIN's: left alone
+        web.show_pin(w, False)
+        assert app.msg == "redone"
+
+    asyncio.run(run())
+
+
+def test_deals_are_made_again_only_when_the_journal_changes(tmp_path):
+    """/deals replays the game (cribbage/summary.py): once per event entered, not per key
+    (a digit typed changes the app, not the journal)."""
+    from boardkit import board as fake_board
+    from board import web
+
+    hw, app, f = fake_board(display=True)
+    w = web.Web(app)
+    made = []
+    real = web.deal_rows
+
+    def counted(m):
+        made.append(m.events)
+        return real(m)
+
+    web.deal_rows, saved = counted, web.deal_rows
+    try:
+        f.press("#")  # deal
+        first = w.now_deals()
+        f.press("5")  # typed, not entered
+        assert w.now_deals() is first and len(made) == 1
+        f.press("C")  # the starter: an event
+        w.now_deals()
+        assert len(made) == 2
+    finally:
+        web.deal_rows = saved
+    assert real is saved
+
+
+def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys():
+    """The page's new game (POST /new-game with the PIN): a MemoryError in it is said on the
+    board and the game stays as it was, as for a key; the page is told, nothing escapes to
+    the server. (CPython: the app on the fake board, the route's own handler.)"""
+    import asyncio
+    import types
+
+    from boardkit import board as fake_board
+    from board import web
+
+    hw, app, f = fake_board(display=True)
+    f.press("#")
+    f.press("7#")
+    before = app.m.dumps()
+    w = web.Web(app)
+    web.routes(w)
+    (handler,) = [e[2] for e in w.url_map if e[2].__name__ == "new_game"]
+
+    def short(call):
+        raise MemoryError("memory allocation failed")
+
+    async def run():
+        w.new_pin()
+        w.pin_at = app.clock()
+        app.apply = short
+        try:
+            return await handler(types.SimpleNamespace(form={"pin": str(w.pin)}))
+        finally:
+            del app.apply
+
+    body, status = asyncio.run(run())
+    assert status == 500 and "MemoryError" in body and app.err == body
+    assert app.m.dumps() == before
+    f.press("2#")
+    assert app.err is None and app.m.score[0] + app.m.score[1] == 9

@@ -82,32 +82,17 @@ from micropython import const
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
 _HELD = const(0x4000)  # selftest_step's flag: the frame it names is drawn and held
+# The attributes App.__init__ can only fill in once the hardware is checked and the files read
+_LATER = ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer", "m", "view",
+          "e")
 
 
 class App:
     def __init__(self, hw):
-        from board import boot  # power-up only: its code leaves the heap after (unload)
-        boot.check_hw(hw)
+        # Every attribute first, while the heap is whole: the instance dict grows to its full
+        # size (about 600 bytes in one piece on a 64-bit port) before the files, the renderer
+        # and the match split the heap (a 96 KB heap once lacked that block here)
         self.hw = hw
-        self.layout = hw["layout"]
-        self.clock = hw["clock"]
-        self.display = hw.get("display")
-        self.strip = hw["strip"]
-        keys = hw.get("keys")
-        if keys is None:
-            keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
-        self.keys = keys
-        self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
-        self.note = None  # what happened at boot to a file it could not read
-        cfg, game = boot.open_files(self.store, settings_loads, M.loads, self)
-        self.cfg = cfg or Settings()
-        self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
-                                 self.cfg.get("limit"))
-        gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
-        self.m = game or self.new_match()
-        boot.got_through(self.store)  # the files are read: not a boot that failed
-        unload("boot")
-        self.view = View(self.m.sides, self.m.target)
         self.unsaved = False  # an entry is in the engine, not yet on flash
         self.changes = 0  # counts the keys handled: the live page (board/web.py) follows it
         self.pin = -1  # the live page's PIN while the LEDs show it (no display), else -1
@@ -121,12 +106,35 @@ class App:
         self.msg = VERSION_MSG  # power-up: the display's first line says which firmware
         self.now = 0
         self.selftest_step = -1
-        self.e = entry.Entry()  # what is typed and not yet confirmed
         self.counting = -1  # the entry is a hand with its count: 0, or 1 the crib (state.py)
         self._held_long = ""
         self._text = None
-        self._drawn_at = 0
+        self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
+        self.note = None  # what happened at boot to a file it could not read
+        for name in _LATER:  # their places now, their values below
+            setattr(self, name, None)
+        from board import boot  # power-up only: its code leaves the heap after (unload)
+        boot.check_hw(hw)
+        self.layout = hw["layout"]
+        self.clock = hw["clock"]
+        self.display = hw.get("display")
+        self.strip = hw["strip"]
+        keys = hw.get("keys")
+        if keys is None:
+            keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
+        self.keys = keys
+        self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
+        cfg, game = boot.open_files(self.store, settings_loads, M.loads, self)
+        self.cfg = cfg or Settings()
+        self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
+                                 self.cfg.get("limit"))
+        gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
+        self.m = game or self.new_match()
+        boot.got_through(self.store)  # the files are read: not a boot that failed
+        unload("boot")
+        self.view = View(self.m.sides, self.m.target)
+        self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
         entry.follow(self)
         state.update(self)
@@ -421,11 +429,11 @@ class App:
             self.strip.write()
         d = self.display
         if d is not None:
-            if self.counting >= 0 and ticks_diff(now, self._drawn_at) >= 400:
-                self._text = None  # a long count scrolls
+            if self.redraw_at >= 0 and ticks_diff(now, self.redraw_at) >= 0:
+                self._text = None  # a long count scrolls on
             if self._text is None:
+                self.redraw_at = -1
                 self._text = self.lines()
-                self._drawn_at = now
                 fault.room("board.screen")
                 from board.screen import draw
                 draw(d, self._text)
@@ -451,11 +459,7 @@ class App:
 
 def unload(name):
     """Forget board.<name> (code needed once: boot, the statistics): gc frees it."""
-    import sys
-    import board
-    sys.modules.pop("board." + name, None)
-    if name in board.__dict__:
-        delattr(board, name)
+    fault.forget("board." + name)
     gc.collect()
 
 

@@ -11,11 +11,9 @@ tools/history.py writes on a computer.
 import json
 
 from cribbage import summary as S
-from cribbage.events import WIN, SKUNK, DOUBLE_SKUNK, LURCH
 from board import history as H
-from board.screen import SIDE_NAMES
+from board.screen import RESULTS, SIDE_NAMES
 
-RESULTS = {WIN: "win", SKUNK: "skunk", DOUBLE_SKUNK: "double skunk", LURCH: "lurch"}
 GAME_COLUMNS = ("game", "version", "players", "sides", "target", "result", "winner", "deals",
                 "serial", "muggins", "summary")
 SIDE_COLUMNS = ("side", "name", "score", "won", "hands", "hand", "cribs", "crib", "play",
@@ -44,7 +42,8 @@ def decode(r, number):
                 "muggins": bool(r[11] & H.MUGGINS_ON), "summary": bool(r[11] & H.SUMMARY)}
         scores = r[H.HEAD:H.HEAD + n]
     game["game"] = number
-    game["result"] = RESULTS.get(game["result"], game["result"])
+    res = game["result"]
+    game["result"] = RESULTS[res] if 1 <= res < len(RESULTS) else res
     body = H.HEAD + n  # the summary: deals detailed, per side totals, the deals
     sides = []
     for k in range(n):

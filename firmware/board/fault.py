@@ -49,6 +49,17 @@ def room(name):
             raise MemoryError
 
 
+def forget(name):
+    """The lazy import's other half: drop the module of dotted name from sys.modules and its
+    package, so that its code leaves the heap at the next collection unless something still
+    holds it. The one who loaded it forgets it (a game's summary, the statistics, the boot)."""
+    sys.modules.pop(name, None)
+    i = name.rfind(".")
+    p = sys.modules.get(name[:i]) if i > 0 else None
+    if p is not None and name[i + 1:] in p.__dict__:
+        delattr(p, name[i + 1:])
+
+
 def restore(app):
     """The state from the engine's journal, else from the last save; if neither can be had
     now, app.broken stays True and the app tries again before the next entry."""

@@ -92,13 +92,15 @@ def walk(out, f, drop=0, room=0, last=None):
     return rec, k, t
 
 
-def add(store, m, summary=b""):
+def add(store, m, summary=None):
     """Append the record of m's finished game (phase OVER), with its summary (cribbage.
     summary's dumps() bytes) or none, to the "history" file of store (board.storage.Storage),
     the oldest records dropped to stay within KEEP and MAX_BYTES: the file is rewritten from
     its own records, read one at a time. False if it is there already (the same players,
     sides, target, result, winner, deals, serial and scores: the power went before the
     game's save, and it was offered again)."""
+    if summary is None:
+        summary = b""
     sides = m.sides
     n = HEAD + sides + len(summary) + 2
     rec = bytearray(n)
@@ -151,6 +153,11 @@ def _summary(m):
     gc.collect()
     if hasattr(gc, "mem_free") and gc.mem_free() < _SUMMARY_ROOM:  # (CPython: no heap)
         return b""
+    import sys
+
+    from board.fault import forget
+
+    had = "cribbage.summary" in sys.modules  # (the live page keeps it)
     try:
         from cribbage.summary import dumps
 
@@ -158,3 +165,6 @@ def _summary(m):
     except Exception:  # noqa: BLE001  (MemoryError; a journal not the game's)
         gc.collect()
         return b""
+    finally:
+        if not had:
+            forget("cribbage.summary")  # its code leaves the heap

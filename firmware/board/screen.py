@@ -7,6 +7,7 @@ micropython-lib ssd1306 driver, or a fake on the host). Without a display nothin
 COLS = 16
 ROWS = 8
 SIDE_NAMES = ("Red", "Blue", "Green", "Yellow", "Pink", "Cyan")
+RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
 
 
 def wrap(text, width=COLS):

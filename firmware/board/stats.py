@@ -15,6 +15,7 @@ a time, and the summary's module only for its field numbers (dropped after).
 import sys
 
 from cribbage.events import WIN
+from board.fault import forget
 from board import history as H
 from board.screen import SIDE_NAMES
 
@@ -77,6 +78,7 @@ class _Tally:
 def tally(store):
     """The counters (T_* above) of each side seen in store's "history" file: a list, one
     list per side (empty: no games)."""
+    had = "cribbage.summary" in sys.modules  # (the live page keeps it)
     acc = _Tally()
     f = store.open("history")
     try:
@@ -84,10 +86,8 @@ def tally(store):
     finally:
         if f:
             f.close()
-        sys.modules.pop("cribbage.summary", None)  # its code leaves the heap (it is loaded
-        p = sys.modules.get("cribbage")  # for a game's end, or here)
-        if p is not None and hasattr(p, "summary"):
-            delattr(p, "summary")
+        if not had:
+            forget("cribbage.summary")  # its code leaves the heap
     return acc.t
 
 

@@ -85,8 +85,11 @@ def lines(app):
             said = screen.wrap(spoken(items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second
-                k = (ticks_diff(app.now, app.count_at) // _SCROLL_MS) % (len(said) - room + 2)
+                t = ticks_diff(app.now, app.count_at)
+                k = (t // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
+                # drawn again at the next line's time (else only when an event changes it)
+                app.redraw_at = (app.now + _SCROLL_MS - t % _SCROLL_MS) & 0x3FFFFFFF
             out.extend(said[:room])
         elif app.msg == VERSION_MSG:  # power-up: the firmware's version is the first line
             out.insert(0, message(app))
@@ -118,7 +121,7 @@ def prompt(app):
         return ("crib " if crib else "hand ") + seat_name(app, seat)
     if p == M.PLAY:
         return "play %s %d" % (seat_name(app, m.turn), m.count)
-    how = ("", "", ":\nskunk", ":\ndouble skunk", ":\nlurch")[m.result]
+    how = ":\n" + screen.RESULTS[m.result] if m.result > M.WIN else ""
     won = "%s wins%s\n%s" % (screen.SIDE_NAMES[m.winner], how, totals(m))
     if m.match_won() >= 0:  # best of 3 or 5 is over: OK starts a new match
         won += "\nmatch to %s\nOK: new match" % screen.SIDE_NAMES[m.winner]

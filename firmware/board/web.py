@@ -26,6 +26,7 @@ from microdot.sse import sse_response
 from cribbage import match as M
 from cribbage.cards import fmt
 from board import screen
+from board.fault import room
 from board.keypad import ticks_diff, sleep_ms
 from board.modes import NEW_GAME
 from version import VERSION
@@ -40,6 +41,7 @@ _LINE = const(512)      # the longest request line or header line
 _HEADERS = const(24)    # header lines
 _HEAD_BYTES = const(2048)  # the request line and its headers, in all
 _BODY = const(64)       # a request's body (the PIN form)
+_PIN_MSG = "web PIN "  # the display's PIN line (the page's copy masks the number)
 _PUSH_MS = const(150)   # the live stream looks for a change this often
 _PING_MS = const(2000)  # and says something at least this often: a page that is gone fails
 # the write and frees its place (and proxies and phones keep the stream open)
@@ -55,7 +57,6 @@ Request.max_content_length = _BODY
 Request.max_body_length = _BODY
 
 PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
-RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
 MATCHES = ("games", "best of 3", "best of 5", "ACC points")  # by cribbage.events SINGLE..ACC
 WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
 
@@ -160,7 +161,7 @@ class Web(Microdot):
         self.busy = 0
         self.streams = 0  # live streams open
         self.seen = -1  # app.changes when the state below was made
-        self.deals_at = -1  # app.changes when the deals below were made
+        self.deals_at = -1  # the journal (events, phase) the deals below were made for
         self.deals = b"[]"
         self.pin_shown = -1  # when a PIN was last shown (for _PIN_EVERY_MS)
         self.state = b""
@@ -214,12 +215,13 @@ class Web(Microdot):
         return self.state
 
     def now_deals(self):
-        """deal_rows() as JSON bytes, made again only when the app has changed since (each
-        page asks for them at every score: the journal is replayed once for all)."""
-        app = self.app
-        if app.changes != self.deals_at:
-            self.deals = json.dumps(deal_rows(app.m)).encode()
-            self.deals_at = app.changes
+        """deal_rows() as JSON bytes, made again only when the journal has changed since (the
+        page asks at each phase and show, not at every card: the replay is the game's)."""
+        m = self.app.m
+        at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
+        if at != self.deals_at:
+            self.deals = json.dumps(deal_rows(m)).encode()
+            self.deals_at = at
         return self.deals
 
     def locked(self, now):
@@ -276,7 +278,7 @@ def snapshot(app):
         "starter": fmt(m.starter_card) if m.starter_card >= 0 else "",
         "last": {"side": m.last_side, "points": m.last_points,
                  "why": WHY[m.last_why] if 0 <= m.last_why < len(WHY) else ""},
-        "winner": m.winner, "result": RESULTS[m.result] if 0 <= m.result < 5 else "",
+        "winner": m.winner, "result": screen.RESULTS[m.result] if 0 <= m.result < 5 else "",
         "error": app.err or "",
         "show": last_show(m),
     }
@@ -290,6 +292,8 @@ def last_show(m):
     "crib", "points", "said"} (the spoken count), or None."""
     from cribbage.events import E_SHOW, E_DEAL, size
     from cribbage.journal import committed
+
+    room("cribbage.spoken")  # (a board without a display has not loaded it)
     from cribbage.spoken import breakdown, spoken
 
     if m.phase != M.SHOW and m.phase != M.DEAL and m.phase != M.OVER:
@@ -355,6 +359,7 @@ def routes(web):
 
     @web.get("/stats")
     async def stats(req):
+        room("board.stats")
         from board import stats as S
         t = S.tally(app.store)
         out = []
@@ -365,12 +370,14 @@ def routes(web):
 
     @web.get("/history.csv")
     async def history_csv(req):
+        room("board.export")
         from board import export
         return export.csv_lines(app.store), 200, {
             "Content-Type": "text/csv", "Content-Disposition": "attachment; filename=games.csv"}
 
     @web.get("/history.json")
     async def history_json(req):
+        room("board.export")
         from board import export
         return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
 
@@ -381,7 +388,7 @@ def routes(web):
         if web.pin_shown >= 0 and 0 <= ticks_diff(now, web.pin_shown) < _PIN_EVERY_MS:
             return "a PIN was shown just now", 429
         web.new_pin()
-        app.msg = "web PIN %d" % web.pin  # (the page's copy of the display hides it)
+        app.msg = _PIN_MSG + str(web.pin)  # (the page's copy of the display hides it)
         web.pin_at = web.pin_shown = now
         show_pin(web, True)
         return 204
@@ -404,15 +411,14 @@ def routes(web):
         web.fails = 0
         web.new_pin()  # a PIN serves once
         show_pin(web, False)
-        from board.fault import room
-        from board import entry, state
         room("board.menu")
-        app.apply((NEW_GAME,))
-        entry.follow(app)  # (as the app does after a key)
-        state.update(app)
-        app.changes += 1
-        app.view.dirty = True
-        return "new game", 200
+        app.err = None  # as the menu's new game after a key (app.key), a fault handled as one
+        try:
+            app.apply((NEW_GAME,))
+            app._done()
+        except Exception as e:  # noqa: BLE001
+            app.recover(e)
+        return ("new game", 200) if app.err is None else (app.err, 500)
 
     @web.errorhandler(404)
     async def not_found(req):
@@ -432,6 +438,8 @@ def show_pin(web, on):
         app.pin = web.pin if on else -1
         from board import state
         state.update(app)
+    elif not on and isinstance(app.msg, str) and app.msg.startswith(_PIN_MSG):
+        app.msg = None  # a PIN that no longer works leaves the display
     app.changes += 1
     app.view.dirty = True
 
@@ -446,6 +454,7 @@ async def _hide_pin(web):
 
 def deal_rows(m):
     """This game deal by deal: [dealer side, [hand, crib, play] per side] (None: not shown)."""
+    room("cribbage.summary")
     from cribbage import summary as S
     try:
         s = S.summarise(m)

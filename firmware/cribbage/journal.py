@@ -268,8 +268,8 @@ def journal(self):
 
 
 def committed(self):
-    """The committed events (_j[:_n]) in place, for reading (cribbage/summary.py, the live
-    page): no copy, no CRC; valid until the next event."""
+    """The committed events (_j[:_n]) in place, for reading (the live page's last show): no
+    copy, no CRC; valid until the next event."""
     return memoryview(self._j)[:self._n]
 
 

@@ -14,7 +14,8 @@
 #     s.total(side, PLAY)     # the game's
 #     s.hands[side], s.cribs[side], s.best[side], s.n28[side], s.n29[side]
 #     s.dumps(limit)          # as bytes (board/history.py keeps them); rows() reads them back
-#     dumps(m, limit)         # summarise(m).dumps(limit), then this module leaves the heap
+#     dumps(m, limit)         # summarise(m).dumps(limit) (board/history.py then forgets
+#                             # this module: board/fault.py's forget, off the heap)
 #
 # A side's HAND in a deal is the sum of its seats' hands (four players: partners). best, n28
 # and n29 count every hand and crib the side showed, as claimed (pegged). Run once at a game's
@@ -135,7 +136,7 @@ class Summary:
                 for k in range(sides):
                     b[i] = self.get(d, k, f)
                     i += 1
-        return bytes(b)
+        return b  # (no copy: board/history.py copies it into its record)
 
 
 def rows(b, i, sides):
@@ -215,15 +216,6 @@ def summarise(m):
 
 
 def dumps(m, limit):
-    """summarise(m).dumps(limit); then this module is forgotten (sys.modules, its package):
-    its code leaves the heap at the next collection (board/history.py imports it for one
-    game's end)."""
-    try:
-        return summarise(m).dumps(limit)
-    finally:
-        import sys
-
-        sys.modules.pop(__name__, None)
-        p = sys.modules.get("cribbage")
-        if p is not None and hasattr(p, "summary"):
-            delattr(p, "summary")
+    """summarise(m).dumps(limit). (board/history.py imports this module for one game's end
+    and forgets it after: board/fault.py's forget.)"""
+    return summarise(m).dumps(limit)
