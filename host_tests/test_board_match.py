@@ -5,7 +5,7 @@ ACC muggins rule on the keys (no muggins on his heels or a penalty)."""
 
 from binascii import unhexlify
 
-from boardkit import board, new_game, shown
+from boardkit import board, new_game, peg_out, shown
 from board.app import App
 from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
@@ -15,13 +15,8 @@ OLD_SETTINGS = unhexlify("010703007900000001006400d0070000c0")
 
 
 def win(f, app, side):
-    """Deal, then side pegs out by hand (8 x 15 and 1; the other side has 0: a double skunk)."""
-    f.press("#")
-    if side != app.e.seat % app.m.sides:
-        f.press("A")
-    for _ in range(8):
-        f.press("15#")
-    f.press("1#")
+    """side pegs out (boardkit.peg_out): a double skunk."""
+    peg_out(f, app, side)
     assert app.m.phase == M.OVER and app.m.winner == side, app.err
 
 

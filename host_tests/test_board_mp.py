@@ -96,14 +96,9 @@ def main_tree(tmp_path_factory):
 def test_whole_game_booted_as_main_py(main_tree, players):
     """A whole game at each number of players, booted as main.py boots (board module first,
     with the display), from .mpy in MAIN_HEAP: every key taken, the game won and saved."""
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + MAIN_HEAP, "-m", "main_game",
-                        str(players)], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, MICROPYPATH=MAIN_PATH), cwd=main_tree)
-    assert p.returncode == 0, p.stderr + p.stdout
-    got = [line.split() for line in p.stdout.splitlines() if line.startswith("MAIN ")]
-    assert len(got) == 1, p.stdout
+    g, out = run_main(main_tree, MAIN_HEAP, str(players))
+    assert out.count("\nMAIN ") + out.startswith("MAIN ") == 1, out
     # MAIN players P sides S winner W score N events E peak X heap H saved True
-    g = dict(zip(got[0][1::2], got[0][2::2]))
     assert int(g["players"]) == players and g["saved"] == "True"
     assert int(g["score"]) >= 121 and 0 <= int(g["winner"]) < int(g["sides"])
     assert int(g["events"]) > 100  # a real game, not a stub

@@ -21,19 +21,30 @@ def free_port():
         return s.getsockname()[1]
 
 
-def prepare(storage, tokens):
-    """Play key tokens on the board in storage at once (virtual time: a scripted run),
-    leaving the game saved there for the board that serves the page to resume."""
+def sim(storage, *args):
+    """tools/sim.py on the board in storage with args (a scripted run, virtual time): its
+    output; it must end well."""
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
-                        storage, "--keys", " ".join(tokens)], capture_output=True, text=True,
-                       timeout=300)
+                        storage, *args], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def prepare(storage, tokens):
+    """Play key tokens on the board in storage at once, leaving the game saved there for the
+    board that serves the page to resume."""
+    sim(storage, "--keys", " ".join(tokens))
+
+
+def game_tokens(seed=3):
+    """Game seed's key tokens (sim/games.py), whole."""
+    return game_keys(seed)[0].split(" ")
 
 
 def first_show(seed=3):
     """Game seed's key tokens up to its first show (a hand the play filled in: OK counts
     it), and that OK's index."""
-    tokens = game_keys(seed)[0].split(" ")
+    tokens = game_tokens(seed)
     k = tokens.index("#", 1)
     return tokens, k
 

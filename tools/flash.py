@@ -25,7 +25,7 @@ flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
   checked by the partition's sha256), and the filesystem keeps only what the image leaves out
   (main.py, board_config.py) besides the files kept above: the code then runs from flash. A
   partition too small for the image is refused too. Without --romfs, an earlier image in the
-  partition is emptied (/rom comes first on sys.path: its old modules would run, not the files).
+  partition is emptied (its old modules would stay importable: lib/ is searched in /rom first).
 dev: mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
   Ctrl-C stops it cleanly: the board is soft-reset and left at its normal REPL (stop_dev()).
 repl: the board's REPL (Ctrl-] or Ctrl-x leaves).
@@ -631,12 +631,13 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
         except FlashError as e:
             raise FlashError("%s; the ROMFS partition may be half written: run make flash "
                              "ROMFS=1 again" % e) from None
-    elif b.rom_image:  # /rom comes first on sys.path: its old modules would run, not the files
+    elif b.rom_image:  # an old image would keep old modules importable, or run them first
         empty = os.path.join(build_root, "empty" + build.ROMFS_EXT)
-        with open(empty, "wb") as f:
-            f.write(build.romfs_image(None))
-        print("  romfs   %-36s an earlier ROMFS flash's image: cleared (its modules would be "
-              "imported before the files)" % "/rom")
+        if not dry:
+            with open(empty, "wb") as f:
+                f.write(build.romfs_image(None))
+        print("  romfs   %-36s an earlier ROMFS flash's image: emptied (its old modules would "
+              "stay importable)" % "/rom")
         run([mpremote(), *connect(port), "romfs", "deploy", empty], dry, port, capture=True)
     show_plan(p)
     cmd = change_cmd(p, build_dir, port)
@@ -660,7 +661,7 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
         n += 1
     elif after.rom_image:
         raise FlashError("the board's ROMFS partition still holds the earlier image, whose "
-                         "modules run before the files: run make flash again")
+                         "old modules stay importable: run make flash again")
     if wifi and after.files.get(WIFI_FILE) != file_hash(wifi, SALT):
         raise FlashError("wifi.json on the board differs from %s: run make flash again" % wifi)
     for line in notes:

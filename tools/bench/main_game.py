@@ -54,13 +54,12 @@ def files(players):
             os.remove(n)
         except OSError:
             pass
-    out = bytearray((1, 7))  # board/settings.py's dumps(), the players set
-    for v in (players, 121, 0, 1, 64, 2000, 0):
-        out.append(v & 255)
-        out.append(v >> 8)
-    out.append(sum(out) & 255)
+    from board.settings import Settings  # (the app loads it anyway)
+
+    s = Settings()  # the players set, as the menu saves them
+    s.set("players", players)
     with open("settings", "wb") as f:
-        f.write(out)
+        f.write(s.dumps())
 
 
 files(int(sys.argv[1]) if len(sys.argv) > 1 else 2)

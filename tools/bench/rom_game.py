@@ -18,7 +18,7 @@ image = bytearray(n)  # the partition's stand-in, at the bottom of the heap for 
 with open(sys.argv[1], "rb") as f:
     f.readinto(image)
 vfs.mount(vfs.VfsRom(image), "/rom")
-sys.path[:0] = ["/rom", "/rom/lib"]  # as the ports put them, before the filesystem's
+sys.path[:0] = ["/rom", "/rom/lib"]  # (the folder here holds only this game's script)
 sys.argv[:] = sys.argv[1:]  # main_game's own: PLAYERS SEED [PORT]
 gc.collect()
 print("ROMFS image %d block %d" % (n, (n + 15) // 16 * 16))
