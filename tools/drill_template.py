@@ -29,7 +29,7 @@ import sys
 
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
-from board import layout as layout_mod
+from board import geometry, layout as layout_mod
 from board import render, settings
 from boards import esp32_devkit, pico  # (only their pin constants are read)
 from keymap_card import HEIGHT as CARD_H
@@ -132,11 +132,11 @@ def button_count():
 def run_key(L, p):
     """What piece pixel p belongs to: a lane's status LEDs, the starts, a track line, ..."""
     kind, lane, n = L.what(p)
-    if kind in (layout_mod.TURN, layout_mod.CRIB, layout_mod.GAMES):
+    if kind in (geometry.TURN, geometry.CRIB, geometry.GAMES):
         return ("status", lane)
-    if kind == layout_mod.HOLE:
+    if kind == geometry.HOLE:
         return ("line", (n - 1) // L.row, lane)
-    return (layout_mod.KIND_NAMES[kind],)
+    return (geometry.KIND_NAMES[kind],)
 
 
 def runs(L):
@@ -156,24 +156,24 @@ def runs(L):
 def led_label(L, p):
     """A pixel's name on the template: its hole number, start 1, turn, won 2, ..."""
     kind, lane, n = L.what(p)
-    if kind == layout_mod.HOLE:
+    if kind == geometry.HOLE:
         return str(n)
-    if kind == layout_mod.GAMES:
+    if kind == geometry.GAMES:
         return "won %d" % (n + 1)
-    if kind == layout_mod.START:
+    if kind == geometry.START:
         return "start %d" % (lane + 1)
-    if kind == layout_mod.FINISH:
+    if kind == geometry.FINISH:
         return "finish" if L.shared_finish else "finish %d" % (lane + 1)
-    return layout_mod.KIND_NAMES[kind]
+    return geometry.KIND_NAMES[kind]
 
 
 def run_text(L, first, last):
     """What a run is, in wiring order: "lane 2, holes 30 to 1", "lane 1 status: turn, ..."."""
     kind, lane, n = L.what(first)
-    if kind == layout_mod.HOLE:
+    if kind == geometry.HOLE:
         return "lane %d, holes %d to %d" % (lane + 1, n, L.what(last)[2])
     names = ", ".join(led_label(L, p) for p in range(first, last + 1))
-    if kind in (layout_mod.TURN, layout_mod.CRIB, layout_mod.GAMES):
+    if kind in (geometry.TURN, geometry.CRIB, geometry.GAMES):
         return "lane %d status: %s" % (lane + 1, names)
     return names + (" hole" if first == last else " holes")
 
@@ -200,7 +200,7 @@ def chain_table(L):
 # --- the template -----------------------------------------------------------------------
 
 def _is_status(L, p):
-    return L.what(p)[0] in (layout_mod.GAMES, layout_mod.TURN, layout_mod.CRIB)
+    return L.what(p)[0] in (geometry.GAMES, geometry.TURN, geometry.CRIB)
 
 
 def panel_size(L, keypad=True):
@@ -329,15 +329,15 @@ def _hole(add, L, p, x, y, d):
     kind, lane, n = L.what(p)
     add('<circle cx="%s" cy="%s" r="%s" fill="none" stroke="black" stroke-width="0.3">'
         '<title>%s lane %d %d, pixel %d</title></circle>'
-        % (_f(x), _f(y), _f(d / 2), layout_mod.KIND_NAMES[kind], lane, n, p))
+        % (_f(x), _f(y), _f(d / 2), geometry.KIND_NAMES[kind], lane, n, p))
     add('<path d="M%s %sh1.6M%s %sv1.6" stroke="black" stroke-width="0.15"/>'
         % (_f(x - 0.8), _f(y), _f(x), _f(y - 0.8)))
     label = led_label(L, p)
-    if kind == layout_mod.HOLE and (lane or n % L.group):
+    if kind == geometry.HOLE and (lane or n % L.group):
         return  # hole numbers: every group's last, on lane 1
     add('<text x="%s" y="%s" text-anchor="middle" style="%s;font-size:2px">%s</text>'
         % (_f(x), _f(y - d / 2 - 0.8), FONT, label))
-    if kind == layout_mod.TURN:
+    if kind == geometry.TURN:
         add('<text x="%s" y="%s" style="%s;font-size:2.4px;font-weight:bold">lane %d</text>'
             % (_f(x - d / 2), _f(y - d / 2 - 3.6), FONT, lane + 1))
 
@@ -501,7 +501,7 @@ def build_svg(b, **overrides):
 
 def supply(L):
     """(limit mA, dark mA, supply mA with margin, supply A to buy) for the default limit."""
-    limit = settings.DEFAULT[settings.NAMES.index("limit")]
+    limit = settings.Settings().get("limit")
     dark = L.count * render.IDLE_UA // 1000
     need = (limit + dark + BOARD_MA) * SUPPLY_MARGIN
     return limit, dark, need, math.ceil(need / 1000)

@@ -82,9 +82,6 @@ from micropython import const
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
 _HELD = const(0x4000)  # selftest_step's flag: the frame it names is drawn and held
-# The attributes App.__init__ can only fill in once the hardware is checked and the files read
-_LATER = ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer", "m", "view",
-          "e")
 
 
 class App:
@@ -112,7 +109,10 @@ class App:
         self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read
-        for name in _LATER:  # their places now, their values below
+        # the attributes it can fill in only once the hardware is checked and the files read:
+        # their places now, their values below
+        for name in ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer",
+                     "m", "view", "e"):
             setattr(self, name, None)
         from board import boot  # power-up only: its code leaves the heap after (unload)
         boot.check_hw(hw)
@@ -132,7 +132,7 @@ class App:
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
-        unload("boot")
+        unload("board.boot")
         self.view = View(self.m.sides, self.m.target)
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
@@ -165,7 +165,7 @@ class App:
         name = self.keys.name(ev)
         if self.selftest_step >= 0:
             return
-        if name in "*#":  # these have a long meaning: act on release, or on LONG
+        if name == "*" or name == "#":  # these have a long meaning: act on release, or on LONG
             if kind == LONG:
                 self._held_long = name
                 self.long_key(name)
@@ -451,15 +451,15 @@ class App:
             return False  # nothing held: no self-test window to wait for
         from board.boot import held_at_power_up
         on = held_at_power_up(self, _SELFTEST_HOLD_MS)
-        unload("boot")
+        unload("board.boot")
         if on:
             self.selftest_step = 0
         return on
 
 
 def unload(name):
-    """Forget board.<name> (code needed once: boot, the statistics): gc frees it."""
-    fault.forget("board." + name)
+    """Forget module name (code needed once: board.boot, board.stats): gc frees it."""
+    fault.forget(name)
     gc.collect()
 
 

@@ -3,7 +3,16 @@ drill template (board/layout.py's Layout.what/xy/size call these). Kept apart so
 which never asks, does not load them.
 """
 
-from board.layout import HOLE, START, FINISH, GAMES, TURN, CRIB
+from micropython import const
+
+# what() kinds (their names, for the page and the simulator: KIND_NAMES[kind])
+START = const(0)
+HOLE = const(1)
+FINISH = const(2)
+GAMES = const(3)
+TURN = const(4)
+CRIB = const(5)
+KIND_NAMES = ("start", "hole", "finish", "games", "turn", "crib")
 
 
 def what(L, pixel):

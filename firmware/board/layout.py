@@ -32,22 +32,13 @@ API (ints everywhere; pixel = index into the strip):
     L.turn_led(lane), L.crib_led(lane)
     L.xy(pixel)              (x, y) of the LED centre in mm, origin top left of band 0, y down
     L.what(pixel)            (kind, lane, n): kind in START HOLE FINISH GAMES TURN CRIB
-                             (n = score for holes, k for games LEDs)
+                             (n = score for holes, k for games LEDs; board/geometry.py)
 hole/peg/led lookups allocate nothing (the renderer calls them per frame).
 """
 
 from array import array
 
-from micropython import const
-
-# what() kinds
-START = const(0)
-HOLE = const(1)
-FINISH = const(2)
-GAMES = const(3)
-TURN = const(4)
-CRIB = const(5)
-KIND_NAMES = ("start", "hole", "finish", "games", "turn", "crib")
+# (what() kinds, START HOLE FINISH GAMES TURN CRIB, are in board/geometry.py: a board never asks)
 
 
 class Layout:

@@ -152,9 +152,45 @@ def penalty_key(app, name):
         return "A-D, OK or *"  # the display lists them
 
 
+def lines(app, out):
+    """The display's lines (board/text.py) in the menu, the advisor, the statistics or the
+    penalty entry: out has the scores' lines."""
+    if app.mode == MENU:
+        item = MENU_ITEMS[app.item]
+        from version import VERSION
+
+        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
+        out.append(item)
+        if item in NAMES:
+            v = app.cfg.get(item)
+            out.append("= %d %s" % (v, MATCHES[v]) if item == "match" else "= %d" % v)
+            out.append(HELP[NAMES.index(item)])
+        if app.e.num >= 0:
+            out.append("> %d" % app.e.num)
+        out.append("A/B move # ok")
+    elif app.mode == PENALTY:
+        penalty_text(app, out)
+    elif app.mode == STATS:  # its own page: the side's lines fill the screen
+        return stats_text(app)
+    elif app.mode == ADVISE:
+        from board.screen import wrap
+        from cribbage.cards import fmt
+
+        out.append("ADVISE 5-6 cards")
+        out.extend(wrap("> " + " ".join(fmt(c) for c in app.e.cards)
+                        + (" %d" % app.e.num if app.e.num >= 0 else "")))
+        if app.e.advice:
+            for pts, throw in app.e.advice:
+                out.append("%s %d.%02d" % (" ".join(fmt(app.e.cards[i]) for i in throw),
+                                           int(pts), int(pts * 100 + 0.5) % 100))
+        else:
+            out.append("A my crib, B not")
+    return out
+
+
 def penalty_text(app, out):
-    """The penalty entry's lines on the display (board/text.py), after the scores: the kind,
-    whose two, who failed (the seat named), the keys."""
+    """The penalty entry's lines on the display, after the scores: the kind, whose two, who
+    failed (the seat named), the keys."""
     from board.text import seat_name  # (loaded: the display asks)
     off = app.e.off
     if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
@@ -218,9 +254,9 @@ def open_stats(app):
         return "history unreadable (%s)" % err
     finally:
         from board.app import unload
-        unload("stats")
+        unload("board.stats")
         if not had:
-            unload("history")
+            unload("board.history")
     app.e.clear()
     app.e.stats = pages
     app.mode = STATS
@@ -245,7 +281,7 @@ def stats_key(app, name):
 
 
 def stats_text(app):
-    """The display's lines on the statistics' pages (board/text.py): a header with the page,
+    """The display's lines on the statistics' pages: a header with the page,
     the side's lines (board/stats.py: 6 at most), the keys."""
     pages = app.e.stats
     if not pages:

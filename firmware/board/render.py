@@ -49,7 +49,7 @@ WHITE = const(6)
 RED = const(7)
 
 # levels (of 256) for each kind of light
-FRONT = const(256)
+_FRONT = const(256)
 _BACK = const(48)
 _LANE = const(20)
 STATUS = const(96)
@@ -108,7 +108,6 @@ class Renderer:
         self._n_old = 0
         self._stamp = bytearray(layout.count)  # frame id that last lit each pixel
         self._frame_id = 0
-        self._colours = PALETTE
         self.last_ma = 0  # the last frame's estimate, after scaling
         self._sum = 0  # sum of this frame's channel values
         self._tick = -1  # maybe(): the blink tick of the last frame drawn
@@ -120,7 +119,7 @@ class Renderer:
         i = self._n
         if i >= len(self._pix):
             return
-        c = self._colours
+        c = PALETTE
         k = 3 * colour
         m = level * self.brightness
         j = 3 * i
@@ -170,9 +169,9 @@ class Renderer:
             if v.skunk and fast:
                 for side in range(v.sides):
                     if side % lanes != lane:
-                        self._add(L.peg(side % lanes, v.skunk_line, target), RED, FRONT)
+                        self._add(L.peg(side % lanes, v.skunk_line, target), RED, _FRONT)
                         if v.skunk > 1:
-                            self._add(L.peg(side % lanes, v.double_line, target), RED, FRONT)
+                            self._add(L.peg(side % lanes, v.double_line, target), RED, _FRONT)
         # each side's pegs
         for side in range(v.sides):
             lane = side % lanes
@@ -186,13 +185,13 @@ class Renderer:
             if b != f and (b or f):
                 self._add(L.peg(lane, b, target), side, _BACK)
             if f or side == v.turn:
-                self._add(L.peg(lane, f, target), side, FRONT if f else STATUS)
+                self._add(L.peg(lane, f, target), side, _FRONT if f else STATUS)
             if L.lap(f, target):  # second time round: the start hole says so
                 self._add(L.hole(lane, 0), side, _BACK)
         # the preview blinks in the side's colour
         p = v.preview_side
         if p >= 0 and fast:
-            self._add(L.peg(p % lanes, v.preview_score, target), p, FRONT)
+            self._add(L.peg(p % lanes, v.preview_score, target), p, _FRONT)
         # status header: turn, crib, games won (this game's games blink)
         if not err:
             for side in range(v.sides):
@@ -211,7 +210,7 @@ class Renderer:
                 n = L.games
                 for k in range(n):  # one each, then brighter for the next n: 2n at most
                     if k < g:
-                        self._add(L.games_led(lane, k), side, FRONT if k + n < g else STATUS)
+                        self._add(L.games_led(lane, k), side, _FRONT if k + n < g else STATUS)
         else:
             if fast:
                 for k in range(L.first_track):
@@ -312,7 +311,7 @@ class Renderer:
         """A frame of one LED in palette colour at full level. True if the buffer changed."""
         self._n = 0
         self._sum = 0
-        self._add(pixel, colour, FRONT)
+        self._add(pixel, colour, _FRONT)
         self._limit()
         return self._write()
 

@@ -13,20 +13,26 @@ sum of the bytes before (low 8 bits). Version 1 files (earlier firmware, 7 value
 "match") load with match at its default.
 """
 
+from micropython import const
+
 NAMES = ("players", "game", "muggins", "skunk", "match", "bright", "limit", "watchdog")
-DEFAULT = (2, 121, 0, 1, 0, 64, 2000, 0)
-LOW = (2, 61, 0, 0, 0, 8, 200, 0)
-HIGH = (6, 121, 1, 1, 3, 255, 9000, 1)
-STEP = (1, 60, 1, 1, 1, 8, 100, 1)
-RULES = 5  # NAMES[:RULES] are the game's rules: a new game applies them
-_VERSION = 2
-_MATCH = 4  # "match": version 1 files have no value for it
+# each setting's (default, lowest, highest, step), by NAMES (one table: every module-level
+# name is one more interned on a board for good)
+_RANGE = ((2, 2, 6, 1), (121, 61, 121, 60), (0, 0, 1, 1), (1, 0, 1, 1), (0, 0, 3, 1),
+          (64, 8, 255, 8), (2000, 200, 9000, 100), (0, 0, 1, 1))
+RULES = const(5)  # NAMES[:RULES] are the game's rules: a new game applies them
+_VERSION = const(2)
+_MATCH = const(4)  # "match": version 1 files have no value for it
 
 
 class Settings:
     def __init__(self, values=None):
         v = [0] * len(NAMES)  # ints (no comprehension: each is a function object in RAM)
-        v[:] = values or DEFAULT
+        if values:
+            v[:] = values
+        else:
+            for i in range(len(v)):
+                v[i] = _RANGE[i][0]
         self.values = v
 
     def get(self, name):
@@ -34,21 +40,22 @@ class Settings:
 
     def set(self, name, value):
         """Set a setting; ValueError (and no change) when out of range."""
-        i = NAMES.index(name)
-        if not (isinstance(value, int) and LOW[i] <= value <= HIGH[i]):
-            raise ValueError("%s is %d to %d, not %r" % (name, LOW[i], HIGH[i], value))
+        low, high = _RANGE[NAMES.index(name)][1:3]
+        if not (isinstance(value, int) and low <= value <= high):
+            raise ValueError("%s is %d to %d, not %r" % (name, low, high, value))
         if name == "game" and value not in (61, 121):
             raise ValueError("the game is 61 or 121")
-        self.values[i] = value
+        self.values[NAMES.index(name)] = value
 
     def step(self, name, up=True):
         """The next value (wrapping round), as a menu's + key does."""
         i = NAMES.index(name)
-        v = self.values[i] + (STEP[i] if up else -STEP[i])
-        if v > HIGH[i]:
-            v = LOW[i]
-        if v < LOW[i]:
-            v = HIGH[i]
+        low, high, step = _RANGE[i][1:]
+        v = self.values[i] + (step if up else -step)
+        if v > high:
+            v = low
+        if v < low:
+            v = high
         self.values[i] = v
         return v
 

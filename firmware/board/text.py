@@ -11,7 +11,7 @@ from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.keypad import ticks_diff
-from board.modes import MENU, ADVISE, PENALTY, STATS, VERSION_MSG
+from board.modes import NORMAL, VERSION_MSG
 from board.entry import showing, shower, dealer_next
 
 from micropython import const
@@ -23,40 +23,11 @@ def lines(app):
     """The display's text now (also what the simulator prints)."""
     m = app.m
     out = screen.scores(m.score, m.sides)
-    if app.mode == MENU:
-        from board.menu import MENU_ITEMS, HELP, MATCHES  # the menu is open: it is loaded
-        from board.settings import NAMES
-
-        item = MENU_ITEMS[app.item]
-        from version import VERSION
-
-        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
-        out.append(item)
-        if item in NAMES:
-            v = app.cfg.get(item)
-            out.append("= %d %s" % (v, MATCHES[v]) if item == "match" else "= %d" % v)
-            out.append(HELP[NAMES.index(item)])
-        if app.e.num >= 0:
-            out.append("> %d" % app.e.num)
-        out.append("A/B move # ok")
-    elif app.mode == PENALTY:  # (a false go opens it before any key has loaded the menu)
+    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
         from board.fault import room
-        room("board.menu")
-        from board.menu import penalty_text
-        penalty_text(app, out)
-    elif app.mode == STATS:  # its own page: the side's lines fill the screen
-        from board.menu import stats_text  # (the menu is loaded)
-        out = stats_text(app)
-    elif app.mode == ADVISE:
-        out.append("ADVISE 5-6 cards")
-        out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.e.cards)
-                               + (" %d" % app.e.num if app.e.num >= 0 else "")))
-        if app.e.advice:
-            for pts, throw in app.e.advice:
-                out.append("%s %d.%02d" % (" ".join(fmt(app.e.cards[i]) for i in throw),
-                                           int(pts), int(pts * 100 + 0.5) % 100))
-        else:
-            out.append("A my crib, B not")
+        room("board.menu")  # (loaded already, but for a false go's penalty entry)
+        from board.menu import lines as menu_lines
+        out = menu_lines(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
         if m.phase == M.PLAY and len(m.pile) and not app.e.show_next:
@@ -114,11 +85,11 @@ def prompt(app):
             return "deal: %s\n%s" % (seat_name(app, d), totals(m))
         return "deal: " + seat_name(app, d)
     if p == M.STARTER:
-        return "starter card?\n" + seat_name(app, m.dealer) + " dealt"
+        return "starter card?\n%s dealt" % seat_name(app, m.dealer)
     if app.e.show_next or p == M.SHOW:
         seat = shower(m)
         crib = p == M.SHOW and m.crib_next
-        return ("crib " if crib else "hand ") + seat_name(app, seat)
+        return "%s %s" % ("crib" if crib else "hand", seat_name(app, seat))
     if p == M.PLAY:
         return "play %s %d" % (seat_name(app, m.turn), m.count)
     how = ":\n" + screen.RESULTS[m.result] if m.result > M.WIN else ""
@@ -130,8 +101,8 @@ def prompt(app):
 
 def totals(m):
     """Each side's games won ("games 1 0"), or in ACC mode its game points ("points 5 2")."""
-    return ("points " if m.mode == M.ACC else "games ") + " ".join(
-        str(g) for g in m.games[:m.sides])
+    return "%s %s" % ("points" if m.mode == M.ACC else "games",
+                      " ".join(str(g) for g in m.games[:m.sides]))
 
 
 
@@ -160,7 +131,7 @@ def message(app):
     if isinstance(msg, tuple):
         if msg[0] == "version":
             from version import VERSION  # (loaded with the display's text only)
-            return "firmware " + VERSION
+            return "firmware %s" % VERSION
         if msg[0] == "player":
             return "player: " + seat_name(app, msg[1])
         side = screen.SIDE_NAMES[msg[0]]
@@ -175,7 +146,9 @@ def message(app):
     return msg
 
 
-_PAIRS = ("", "", "a pair", "pair royal", "double pair royal")
+# play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant
+# tuple: its strings are objects, not names interned on the board for good)
+_WORDS = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
 
 
 def play_why(parts):
@@ -183,24 +156,24 @@ def play_why(parts):
     "run of 4", "31 for 2", "last card 1", "15 and a pair, 4"."""
     said = []
     if parts & PLAY_15:
-        said.append("15")
+        said.append(_WORDS[5])
     if parts & PLAY_31:
-        said.append("31")
+        said.append(_WORDS[6])
     k = parts >> 2 & 7
     if k > 1:
-        said.append(_PAIRS[k])
+        said.append(_WORDS[k])
     if parts >> 5 & 7:
         said.append("run of %d" % (parts >> 5 & 7))
     if parts & PLAY_GO:
         said.append("go")
     if parts & PLAY_LAST:
-        said.append("last card")
+        said.append(_WORDS[7])
     pts = play_points(parts)
     if len(said) > 1:
         return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
     w = said[0] if said else ""
     if w[:3] == "run":
         return w  # its points are its length
-    if w in ("15", "31"):
+    if w == _WORDS[5] or w == _WORDS[6]:
         return "%s for %d" % (w, pts)
-    return "%s %d" % (w[2:] if w == "a pair" else w, pts)
+    return "%s %d" % (w[2:] if w == _WORDS[2] else w, pts)

@@ -474,7 +474,7 @@ def deal_rows(m):
 
 def _layout(L):
     """Every LED's place (mm) and what it is, a band of the board at a time (streamed)."""
-    from board.layout import KIND_NAMES
+    from board.geometry import KIND_NAMES
     yield '{"count":%d,"lanes":%d,"holes":%d,"leds":[' % (L.count, L.lanes, L.holes)
     n = L.count
     for i in range(0, n, 30):

@@ -74,7 +74,7 @@ class _Col:
     def __call__(self):
         m = self.matrix
         for r in range(len(m.level)):
-            if not m.level[r] and m.names[r * m.n_cols + self.c] in m.down:
+            if not m.level[r] and m.held[r * m.n_cols + self.c]:
                 return 0
         return 1
 
@@ -86,19 +86,21 @@ class Matrix:
     def __init__(self, names=KEYS_4X4, n_rows=4, n_cols=4):
         self.names = names
         self.n_cols = n_cols
-        self.down = ""
+        self.held = bytearray(len(names))  # 1: the key at that index is down (no str made)
         self.level = bytearray(b"\x01" * n_rows)
         self.rows = [_Row(self, r) for r in range(n_rows)]
         self.cols = [_Col(self, c) for c in range(n_cols)]
 
     def press(self, name):
-        if name not in self.names:
+        if len(name) != 1 or name not in self.names:
             raise ValueError("no key %r on this keypad" % (name,))
-        if name not in self.down:
-            self.down += name
+        self.held[self.names.index(name)] = 1
 
     def release(self, name=None):
-        self.down = "" if name is None else self.down.replace(name, "")
+        if name is None:
+            self.held[:] = bytes(len(self.held))
+        elif len(name) == 1 and name in self.names:
+            self.held[self.names.index(name)] = 0
 
 
 class Button:

@@ -1,7 +1,8 @@
 """The journal's events: their byte codes and sizes, and how each one changes a Match.
 
 match.py holds the Match class and its public calls; the functions here are its private
-methods (bound in the class body as _apply, _play, ...). They are split out so that each module
+methods (apply() bound in the class body as _apply; the handlers called as functions, not
+bound: a name in the class is one more interned for good). They are split out so that each module
 compiles within a small heap. Each handler validates everything first and only then changes
 the state, so a refused event (ValueError) leaves the game exactly as it was.
 
@@ -171,45 +172,45 @@ def apply(self, b, i):
         raise ValueError(say(_NO, _OVER))
     n = size(b, i, self.players)  # an unknown code is refused here
     if k < DECK:
-        self._play(k)
+        pegging.play(self, k)
     elif k == E_GO:
-        self._go()
+        pegging.go(self)
     elif k & 0xF0 == E_DEAL:
         d = k & 15
         if d >= self.players:
             raise ValueError(say(_NO, _SEAT, (d,)))
         if self.deals >= MAX_DEALS:
             raise ValueError(say(_NO, _DEALS, (MAX_DEALS,)))
-        self._checkpoint(self.deals, i if b is self._j else self._n)  # (journal.py)
+        journal.checkpoint(self, self.deals, i if b is self._j else self._n)  # (journal.py)
         self._new_deal()
         self.dealer = d
         self.next_dealer = (d + 1) % self.players
         self.deals += 1
         self.phase = STARTER
     elif k == E_STARTER:
-        self._starter(b[i + 1])
+        starter(self, b[i + 1])
     elif k & 0xF0 == E_SHOW:
-        self._show(b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
+        pegging.show(self, b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
     elif k & 0xF0 == E_PEG:
         side = k & 15
         pts = b[i + 1]
         if side >= self.sides or not 1 <= pts <= MAX_PLAY_PEG:
             raise ValueError(say(_NO, _BAD_PEG, (pts, side)))
-        self._peg(side, pts, WHY_PEG)
+        peg(self, side, pts, WHY_PEG)
     elif k & 0xF0 == E_PENALTY:
         side = k & 7
         if side >= self.sides:
             raise ValueError(say(_NO, _SIDE, (side,)))
-        self._peg(side, 2, WHY_PENALTY)
+        peg(self, side, 2, WHY_PENALTY)
     elif k & 0xF0 == E_DEAD:
         # (8: a false go, the card before it is taken back: where it is in the journal)
-        self._dead(k & 7, b[i + 1], (i if b is self._j else self._n) - 1 if k & 8 else -1)
+        pegging.dead(self, k & 7, b[i + 1], (i if b is self._j else self._n) - 1 if k & 8 else -1)
         if self.phase != OVER:  # (a go point the dead cards brought may have won)
-            self._peg(k & 7, 2, WHY_PENALTY)
+            peg(self, k & 7, 2, WHY_PENALTY)
     elif k & 0xF0 == E_MUGGINS:
-        self._muggins(k & 15)
+        muggins(self, k & 15)
     elif k == E_CUT:
-        self._cut(b, i + 1)
+        cut(self, b, i + 1)
     else:
         raise ValueError(say(_NO, _UNKNOWN, (k,)))
     self.events += 1
@@ -252,7 +253,7 @@ def starter(self, c):
     self.phase = PLAY
     self.turn = self.pone()
     if c == JACK_UNSEEN or (c < DECK and c >> 2 == JACK):
-        self._peg(self.dealer % self.sides, 2, WHY_HEELS)
+        peg(self, self.dealer % self.sides, 2, WHY_HEELS)
 
 
 def muggins(self, side):
@@ -265,7 +266,7 @@ def muggins(self, side):
         raise ValueError(say(_NO, _OWN_MUGGINS, (side,)))
     pts = self._mug
     self._mug = 0
-    self._peg(side, pts, WHY_MUGGINS)
+    peg(self, side, pts, WHY_MUGGINS)
 
 
 def size(b, i, players):
@@ -283,3 +284,8 @@ def size(b, i, players):
     if k == E_CUT:
         return 1 + players
     raise ValueError(say(_NO, _UNKNOWN, (k,)))
+
+
+# The handlers of the play and the show, and the deal records: they import this module's names
+# above, so they come last (a module importing one of them first still gets these names).
+from . import journal, pegging  # noqa: E402

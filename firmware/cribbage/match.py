@@ -467,22 +467,10 @@ class Match:
         self._plays = 0  # cards out of the hands in this play: played, or dead
         self._last_player = -1
 
-    # --- the event handlers (events.py, pegging.py) and the journal (journal.py) ---------
-    _peg = events.peg
+    # --- the events (events.py: it calls the handlers, there and in pegging.py, as functions)
+    # and the journal (journal.py)
     _apply = events.apply
-    _cut = events.cut
-    _starter = events.starter
-    _muggins = events.muggins
-    _play = pegging.play
-    _go = pegging.go
-    _dead = pegging.dead
-    _pass_on = pegging.pass_on
     dead = pegging.dead_seats
-    _next_active = pegging.next_active
-    _end_series = pegging.end_series
-    _end_play = pegging.end_play
-    _show = pegging.show
-    _checkpoint = jl.checkpoint
     _room = jl.room
     restore = jl.restore
     mark = jl.mark

@@ -1,4 +1,4 @@
-"""The play and the show: the Match handlers that score cards (bound as Match._play, ...).
+"""The play and the show: the Match handlers that score cards (events.apply calls them).
 
 Split from events.py so each module compiles within a small heap; like every handler, each
 validates first and changes the state only when the event is good.
@@ -7,7 +7,7 @@ validates first and changes the state only when the event is good.
 from .cards import PIP, DECK, fmt
 from .score import score_hand, play_parts, play_points, PLAY_LAST, PLAY_GO
 from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
-                     AT_STARTER, AT_HAND, AT_CRIB, show_points_ok, say)
+                     AT_STARTER, AT_HAND, AT_CRIB, show_points_ok, say, peg)
 
 from micropython import const
 
@@ -86,21 +86,21 @@ def play(self, c):
     parts = play_parts(self.pile)
     last = self._plays == 4 * self.players
     if self.count == 31:
-        self._end_series()
+        end_series(self)
     elif last:
         parts |= PLAY_LAST  # one for the last card
     else:
-        nxt = self._next_active(seat)
+        nxt = next_active(self, seat)
         if nxt < 0:  # he has no cards left and nobody else can go on: one for the go
             parts |= PLAY_GO
-            self._end_series()
+            end_series(self)
         else:
             self.turn = nxt
     self.last_play = parts
     pts = play_points(parts)
     if last:
-        self._end_play()
-    self._peg(seat % self.sides, pts, WHY_PLAY)
+        end_play(self)
+    peg(self, seat % self.sides, pts, WHY_PLAY)
 
 
 def go(self):
@@ -116,23 +116,23 @@ def go(self):
     if not w[_GO_AT + t] or self.count < w[_GO_AT + t]:
         w[_GO_AT + t] = self.count  # the lowest of the deal
     self.gone |= 1 << t
-    self._pass_on(t)
+    pass_on(self, t)
 
 
 def pass_on(self, seat):
     # seat cannot play on: the next seat who can plays; when nobody can, one for the go to
     # the last card's player (none after a 31) and the count resets, or the play is over.
-    nxt = self._next_active(seat)
+    nxt = next_active(self, seat)
     if nxt >= 0:
         self.turn = nxt
         return
     last = self._last_player
     pts = 1 if self.count else 0
     if self._plays == 4 * self.players:  # (dead cards took the last ones out)
-        self._end_play()
+        end_play(self)
     else:
-        self._end_series()
-    self._peg(last % self.sides, pts, WHY_GO)
+        end_series(self)
+    peg(self, last % self.sides, pts, WHY_GO)
 
 
 def next_active(self, seat):
@@ -169,7 +169,7 @@ def dead(self, side, seat, at):
     w[_DEAD] |= 1 << seat
     self._plays += 4 - self.played[seat]  # (cards out of the play: played or dead)
     if self.turn == seat:  # (when the last cards out are his, it is his turn)
-        self._pass_on(seat)  # (events.apply pegs the two)
+        pass_on(self, seat)  # (events.apply pegs the two)
 
 
 def dead_seats(self):
@@ -183,7 +183,7 @@ def end_series(self):
     self.count = 0
     self.pile[:] = b""
     self.gone = 0
-    self.turn = self._next_active(self._last_player)
+    self.turn = next_active(self, self._last_player)
 
 
 def end_play(self):
@@ -250,7 +250,7 @@ def show(self, b, i, has_cards, claim):
         pts = claim
     # valid: apply
     if phase != SHOW:
-        self._end_play()
+        end_play(self)
     if has_cards:
         for a in range(4):
             w[b[i + a]] = AT_CRIB if crib else AT_HAND + seat
@@ -265,4 +265,4 @@ def show(self, b, i, has_cards, claim):
     if self.muggins_on and mug:
         self._mug = mug
         self._mug_ev = self.events << 3 | seat % self.sides
-    self._peg(seat % self.sides, pts, WHY_CRIB if crib else WHY_HAND)
+    peg(self, seat % self.sides, pts, WHY_CRIB if crib else WHY_HAND)

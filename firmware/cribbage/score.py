@@ -2,7 +2,7 @@
 
 score_hand() is table-driven: fifteens, pairs and runs depend only on the five ranks, so
 they are looked up in tables.SHOW (6,188 bytes: one byte per multiset of five ranks, indexed
-by the combinatorial number system) and suits add flush and nobs at run time. _BINOM below is
+by the combinatorial number system) and suits add flush and nobs at run time. BINOM below is
 85 small ints in a tuple (small ints live in the tuple's slots: 85 words, no objects). Scoring
 a hand or a play card allocates nothing, so it can run with the heap locked.
 
@@ -17,7 +17,7 @@ from micropython import const
 
 _DECK = const(52)
 
-# _BINOM[17 * (k - 1) + n] = C(n, k) for k 1..5 and n 0..16.
+# BINOM[17 * (k - 1) + n] = C(n, k) for k 1..5 and n 0..16.
 def _binom_table():
     t = []
     for k in range(1, 6):
@@ -29,13 +29,12 @@ def _binom_table():
     return tuple(t)
 
 
-_BINOM = _binom_table()
-BINOM = _BINOM  # public: the advisor indexes tables.SHOW the same way
+BINOM = _binom_table()  # public: the advisor indexes tables.SHOW the same way
 
 
 def show_index(a, b, c, d, e):
     """Index into tables.SHOW of the rank multiset a <= b <= c <= d <= e (ranks 0..12)."""
-    t = _BINOM
+    t = BINOM
     return t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]
 
 
@@ -76,7 +75,7 @@ def score_hand(hand, starter, crib=False):
         b, d = d, b
     if b > c:
         b, c = c, b
-    t = _BINOM
+    t = BINOM
     pts = SHOW[t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]] - SHOW_BIAS
     su = c0 & 3
     if (c1 & 3) == su and (c2 & 3) == su and (c3 & 3) == su:

@@ -9,13 +9,17 @@ from rank_items() here, and the tests check the two agree on every hand.
 from .cards import PIP, JACK, fmt_many
 from .score import score_hand
 
-FIFTEEN = "fifteen"
-PAIR = "pair"
-PAIR_ROYAL = "pair royal"
-DOUBLE_PAIR_ROYAL = "double pair royal"
-RUN = "run"
-FLUSH = "flush"
-NOBS = "nobs"
+from micropython import const
+
+# The kinds of items, as they are said; an item's kind is its string here: KINDS[_FIFTEEN] is
+# "fifteen". (Strings in a constant tuple are objects: a name of their own per kind would be
+# one more interned on a board for good.)
+KINDS = ("fifteen", "pair", "pair royal", "double pair royal", "run", "flush", "nobs")
+_FIFTEEN = const(0)
+_PAIR = const(1)
+_RUN = const(4)
+_FLUSH = const(5)
+_NOBS = const(6)
 
 
 def rank_items(cards):
@@ -29,15 +33,14 @@ def rank_items(cards):
             if m >> i & 1:
                 total += PIP[cards[i]]
         if total == 15:
-            items.append((FIFTEEN, tuple(cards[i] for i in range(n) if m >> i & 1), 2))
+            items.append((KINDS[_FIFTEEN], tuple(cards[i] for i in range(n) if m >> i & 1), 2))
     by_rank = [[] for _ in range(13)]
     for c in cards:
         by_rank[c >> 2].append(c)
     for group in by_rank:
         k = len(group)
         if k >= 2:
-            kind = PAIR if k == 2 else PAIR_ROYAL if k == 3 else DOUBLE_PAIR_ROYAL
-            items.append((kind, tuple(group), k * (k - 1)))
+            items.append((KINDS[_PAIR + k - 2], tuple(group), k * (k - 1)))  # pair, royal, double
     # Runs: every maximal stretch of three or more consecutive ranks, once per way of
     # choosing one card of each rank (4-4-5-6-6 is four runs of three).
     r = 0
@@ -53,7 +56,7 @@ def rank_items(cards):
             for q in range(r, end + 1):
                 runs = [run + (c,) for run in runs for c in by_rank[q]]
             for run in runs:
-                items.append((RUN, run, len(run)))
+                items.append((KINDS[_RUN], run, len(run)))
         r = end + 1
     return items
 
@@ -66,12 +69,12 @@ def breakdown(hand, starter, crib=False):
     suit = hand[0] & 3
     if all(c & 3 == suit for c in hand):
         if starter & 3 == suit:
-            items.append((FLUSH, tuple(hand) + (starter,), 5))
+            items.append((KINDS[_FLUSH], tuple(hand) + (starter,), 5))
         elif not crib:
-            items.append((FLUSH, tuple(hand), 4))
+            items.append((KINDS[_FLUSH], tuple(hand), 4))
     for c in hand:
         if c >> 2 == JACK and c & 3 == starter & 3:
-            items.append((NOBS, (c,), 1))
+            items.append((KINDS[_NOBS], (c,), 1))
     assert sum(i[2] for i in items) == total
     return items
 
@@ -93,11 +96,11 @@ def spoken(items):
     total = 0
     for kind, cards, pts in items:
         total += pts
-        if kind == FIFTEEN:
+        if kind == KINDS[_FIFTEEN]:
             words.append("fifteen " + number_word(total))
-        elif kind == NOBS:
+        elif kind == KINDS[_NOBS]:
             words.append("one for his nobs is " + number_word(total))
-        elif kind == RUN:
+        elif kind == KINDS[_RUN]:
             words.append("a run of %s is %s" % (number_word(len(cards)), number_word(total)))
         else:
             words.append("a %s is %s" % (kind, number_word(total)))

@@ -1,7 +1,8 @@
 """The LED layout: every hole has one pixel, the serpentine wiring, other builds by parameters."""
 
 from check import raises, no_alloc
-from board.layout import Layout, HOLE, START, FINISH, GAMES, TURN, CRIB
+from board.layout import Layout
+from board.geometry import HOLE, START, FINISH, GAMES, TURN, CRIB
 
 
 def test_default_board_every_led_once():

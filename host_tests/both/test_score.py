@@ -83,10 +83,10 @@ def test_breakdown_items_sum_and_order():
     h, s = parse_many("5H 5C 5S JD"), parse("5D")
     items = spoken.breakdown(h, s)
     kinds = [i[0] for i in items]
-    assert kinds == [spoken.FIFTEEN] * 8 + [spoken.DOUBLE_PAIR_ROYAL, spoken.NOBS]
+    assert kinds == ["fifteen"] * 8 + ["double pair royal", "nobs"]
     assert sum(i[2] for i in items) == 29
     for kind, cards, pts in items:
-        if kind == spoken.FIFTEEN:
+        if kind == "fifteen":
             assert sum(min(c // 4 + 1, 10) for c in cards) == 15 and pts == 2
     assert spoken.spoken(items).endswith("and one for his nobs is twenty-nine")
 

@@ -9,12 +9,14 @@
 # does, microdot from the build's lib/) and a client of the page's live stream (/events) reads
 # it all game on the same asyncio loop: the heap with the page and a phone at the table.
 # host_tests/test_board_mp.py runs it so, from .mpy files as `make build` makes them, for 2, 3, 4,
-# 5 and 6 players, in its MAIN_HEAP (the goal is 80k; ~113 KB are live at the peak today; from a
-# ROMFS image, tools/bench/rom_game.py, ~72 KB). Everything is in that heap: the firmware, the
-# app, the fake board and this script; so the script is compiled too (from source, every local
-# name would be a string on the heap), keeps its state in locals, and its comments are not
-# docstrings. Not an mp_*.py: tools/bench.py would run it from source in the repository's folder,
-# and it writes its saved game and settings in the current folder (the firmware tree: the board's
+# 5 and 6 players, in its MAIN_HEAP (~105 KB are live at the peak; from a ROMFS image,
+# tools/bench/rom_game.py, ~65 KB, in issue 9's goal of 80 KB). Everything is in that heap: the
+# firmware, the app, the fake board and this script; so the script is compiled too (from source,
+# every local name would be a string on the heap), keeps its state in locals, and its comments
+# are not docstrings; and it keeps its own names few, as main.py does (three): every global,
+# argument and attribute name is interned for good, and on this port the 621st name costs a 7 KB
+# pool. Not an mp_*.py: tools/bench.py would run it from source in the repository's folder, and
+# it writes its saved game and settings in the current folder (the firmware tree: the board's
 # /data).
 #
 # The players are set in the settings file before boot (as the menu saves them). Each deal:
@@ -36,19 +38,13 @@ import sys
 from boards.fake import build  # as main.py: the board module first
 
 hw = build(storage_dir=".", display=True)  # the saved game beside the firmware, as /data
-WEB = int(sys.argv[3]) if len(sys.argv) > 3 else 0  # the live page's port: served, watched
-if WEB:
-    async def localhost():
-        return "127.0.0.1"
-
-    hw["net"] = localhost  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
-    hw["web_port"] = WEB
-    hw["web_host"] = "127.0.0.1"
 
 
-def files(players):
+def game(argv):
+    # The whole run (its names are locals: none is interned but the arguments').
     import os
 
+    players = int(argv[1]) if len(argv) > 1 else 2
     for n in ("game", "game.tmp", "history", "history.tmp", "boots"):  # a fresh board
         try:
             os.remove(n)
@@ -60,147 +56,143 @@ def files(players):
     s.set("players", players)
     with open("settings", "wb") as f:
         f.write(s.dumps())
+    del s
+    web = int(argv[3]) if len(argv) > 3 else 0  # the live page's port: served, watched
+    if web:
+        async def net():
+            return "127.0.0.1"
 
+        hw["net"] = net  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
+        hw["web_port"] = web
+        hw["web_host"] = "127.0.0.1"
+    from board.app import App  # (main.py's run(hw), step by step: board.tasks.run)
+    import asyncio  # (run() imports it before it makes the app)
 
-files(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
-del files
-from board.app import App  # noqa: E402  (main.py's run(hw), step by step)
-
-app = App(hw)
-app.boot()
-
-
-def card(c, now):
-    """Type card c (rank, then suit: it goes in with its suit); the clock after."""
-    r = (c >> 2) + 1
-    if r >= 10:
-        now = press(49, now)  # "1": 10 to 13 are "1" "0".."3"
-    now = press(48 + r % 10, now)
-    return press(65 + (c & 3), now)  # "A".."D"
-
-
-def press(code, now):
-    """The key chr(code) pressed and released, as the scan queues them (board.keypad's DOWN,
-    then UP), a frame after each; the clock after."""
+    app = App(hw)
+    app.boot()
     keys = app.keys
-    key = keys.names.find(chr(code))
-    keys.put(0x20 | key)
-    app.step(now + 20)
-    keys.put(0x40 | key)
-    app.step(now + 40)
-    if app.err:
-        raise RuntimeError("key %s refused: %s" % (chr(code), app.err))
-    return now + 40
+    seen = [0, 0]  # the live page's client: events and bytes read
 
+    def press(k, now):
+        # The key chr(k) pressed and released, as the scan queues them (board.keypad's DOWN,
+        # then UP), a frame after each; the clock after.
+        key = keys.names.find(chr(k))
+        keys.put(0x20 | key)
+        app.step(now + 20)
+        keys.put(0x40 | key)
+        app.step(now + 40)
+        if app.err:
+            raise RuntimeError("key %s refused: %s" % (chr(k), app.err))
+        return now + 40
 
-async def main(seed):
-    if WEB:
-        await watch()
+    def card(c, now):
+        # Type card c (rank, then suit: it goes in with its suit); the clock after.
+        r = (c >> 2) + 1
+        if r >= 10:
+            now = press(49, now)  # "1": 10 to 13 are "1" "0".."3"
+        now = press(48 + r % 10, now)
+        return press(65 + (c & 3), now)  # "A".."D"
+
+    async def watch():
+        # The web task started as board/tasks.py starts it, and a page (a client of /events)
+        # connected and reading, on this same loop.
+        from board.tasks import web as serve
+
+        seen.append(asyncio.create_task(serve(app)))  # (kept: a task nobody holds may go)
+        for _ in range(100):  # until the server listens (a refused connect shows at the write)
+            await asyncio.sleep_ms(20)
+            try:
+                r, w = await asyncio.open_connection("127.0.0.1", web)
+                w.write(b"GET /events HTTP/1.1\r\nHost: board\r\n\r\n")
+                await w.drain()
+                break
+            except OSError:
+                pass
+
+        async def read():
+            while True:
+                got = await r.read(512)
+                if not got:
+                    return
+                seen[0] += got.count(b"data: ")
+                seen[1] += len(got)
+
+        seen.append(asyncio.create_task(read()))
+        await asyncio.sleep_ms(200)
+
+    async def main(seed):
+        if web:
+            await watch()
+        m = app.m
+        deck = bytearray(52)
+        left = bytearray(24)  # the cards each seat has still to play (255: played)
+        x = seed * 2654435761 & 0xFFFFFFFF or 1  # xorshift32 (cribbage.autoplay's)
+        now = 0
+        peak = 0
+        while m.phase != 4:  # cribbage.match.OVER
+            if m.phase == 0:  # DEAL (the first time: after that the starter typed deals)
+                now = press(35, now)  # "#"
+            n = m.players
+            for i in range(52):
+                deck[i] = i
+            for i in range(51, 0, -1):
+                x ^= (x << 13) & 0xFFFFFFFF
+                x ^= x >> 17
+                x ^= (x << 5) & 0xFFFFFFFF
+                j = (x >> 3) % (i + 1)
+                deck[i], deck[j] = deck[j], deck[i]
+            left[:4 * n] = deck[:4 * n]
+            now = card(deck[4 * n + 4], now)  # the starter
+            while m.phase == 2 or m.phase == 3:
+                if m.phase == 2:  # PLAY: the seat's first card that fits, else go
+                    c = -1
+                    for i in range(4 * m.turn, 4 * m.turn + 4):
+                        if left[i] != 255 and m.count + min((left[i] >> 2) + 1, 10) <= 31:
+                            c = left[i]
+                            left[i] = 255
+                            break
+                    now = press(66, now) if c < 0 else card(c, now)  # "B": go
+                else:  # SHOW: a hand is filled in from the play (OK); the crib typed, OK
+                    if m.crib_next:
+                        for i in range(4 * n, 4 * n + 4):
+                            now = card(deck[i], now)
+                    now = press(35, now)
+                if web:  # let the server push the change (it looks every 150 ms), the page read
+                    await asyncio.sleep_ms(160 if m.phase == 3 else 0)
+                gc.collect()
+                if gc.mem_alloc() > peak:
+                    peak = gc.mem_alloc()
+        if web:
+            await asyncio.sleep_ms(400)
+            print("WEB pushed %d bytes %d" % (seen[0], seen[1]))
+        return peak
+
+    peak = asyncio.run(main(int(argv[2]) if len(argv) > 2 else 7))
+    import micropython
+
+    micropython.qstr_info()
+
+    class Same:
+        # The saved file against what m.dump() writes, 32 bytes at a time: the check needs no
+        # block the size of the game (the board's save does not: board/app.py).
+        def __init__(self, f):
+            self.f = f
+            self.ok = True
+
+        def write(self, b):
+            for i in range(0, len(b), 32):
+                k = min(32, len(b) - i)
+                if self.f.read(k) != bytes(memoryview(b)[i:i + k]):
+                    self.ok = False
+
     m = app.m
-    deck = bytearray(52)
-    left = bytearray(24)  # the cards each seat has still to play (255: played)
-    x = seed * 2654435761 & 0xFFFFFFFF or 1  # xorshift32 (cribbage.autoplay's)
-    now = 0
-    peak = 0
-    while m.phase != 4:  # cribbage.match.OVER
-        if m.phase == 0:  # DEAL (the first time: after that the starter typed deals)
-            now = press(35, now)  # "#"
-        n = m.players
-        for i in range(52):
-            deck[i] = i
-        for i in range(51, 0, -1):
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            j = (x >> 3) % (i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        left[:4 * n] = deck[:4 * n]
-        now = card(deck[4 * n + 4], now)  # the starter
-        while m.phase == 2 or m.phase == 3:
-            if m.phase == 2:  # PLAY: the seat's first card that fits, else go
-                c = -1
-                for i in range(4 * m.turn, 4 * m.turn + 4):
-                    if left[i] != 255 and m.count + min((left[i] >> 2) + 1, 10) <= 31:
-                        c = left[i]
-                        left[i] = 255
-                        break
-                now = press(66, now) if c < 0 else card(c, now)  # "B": go
-            else:  # SHOW: a hand is filled in from the play (OK); the crib typed, OK
-                if m.crib_next:
-                    for i in range(4 * n, 4 * n + 4):
-                        now = card(deck[i], now)
-                now = press(35, now)
-            if WEB:  # let the server push the change (it looks every 150 ms) and the page read
-                await asyncio.sleep_ms(160 if m.phase == 3 else 0)
-            gc.collect()
-            if gc.mem_alloc() > peak:
-                peak = gc.mem_alloc()
-    if WEB:
-        await asyncio.sleep_ms(400)
-        print("WEB pushed %d bytes %d" % (seen[0], seen[1]))
-    return peak
+    same = Same(app.store.open("game"))
+    if same.f:
+        m.dump(same)
+        same.ok = same.ok and not same.f.read(1)
+    print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
+          % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
+             gc.mem_alloc() + gc.mem_free(), same.ok))
 
 
-seen = [0, 0]  # the live page's client: events and bytes read
-
-
-async def watch():
-    """The web task started as board/tasks.py starts it, and a page (a client of /events)
-    connected and reading, on this same loop."""
-    from board.tasks import web
-
-    seen.append(asyncio.create_task(web(app)))  # (kept: a task nobody holds may be collected)
-    for _ in range(100):  # until the server listens (a refused connect shows at the write)
-        await asyncio.sleep_ms(20)
-        try:
-            r, w = await asyncio.open_connection("127.0.0.1", WEB)
-            w.write(b"GET /events HTTP/1.1\r\nHost: board\r\n\r\n")
-            await w.drain()
-            break
-        except OSError:
-            pass
-
-    async def read():
-        while True:
-            got = await r.read(512)
-            if not got:
-                return
-            seen[0] += got.count(b"data: ")
-            seen[1] += len(got)
-
-    seen.append(asyncio.create_task(read()))
-    await asyncio.sleep_ms(200)
-
-
-import asyncio  # noqa: E402
-
-peak = asyncio.run(main(int(sys.argv[2]) if len(sys.argv) > 2 else 7))
-import micropython  # noqa: E402
-
-micropython.qstr_info()
-
-
-class Same:
-    # The saved file against what m.dump() writes, 32 bytes at a time: the check needs no block
-    # the size of the game (the board's save does not: board/app.py).
-    def __init__(self, f):
-        self.f = f
-        self.ok = True
-
-    def write(self, b):
-        for i in range(0, len(b), 32):
-            k = min(32, len(b) - i)
-            if self.f.read(k) != bytes(memoryview(b)[i:i + k]):
-                self.ok = False
-
-
-same = Same(app.store.open("game"))
-if same.f:
-    app.m.dump(same)
-    same.ok = same.ok and not same.f.read(1)
-    same.f.close()
-else:
-    same.ok = False  # nothing saved
-print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
-      % (app.m.players, app.m.sides, app.m.winner, app.m.score[app.m.winner], app.m.events, peak,
-         gc.mem_alloc() + gc.mem_free(), same.ok))
+game(sys.argv)

@@ -18,7 +18,9 @@ image = bytearray(n)  # the partition's stand-in, at the bottom of the heap for 
 with open(sys.argv[1], "rb") as f:
     f.readinto(image)
 vfs.mount(vfs.VfsRom(image), "/rom")
-sys.path[:0] = ["/rom", "/rom/lib"]  # (the folder here holds only this game's script)
+# in place of this script's own folder (tools/bench: main_game.py there is the source; the
+# data folder here holds it compiled, as a board would)
+sys.path[:1] = ["/rom", "/rom/lib"]
 sys.argv[:] = sys.argv[1:]  # main_game's own: PLAYERS SEED [PORT]
 gc.collect()
 print("ROMFS image %d block %d" % (n, (n + 15) // 16 * 16))

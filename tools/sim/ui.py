@@ -11,7 +11,6 @@ import math
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.keypad import KEYS_4X4
 
-KIND_NAMES = ("start", "hole", "finish", "games", "turn", "crib")
 DARK = (58, 58, 58)  # an unlit hole in the terminal
 RESET = "\x1b[0m"
 
