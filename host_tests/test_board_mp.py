@@ -5,11 +5,13 @@ GAME line checked here, run twice:
 * from .mpy files as `make build` makes them (tools/build.py's mpy-cross call), in the 96k heap
   the core's tests get (this 64-bit port's objects are about twice an ESP32's);
 * from source, as `make dev` / `mpremote mount` runs it (every module compiled on the heap
-  first), in 128k: more than an ESP32 without PSRAM offers (~112 KB): since the crash-proofing
-  of issue 9 (boot guard, deferred saves, fault recovery) and the typed entry's own object the
-  source tree no longer compiles on such a board (the peak is ~85 KB, but compiling app.py
-  leaves the heap too fragmented at 120k): run it there from .mpy (make flash), not from
-  source. A Pico has ~190 KB: `make dev` runs there.
+  first), in SOURCE_HEAP: more than an ESP32 without PSRAM offers (~112 KB): since the
+  crash-proofing of issue 9 (boot guard, deferred saves, fault recovery) and the typed entry's
+  own object the source tree no longer compiles on such a board (the peak is ~89 KB, but the
+  compiler wants blocks of 2 KB in one piece in a heap its earlier modules left fragmented: it
+  runs in 128k from one checkout's folder and needs 132k from another, whose longer paths shift
+  the blocks): run it there from .mpy (make flash), not from source. A Pico has ~190 KB:
+  `make dev` runs there.
 
 and, third, booted the way firmware/main.py boots a board (tools/bench/main_game.py: the board
 module first, boards/fake.py with its display, then board.app), from .mpy, one whole game at
@@ -34,7 +36,7 @@ from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")
 MPY_HEAP = "96k"
-SOURCE_HEAP = "128k"
+SOURCE_HEAP = "136k"  # (128k-132k needed, by the checkout's folder: see above)
 MAIN_HEAP = "132k"  # booted as main.py, with the display, from files: ~105 KB live at the
 # peak (from ROMFS, the goal of issue 9, 80 KB, is met: ROM_HEAP_KB); it runs in 128k since the
 # save is written in pieces and the journal is made at its size up front (neither needs a block
@@ -73,9 +75,9 @@ def test_whole_game_from_mpy_in_96k(tmp_path):
     assert r["peak"] + r["harness"] < r["heap"]
 
 
-def test_whole_game_from_source_in_128k():
+def test_whole_game_from_source():
     r = play(os.path.join(ROOT, "firmware"), SOURCE_HEAP)
-    assert r["heap"] < 132 * 1024  # it did run in the heap it was given
+    assert r["heap"] < 140 * 1024  # it did run in the heap it was given
     assert r["peak"] + r["harness"] < r["heap"]
 
 
