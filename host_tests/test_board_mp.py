@@ -115,6 +115,7 @@ def test_whole_game_booted_as_main_py(main_tree, players):
 # has to hold in its heap: rom_heap() adds it): the game ~66 KB live at the peak, in the 80 KB
 # of issue 9's goal (it runs in 78); the page with a client ~109 KB live.
 ROM_HEAP_KB = 80
+ROM_NEXT_HEAP_KB = 96  # and OK after the win, the history record, the next game (runs in 90-92)
 ROM_WEB_HEAP_KB = 128
 # The names a whole game interns (every global, attribute, argument and short string of the
 # code it loads, and this harness's few): this port keeps them in pools of 20, 40, ... 320
@@ -164,6 +165,16 @@ def test_whole_game_from_a_romfs_image(rom_data, players):
         "NAME_POOLS)" % g["n_qstr"])
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_next_game_from_a_romfs_image(rom_data, players):
+    """After the win, OK records the game with its summary (board/history.py: its code and
+    cribbage/summary.py's, and their names: past 620 now, the 7 KB pool) and starts the next
+    game: in ROM_NEXT_HEAP_KB beside the image, a board goes on game after game (the board
+    under ROM_HEAP_KB plays its game to the end, then says it is short of memory)."""
+    g, live = run_rom(rom_data, ROM_NEXT_HEAP_KB, str(players), "7", "0", "next")
+    assert g["phase"] == "0" and int(g["history"]) > 16 and g["summary"] == "2", g
+
+
 def test_the_page_and_a_client_from_a_romfs_image(rom_data):
     from webkit import free_port
     g, live = run_rom(rom_data, ROM_WEB_HEAP_KB, "2", "7", str(free_port()))
@@ -184,7 +195,7 @@ def game_lines(cmd, path, cwd):
     assert p.returncode == 0, p.stderr + p.stdout
     g = {}
     for line in p.stdout.splitlines():
-        if line.startswith(("MAIN ", "WEB ")):
+        if line.startswith(("MAIN ", "WEB ", "NEXT ")):
             w = line.split()
             g.update(zip(w[1::2], w[2::2]))
         elif line.startswith("qstr pool: "):  # micropython.qstr_info(): n_pool=5, n_qstr=613, ...

@@ -4,7 +4,8 @@
 # app.step() each, so every frame is drawn and the display's text built as on a board.
 #
 #     cd <firmware tree> && mpy-cross -O3 -o main_game.mpy tools/bench/main_game.py
-#     MICROPYPATH=.:lib:.frozen micropython -X heapsize=128k -m main_game [PLAYERS [SEED [PORT]]]
+#     MICROPYPATH=.:lib:.frozen micropython -X heapsize=128k -m main_game [PLAYERS [SEED [PORT
+#         [NEXT]]]]
 # With PORT, the board also serves its live page there (board/web.py, as a board with Wi-Fi
 # does, microdot from the build's lib/) and a client of the page's live stream (/events) reads
 # it all game on the same asyncio loop: the heap with the page and a phone at the table.
@@ -25,7 +26,9 @@
 # B for go), each hand filled in from the play and counted with OK, the crib typed. A
 # refused key or a MemoryError fails the run. Printed at the end:
 #   MAIN players P sides S winner W score N events E peak X heap H saved True|False
-# (with PORT, first: WEB pushed K bytes B, the states the client read)
+# (with PORT, first: WEB pushed K bytes B, the states the client read; with NEXT (PORT 0: no
+# page), last: NEXT phase P games G history H summary 0|2, after OK has started the next game:
+# the history file's size, and whether its record has the game's summary)
 # saved: the file saved is exactly what m.dump() writes (checked 32 bytes at a time: no block
 # the size of the game). peak: the most gc.mem_alloc() after a gc.collect() (at every card and
 # count) of the whole process; heap: the heap's size. Before it, micropython.qstr_info()'s
@@ -193,6 +196,13 @@ def game(argv):
     print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
           % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
              gc.mem_alloc() + gc.mem_free(), same.ok))
+    if len(argv) > 4:  # NEXT: OK after the win, as a board goes on: the game to the history
+        for _ in range(2):  # (an OK right after the winning card is a habit: it is let go)
+            if m.phase == 4:  # (board/history.py and cribbage/summary.py load now)
+                press(35, app.now + 100)
+        h = app.store.read("history") or b""  # its record: byte 11 has SUMMARY (2) when the
+        print("NEXT phase %d games %d history %d summary %d"  # game's summary came with it
+              % (m.phase, sum(m.games), len(h), len(h) > 11 and h[11] & 2))
 
 
 game(sys.argv)
