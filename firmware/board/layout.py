@@ -38,7 +38,8 @@ hole/peg/led lookups allocate nothing (the renderer calls them per frame).
 
 from array import array
 
-# (what() kinds, START HOLE FINISH GAMES TURN CRIB, are in board/geometry.py: a board never asks)
+# (what() kinds, START HOLE FINISH GAMES TURN CRIB, are in board/geometry.py, loaded only by
+# what() and xy(): the live page, the simulator and the drill template; the game never asks)
 
 
 class Layout:

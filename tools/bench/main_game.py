@@ -44,7 +44,8 @@ hw = build(storage_dir=".", display=True)  # the saved game beside the firmware,
 
 
 def game(argv):
-    # The whole run (its names are locals: none is interned but the arguments').
+    # The whole run, in locals: a local's name is not interned (its functions' and class's
+    # names, arguments and attributes are).
     import os
 
     players = int(argv[1]) if len(argv) > 1 else 2
@@ -68,8 +69,8 @@ def game(argv):
         hw["net"] = net  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
-    from board.app import App  # (main.py's run(hw), step by step: board.tasks.run)
-    import asyncio  # (run() imports it before it makes the app)
+    from board.app import App  # (main.py imports board.app, then its run(hw), board.tasks.run,
+    import asyncio  # imports asyncio and makes the app: step by step here)
 
     app = App(hw)
     app.boot()
@@ -193,6 +194,9 @@ def game(argv):
     if same.f:
         m.dump(same)
         same.ok = same.ok and not same.f.read(1)
+        same.f.close()
+    else:
+        same.ok = False  # nothing saved
     print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
           % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
              gc.mem_alloc() + gc.mem_free(), same.ok))
