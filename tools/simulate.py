@@ -19,8 +19,9 @@ import json
 import sys
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from cribbage import autoplay, match
+from cribbage import autoplay
 from cribbage.match import Match
+from board.screen import RESULTS  # the result names, as the board says them
 
 
 class Stats:
@@ -64,8 +65,7 @@ class Stats:
         self.lengths.append(m.deals)
         self.first_dealer_wins += m.winner == m.side_of(first_dealer)
         self.wins[m.winner] = self.wins.get(m.winner, 0) + 1
-        name = {match.WIN: "win", match.SKUNK: "skunk", match.DOUBLE_SKUNK: "double skunk",
-                match.LURCH: "lurch"}[m.result]
+        name = RESULTS[m.result]
         self.results[name] = self.results.get(name, 0) + 1
         self.loser_scores.append(max(s for i, s in enumerate(m.score) if i != m.winner))
 

@@ -92,15 +92,13 @@ def walk(out, f, drop=0, room=0, last=None):
     return rec, k, t
 
 
-def add(store, m, summary=None):
+def add(store, m, summary=b""):
     """Append the record of m's finished game (phase OVER), with its summary (cribbage.
     summary's dumps() bytes) or none, to the "history" file of store (board.storage.Storage),
     the oldest records dropped to stay within KEEP and MAX_BYTES: the file is rewritten from
     its own records, read one at a time. False if it is there already (the same players,
     sides, target, result, winner, deals, serial and scores: the power went before the
     game's save, and it was offered again)."""
-    if summary is None:
-        summary = b""
     sides = m.sides
     n = HEAD + sides + len(summary) + 2
     rec = bytearray(n)

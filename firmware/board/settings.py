@@ -40,7 +40,7 @@ class Settings:
 
     def set(self, name, value):
         """Set a setting; ValueError (and no change) when out of range."""
-        low, high = _RANGE[NAMES.index(name)][1:3]
+        _, low, high, _ = _RANGE[NAMES.index(name)]  # (unpacked: no slice made)
         if not (isinstance(value, int) and low <= value <= high):
             raise ValueError("%s is %d to %d, not %r" % (name, low, high, value))
         if name == "game" and value not in (61, 121):
@@ -50,7 +50,7 @@ class Settings:
     def step(self, name, up=True):
         """The next value (wrapping round), as a menu's + key does."""
         i = NAMES.index(name)
-        low, high, step = _RANGE[i][1:]
+        _, low, high, step = _RANGE[i]
         v = self.values[i] + (step if up else -step)
         if v > high:
             v = low

@@ -149,6 +149,10 @@ def message(app):
 # play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant
 # tuple: its strings are objects, not names interned on the board for good)
 _WORDS = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
+_PAIR = const(2)
+_W15 = const(5)
+_W31 = const(6)
+_LAST = const(7)
 
 
 def play_why(parts):
@@ -156,9 +160,9 @@ def play_why(parts):
     "run of 4", "31 for 2", "last card 1", "15 and a pair, 4"."""
     said = []
     if parts & PLAY_15:
-        said.append(_WORDS[5])
+        said.append(_WORDS[_W15])
     if parts & PLAY_31:
-        said.append(_WORDS[6])
+        said.append(_WORDS[_W31])
     k = parts >> 2 & 7
     if k > 1:
         said.append(_WORDS[k])
@@ -167,13 +171,13 @@ def play_why(parts):
     if parts & PLAY_GO:
         said.append("go")
     if parts & PLAY_LAST:
-        said.append(_WORDS[7])
+        said.append(_WORDS[_LAST])
     pts = play_points(parts)
     if len(said) > 1:
         return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
     w = said[0] if said else ""
     if w[:3] == "run":
         return w  # its points are its length
-    if w == _WORDS[5] or w == _WORDS[6]:
+    if w == _WORDS[_W15] or w == _WORDS[_W31]:
         return "%s for %d" % (w, pts)
-    return "%s %d" % (w[2:] if w == _WORDS[2] else w, pts)
+    return "%s %d" % (w[2:] if w == _WORDS[_PAIR] else w, pts)

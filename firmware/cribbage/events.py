@@ -259,10 +259,9 @@ def starter(self, c):
 def muggins(self, side):
     if not self.muggins_on:
         raise ValueError(say(_NO, _MUGGINS_OFF))
-    m = self._mug_ev  # (the show's event index << 3 | its side, or -1)
-    if self._mug <= 0 or m < 0 or m >> 3 != self.events - 1:
+    if not self.overlooked():  # (right after a show that claimed short)
         raise ValueError(say(_NO, _NO_MUGGINS))
-    if side >= self.sides or side == m & 7:
+    if side >= self.sides or side == self._mug_ev & 7:  # (its low bits: the show's side)
         raise ValueError(say(_NO, _OWN_MUGGINS, (side,)))
     pts = self._mug
     self._mug = 0
