@@ -600,7 +600,7 @@ def test_config_names_a_board_module_the_firmware_has():
     """board_config.py as the build writes it is what firmware/main.py reads: the board
     module's build(), imported by name (a plain import a reader and pyright can follow)."""
     import ast
-    for board, (target, _platform) in flash.BOARDS.items():
+    for board, (target, _platform, _module) in flash.BOARDS.items():
         tree = ast.parse(build.config_text(build.BOARD_MODULE[target]))
         nodes = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                  and n.module.startswith("boards")]

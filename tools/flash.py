@@ -47,13 +47,14 @@ import build
 
 from hostenv import ROOT, venv_program
 
-# board name -> (build target, sys.platform of its MicroPython). The pin map comes with the
-# target (build.BOARD_MODULE): a Pico W is wired like a Pico, and the rp2040 tree's
-# board_config.py picks boards/pico_w.py on a Pico W (build.W_MODULE).
+# board name -> (build target, sys.platform of its MicroPython, its module in firmware/boards/).
+# A build's board_config.py names the target's module (build.BOARD_MODULE): a Pico W is wired
+# like a Pico, and the rp2040 tree's board_config.py picks boards/pico_w.py on a Pico W
+# (build.W_MODULE); the module here is what runs from source (make dev) and in the simulator.
 BOARDS = {
-    "pico": ("rp2040", "rp2"),
-    "pico_w": ("rp2040", "rp2"),
-    "esp32": ("esp32", "esp32"),
+    "pico": ("rp2040", "rp2", "pico"),
+    "pico_w": ("rp2040", "rp2", "pico_w"),
+    "esp32": ("esp32", "esp32", "esp32_devkit"),
 }
 CONFIG_FILE = build.CONFIG_FILE
 MIP_PACKAGES = build.LIBS
@@ -341,9 +342,7 @@ def dev_cmds(board, port, src_dir):
     """Run from source: firmware/ is mounted as the board's working folder, the board's module
     stands in for board_config (the file on the host stays as it is), then main is imported as
     at boot."""
-    pins = build.BOARD_MODULE[BOARDS[board][0]]
-    if board.endswith("_w"):  # the Wi-Fi twin (boards/pico_w.py)
-        pins = build.W_MODULE[pins][0]
+    pins = BOARDS[board][2]
     return [[mpremote(), *connect(port), "mount", src_dir, "exec",
              "import sys; from boards import %s as b; sys.modules[%r] = b; import main"
              % (pins, CONFIG_FILE[:-3])]]

@@ -10,14 +10,13 @@ import json
 import os
 import subprocess
 
+from flash import BOARDS  # --board -> (target, platform, its module in firmware/boards/)
 from hostenv import FIRMWARE, mp_lib, venv_program
 
 from sim import ui
 
 SIM_DIR = os.path.dirname(os.path.abspath(__file__))
 HW_DIR = os.path.join(SIM_DIR, "hw")  # the fake machine/neopixel/ssd1306 modules
-# --board -> its module in firmware/boards/
-BOARD_MODULES = {"pico": "pico", "pico_w": "pico_w", "esp32": "esp32_devkit"}
 
 
 class SimError(Exception):
@@ -46,7 +45,7 @@ class Sim:
                         else mp_lib())
         if board:  # the real board module, on fake machine/neopixel/ssd1306 modules
             path.insert(0, HW_DIR)
-            board = BOARD_MODULES.get(board, board)
+            board = BOARDS[board][2] if board in BOARDS else board  # its module in boards/
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
         self.proc = subprocess.Popen(
             [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),
