@@ -92,13 +92,15 @@ def walk(out, f, drop=0, room=0, last=None):
     return rec, k, t
 
 
-def add(store, m, summary=b""):
+def add(store, m, summary=None):
     """Append the record of m's finished game (phase OVER), with its summary (cribbage.
     summary's dumps() bytes) or none, to the "history" file of store (board.storage.Storage),
     the oldest records dropped to stay within KEEP and MAX_BYTES: the file is rewritten from
     its own records, read one at a time. False if it is there already (the same players,
     sides, target, result, winner, deals, serial and scores: the power went before the
     game's save, and it was offered again)."""
+    if summary is None:  # (None, not b"": the summary is a bytearray, pyright reads the default)
+        summary = b""
     sides = m.sides
     n = HEAD + sides + len(summary) + 2
     rec = bytearray(n)
