@@ -17,6 +17,7 @@ from board.storage import Storage
 from cribbage import summary as S
 from boardkit import board, new_game, next_game, peg_out, play_game, shown
 from test_summary import known_game
+from test_history import DETAIL, KEEP
 
 MICROPYTHON = venv_program("micropython")
 TO_STATS = "D" + "A" * MENU_ITEMS.index("stats")
@@ -104,7 +105,7 @@ def test_pages_through_each_side_and_frees_them_when_left():
 def test_every_side_seen_gets_a_page():
     hw, app, f = board(display=True)
     m = known_game()  # a two-player game with its summary, Red won
-    history.add(app.store, m, S.dumps(m, history.DETAIL))
+    history.add(app.store, m, S.dumps(m, DETAIL))
     new_game(f, app, {"players": 3})
     peg_out(f)
     next_game(f, app)
@@ -155,15 +156,15 @@ def test_the_pages_on_micropython(mpy_tree, tmp_path):
     folder.mkdir()
     st = Storage(str(folder), None)
     m = known_game()
-    body = S.dumps(m, history.DETAIL)
-    for _ in range(history.KEEP - 1):
+    body = S.dumps(m, DETAIL)
+    for _ in range(KEEP - 1):
         m.games[0] += 1
         history.add(st, m, body)
     hw, app, f = board(display=True)
     new_game(f, app, {"players": 3})
     peg_out(f)
     three = app.m
-    history.add(st, three, S.dumps(three, history.DETAIL))
+    history.add(st, three, S.dumps(three, DETAIL))
     want = expected(st)
     assert len(want) == 3
     env = dict(os.environ, MICROPYPATH=".")
@@ -181,11 +182,17 @@ def test_the_pages_on_micropython(mpy_tree, tmp_path):
     assert pages == [["STATS %d/3" % (k % 3 + 1), *want[k % 3], "A/B side * back"]
                      for k in range(4)], p.stdout
     (end,) = [x.split() for x in p.stdout.splitlines() if x.startswith("LEFT ")]
-    # LEFT mode M stats None modules 0 err None menu F1 pages F2 left F3 again F4
+    # LEFT mode M stats None modules 0 err None menu F1 pages F2 left F3 again F4 third F5
     assert end[1:9] == ["mode", str(MENU), "stats", "None", "modules", "0", "err", "None"], end
-    menu, pages, left, again = int(end[10]), int(end[12]), int(end[14]), int(end[16])
-    assert menu - pages < 3072, end  # the pages of three sides: their lines only
+    menu, pages, left, again, third = [int(x) for x in end[10:19:2]]
+    # the names interned (qstr pools and their text, on the heap) at menu, pages, left and
+    # again: the names stay, and where a new pool of them (7 KB) comes is not the pages' doing
+    q_menu, q_pages, q_left, q_again = [int(x.rsplit("n_total_bytes=", 1)[1])
+                                        for x in p.stdout.splitlines()
+                                        if x.startswith("qstr pool: ")]
+    assert menu - pages - (q_pages - q_menu) < 3072, end  # the pages of three sides: lines
     # left: the module, the file's reading and the pages are gone; the names the modules
     # brought stay interned (MicroPython's qstrs, about 900 bytes, once)...
-    assert left >= menu - 1536, end
-    assert again >= left - 64, end  # ...so a second visit leaves nothing more behind
+    assert left >= menu - (q_left - q_menu) - 1536, end
+    assert q_again == q_left and again >= left - 128, end  # ...a second visit no more (a dict
+    assert third == again, end  # of modules may grow once), and a third nothing

@@ -5,7 +5,7 @@ from board.keypad import ticks_diff
 
 GIVE_UP = 3  # the 3rd boot in a row that cannot read its files sets the saved game aside
 
-# The hardware dict's keys (board/__init__.py says what each is), checked when the app starts.
+# The hardware dict's keys (board/app.py says what each is), checked when the app starts.
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
            "storage_dir", "fs", "watchdog", "net", "web_port", "web_host")
 
@@ -15,7 +15,7 @@ def check_hw(hw):
     a host's own handles start with "fake_" or "sim_"."""
     for k in hw:
         if k not in HW_KEYS and k[:5] != "fake_" and k[:4] != "sim_":
-            raise ValueError("hw has a key the app does not know: %s (board/__init__.py)" % k)
+            raise ValueError("hw has a key the app does not know: %s (board/app.py)" % k)
 
 
 def open_files(store, settings_loads, game_loads, app):

@@ -18,57 +18,41 @@ GAME_COLUMNS = ("game", "version", "players", "sides", "target", "result", "winn
                 "serial", "muggins", "summary")
 SIDE_COLUMNS = ("side", "name", "score", "won", "hands", "hand", "cribs", "crib", "play",
                 "heels", "pegged", "penalties", "muggins_taken", "best", "n28", "n29")
-# the summary's totals, by SIDE_COLUMNS' name
-TOTALS = (("hands", S.T_HANDS), ("hand", S.T_HAND), ("cribs", S.T_CRIBS), ("crib", S.T_CRIB),
-          ("play", S.T_PLAY), ("heels", S.T_HEELS), ("pegged", S.T_PEG),
-          ("penalties", S.T_PENALTY), ("muggins_taken", S.T_MUGGINS), ("best", S.T_BEST))
 
 
 def decode(r, number):
     """One record as a dict: GAME_COLUMNS, "by_side" (a dict of SIDE_COLUMNS each) and
     "by_deal" (with the summary: dealer, heels, crib and per side hand, play, pegged,
     penalties, muggins_taken; hand and crib None when not shown)."""
-    if r[0] == 1:  # version 1: 0 version, 1 players, 2 target, 3 result, 4 winner, 5 deals,
-        p = r[1]   # 6-11 scores, 12-13 serial
-        n = 2 if p == 4 else 3 if p == 6 else p
-        game = {"version": 1, "players": p, "sides": n, "target": r[2], "result": r[3],
-                "winner": r[4], "deals": r[5], "serial": r[12] | r[13] << 8,
-                "muggins": None, "summary": False}
-        scores = r[6:6 + n]
-    else:
-        n = r[4]
-        game = {"version": 2, "players": r[3], "sides": n, "target": r[5], "result": r[6],
-                "winner": r[7], "deals": r[8], "serial": r[9] | r[10] << 8,
-                "muggins": bool(r[11] & H.MUGGINS_ON), "summary": bool(r[11] & H.SUMMARY)}
-        scores = r[H.HEAD:H.HEAD + n]
-    game["game"] = number
+    h = H.head(r)
+    game = {"game": number}
+    for k in range(1, 10):  # version .. muggins: head()'s order
+        game[GAME_COLUMNS[k]] = h[k - 1]
+    n = h[2]
+    at = h[9]  # the scores
+    body = h[10]  # the summary (0: none): deals detailed, per side totals, the deals
+    game["summary"] = body > 0
     res = game["result"]
     game["result"] = RESULTS[res] if 1 <= res < len(RESULTS) else res
-    body = H.HEAD + n  # the summary: deals detailed, per side totals, the deals
     sides = []
     for k in range(n):
-        side = {"side": k, "name": SIDE_NAMES[k], "score": scores[k],
+        side = {"side": k, "name": SIDE_NAMES[k], "score": r[at + k],
                 "won": game["winner"] == k}
         for col in SIDE_COLUMNS[4:]:
             side[col] = None
-        if game["summary"]:
-            t = body + 1 + S.TOTALS * k
-            for col, f in TOTALS:
-                side[col] = r[t + f]
-            side["n28"] = r[t + S.T_2829] & 15
-            side["n29"] = r[t + S.T_2829] >> 4
+        if body:
+            for col, v in zip(SIDE_COLUMNS[4:], S.totals(r, body, n, k)):
+                side[col] = v
         sides.append(side)
     game["by_side"] = sides
     deals = game["by_deal"] = []
-    if game["summary"]:
+    if body:
         for dealer, heels, crib, hands, plays, pegs, pens, mugs in S.rows(r, body, n):
             each = []
             for k in range(n):
-                each.append({"hand": None if hands[k] == S.NONE else hands[k],
-                             "play": plays[k], "pegged": pegs[k], "penalties": pens[k],
-                             "muggins_taken": mugs[k]})
-            deals.append({"dealer": dealer, "heels": heels,
-                          "crib": None if crib == S.NONE else crib, "by_side": each})
+                each.append({"hand": hands[k], "play": plays[k], "pegged": pegs[k],
+                             "penalties": pens[k], "muggins_taken": mugs[k]})
+            deals.append({"dealer": dealer, "heels": heels, "crib": crib, "by_side": each})
     return game
 
 

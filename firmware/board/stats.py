@@ -9,7 +9,7 @@ Averages: a hand's points per hand shown, the crib's per crib, the play's (its c
 and points pegged by hand: the play when its cards are not entered) per deal; from the games
 whose record has the summary (records of earlier firmware and games recorded when memory was
 short count for games, wins and skunks only). Loaded for the menu: reads the file a record at
-a time, and the summary's module only for its field numbers (dropped after).
+a time, and the summary's module only to read its totals (dropped after).
 """
 
 import sys
@@ -40,18 +40,13 @@ class _Tally:
     """Adds up each record history.walk() hands it (write)."""
 
     def __init__(self):
-        from cribbage import summary as S
+        from cribbage.summary import totals
 
-        self.S = S
+        self.totals = totals
         self.t = []
 
     def write(self, r):
-        S = self.S
-        if r[0] == 1:  # version 1: players, target, result, winner, deals, scores
-            p = r[1]
-            sides, result, winner, flags = 2 if p == 4 else 3 if p == 6 else p, r[3], r[4], 0
-        else:
-            sides, result, winner, flags = r[4], r[6], r[7], r[11]
+        _, _, sides, _, result, winner, deals, _, _, _, body = H.head(r)
         t = self.t
         while len(t) < sides:
             t.append([0] * _N)
@@ -62,17 +57,18 @@ class _Tally:
                 c[WINS] += 1
                 if result > WIN:  # SKUNK, DOUBLE_SKUNK, LURCH
                     c[SKUNKS] += 1
-            if flags & H.SUMMARY:
-                b = H.HEAD + sides + 1 + S.TOTALS * k  # (the summary: its deals, totals)
-                c[HANDS] += r[b + S.T_HANDS]
-                c[HAND] += r[b + S.T_HAND]
-                c[CRIBS] += r[b + S.T_CRIBS]
-                c[CRIB] += r[b + S.T_CRIB]
-                c[DEALS] += r[8]
-                c[PLAY] += r[b + S.T_PLAY] + r[b + S.T_PEG]
-                c[BEST] = max(c[BEST], r[b + S.T_BEST])
-                c[N28] += r[b + S.T_2829] & 15
-                c[N29] += r[b + S.T_2829] >> 4
+            if body:  # the summary's totals
+                hands, hand, cribs, crib, play, _, pegged, _, _, best, n28, n29 = \
+                    self.totals(r, body, sides, k)
+                c[HANDS] += hands
+                c[HAND] += hand
+                c[CRIBS] += cribs
+                c[CRIB] += crib
+                c[DEALS] += deals
+                c[PLAY] += play + pegged
+                c[BEST] = max(c[BEST], best)
+                c[N28] += n28
+                c[N29] += n29
 
 
 def tally(store):

@@ -459,18 +459,16 @@ def deal_rows(m):
     room("cribbage.summary")
     from cribbage import summary as S
     try:
-        s = S.summarise(m)
+        b = b"".join(S.dumps(m, 255))
     except ValueError:
         return []
     out = []
-    for d in range(s.deals):
+    for dealer, _, crib, hands, plays, pegs, _, _ in S.rows(b, 0, m.sides):
         row = []
-        for side in range(s.sides):
-            h = s.get(d, side, S.HAND)
-            c = s.get(d, side, S.CRIB)
-            row.append([None if h == S.NONE else h, None if c == S.NONE else c,
-                        s.get(d, side, S.PLAY) + s.get(d, side, S.PEG)])
-        out.append([m.side_of(s.dealer[d]), row])
+        at = m.side_of(dealer)
+        for side in range(m.sides):
+            row.append([hands[side], crib if side == at else None, plays[side] + pegs[side]])
+        out.append([at, row])
     return out
 
 

@@ -1,4 +1,4 @@
-"""Builds the hardware dict (see board/__init__.py) for a board running stock MicroPython:
+"""Builds the hardware dict (see board/app.py) for a board running stock MicroPython:
 a WS2812 strip on one pin, a 4x4 keypad, buttons, an optional SSD1306, ticks_ms, littlefs,
 and Wi-Fi where the port has it (boards/wifi.py: the ESP32, the Pico W's firmware).
 Only the per-board modules call this, with their pin numbers."""

@@ -3,7 +3,7 @@
 Used by the tests, the benchmarks and the simulator (which may pass its own objects instead).
 Nothing here imports `machine`; it runs under CPython and under the micropython binary.
 
-    hw = build(storage_dir="/tmp/x")   # a dict: see firmware/board/__init__.py
+    hw = build(storage_dir="/tmp/x")   # a dict: see firmware/board/app.py
     hw["fake_matrix"].press("5"); hw["clock"].advance(50); ...
 A filesystem in RAM for tests is in boards/ramfs.py.
 """
@@ -136,7 +136,7 @@ class Display:
 
 
 def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None):
-    """The host board's hardware, as the app wants it (see board/__init__.py)."""
+    """The host board's hardware, as the app wants it (see board/app.py)."""
     L = layout or Layout()
     m = Matrix()
     btns = [Button() for _ in range(buttons)]

@@ -134,8 +134,8 @@ def loads(data, match_class):
     committed = get16(data, 8)
     top = get16(data, 10)
     if v == _OLD:  # loaded only for such a save: its code stays off the heap otherwise
-        from .saved1 import loads_old
-        return loads_old(m, data, committed, top)
+        from .saved1 import loads as old
+        return old(m, data, committed, top)
     sides = m.sides
     flags = data[12]
     np = prev_size(sides) if flags & _KEPT else 0

@@ -1,6 +1,7 @@
 """Version 1 saves (firmware before the journal held one game): every game in one journal.
 
 Loaded only when such a save is found (saved.loads), once: the board saves version 2 after it.
+(Its loads() has the name of saved.loads, one the board interns anyway.)
 """
 
 from .events import E_NEW_GAME, size as _size, say
@@ -16,7 +17,7 @@ _CUT_SHORT = const(1)
 _REPLAY = const(2)
 
 
-def loads_old(m, data, committed, top):
+def loads(m, data, committed, top):
     """A version 1 save (every game in one journal): enter its events again, game by game,
     so only the current game stays; its redo events come along up to a new game."""
     if len(data) != 12 + top + 4 or committed > top:

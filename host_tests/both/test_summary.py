@@ -18,6 +18,11 @@ RED = 0
 BLUE = 1
 
 
+def summary(m, limit=40):
+    """The game's summary as the record keeps it: dumps()'s parts, one after the other."""
+    return b"".join(S.dumps(m, limit))
+
+
 def known_game():
     """A 61 game with muggins, three deals, counted by hand like a rule sheet's example.
 
@@ -64,51 +69,37 @@ def known_game():
 
 def test_a_known_game_deal_by_deal():
     m = known_game()
-    s = S.summarise(m)
-    assert s.deals == 3 and list(s.dealer) == [0, 1, 0]
-    fields = (S.HAND, S.CRIB, S.PLAY, S.HEELS, S.PEG, S.PENALTY, S.MUGGINS)
-    N = S.NONE
-    # per deal, per side: hand, crib, play, heels, pegged by hand, penalties, muggins taken
-    want = [((12, 6, 2, 0, 0, 0, 0), (16, N, 1, 0, 0, 0, 0)),
-            ((18, N, 0, 0, 3, 2, 0), (8, 2, 0, 2, 2, 0, 2)),
-            ((28, N, 0, 0, 0, 0, 0), (12, N, 0, 0, 4, 0, 0))]
-    got = [tuple(tuple(s.get(d, k, f) for f in fields) for k in (RED, BLUE)) for d in range(3)]
-    assert got == want
-    assert [s.total(RED, f) for f in fields] == [58, 6, 2, 0, 3, 2, 0]
-    assert [s.total(BLUE, f) for f in fields] == [36, 2, 1, 2, 6, 0, 2]
-    for k in (RED, BLUE):  # every point is accounted for
-        assert sum(s.total(k, f) for f in fields) == m.score[k]
-    assert list(s.hands) == [3, 3] and list(s.cribs) == [1, 1]
-    assert list(s.best) == [28, 16]  # as claimed: Red's 18 of 20 is not his best
-    assert list(s.n28) == [1, 0] and list(s.n29) == [0, 0]
-
-
-def test_its_bytes_read_back():
-    m = known_game()
-    s = S.summarise(m)
-    b = s.dumps(40)
+    b = summary(m)
     assert b[0] == 3  # deals
-    t = 1 + S.TOTALS * RED
-    assert (b[t + S.T_HANDS], b[t + S.T_HAND], b[t + S.T_CRIBS], b[t + S.T_CRIB],
-            b[t + S.T_PLAY], b[t + S.T_PEG], b[t + S.T_PENALTY], b[t + S.T_BEST],
-            b[t + S.T_2829]) == (3, 58, 1, 6, 2, 3, 2, 28, 1)
-    t = 1 + S.TOTALS * BLUE
-    assert (b[t + S.T_HEELS], b[t + S.T_MUGGINS], b[t + S.T_PEG]) == (2, 2, 6)
-    rows = S.rows(b, 0, 2)
-    # (dealer, heels, crib, hands, plays, pegged, penalties, muggins)
-    assert rows[0] == (0, 0, 6, bytes((12, 16)), bytes((2, 1)), bytes(2), bytes(2), bytes(2))
-    assert rows[1] == (1, 2, 2, bytes((18, 8)), bytes(2), bytes((3, 2)), bytes((2, 0)),
-                       bytes((0, 2)))
-    assert rows[2] == (0, 0, S.NONE, bytes((28, 12)), bytes(2), bytes((0, 4)), bytes(2),
-                       bytes(2))
-    assert len(S.dumps(known_game(), 2)) == len(b) - 8  # (the third deal: 2 + 3 a side)
-    assert S.rows(S.summarise(m).dumps(2), 0, 2) == rows[:2]
+    # (dealer's seat, heels, crib, hands, plays, pegged by hand, penalties, muggins taken)
+    assert S.rows(b, 0, 2) == [(0, 0, 6, (12, 16), (2, 1), (0, 0), (0, 0), (0, 0)),
+                               (1, 2, 2, (18, 8), (0, 0), (3, 2), (2, 0), (0, 2)),
+                               (0, 0, None, (28, 12), (0, 0), (0, 4), (0, 0), (0, 0))]
+    # hands shown, hand, cribs shown, crib, play, heels, pegged, penalties, muggins taken,
+    # best show (as claimed: Red's 18 of 20 is not his best), 28s, 29s
+    assert S.totals(b, 0, 2, RED) == (3, 58, 1, 6, 2, 0, 3, 2, 0, 28, 1, 0)
+    assert S.totals(b, 0, 2, BLUE) == (3, 36, 1, 2, 1, 2, 6, 0, 2, 16, 0, 0)
+    for k in (RED, BLUE):  # every point is accounted for
+        t = S.totals(b, 0, 2, k)
+        assert t[1] + sum(t[3:9]) == m.score[k]
+
+
+def test_the_first_deals_only_and_read_at_an_offset():
+    m = known_game()
+    b = summary(m)
+    two = summary(m, 2)
+    assert two[0] == 2 and len(two) == len(b) - 8  # (the third deal: 2 + 3 a side)
+    assert S.rows(two, 0, 2) == S.rows(b, 0, 2)[:2]
+    assert S.totals(two, 0, 2, BLUE) == S.totals(b, 0, 2, BLUE)  # (the game's, all deals)
+    rec = b"head" + b  # as in a history record
+    assert S.rows(rec, 4, 2) == S.rows(b, 0, 2)
+    assert S.totals(rec, 4, 2, RED) == S.totals(b, 0, 2, RED)
 
 
 def test_the_game_itself_is_left_as_it_was():
     m = known_game()
     before = (m.state(), m.dumps())
-    S.summarise(m)
+    summary(m)
     assert (m.state(), m.dumps()) == before
 
 
@@ -117,7 +108,7 @@ def test_a_finished_game_shown_by_undo_has_no_journal_to_replay():
     m.next_game()
     m.undo()  # the finished game's end again: its scores, not its events
     assert m.phase == OVER and m.score == [71, 49]
-    raises(ValueError, S.summarise, m)
+    raises(ValueError, S.dumps, m, 40)
 
 
 def test_a_failure_to_play_made_dead_in_the_play_pegs_the_go_and_the_penalty():
@@ -135,9 +126,8 @@ def test_a_failure_to_play_made_dead_in_the_play_pegs_the_go_and_the_penalty():
     assert m.penalty(RED, FAIL_TO_PLAY, BLUE) == 2
     assert plays(m, "KH QH") == [0, 1]
     assert m.score == [4 + 2 + 1, 5 + 5 + 1]
-    s = S.summarise(m)
-    assert (s.get(0, RED, S.PLAY), s.get(0, RED, S.PENALTY)) == (5, 2)
-    assert (s.get(0, BLUE, S.PLAY), s.get(0, BLUE, S.PENALTY)) == (11, 0)
+    deal = S.rows(summary(m), 0, 2)[0]
+    assert (deal[4], deal[6]) == ((5, 11), (2, 0))  # plays, penalties: Red, Blue
 
 
 def test_a_false_go_penalty_is_in_the_summary():
@@ -153,6 +143,76 @@ def test_a_false_go_penalty_is_in_the_summary():
     plays(m, "10H 8D 9H go go 6D 3C")  # A's 3C fitted at his go at 27: the go was false
     assert m.false_go() == 0
     assert m.penalty(BLUE, match.FALSE_GO) == 2
-    s = S.summarise(m)
-    assert (s.get(0, BLUE, S.PENALTY), s.get(0, RED, S.PENALTY)) == (2, 0)
-    assert s.get(0, RED, S.PLAY) == m.score[RED] and m.score[BLUE] == 2 + s.get(0, BLUE, S.PLAY)
+    deal = S.rows(summary(m), 0, 2)[0]
+    assert deal[6] == (0, 2)  # penalties: Red, Blue
+    assert deal[4][RED] == m.score[RED] and m.score[BLUE] == 2 + deal[4][BLUE]
+
+
+def autoplayed(players, seed, target=121):
+    from cribbage.autoplay import play_game, seeded, RANDOM
+
+    gc.collect()
+    m = Match(players=players, target=target)
+    play_game(m, seeded(seed), [RANDOM] * players)
+    return m
+
+
+def test_every_size_of_table_every_point_once_and_the_game_left_as_it_was():
+    for players in (2, 3, 4, 5, 6):
+        for seed in (1, 2):
+            m = autoplayed(players, seed)
+            before = (m.state(), m.dumps())
+            b = summary(m)
+            assert (m.state(), m.dumps()) == before
+            rows = S.rows(b, 0, m.sides)
+            assert len(rows) == b[0] == min(m.deals, 40)
+            for k in range(m.sides):
+                t = S.totals(b, 0, m.sides, k)
+                assert t[1] + sum(t[3:9]) == m.score[k], (players, seed, k)
+                assert t[0] + t[2] >= len(rows) // m.sides  # (each side shows each round)
+                assert sum(r[3][k] or 0 for r in rows) == t[1]  # (all deals detailed here)
+            assert [r[0] for r in rows] == [(seat + m.dealer - m.deals + 1) % players for seat
+                                            in range(m.deals)]  # (the deal goes round)
+            del m, before, b, rows  # (a 96 KB heap under MicroPython)
+
+
+def test_a_failure_half_way_leaves_the_game_as_it_was():
+    """MemoryError at any event of the replay (m replays its own journal): m.restore() puts
+    the game back, as after a failed entry, and the failure is raised."""
+    m = autoplayed(3, 5, target=61)
+    before = (m.state(), m.dumps())
+    apply = m._apply
+    seen = [0, 0]  # events applied, the one that fails
+
+    def failing(j, i):  # (once: m.restore() replays through it too)
+        seen[0] += 1
+        if seen[0] == seen[1]:
+            raise MemoryError
+        return apply(j, i)
+
+    for at in range(0, m.events, 7):
+        seen[0] = 0
+        seen[1] = at + 1
+        m._apply = failing
+        raises(MemoryError, S.dumps, m, 40)
+        m._apply = apply
+        assert (m.state(), m.dumps()) == before, at
+    del m._apply
+
+
+def test_mid_game_the_summary_so_far_and_undone_events_still_redo():
+    """The live page asks mid-game (board/web.py): the committed events are replayed, the
+    events an undo removed stay for redo."""
+    m = autoplayed(2, 3)
+    end = (m.state(), m.dumps())
+    for _ in range(4):
+        m.undo()
+    mid = (m.state(), m.dumps())
+    b = summary(m, 255)
+    assert (m.state(), m.dumps()) == mid
+    for k in range(2):
+        t = S.totals(b, 0, 2, k)
+        assert t[1] + sum(t[3:9]) == m.score[k]
+    for _ in range(4):
+        assert m.redo()
+    assert (m.state(), m.dumps()) == end

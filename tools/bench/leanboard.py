@@ -19,7 +19,7 @@ class Strip:
 
 
 def host_board(folder, fs=None, buttons=0):
-    """The hw dict of board/__init__.py: layout, strip, keypad (and buttons), no display,
+    """The hw dict of board/app.py: layout, strip, keypad (and buttons), no display,
     a clock at 0, the saved game in folder on fs (None: the host's filesystem). (The firmware
     is imported here, not at the top: a benchmark imports this module before it measures the
     heap its own code takes, then the firmware's.)"""

@@ -28,7 +28,7 @@
 #   MAIN players P sides S winner W score N events E peak X heap H saved True|False
 # (with PORT, first: WEB pushed K bytes B, the states the client read; with NEXT (PORT 0: no
 # page), last: NEXT phase P games G, after OK has recorded the game in the history file (here:
-# the test reads it) and started the next game)
+# the test reads it) and started the next game, and the names' line again)
 # saved: the file saved is exactly what m.dump() writes (checked 32 bytes at a time: no block
 # the size of the game). peak: the most gc.mem_alloc() after a gc.collect() (at every card and
 # count) of the whole process; heap: the heap's size. Before it, micropython.qstr_info()'s
@@ -97,36 +97,32 @@ def game(argv):
         now = press(48 + r % 10, now)
         return press(65 + (c & 3), now)  # "A".."D"
 
-    async def watch():
-        # The web task started as board/tasks.py starts it, and a page (a client of /events)
-        # connected and reading, on this same loop.
-        from board.tasks import web as serve
-
-        seen.append(asyncio.create_task(serve(app)))  # (kept: a task nobody holds may go)
-        for _ in range(100):  # until the server listens (a refused connect shows at the write)
-            await asyncio.sleep_ms(20)
-            try:
-                r, w = await asyncio.open_connection("127.0.0.1", web)
-                w.write(b"GET /events HTTP/1.1\r\nHost: board\r\n\r\n")
-                await w.drain()
-                break
-            except OSError:
-                pass
-
-        async def read():
-            while True:
-                got = await r.read(512)
-                if not got:
-                    return
-                seen[0] += got.count(b"data: ")
-                seen[1] += len(got)
-
-        seen.append(asyncio.create_task(read()))
-        await asyncio.sleep_ms(200)
-
     async def main(seed):
-        if web:
-            await watch()
+        if web:  # the web task started as board/tasks.py starts it, and a page (a client of
+            # /events) connected and reading, on this same loop
+            from board.tasks import web as serve
+
+            seen.append(asyncio.create_task(serve(app)))  # (kept: a task nobody holds may go)
+            for _ in range(100):  # until the server listens (a refused connect shows at the
+                await asyncio.sleep_ms(20)  # write)
+                try:
+                    r, w = await asyncio.open_connection("127.0.0.1", web)
+                    w.write(b"GET /events HTTP/1.1\r\nHost: board\r\n\r\n")
+                    await w.drain()
+                    break
+                except OSError:
+                    pass
+
+            async def read():
+                while True:
+                    got = await r.read(512)
+                    if not got:
+                        return
+                    seen[0] += got.count(b"data: ")
+                    seen[1] += len(got)
+
+            seen.append(asyncio.create_task(read()))
+            await asyncio.sleep_ms(200)
         m = app.m
         deck = bytearray(52)
         left = bytearray(24)  # the cards each seat has still to play (255: played)
@@ -176,35 +172,31 @@ def game(argv):
 
     micropython.qstr_info()
 
-    class Same:
-        # The saved file against what m.dump() writes, 32 bytes at a time: the check needs no
-        # block the size of the game (the board's save does not: board/app.py).
-        def __init__(self, f):
-            self.f = f
-            self.ok = True
-
-        def write(self, b):
-            for i in range(0, len(b), 32):
-                k = min(32, len(b) - i)
-                if self.f.read(k) != bytes(memoryview(b)[i:i + k]):
-                    self.ok = False
-
+    # The saved file against what m.dump() writes (to a file beside it), 32 bytes at a time:
+    # the check needs no block the size of the game (the board's save does not: board/app.py).
     m = app.m
-    same = Same(app.store.open("game"))
-    if same.f:
-        m.dump(same)
-        same.ok = same.ok and not same.f.read(1)
-        same.f.close()
-    else:
-        same.ok = False  # nothing saved
+    with open("dumped.game", "wb") as f:
+        m.dump(f)
+    saved = app.store.open("game")
+    ok = saved is not None  # (nothing saved: not the same)
+    with open("dumped.game", "rb") as f:
+        while ok:
+            b = saved.read(32)
+            ok = b == f.read(32)
+            if not b:
+                break
+    if saved:
+        saved.close()
+    os.remove("dumped.game")
     print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
           % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
-             gc.mem_alloc() + gc.mem_free(), same.ok))
+             gc.mem_alloc() + gc.mem_free(), ok))
     if len(argv) > 4:  # NEXT: OK after the win, as a board goes on: the game to the history
         for _ in range(2):  # (an OK right after the winning card is a habit: it is let go)
             if m.phase == 4:  # (board/history.py and cribbage/summary.py load now)
                 press(35, app.now + 100)
         print("NEXT phase %d games %d" % (m.phase, sum(m.games)))
+        micropython.qstr_info()  # (the names with the history's and the summary's)
 
 
 game(sys.argv)

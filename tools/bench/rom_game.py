@@ -14,10 +14,10 @@ import sys
 import vfs
 
 n = os.stat(sys.argv[1])[6]
-image = bytearray(n)  # the partition's stand-in, at the bottom of the heap for good
-with open(sys.argv[1], "rb") as f:
-    f.readinto(image)
-vfs.mount(vfs.VfsRom(image), "/rom")
+data = bytearray(n)  # the partition's stand-in, at the bottom of the heap for good (a name
+with open(sys.argv[1], "rb") as f:  # the port has anyway: this script's names count too)
+    f.readinto(data)
+vfs.mount(vfs.VfsRom(data), "/rom")
 # in place of this script's own folder (tools/bench: main_game.py there is the source; the
 # data folder here holds it compiled, as a board would)
 sys.path[:1] = ["/rom", "/rom/lib"]

@@ -197,7 +197,7 @@ class Driver:
 
 
 # --- the seam to the app: the only part that knows the app's names -----------------------
-# (firmware/board/__init__.py documents hw; firmware/board/app.py: App(hw), boot(), run())
+# (firmware/board/app.py documents hw; firmware/board/app.py: App(hw), boot(), run())
 
 def start_app(hw):
     """Build the app the way firmware/main.py's board.app.run(hw) does, with the host board."""
