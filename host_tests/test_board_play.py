@@ -1,6 +1,8 @@
 """Play-testing the board as players at a table do: the slips they make and what the board
 says back (the fake board's keypad, app, engine and display; CPython)."""
 
+from hypothesis import given, strategies as st
+
 from boardkit import board, marked, new_game, peg_out, shown
 from board.menu import MENU_ITEMS
 from board.text import play_why
@@ -69,6 +71,39 @@ def test_long_lines_wrap_instead_of_being_cut():
     assert "12" in shown(hw)
     for line in hw["display"].shown:
         assert len(line) <= 16
+
+
+def split_wrap(text, width):
+    """wrap()'s rule, written with split(): each paragraph's words filled into lines of at most
+    width characters, a word longer than a line cut."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            while len(word) > width:
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:width])
+                word = word[width:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= width:
+                line += " " + word
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return out
+
+
+@given(st.text(alphabet="ab \n", max_size=80), st.sampled_from((1, 2, 5, 16)))
+def test_wrap_fills_lines_word_by_word(text, width):
+    from board.screen import wrap
+
+    lines = wrap(text, width)
+    assert lines == split_wrap(text, width)
+    assert all(len(line) <= width for line in lines)
 
 
 def test_advisor_lines_fit_the_display():

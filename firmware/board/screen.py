@@ -11,11 +11,19 @@ RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WI
 
 
 def wrap(text, width=COLS):
-    """Split text into lines of at most width characters, at spaces where possible."""
+    """Split text into lines of at most width characters, at spaces where possible. (Word
+    by word with find, not split: a long count's list of words is a block of 512 bytes on
+    a 64-bit port, which a heap in pieces after many games may not have.)"""
     out = []
     for para in text.split("\n"):
         line = ""
-        for word in para.split(" "):
+        n = len(para)
+        i = 0
+        while True:
+            j = para.find(" ", i)
+            if j < 0:
+                j = n
+            word = para[i:j]
             while len(word) > width:  # a word longer than a line: cut it
                 if line:
                     out.append(line)
@@ -29,6 +37,9 @@ def wrap(text, width=COLS):
             else:
                 out.append(line)
                 line = word
+            if j >= n:
+                break
+            i = j + 1
         out.append(line)
     return out
 

@@ -5,7 +5,7 @@
 #
 #     cd <firmware tree> && mpy-cross -O3 -o main_game.mpy tools/bench/main_game.py
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=128k -m main_game [PLAYERS [SEED [PORT
-#         [NEXT]]]]
+#         [NEXT [N]]]]]
 # With PORT, the board also serves its live page there (board/web.py, as a board with Wi-Fi
 # does, microdot from the build's lib/) and a client of the page's live stream (/events) reads
 # it all game on the same asyncio loop: the heap with the page and a phone at the table.
@@ -27,8 +27,9 @@
 # refused key or a MemoryError fails the run. Printed at the end:
 #   MAIN players P sides S winner W score N events E peak X heap H saved True|False
 # (with PORT, first: WEB pushed K bytes B, the states the client read; with NEXT (PORT 0: no
-# page), last: NEXT phase P games G, after OK has recorded the game in the history file (here:
-# the test reads it) and started the next game, and the names' line again)
+# page), last: NEXT phase P games G peak X, after OK has recorded the game in the history file
+# (here: the test reads it) and started the next game, and the names' line again; NEXT N:
+# that game played too, and the next, N games in all, each recorded: the peak is theirs too)
 # saved: the file saved is exactly what m.dump() writes (checked 32 bytes at a time: no block
 # the size of the game). peak: the most gc.mem_alloc() after a gc.collect() (at every card and
 # count) of the whole process; heap: the heap's size. Before it, micropython.qstr_info()'s
@@ -127,7 +128,7 @@ def game(argv):
         deck = bytearray(52)
         left = bytearray(24)  # the cards each seat has still to play (255: played)
         x = seed * 2654435761 & 0xFFFFFFFF or 1  # xorshift32 (cribbage.autoplay's)
-        now = 0
+        now = app.now  # (0 for the first game)
         peak = 0
         while m.phase != 4:  # cribbage.match.OVER
             if m.phase == 0:  # DEAL (the first time: after that the starter typed deals)
@@ -192,10 +193,16 @@ def game(argv):
           % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
              gc.mem_alloc() + gc.mem_free(), ok))
     if len(argv) > 4:  # NEXT: OK after the win, as a board goes on: the game to the history
-        for _ in range(2):  # (an OK right after the winning card is a habit: it is let go)
-            if m.phase == 4:  # (board/history.py and cribbage/summary.py load now)
-                press(35, app.now + 100)
-        print("NEXT phase %d games %d" % (m.phase, sum(m.games)))
+        n = int(argv[4]) if argv[4].isdigit() else 1
+        for k in range(n):  # (NEXT N: and the game it starts played, N - 1 times)
+            m = app.m
+            for _ in range(2):  # (an OK right after the winning card is a habit: it is let go)
+                if m.phase == 4:  # (board/history.py and cribbage/summary.py load now)
+                    press(35, app.now + 100)
+            if k < n - 1:
+                peak = max(peak, asyncio.run(main((int(argv[2]) if len(argv) > 2 else 7) + k + 1)))
+        m = app.m
+        print("NEXT phase %d games %d peak %d" % (m.phase, sum(m.games), peak))
         micropython.qstr_info()  # (the names with the history's and the summary's)
 
 
