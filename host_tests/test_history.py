@@ -233,6 +233,35 @@ def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatc
     assert app.err is None and app.m.score == [0, 0]  # the next game, and nothing to say
 
 
+def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on(monkeypatch):
+    """Out of memory in the replay and in its restore: the OK is a fault (the game kept, as
+    the app's fault handler restores it); the next OK records the game and starts the next."""
+    from cribbage.match import Match
+
+    restore = Match.restore
+
+    def short(m, limit):  # half way through the replay, the game not put back
+        m._reset()
+        raise MemoryError
+
+    def restore_fails(self):
+        monkeypatch.setattr(Match, "restore", restore)  # (once)
+        raise MemoryError
+
+    monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
+    monkeypatch.setattr(S, "dumps", short)
+    hw, app, f = board()
+    play_game(hw, app, f, seed=2)
+    end = (app.m.state(), app.m.dumps())
+    monkeypatch.setattr(Match, "restore", restore_fails)
+    f.press("#")  # OK: the summary fails, and so does its restore
+    assert app.err and app.err.startswith("fault") and (app.m.state(), app.m.dumps()) == end
+    assert kept(app.store) == []
+    next_game(f, app)  # OK again: recorded without its summary, the next game
+    (r,) = kept(app.store)
+    assert not tool.decode(r, 1)["summary"] and app.m.score == [0, 0] and app.err is None
+
+
 def test_a_full_flash_says_history_not_saved_and_the_game_goes_on():
     class Full(RamFs):
         def open(self, path, mode):

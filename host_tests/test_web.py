@@ -282,6 +282,46 @@ def test_deals_are_made_again_only_when_the_journal_changes(tmp_path):
     assert real is saved
 
 
+def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(monkeypatch):
+    """/deals replays the board's own game in place: out of memory half way, and again in
+    its restore, the request fails and the app restores the game before the next key."""
+    from boardkit import board as fake_board, play_game
+    from board import web
+    from cribbage.match import Match
+
+    hw, app, f = fake_board(display=True)
+    play_game(hw, app, f, seed=2)
+    m = app.m
+    for _ in range(9):
+        m.undo()  # (back in the game: its redo events wait)
+    before = (m.state(), m.dumps())
+    w = web.Web(app)
+    apply, restore, calls = m._apply, Match.restore, [0]
+
+    def failing(j, i):
+        calls[0] += 1
+        if calls[0] == 40:
+            raise MemoryError
+        return apply(j, i)
+
+    def restore_fails(self):
+        monkeypatch.setattr(Match, "restore", restore)  # (once)
+        raise MemoryError
+
+    m._apply = failing
+    monkeypatch.setattr(Match, "restore", restore_fails)
+    try:
+        w.now_deals()
+        raise AssertionError("the replay did not fail")
+    except MemoryError:
+        pass
+    del m._apply
+    assert app.broken and m.state() != before[0]  # half replayed
+    f.press("5")  # the next key: the app restores the game first
+    assert not app.broken and (m.state(), m.dumps()) == before
+    assert w.now_deals() == w.now_deals() and m.state() == before[0]  # (and the page's rows)
+
+
 def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys():
     """The page's new game (POST /new-game with the PIN): a MemoryError in it is said on the
     board and the game stays as it was, as for a key; the page is told, nothing escapes to

@@ -154,11 +154,12 @@ def add(store, m, summary=None):
 
 def record_game(app):
     """The app's finished game (if it is over) to the history, before the next game; a
-    failure is said on the display and never blocks the game. The summary (the game's
-    journal replayed: cribbage/summary.py) is made when memory allows (its module leaves the
-    heap after, unless the live page holds it), else the record keeps the result and the
-    scores (and when the journal is not the game's: an undo shows a finished game's end
-    only)."""
+    failure to write it is said on the display and never blocks the game. The summary (the
+    game's journal replayed in place: cribbage/summary.py) is made when memory allows (its
+    module leaves the heap after, unless the live page holds it), else the record keeps the
+    result and the scores (so too when there is no journal: an undo shows a finished game's
+    end only). A game the summary could not put back (out of memory twice) is raised: the
+    app's fault handler restores it, and the next OK tries again."""
     m = app.m
     if m.phase != OVER:
         return
@@ -170,10 +171,11 @@ def record_game(app):
             from cribbage.summary import dumps
 
             body = dumps(m, _DETAIL)
-        except Exception:  # noqa: BLE001  (MemoryError; no journal: an undo shows the end)
+        except Exception as e:  # noqa: BLE001  (MemoryError; no journal: an undo shows the end)
             gc.collect()
-            m.restore()  # (dumps replays m in place and restores it on a failure: once more
-        finally:  # here, else the app's fault handler restores it, from flash if need be)
+            if not isinstance(e, ValueError):  # (dumps replays m in place and restores it
+                m.restore()  # on a failure: once more here, else the app's fault handler)
+        finally:
             if not had:
                 forget("cribbage.summary")  # its code leaves the heap
     for again in (0, 1):

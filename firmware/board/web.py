@@ -220,7 +220,12 @@ class Web(Microdot):
         m = self.app.m
         at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
         if at != self.deals_at:
-            self.deals = json.dumps(deal_rows(m)).encode()
+            try:
+                rows = deal_rows(m)
+            except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
+                self.app.broken = True  # place; the app restores it before the next entry)
+                raise
+            self.deals = json.dumps(rows).encode()
             self.deals_at = at
         return self.deals
 
@@ -455,7 +460,9 @@ async def _hide_pin(web):
 
 
 def deal_rows(m):
-    """This game deal by deal: [dealer side, [hand, crib, play] per side] (None: not shown)."""
+    """This game deal by deal: [dealer side, [hand, crib, play] per side] (None: not shown).
+    The game replays itself (cribbage/summary.py): a failure half way is raised, the game
+    restored or to be restored (app.broken: see now_deals)."""
     room("cribbage.summary")
     from cribbage import summary as S
     try:

@@ -18,16 +18,18 @@ finished game's record keeps (board/history.py), and read back."""
 # (last_side, got, last_why; any other points the event pegged, from the scores: the go a
 # failure to play ends the play with, counts as play), and, for a show, whose hand or crib it
 # was (phase, turn, crib_next and pone() before it). At the end m is in the state it was in
-# (the same events); if anything fails half way (MemoryError), m.restore() puts it back, as
-# the engine does after a failed entry, and the failure is raised. The play is its cards and
-# go; pegged: points pegged by hand (the play when its cards are not entered). A side's hand in
-# a deal is the sum of its seats' hands (four players: partners). best, 28s and 29s count every
-# hand and crib the side showed, as claimed (pegged).
+# (the same events; last_play, the last card played, which a replay from a deal's record
+# leaves unset, put back as it was); if anything fails half way (MemoryError), m.restore()
+# puts it back, as the engine does after a failed entry, and the failure is raised. The play
+# is its cards and go; pegged: points pegged by hand (the play when its cards are not
+# entered). A side's hand in a deal is the sum of its seats' hands (four players: partners).
+# best, 28s and 29s count every hand and crib the side showed, as claimed (pegged). A game
+# with no deal (points pegged by hand only) has no deals here, and no totals.
 #
 # Run once at a game's end (board/history.py), imported only then and forgotten after
 # (board/fault.py's forget). No second Match, no copy of the journal, and every block it
-# makes is small (the totals: 67 bytes at most; a part per deal: 26; the deal's points: 42;
-# the list of parts): at a game's end a board's heap is in pieces (at 80 KB on a 64-bit
+# makes is small (five sides at most: the totals 56 bytes, a part per deal 27, the deal's
+# points 35; the list of parts): at a game's end a board's heap is in pieces (at 80 KB on a 64-bit
 # port, with 5 players, the largest free block is 512 bytes), and the record is written part
 # by part. Its names are
 # few: every public name of a module is interned for good when it loads, and at a game's end
@@ -41,6 +43,8 @@ finished game's record keeps (board/history.py), and read back."""
 # side (_NONE: none shown), the play points of each side; with _F_PEGS the points pegged by
 # hand of each side; with _F_EXTRA the penalties of each side, then the muggins taken by each
 # side.
+
+import gc
 
 from .events import SHOW, E_SHOW
 
@@ -73,13 +77,16 @@ def _add(pts, i, n):
 def dumps(m, limit):
     """m's game so far as a list of bytes parts (the layout above: the totals, then a part per
     deal), its first `limit` deals detailed. m replays its own journal in place, event by
-    event, and is left as it was (after a failure too: MemoryError, or ValueError when there
-    is no journal to replay)."""
+    event, and is left as it was. ValueError when there is no journal to replay (m not
+    touched); after a failure half way (MemoryError) m.restore() puts the game back, as the
+    engine does after a failed entry, and the failure is raised (if the restore fails too,
+    that is raised: the caller must restore the game before it goes on)."""
     if m._showing:  # an undo shows a finished game's end only: its scores, not its events
         raise ValueError("journal")
     sides = m.sides
     score = list(m.score)
     deals = m.deals
+    played = m.last_play  # (a replay from a deal's record, as undo makes, has none yet)
     head = bytearray(1 + _TOTALS * sides)  # the deals that follow, then each side's totals
     parts = [head]
     cur = bytearray(_FIELDS * sides)  # the deal's points, [side][field]
@@ -105,8 +112,8 @@ def dumps(m, limit):
                 for k in range(sides):
                     was[k] = m.score[k]
                 i += m._apply(j, i)  # checked and applied as when it was entered
-            if last or m.deals > d + 1:  # deal d is over: its totals, its part
-                fl = 0
+            if (last or m.deals > d + 1) and d < m.deals:  # deal d is over: its totals, its
+                fl = 0  # part (none when no deal was dealt: points pegged by hand only)
                 for k in range(sides):
                     f = k * _FIELDS
                     t = 1 + _TOTALS * k
@@ -120,7 +127,7 @@ def dumps(m, limit):
                         fl |= _F_PEGS
                     if cur[f + _PENALTY] or cur[f + _MUGGINS]:
                         fl |= _F_EXTRA
-                if d < limit and d < m.deals:
+                if d < limit:
                     b = bytearray(2 + (2 + fl // _F_PEGS) * sides)
                     b[0] = dealer | fl
                     b[1] = cur[dealer % sides * _FIELDS + _CRIB]
@@ -133,8 +140,9 @@ def dumps(m, limit):
                             o += 1
                     parts.append(b)
                     head[0] += 1
-                if last:
-                    break
+            if last:
+                break
+            if m.deals > d + 1:  # the next deal
                 d += 1
                 for f in range(len(cur)):
                     cur[f] = _NONE if f % _FIELDS < 2 else 0
@@ -156,11 +164,14 @@ def dumps(m, limit):
                 if n > 0:
                     _add(cur, k * _FIELDS + _PLAY, n)
     except BaseException:  # (MemoryError half way: the journal's state again, as the engine
-        m.restore()  # does after a failed entry)
+        parts = head = cur = None  # does after a failed entry, once this call's blocks are
+        gc.collect()  # free; if that fails too, the caller must see the game restored)
+        m.restore()
         raise
     if m.score != score or m.deals != deals:  # (the journal is the game: never)
         m.restore()
         raise ValueError("journal")
+    m.last_play = played
     return parts
 
 

@@ -98,9 +98,32 @@ def test_the_first_deals_only_and_read_at_an_offset():
 
 def test_the_game_itself_is_left_as_it_was():
     m = known_game()
-    before = (m.state(), m.dumps())
+    before = (m.state(), m.dumps(), m.last_play)
     summary(m)
-    assert (m.state(), m.dumps()) == before
+    assert (m.state(), m.dumps(), m.last_play) == before
+    m.undo()
+    m.redo()  # (rebuilt from the deal's record: no last card played)
+    before = (m.state(), m.dumps(), m.last_play)
+    summary(m)
+    assert (m.state(), m.dumps(), m.last_play) == before
+
+
+def test_points_pegged_before_any_deal():
+    """A game pegged by hand only has no deals to detail, and no totals; pegs before the first
+    deal of a game dealt after are that deal's."""
+    m = Match(players=2, target=61)
+    for _ in range(5):
+        m.peg(BLUE, 13)
+    assert m.phase == OVER and m.deals == 0
+    b = summary(m)
+    assert b == bytes(len(b)) and len(b) == 1 + 11 * 2  # (0 deals, each side's totals 0)
+    m = Match(players=2, target=61)
+    m.peg(RED, 3)
+    m.deal(0)
+    m.peg(RED, 2)
+    b = summary(m)
+    assert S.rows(b, 0, 2) == [(0, 0, None, (None, None), (0, 0), (5, 0), (0, 0), (0, 0))]
+    assert S.totals(b, 0, 2, RED)[6] == 5  # pegged by hand: both
 
 
 def test_a_finished_game_shown_by_undo_has_no_journal_to_replay():
