@@ -4,7 +4,7 @@ The board never deals (the players hold real cards); the host simulator and test
 the cards to match.Match through the same calls a board makes. No random module in here:
 shuffle() takes rand(n) -> int in 0..n-1, so a seeded generator makes runs reproducible.
 
-How many cards each seat gets, by the number of players (rule sheet 002 and the README):
+How many cards each seat gets, by the number of players (rule sheet 002 and docs/rules.md):
 2: six each, two each to the crib; 3: five each and one from the deck to the crib, one each
 to the crib; 4: five each, one each to the crib; 5: five each but the dealer four, the others
 one each to the crib; 6: five to the four left of the dealer, four to the dealer and the seat
