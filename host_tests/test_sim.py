@@ -152,6 +152,23 @@ def test_a_wrong_entry_is_refused_and_flashes(tmp_path):
     assert any("!" in line for line in st["lines"])
 
 
+def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
+    """Issue 22 #11: the printout's error names players (Red), as the display does (board/
+    text.py's who()), never the engine's seats ("seat 0")."""
+    from board.screen import wrap
+
+    # ONE_DEAL's play, then Blue's hand typed with Red's 5S in it
+    keys = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 5D6A4B2C#"
+    _board, st = run(tmp_path, keys)
+    assert st["error"] == "5S is in Red's hand"
+    shown, d = wrap("! " + st["error"]), st["display"]  # the display's own "!" lines
+    assert any(d[i:i + len(shown)] == shown for i in range(len(d)))
+    code, out = cli(capsys, "--keys", keys)
+    assert code == 1
+    assert "last error: 5S is in Red's hand" in out and "refused: 5S is in Red's hand" in out
+    assert "seat" not in out
+
+
 @pytest.mark.parametrize("target", ["rp2040", "esp32"])
 def test_built_tree_plays_a_game(tmp_path, target):
     """The .mpy tree `make build` makes for each board runs the same whole game in micropython
@@ -198,6 +215,15 @@ def cli(capsys, *args):
 
     code = sim_cli.main(list(args))
     return code, capsys.readouterr().out
+
+
+def cli_err(capsys, *args):
+    """tools/sim.py's command line in this process: (exit status, stdout, stderr)."""
+    from sim import cli as sim_cli
+
+    code = sim_cli.main(list(args))
+    got = capsys.readouterr()
+    return code, got.out, got.err
 
 
 def test_scripted_runs_never_touch_the_interactive_game(tmp_path, capsys, monkeypatch):
@@ -305,3 +331,72 @@ def test_fake_machine_refuses_what_the_port_refuses():
     assert lines[2] == "ok"
     assert lines[3].startswith("refused")
     assert lines[4] == "ok"
+
+
+def sims_at_once(argvs, burners):
+    """Run tools/sim.py once per argv, all at the same time, while `burners` processes keep
+    every core busy: [(exit status, stdout, stderr)] in argv order."""
+    import subprocess
+    import sys
+
+    burn = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(burners)]
+    try:
+        runs = [subprocess.Popen([sys.executable, SIM, *argv], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for argv in argvs]
+        outs = [p.communicate(timeout=600) for p in runs]  # (a bound, not a measure)
+        return [(p.returncode, o, e) for p, (o, e) in zip(runs, outs)]
+    finally:
+        for p in burn:
+            p.kill()
+            p.wait()
+
+
+def test_scripted_runs_are_the_same_however_busy_the_machine(tmp_path):
+    """Issue 22 #15: scripted runs play in virtual time. Six whole games typed at once, on a
+    machine whose every core is kept busy, end identically, LED for LED, where the engine's
+    own game ends (before, most ended at the first deal with "who deals?": asyncio still
+    stamped the app's tasks with the real clock, so a slow start held the app back while
+    the keys went by)."""
+    import json
+
+    keys, m = game_keys(6, 3, 121)
+    runs = sims_at_once([["--autoplay", "6", "--players", "3", "--json"]] * 3
+                        + [["--keys", keys, "--json"]] * 3, burners=os.cpu_count() or 2)
+    assert [code for code, _o, _e in runs] == [0] * 6, [e for _c, _o, e in runs]
+    states = [json.loads(o.splitlines()[-1]) for _c, o, _e in runs]
+    assert all(st == states[0] for st in states)  # the same frame, display, scores
+    st = states[0]
+    assert st["phase"] == "over" and st["refused"] == 0
+    assert [s for _n, s in st["scores"]] == list(m.score[:m.sides])
+
+
+def test_a_scripted_run_that_went_wrong_exits_1(tmp_path, capsys):
+    """A run that did not do what it was told says why and exits 1: an entry the board
+    refused (even if later keys went on), a key the board has not got."""
+    code, out, err = cli_err(capsys, "--keys", "# 5C 0A 5D 5D 11B")  # 5♠ twice, then J♦
+    assert code == 1 and "the board refused 1 entry" in err
+    assert "refused: 5S was already played" in out
+    assert "scores: Red 2, Blue 0" in out and "last error: none" in out  # (J♦ went on)
+    code, out, err = cli_err(capsys, "--keys", "[c]")  # the fake board has buttons a, b only
+    assert code == 1 and "no key 'c' on this board" in err
+    code, out, err = cli_err(capsys, "--keys", "# 5C 0A 5D")
+    assert code == 0 and "refused" not in out + err
+
+
+def test_autoplay_that_did_not_reach_the_end_exits_1(tmp_path, capsys, monkeypatch):
+    """--autoplay exits 1 when the board does not end where the engine's game ended (here a
+    key of the script lost on the way: the board refuses what follows)."""
+    from sim import cli as sim_cli
+
+    def lossy(seed, players, target):
+        keys, m = game_keys(seed, players, target)
+        return " ".join(keys.split(" ")[:-1]), m  # the last entry lost
+
+    monkeypatch.setattr(sim_cli, "game_keys", lossy)
+    code, out, err = cli_err(capsys, "--autoplay", "1")
+    assert code == 1 and "phase: over" not in out
+    assert "the autoplayed game did not reach its end" in err
+    monkeypatch.undo()
+    code, out, err = cli_err(capsys, "--autoplay", "1")
+    assert code == 0 and "phase: over" in out and err == ""
