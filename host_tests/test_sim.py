@@ -354,7 +354,7 @@ def sims_at_once(argvs, burners):
 
 def test_scripted_runs_are_the_same_however_busy_the_machine(tmp_path):
     """Issue 22 #15: scripted runs play in virtual time. Six whole games typed at once, on a
-    machine whose every core is kept busy, end identically, LED for LED, where the engine's
+    machine whose cores (up to four) are kept busy, end identically, LED for LED, where the engine's
     own game ends (before, most ended at the first deal with "who deals?": asyncio still
     stamped the app's tasks with the real clock, so a slow start held the app back while
     the keys went by)."""
@@ -362,7 +362,7 @@ def test_scripted_runs_are_the_same_however_busy_the_machine(tmp_path):
 
     keys, m = game_keys(6, 3, 121)
     runs = sims_at_once([["--autoplay", "6", "--players", "3", "--json"]] * 3
-                        + [["--keys", keys, "--json"]] * 3, burners=os.cpu_count() or 2)
+                        + [["--keys", keys, "--json"]] * 3, burners=min(os.cpu_count() or 2, 4))
     assert [code for code, _o, _e in runs] == [0] * 6, [e for _c, _o, e in runs]
     states = [json.loads(o.splitlines()[-1]) for _c, o, _e in runs]
     assert all(st == states[0] for st in states)  # the same frame, display, scores

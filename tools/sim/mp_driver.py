@@ -21,8 +21,13 @@ one line each:
   anything else the app prints is passed through (the host shows or logs it).
 
 "virtual" time (scripted runs, tests): asyncio's clock is replaced by one that jumps to the next
-timer when every task sleeps, so a whole game runs in well under a second and always the same
-way. "realtime": the real clock, stdin polled every 10 ms (the interactive terminal UI).
+timer when every task sleeps (VirtualTime), so a whole game runs in well under a second and
+always the same way, however busy the machine: the app's clock counts virtual ms from 0 and
+nothing the app or asyncio does waits on the real clock. "realtime": the real clock, stdin
+polled every 10 ms (the interactive terminal UI).
+
+STATE's "error" and "refusals" (the first ten entries the app refused; "refused" counts them
+all) name players as the display does ("Red", "Blue2"), never the engine's seats.
 """
 
 import sys
