@@ -163,8 +163,9 @@ def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
     assert st["error"] == "5S is in Red's hand"
     shown, d = wrap("! " + st["error"]), st["display"]  # the display's own "!" lines
     assert any(d[i:i + len(shown)] == shown for i in range(len(d)))
-    code, out = cli(capsys, "--keys", keys)
+    code, out = cli(capsys, "--keys", keys, "--show")  # the board drawn, and the printout
     assert code == 1
+    assert "error:  5S is in Red's hand" in out  # the drawn board's error line
     assert "last error: 5S is in Red's hand" in out and "refused: 5S is in Red's hand" in out
     assert "seat" not in out
 
