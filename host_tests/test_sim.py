@@ -16,11 +16,15 @@ SIM = os.path.join(ROOT, "tools", "sim.py")  # the command line, as the README r
 HOLE, START, FINISH = 1, 0, 2  # board.layout kinds (as the driver reports them)
 
 
-def run(tmp_path, keys, **kw):
+def run(tmp_path, keys, refused=0, **kw):
+    """The board after keys on a new simulator in tmp_path/store: (its layout, final state);
+    it must not crash, and refuse `refused` entries (None: any number)."""
     s = Sim(str(tmp_path / "store"), **kw)
     st = s.run(parse_keys(keys))
     assert not st.get("crash"), st["crash"]
     assert not s.errors, s.errors
+    if refused is not None:
+        assert st["refused"] == refused, st["refusals"]  # (0: every key did what it was for)
     return s.board, st
 
 
@@ -48,16 +52,17 @@ def lit_holes(board, lit, lane):
 # The show: Blue 10C JD KH 9C = 15s 6 + run of three 3 = 9; Red 5S 6C 4D 3H = 15s 4,
 # pair 2, two runs of four 8 = 14; Red's crib AC 2C 7S 8D = 15s 6 -> Red 25, Blue 9.
 # Keyed as few as the board takes: OK for the first deal, the starter and each card go in with
-# their suits, OK on each hand (filled in from the play), the crib typed. ONE_DEAL_TYPED is
+# their suits, one OK for both hands (filled in from the play: with two players the pone's OK
+# counts the dealer's too; a second OK would be refused), the crib typed. ONE_DEAL_TYPED is
 # the same deal as it was keyed before the board filled hands in: an OK after every card,
 # every hand typed over the filled-in one; the board takes both.
 # ONE_DEAL_CARDS and ONE_DEAL_SYMBOLS: the same deal with the cards written as cards (in
 # parentheses as `make score` writes them, or with suit symbols): the same keys are pressed.
-ONE_DEAL = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # # 1A2A7D8B#"
+ONE_DEAL = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 1A2A7D8B#"
 ONE_DEAL_TYPED = ("# 5C# 10A# 5D# 11B# 6A# 13C# 4B# 9A# 3C "
                   "10A11B13C9A# 5D6A4B3C# 1A2A7D8B#")
-ONE_DEAL_CARDS = "# (5H 10C 5S JD 6C KH 4D 9C 3H) # # (AC 2C 7S 8D)#"
-ONE_DEAL_SYMBOLS = "# 5♥ 10♣ 5♠ J♦ 6♣ K♥ 4♦ 9♣ 3♥ # # A♣ 2♣ 7♠ 8♦ #"
+ONE_DEAL_CARDS = "# (5H 10C 5S JD 6C KH 4D 9C 3H) # (AC 2C 7S 8D)#"
+ONE_DEAL_SYMBOLS = "# 5♥ 10♣ 5♠ J♦ 6♣ K♥ 4♦ 9♣ 3♥ # A♣ 2♣ 7♠ 8♦ #"
 
 
 @pytest.mark.parametrize("keys", [ONE_DEAL, ONE_DEAL_TYPED, ONE_DEAL_CARDS, ONE_DEAL_SYMBOLS])
@@ -157,10 +162,10 @@ def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
     text.py's who()), never the engine's seats ("seat 0")."""
     from board.screen import wrap
 
-    # ONE_DEAL's play, then Blue's hand typed with Red's 5S in it
-    keys = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 5D6A4B2C#"
-    _board, st = run(tmp_path, keys)
-    assert st["error"] == "5S is in Red's hand"
+    # ONE_DEAL's play and hands, then the crib typed with Red's 5S in it
+    keys = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 5D6A4B2C"
+    _board, st = run(tmp_path, keys, refused=None)
+    assert st["error"] == st["refusals"][0] == "5S is in Red's hand"
     shown, d = wrap("! " + st["error"]), st["display"]  # the display's own "!" lines
     assert any(d[i:i + len(shown)] == shown for i in range(len(d)))
     code, out = cli(capsys, "--keys", keys, "--show")  # the board drawn, and the printout
