@@ -292,6 +292,10 @@ def test_the_tool_reads_a_simulator_folder_and_writes_csv_and_json(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("1 games (") and "won" in p.stdout
+    # issue 22 #17: it says where it wrote each file, and what its printed line holds
+    assert "wrote 1 game to %s (CSV" % os.path.abspath(out_csv) in p.stdout
+    assert "wrote 1 game to %s (JSON" % os.path.abspath(out_json) in p.stdout
+    assert "(hand/crib/play)" in p.stdout.splitlines()[1]
     with open(out_csv, newline="") as fh:
         rows = list(csv.DictReader(fh))
     assert list(rows[0]) == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS)
@@ -318,9 +322,30 @@ def test_the_tool_on_a_copied_file_and_on_nothing(tmp_path):
         assert tool.main(["--file", str(tmp_path / "history"), "--csv", "-"]) == 0
     finally:
         sys.stdout = old
-    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    rows = list(csv.reader(io.StringIO(out.getvalue())))  # the CSV alone: nothing said
+    assert rows[0] == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS) and len(rows) == 3
     assert rows[1][:8] == ["1", "2", "2", "2", "61", "win", "0", "3"]
     assert tool.main(["--storage", str(tmp_path / "none")]) == 1
+
+
+def test_the_tool_has_a_legend_for_every_column(tmp_path, capsys):
+    """Issue 22 #17: every column of the CSV and key of the JSON board/export.py makes has a
+    line in the legend (--legend, and --help), and nothing else has one."""
+    st = Storage(str(tmp_path), None)
+    m = known_game()
+    history.add(st, m, S.dumps(m, DETAIL))
+    path = str(tmp_path / "history")
+    with open(path, "rb") as f:
+        (g,) = tool.games(f.read())
+    keys = set(g) | set(g["by_side"][0])
+    named = [c for c, _t in tool.LEGEND]
+    assert len(named) == len(set(named))
+    assert set(named) == set(tool.GAME_COLUMNS + tool.SIDE_COLUMNS) | keys
+    assert all(t for _c, t in tool.LEGEND)
+    assert tool.main(["--legend"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == named
+    assert "muggins_taken  points it took from another side's short count" in "\n".join(out)
 
 
 # --- on the real MicroPython binary, from .mpy, in the board's 96k test heap ---------------

@@ -16,11 +16,15 @@ SIM = os.path.join(ROOT, "tools", "sim.py")  # the command line, as the README r
 HOLE, START, FINISH = 1, 0, 2  # board.layout kinds (as the driver reports them)
 
 
-def run(tmp_path, keys, **kw):
+def run(tmp_path, keys, refused=0, **kw):
+    """The board after keys on a new simulator in tmp_path/store: (its layout, final state);
+    it must not crash, and refuse `refused` entries (None: any number)."""
     s = Sim(str(tmp_path / "store"), **kw)
     st = s.run(parse_keys(keys))
     assert not st.get("crash"), st["crash"]
     assert not s.errors, s.errors
+    if refused is not None:
+        assert st["refused"] == refused, st["refusals"]  # (0: every key did what it was for)
     return s.board, st
 
 
@@ -48,16 +52,17 @@ def lit_holes(board, lit, lane):
 # The show: Blue 10C JD KH 9C = 15s 6 + run of three 3 = 9; Red 5S 6C 4D 3H = 15s 4,
 # pair 2, two runs of four 8 = 14; Red's crib AC 2C 7S 8D = 15s 6 -> Red 25, Blue 9.
 # Keyed as few as the board takes: OK for the first deal, the starter and each card go in with
-# their suits, OK on each hand (filled in from the play), the crib typed. ONE_DEAL_TYPED is
+# their suits, one OK for both hands (filled in from the play: with two players the pone's OK
+# counts the dealer's too; a second OK would be refused), the crib typed. ONE_DEAL_TYPED is
 # the same deal as it was keyed before the board filled hands in: an OK after every card,
 # every hand typed over the filled-in one; the board takes both.
 # ONE_DEAL_CARDS and ONE_DEAL_SYMBOLS: the same deal with the cards written as cards (in
 # parentheses as `make score` writes them, or with suit symbols): the same keys are pressed.
-ONE_DEAL = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # # 1A2A7D8B#"
+ONE_DEAL = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 1A2A7D8B#"
 ONE_DEAL_TYPED = ("# 5C# 10A# 5D# 11B# 6A# 13C# 4B# 9A# 3C "
                   "10A11B13C9A# 5D6A4B3C# 1A2A7D8B#")
-ONE_DEAL_CARDS = "# (5H 10C 5S JD 6C KH 4D 9C 3H) # # (AC 2C 7S 8D)#"
-ONE_DEAL_SYMBOLS = "# 5♥ 10♣ 5♠ J♦ 6♣ K♥ 4♦ 9♣ 3♥ # # A♣ 2♣ 7♠ 8♦ #"
+ONE_DEAL_CARDS = "# (5H 10C 5S JD 6C KH 4D 9C 3H) # (AC 2C 7S 8D)#"
+ONE_DEAL_SYMBOLS = "# 5♥ 10♣ 5♠ J♦ 6♣ K♥ 4♦ 9♣ 3♥ # A♣ 2♣ 7♠ 8♦ #"
 
 
 @pytest.mark.parametrize("keys", [ONE_DEAL, ONE_DEAL_TYPED, ONE_DEAL_CARDS, ONE_DEAL_SYMBOLS])
@@ -152,6 +157,24 @@ def test_a_wrong_entry_is_refused_and_flashes(tmp_path):
     assert any("!" in line for line in st["lines"])
 
 
+def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
+    """Issue 22 #11: the printout's error names players (Red), as the display does (board/
+    text.py's who()), never the engine's seats ("seat 0")."""
+    from board.screen import wrap
+
+    # ONE_DEAL's play and hands, then the crib typed with Red's 5S in it
+    keys = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 5D6A4B2C"
+    _board, st = run(tmp_path, keys, refused=None)
+    assert st["error"] == st["refusals"][0] == "5S is in Red's hand"
+    shown, d = wrap("! " + st["error"]), st["display"]  # the display's own "!" lines
+    assert any(d[i:i + len(shown)] == shown for i in range(len(d)))
+    code, out = cli(capsys, "--keys", keys, "--show")  # the board drawn, and the printout
+    assert code == 1
+    assert "error:  5S is in Red's hand" in out  # the drawn board's error line
+    assert "last error: 5S is in Red's hand" in out and "refused: 5S is in Red's hand" in out
+    assert "seat" not in out
+
+
 @pytest.mark.parametrize("target", ["rp2040", "esp32"])
 def test_built_tree_plays_a_game(tmp_path, target):
     """The .mpy tree `make build` makes for each board runs the same whole game in micropython
@@ -198,6 +221,15 @@ def cli(capsys, *args):
 
     code = sim_cli.main(list(args))
     return code, capsys.readouterr().out
+
+
+def cli_err(capsys, *args):
+    """tools/sim.py's command line in this process: (exit status, stdout, stderr)."""
+    from sim import cli as sim_cli
+
+    code = sim_cli.main(list(args))
+    got = capsys.readouterr()
+    return code, got.out, got.err
 
 
 def test_scripted_runs_never_touch_the_interactive_game(tmp_path, capsys, monkeypatch):
@@ -305,3 +337,72 @@ def test_fake_machine_refuses_what_the_port_refuses():
     assert lines[2] == "ok"
     assert lines[3].startswith("refused")
     assert lines[4] == "ok"
+
+
+def sims_at_once(argvs, burners):
+    """Run tools/sim.py once per argv, all at the same time, while `burners` processes keep
+    every core busy: [(exit status, stdout, stderr)] in argv order."""
+    import subprocess
+    import sys
+
+    burn = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(burners)]
+    try:
+        runs = [subprocess.Popen([sys.executable, SIM, *argv], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for argv in argvs]
+        outs = [p.communicate(timeout=600) for p in runs]  # (a bound, not a measure)
+        return [(p.returncode, o, e) for p, (o, e) in zip(runs, outs)]
+    finally:
+        for p in burn:
+            p.kill()
+            p.wait()
+
+
+def test_scripted_runs_are_the_same_however_busy_the_machine(tmp_path):
+    """Issue 22 #15: scripted runs play in virtual time. Six whole games typed at once, on a
+    machine whose cores (up to four) are kept busy, end identically, LED for LED, where the engine's
+    own game ends (before, most ended at the first deal with "who deals?": asyncio still
+    stamped the app's tasks with the real clock, so a slow start held the app back while
+    the keys went by)."""
+    import json
+
+    keys, m = game_keys(6, 3, 121)
+    runs = sims_at_once([["--autoplay", "6", "--players", "3", "--json"]] * 3
+                        + [["--keys", keys, "--json"]] * 3, burners=min(os.cpu_count() or 2, 4))
+    assert [code for code, _o, _e in runs] == [0] * 6, [e for _c, _o, e in runs]
+    states = [json.loads(o.splitlines()[-1]) for _c, o, _e in runs]
+    assert all(st == states[0] for st in states)  # the same frame, display, scores
+    st = states[0]
+    assert st["phase"] == "over" and st["refused"] == 0
+    assert [s for _n, s in st["scores"]] == list(m.score[:m.sides])
+
+
+def test_a_scripted_run_that_went_wrong_exits_1(tmp_path, capsys):
+    """A run that did not do what it was told says why and exits 1: an entry the board
+    refused (even if later keys went on), a key the board has not got."""
+    code, out, err = cli_err(capsys, "--keys", "# 5C 0A 5D 5D 11B")  # 5♠ twice, then J♦
+    assert code == 1 and "the board refused 1 entry" in err
+    assert "refused: 5S was already played" in out
+    assert "scores: Red 2, Blue 0" in out and "last error: none" in out  # (J♦ went on)
+    code, out, err = cli_err(capsys, "--keys", "[c]")  # the fake board has buttons a, b only
+    assert code == 1 and "no key 'c' on this board" in err
+    code, out, err = cli_err(capsys, "--keys", "# 5C 0A 5D")
+    assert code == 0 and "refused" not in out + err
+
+
+def test_autoplay_that_did_not_reach_the_end_exits_1(tmp_path, capsys, monkeypatch):
+    """--autoplay exits 1 when the board does not end where the engine's game ended (here a
+    key of the script lost on the way: the board refuses what follows)."""
+    from sim import cli as sim_cli
+
+    def lossy(seed, players, target):
+        keys, m = game_keys(seed, players, target)
+        return " ".join(keys.split(" ")[:-1]), m  # the last entry lost
+
+    monkeypatch.setattr(sim_cli, "game_keys", lossy)
+    code, out, err = cli_err(capsys, "--autoplay", "1")
+    assert code == 1 and "phase: over" not in out
+    assert "the autoplayed game did not reach its end" in err
+    monkeypatch.undo()
+    code, out, err = cli_err(capsys, "--autoplay", "1")
+    assert code == 0 and "phase: over" in out and err == ""

@@ -13,7 +13,11 @@ keyboard into the keypad (tools/sim/terminal.py). The interactive board saves it
 settings in .sim/ (or --storage DIR), so quitting and starting again resumes the game;
 --fresh starts a new game there and keeps the settings. Scripted runs (--keys, --autoplay)
 never touch .sim/: they play on a temporary folder, deleted afterwards, unless --storage DIR
-is given (then they go on from the game saved there).
+is given (then they go on from the game saved there). A scripted run plays in virtual time:
+the same keys give the same board however busy the machine is. It exits 0 if it did what it
+was told, 1 if not: a key the board refused ("refused:" names each), a key the board has not
+got, an autoplayed game that did not end where the engine's own game ended; 2 if it could not
+run (a bad key script, the firmware crashed).
 
 Key script (--keys, tools/sim/keys.py): every character is one press of that keypad key (0-9
 A-D * #, a-d count as A-D); spaces are ignored; "~X" holds X for a long press; "." lets a
@@ -65,6 +69,12 @@ def summary(board, st):
         lines.append("scores: " + ", ".join("%s %s" % (n, s) for n, s in st["scores"]))
     lines.append("phase: %s" % st.get("phase", "?"))
     lines.append("last error: %s" % (st.get("error") or "none"))
+    refused = st.get("refused", 0)
+    texts = st.get("refusals") or []
+    for t in texts:
+        lines.append("refused: %s" % t)
+    if refused > len(texts):
+        lines.append("refused: ... and %d more" % (refused - len(texts)))
     lit = board.lit(bytes.fromhex(st["frame"]))
     lines.append("lit LEDs: %d of %d" % (len(lit), board.count))
     for d in st.get("display") or []:
@@ -73,9 +83,28 @@ def summary(board, st):
     return lines
 
 
+def failures(a, sim, st):
+    """Why a scripted run did not do what it was told (empty if it did): a key the board has
+    not got, an entry the board refused, an autoplayed game that did not end where the
+    engine's own game ended."""
+    why = ["the driver could not do: %s" % e for e in sim.errors]
+    if st.get("refused"):
+        why.append("the board refused %d entr%s (see \"refused:\")"
+                   % (st["refused"], "y" if st["refused"] == 1 else "ies"))
+    m = a.engine
+    if m is not None and a.upto is None and not a.user_keys:
+        want = [int(s) for s in m.score[:m.sides]]
+        got = [s for _n, s in st.get("scores", [])]
+        if st.get("phase") != "over" or got != want:
+            why.append("the autoplayed game did not reach its end: the board has %s, phase %s; "
+                       "the engine's game ended %s" % (got, st.get("phase"), want))
+    return why
+
+
 def scripted(a):
     """Run the key script (a.script, the autoplayed game's keys, then a.user_keys: --keys)
-    without the terminal UI on the board in a.storage, and print the final state."""
+    without the terminal UI on the board in a.storage, and print the final state. Exit status
+    0 if it did what it was told, 1 if not (failures(): said on stderr)."""
     try:
         cmds = parse_keys(a.script + " " + (a.user_keys or ""))
     except ValueError as e:
@@ -104,7 +133,10 @@ def scripted(a):
     if a.png:
         w, h = ui.save_png(sim.board, bytes.fromhex(st["frame"]), a.png, st.get("display"))
         print("wrote %s (%d x %d)" % (a.png, w, h))
-    return 0
+    why = failures(a, sim, st)
+    for w in why:
+        sys.stderr.write("sim: %s\n" % w)
+    return 1 if why else 0
 
 
 def main(argv=None):
@@ -145,6 +177,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     a.user_keys = a.keys
     a.script = ""
+    a.engine = None  # with --autoplay: the engine's own game, where the board must end
     scripted_run = a.keys is not None or a.autoplay is not None
     if a.web and scripted_run:  # a scripted run's clock jumps: nothing could be served
         ap.error("--web serves the page from the interactive board (not with --keys/--autoplay)")
@@ -160,7 +193,7 @@ def main(argv=None):
             forget(a.storage, GAME_FILES)
         try:
             if a.autoplay is not None:
-                script, _m = game_keys(a.autoplay, a.players, a.game)
+                script, a.engine = game_keys(a.autoplay, a.players, a.game)
                 if a.upto is not None:
                     script = " ".join(script.split(" ")[:a.upto])
                 a.script = script

@@ -21,8 +21,13 @@ one line each:
   anything else the app prints is passed through (the host shows or logs it).
 
 "virtual" time (scripted runs, tests): asyncio's clock is replaced by one that jumps to the next
-timer when every task sleeps, so a whole game runs in well under a second and always the same
-way. "realtime": the real clock, stdin polled every 10 ms (the interactive terminal UI).
+timer when every task sleeps (VirtualTime), so a whole game runs in well under a second and
+always the same way, however busy the machine: the app's clock counts virtual ms from 0 and
+nothing the app or asyncio does waits on the real clock. "realtime": the real clock, stdin
+polled every 10 ms (the interactive terminal UI).
+
+STATE's "error" and "refusals" (the first ten entries the app refused; "refused" counts them
+all) name players as the display does ("Red", "Blue2"), never the engine's seats.
 """
 
 import sys
@@ -44,13 +49,31 @@ from board.keypad import KEYS_4X4, BUTTON_NAMES
 from boards import fake
 
 
+# asyncio's clock runs this far ahead of the real one in virtual time (a quarter of the 2**30
+# ticks period; within the +-2**29 that ticks_diff can tell apart): see VirtualTime.
+_AHEAD = 1 << 28
+
+
 class VirtualTime:
-    """asyncio's ticks() and its idle wait, replaced: waiting advances the clock instead."""
+    """asyncio's clock and its idle wait, replaced: waiting advances the clock instead, so a
+    scripted run never depends on how fast the machine is.
+
+    The app reads ticks() (hw["clock"]): virtual milliseconds from 0 at the start. asyncio
+    orders its tasks by `now`, the same time kept _AHEAD of the real clock, because C code in
+    asyncio still stamps some tasks with the real time (a task created, woken, or cancelled):
+    such a stamp is always in the virtual past, so the task runs at once, as it would on a
+    board, and never makes the clock jump. create_task() is patched to stamp a new task with
+    the virtual time, the one such push the app makes in normal play."""
 
     def __init__(self):
-        self.now = time.ticks_ms()  # start at the real clock: C-level pushes use it
+        self.now = time.ticks_add(time.ticks_ms(), _AHEAD)
+        self.start = self.now
 
     def ticks(self):
+        """The app's clock: virtual ms since the start (wraps at 2**30, as ticks_ms does)."""
+        return time.ticks_diff(self.now, self.start) & 0x3FFFFFFF
+
+    def sched_ticks(self):
         return self.now
 
     def wait_io_event(self, dt):
@@ -61,9 +84,17 @@ class VirtualTime:
         """A blocking sleep (the app's boot check uses one): the clock just moves on."""
         self.now = time.ticks_add(self.now, ms)
 
+    def create_task(self, coro, _orig=_core.create_task):
+        t = _orig(coro)
+        q = _core._task_queue
+        q.remove(t)  # pushed with the real time: now the virtual time instead
+        q.push(t, self.now)
+        return t
+
     def install(self):
-        _core.ticks = self.ticks
+        _core.ticks = self.sched_ticks
         _core._io_queue.wait_io_event = self.wait_io_event
+        _core.create_task = asyncio.create_task = self.create_task
 
 
 def out(kind, obj):
@@ -204,8 +235,37 @@ def start_app(hw):
     from board.app import App
 
     app = App(hw)
+    count_refusals(app)
     app.boot()  # a key held at power-up starts the LED self-test, as on the board
     return app
+
+
+_KEPT = 10  # refusals whose text is kept (all are counted)
+
+
+def count_refusals(app):
+    """Count every entry the app refuses (app.refuse: the display's "!" line and the red
+    flash), keeping the first few texts named as the display names them: a scripted run
+    whose keys were refused did not do what it was told, even if a later key cleared it."""
+    refuse = app.refuse
+    app.refused = 0
+    app.refusals = []
+
+    def counted(text):
+        refuse(text)
+        app.refused += 1
+        if len(app.refusals) < _KEPT:
+            app.refusals.append(named(app, text))
+
+    app.refuse = counted
+
+
+def named(app, text):
+    """A refusal's text as the display shows it: the engine's "seat 1" named as the player
+    (board/text.py's who(): "Blue", "Red2")."""
+    from board.text import who
+
+    return who(app, text) if text else ""
 
 
 def app_main(app):
@@ -225,7 +285,9 @@ def app_state(app):
         "scores": [[screen.SIDE_NAMES[s], m.score[s]] for s in range(m.sides)],
         "games": [m.games[s] for s in range(m.sides)],
         "phase": phases.get(m.phase, str(m.phase)),
-        "error": app.err or "",
+        "error": named(app, app.err),
+        "refused": app.refused,
+        "refusals": app.refusals,
         "lines": app.lines(),
         "target": m.target,
         "players": m.players,

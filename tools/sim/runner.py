@@ -92,7 +92,7 @@ class Sim:
             try:
                 self.states.append(self._read_until("STATE"))
             except SimError:
-                if not self.states or self.proc.wait(timeout=30):
+                if not self.states or self.proc.wait():  # (its output has ended)
                     raise
                 break
         return self.states.pop()
