@@ -26,6 +26,14 @@ flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
   (main.py, board_config.py) besides the files kept above: the code then runs from flash. A
   partition too small for the image is refused too. Without --romfs, an earlier image in the
   partition is emptied (its old modules would stay importable: lib/ is searched in /rom first).
+  A MicroPython image with the firmware frozen in (firmware/manifest.py; the probe reads
+  help('modules') and the frozen version.py): when its version is the build's, only what the
+  image lacks is copied (main.py, board_config.py, the page, modules not frozen), and module
+  files of an earlier flash are removed ('' comes before .frozen on sys.path: they would be
+  imported instead, on the heap); a frozen OLED driver is not installed. An image of another
+  version gets every file (they shadow it; the flash says so). --romfs onto a frozen image is
+  refused. Any refusal after the board was read resets it: it runs as before, not stopped at
+  its REPL.
 dev: mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
   Ctrl-C stops it cleanly: the board is soft-reset and left at its normal REPL (stop_dev()).
 repl: the board's REPL (Ctrl-] or Ctrl-x leaves).
