@@ -3,9 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The heap the core's tests get under real MicroPython: below what an ESP32 without PSRAM
-# offers (it grows to ~112 KB), and the unix port's 64-bit objects are twice the size.
-MP_HEAP ?= 96k
+# The heap the core's tests get under real MicroPython (64-bit unix port): tools/budgets.py's,
+# 15 % over what the biggest module needs (still under an ESP32's on this port's objects).
+MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware
@@ -107,8 +107,8 @@ clean:
 # into build/soak) in SOAK_HEAP, a CHECK line every 50 games: the test's run, longer
 # (~30 ms a game here: 3000 games take ~1.5 min). tools/bench/mp_soak.py says how.
 SOAK_GAMES ?= 3000
-# = host_tests/test_endurance.py's heap (why: there)
-SOAK_HEAP ?= 136k
+# = host_tests/test_endurance.py's heap (tools/budgets.py: 15 % over what 500 games need)
+SOAK_HEAP ?= $(shell $(PY) tools/budgets.py soak)
 soak: $(STAMP)
 	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet
 	cd build/soak/esp32 && MICROPYPATH=. SOAK_CHILD=make $(CURDIR)/$(BIN)/micropython \

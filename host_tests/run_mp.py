@@ -1,7 +1,8 @@
 """Runs host_tests/both/ under real MicroPython: one micropython process per test module.
 
-A board runs one app, not a whole test suite: giving each module a fresh heap of the board's
-size (MP_HEAP, default 96k) keeps one module's garbage and fragmentation from failing the next.
+A board runs one app, not a whole test suite: giving each module a fresh heap (MP_HEAP,
+default tools/budgets.py's "core" heap) keeps one module's garbage and fragmentation from
+failing the next.
 mp_runner.py does the work inside MicroPython; this sums its lines into one closing
 'micropython: N passed, N failed' line. Exit status 1 if anything failed.
 """
@@ -16,7 +17,10 @@ BOTH = os.path.join(ROOT, "host_tests", "both")
 
 
 def main(argv):
-    heap = os.environ.get("MP_HEAP", "96k")
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import budgets  # tools/budgets.py
+
+    heap = os.environ.get("MP_HEAP") or budgets.heap("core")
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     if not os.path.exists(exe):
         exe = "micropython"

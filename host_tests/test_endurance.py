@@ -2,14 +2,12 @@
 MicroPython binary, with tools/bench/mp_soak.py (how it drives the games is in its header).
 
 The firmware runs from .mpy files as `make build` makes them (tools/build.build, as
-test_board_mp.py does), imported from the tree's root as a board imports them, in a 136k heap:
-in 96k the modules, one App, the RAM filesystem and the soak's own code do not fit together
-before the first key, and at 112-120k the fragmented heap cannot give a 600-byte block some
-time in the first 50 games (mp_soak.py's header says more). At 128k it lasted until the match
-modes gave the Match its 48th attribute: its attribute table is then one 944-byte block (752
-before), which the soak's load of the saved game (every 50 games, in the heap fragmented by
-hundreds of games) sometimes cannot find, at game 328 or 468 depending on the checkout's path.
-One attribute fewer is issue 9's to do. SOAK_HEAP in the environment overrides it.
+test_board_mp.py does), imported from the tree's root as a board imports them, in the heap of
+tools/budgets.py ("soak": 15 % over the smallest heap 500 games ran in, from two checkout
+paths). Below that the heap, fragmented by hundreds of games, sooner or later cannot give a
+block of 600-1300 bytes (the match's attribute table, the save's pieces): at 120k before the
+first game ends, at 124k by game 90, at 128k by game 205 (mp_soak.py's header says more).
+SOAK_HEAP in the environment overrides it.
 
 GAMES games, in blocks of 50 at 2, 3, 4, 5, 6, ... players (set through the board's menu; the
 last block at 2 players like game 1), every deal entered by cards, +1 buttons or numbers.
@@ -17,8 +15,10 @@ The run must end with its SOAK line (no MemoryError, no crash, no refused key), 
 
 * save:  the saved game after the last game <= SAVE_RATIO x after game 1 + SAVE_SLACK bytes
   (games differ by a hundred bytes or so; a journal of every game grew ~175 bytes a game);
-* load:  cribbage.match.loads of it, and an App booting on it, <= LOAD_RATIO x after game 1 +
-  LOAD_SLACK_US (medians of a few runs; timings are noisy: this bounds growth, not speed);
+* load:  not timed here (the SOAK line reports loads() and boot times, for `make soak` and
+  `make bench`): a timing fails on a busy machine (with the load average at 9, a boot took
+  7.7 ms at game 500 against 0.6 ms at game 1, by the scheduler alone), and what makes
+  loading slower is a save that grows, which "save" bounds;
 * heap:  the live heap (gc.mem_alloc() after gc.collect()) after the last game <= after game 1
   + HEAP_SLACK bytes;
 * the same bounds between the checkpoints with the same number of players (every 50 games);
@@ -32,16 +32,16 @@ import subprocess
 
 import pytest
 
+import budgets  # tools/budgets.py
 import build  # tools/build.py
 from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")
 SOAK = os.path.join(ROOT, "tools", "bench", "mp_soak.py")
-HEAP = os.environ.get("SOAK_HEAP", "136k")
+HEAP = os.environ.get("SOAK_HEAP") or budgets.heap("soak")
 GAMES = 500  # ~15 s here
 EVERY = 50
 SAVE_RATIO, SAVE_SLACK = 1.5, 200  # bytes
-LOAD_RATIO, LOAD_SLACK_US = 3, 2000  # us
 HEAP_SLACK = 2048  # bytes
 
 
@@ -100,12 +100,6 @@ def test_the_save_does_not_grow(run):
     assert s["save_last"] <= SAVE_RATIO * s["save_first"] + SAVE_SLACK, s
 
 
-def test_loading_does_not_slow_down(run):
-    s = closing(run)
-    assert s["load_last_us"] <= LOAD_RATIO * s["load_first_us"] + LOAD_SLACK_US, s
-    assert s["boot_last_us"] <= LOAD_RATIO * s["boot_first_us"] + LOAD_SLACK_US, s
-
-
 def test_the_live_heap_does_not_grow(run):
     s = closing(run)
     assert s["heap_last"] <= s["heap_first"] + HEAP_SLACK, s
@@ -120,5 +114,4 @@ def test_same_players_same_bounds(run):
     for p, cs in by.items():
         a, b = cs[0], cs[-1]
         assert b["save"] <= SAVE_RATIO * a["save"] + SAVE_SLACK, (p, a, b)
-        assert b["load_us"] <= LOAD_RATIO * a["load_us"] + LOAD_SLACK_US, (p, a, b)
         assert b["heap"] <= a["heap"] + HEAP_SLACK, (p, a, b)

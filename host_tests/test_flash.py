@@ -29,7 +29,9 @@ MICROPYTHON = venv_program("micropython") or "micropython"
 # gives the board a ROMFS partition of that many bytes (the file FAKE_BOARD.rom): `romfs deploy`
 # writes it (its last byte wrong with FAKE_ROMFS_CORRUPT), the probe says R 1 SIZE (and O 1
 # while it holds more than an empty image), and the partition's check (flash.ROM_CHECK) is
-# answered from it.
+# answered from it. FAKE_FROZEN (module names, comma-separated: 'board/app,ssd1306') are added
+# to help('modules') as a MicroPython image with those modules frozen lists them, and
+# FAKE_FROZEN_APP is the firmware version frozen into it (PROBE's Y line).
 FAKE_MPREMOTE = r'''#!%(python)s
 import json, os, shutil, subprocess, sys, time
 board, env = os.environ["FAKE_BOARD"], os.environ
@@ -69,6 +71,10 @@ for step in steps:
                 line = "V " + env["FAKE_VERSION"]
             elif line == "R 0 0" and env.get("FAKE_ROMFS"):
                 line = "R 1 " + env["FAKE_ROMFS"]
+            elif line == "z" and env.get("FAKE_FROZEN"):
+                print(" ".join(env["FAKE_FROZEN"].split(",")))
+            elif line == "Y -" and env.get("FAKE_FROZEN_APP"):
+                line = "Y " + env["FAKE_FROZEN_APP"]
             elif line == "O 0" and os.path.exists(board + ".rom") \
                     and os.path.getsize(board + ".rom") > 16:
                 line = "O 1"  # /rom holds an image of the firmware
@@ -367,7 +373,8 @@ def test_romfs_flash_puts_the_code_in_the_partition_and_only_the_rest_in_files(t
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
             env=dict(env, FAKE_ROMFS=""))
     assert r.returncode == 2 and "no ROMFS partition" in r.stderr, r.stderr
-    assert files_of(board) == before and all(c[2] == "exec" for c in calls()[n:])
+    assert files_of(board) == before and [c[2] for c in calls()[n:]] == ["exec", "reset"]
+    assert "the board was reset and runs as before" in r.stderr  # not left at its REPL
     # a partition that does not read back as the image: said, with what to do
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
             env=dict(env, FAKE_ROMFS_CORRUPT="1"))
@@ -377,7 +384,7 @@ def test_romfs_flash_puts_the_code_in_the_partition_and_only_the_rest_in_files(t
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), "--romfs",
             env=dict(env, FAKE_ROMFS="4096"))
     assert r.returncode == 2 and "the board's partition 4096" in r.stderr, r.stderr
-    assert all(c[2] == "exec" for c in calls()[n:])
+    assert [c[2] for c in calls()[n:]] == ["exec", "reset"]
     # back to files: the partition is emptied, or its old modules would stay importable
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -397,6 +404,98 @@ def test_romfs_dry_run_prints_the_deploy(tmp_path):
     assert "add     main.py" in r.stdout and "add     board_config.py" in r.stdout
     assert "cribbage/score.mpy" not in r.stdout  # in the image, not in the files
     assert "ROMFS partition is not checked" in r.stdout
+
+
+def frozen_env(env, build_dir, version, leave_out=()):
+    """The fake board's MicroPython as an image with build_dir's modules frozen (but those
+    whose path starts with one of leave_out) and the OLED driver, firmware version."""
+    names = {flash.module_of(p) for p in flash.tree(str(build_dir))
+             if not build.on_filesystem(p) and not p.startswith(tuple(leave_out) or ("\0",))}
+    names.discard(None)
+    return dict(env, FAKE_FROZEN=",".join(sorted(names) + ["ssd1306"]),
+                FAKE_FROZEN_APP=version)
+
+
+def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
+    """A board whose MicroPython has the firmware frozen in (make firmware): flash copies
+    main.py, board_config.py and what the image lacks (here: microdot, not frozen), removes
+    the module files of an earlier flash (imported first, '' precedes .frozen: they would
+    shadow the frozen ones), keeps the data, and knows the OLED driver is frozen."""
+    board, env, calls = fake
+    b = real_build(tmp_path)
+    data = {"data/game": b"\x02saved", "data/history": b"h" * 32, "wifi.json": b"{}"}
+    write(board, data)
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)  # .mpy files
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "board" / "app.mpy").exists() and (board / "lib" / "ssd1306.mpy").exists()
+    # then the frozen image goes on (make micropython FIRMWARE=...): the files are the old ones
+    env = frozen_env(env, b / "rp2040", build.read_version(), leave_out=("lib/microdot",))
+    listing = flash.parse_listing(cli(FLASH, "files", env=env).stdout)
+    assert "board/app" in listing.frozen and "ssd1306" in listing.frozen
+    assert "asyncio/core" in listing.frozen  # (the unix port's own frozen modules)
+    assert listing.frozen_app == build.read_version()
+    n = len(calls())
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    got = files_of(board)
+    for rel, blob in data.items():
+        assert got.pop(rel) == blob  # the data is kept, byte for byte
+    on_fs = {p for p in files_of(b / "rp2040") if build.on_filesystem(p)
+             or p.startswith("lib/microdot/") or not p.endswith((".mpy", ".py"))}
+    assert set(got) == on_fs, sorted(set(got) ^ on_fs)  # main.py, board_config.py, www/...
+    assert "lib/microdot/microdot.mpy" in got  # the image lacks it: copied
+    assert "remove  board/app.mpy" in r.stdout and "'' comes before .frozen" in r.stdout
+    assert "remove  lib/ssd1306.mpy" in r.stdout
+    assert "ssd1306: frozen in the board's MicroPython" in r.stdout
+    assert "NOT on the board" not in r.stdout
+    assert not any("mip" in c for c in calls()[n:])
+    assert "only what it lacks was copied" in r.stdout
+    assert calls()[-1][2:] == ["reset"]
+    # again: nothing to do
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)
+    assert r.returncode == 0 and "changed: 0 added, 0 updated, 0 removed" in r.stdout, r.stdout
+    # ROMFS=1 onto it: refused before anything changes, the board left running
+    before = files_of(board)
+    n = len(calls())
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--romfs",
+            env=dict(env, FAKE_ROMFS="262144"))
+    assert r.returncode == 2 and "frozen in: its code runs from flash already" in r.stderr
+    assert files_of(board) == before and [c[2] for c in calls()[n:]] == ["exec", "reset"]
+    # back to stock MicroPython: every file again, the data kept
+    env = {k: v for k, v in env.items() if not k.startswith("FAKE_FROZEN")}
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    got = files_of(board)
+    for rel, blob in data.items():
+        assert got.pop(rel) == blob
+    assert got.pop("lib/ssd1306.mpy") == b"M\x06 from mip"
+    assert got == files_of(b / "rp2040")
+
+
+def test_flash_onto_another_versions_frozen_image_copies_everything(tmp_path, fake):
+    """An image with another version of the firmware frozen: mixing its modules with the
+    build's would not work, so every file is copied (imported first, they shadow it), and
+    the flash says what that costs and what to do."""
+    board, env, _calls = fake
+    b = real_build(tmp_path)
+    env = frozen_env(env, b / "rp2040", "0.0.1")
+    r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert files_of(board) == files_of(b / "rp2040")  # (the driver: frozen, not installed)
+    assert "has firmware 0.0.1 frozen, the build is %s" % build.read_version() in r.stdout
+    assert "put the image of this version on the board" in r.stdout
+
+
+def test_module_of():
+    assert flash.module_of("board/app.mpy") == "board/app"
+    assert flash.module_of("lib/ssd1306.mpy") == "ssd1306"
+    assert flash.module_of("lib/microdot/sse.mpy") == "microdot/sse"
+    assert flash.module_of("version.py") == "version"
+    assert flash.module_of("www/index.html") is None
+    board = flash.parse_listing("P rp2\nZ\n__main__  board/app   gc\nversion\n"
+                                "Plus any modules on the filesystem\nz\nY 0.3.0\n")
+    assert board.frozen == {"__main__", "board/app", "gc", "version"}
+    assert board.frozen_app == "0.3.0" and board.platform == "rp2"
 
 
 def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
@@ -493,7 +592,7 @@ def test_old_micropython_is_refused_before_anything_changes(tmp_path, fake, vers
     assert r.returncode == 2
     assert "runs MicroPython %s; the firmware needs 1.23 or newer" % version in r.stderr
     assert "mpy" in r.stderr and "make micropython" in r.stderr  # why, and what to do
-    assert [c[2] for c in calls()] == ["exec"]  # only read
+    assert [c[2] for c in calls()] == ["exec", "reset"]  # only read, then left running
     assert files_of(board) == {"main.py": b"old\n"}
 
 

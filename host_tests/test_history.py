@@ -1,7 +1,7 @@
 """Game history and statistics (issue 11): the history file of finished games (board/history.py)
 with each game's summary (cribbage/summary.py), its bound, its corrupt and old records, the
 statistics per side (board/stats.py), tools/history.py on a simulator folder, and a finished
-game recorded by the board app on the real MicroPython binary in the 96k heap."""
+game recorded by the board app on the real MicroPython binary (its heap: tools/budgets.py)."""
 
 import csv
 import io
@@ -348,11 +348,11 @@ def test_the_tool_has_a_legend_for_every_column(tmp_path, capsys):
     assert "muggins_taken  points it took from another side's short count" in "\n".join(out)
 
 
-# --- on the real MicroPython binary, from .mpy, in the board's 96k test heap ---------------
+# --- on the real MicroPython binary, from .mpy, in its heap of tools/budgets.py -------------
 
 
 
-def test_a_game_recorded_on_micropython_in_96k_with_the_history_full(mpy_tree, tmp_path):
+def test_a_game_recorded_on_micropython_with_the_history_full(mpy_tree, tmp_path):
     folder = tmp_path / "flash"
     folder.mkdir()
     st = Storage(str(folder), None)
@@ -364,7 +364,9 @@ def test_a_game_recorded_on_micropython_in_96k_with_the_history_full(mpy_tree, t
     before = kept(st)
     assert os.path.getsize(folder / "history") > MAX_BYTES - 2 * len(before[0])
     env = dict(os.environ, MICROPYPATH=".:" + os.path.join(ROOT, "tools", "bench"))
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=96k",
+    import budgets  # tools/budgets.py
+
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + budgets.heap("history"),
                         os.path.join(ROOT, "host_tests", "mp_history.py"), str(folder)],
                        cwd=mpy_tree, env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -12,10 +12,12 @@ import os
 import subprocess
 import sys
 
+import budgets
 from hostenv import ROOT, venv_program
 
 BENCH = os.path.join(ROOT, "tools", "bench")
-MP_HEAP = "96k"
+MP_HEAP = budgets.heap("core")  # the core's tests' heap; mp_board.py re-runs itself from
+# source in SOURCE_HEAP (tools/budgets.py's "source_game")
 # Host micropython (x86_64 unix port) runs bytecode about this many times faster than the
 # board (matched against MicroPython's published perf_bench results; +/-25%).
 BOARD_FACTOR = {"RP2040": 210, "ESP32": 185}
@@ -31,6 +33,7 @@ def run(script):
     paths = [os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")]
     if name.startswith("mp_"):
         env["MICROPYPATH"] = ":".join(paths)
+        env["SOURCE_HEAP"] = budgets.heap("source_game")
         cmd = [micropython(), "-X", "heapsize=" + MP_HEAP, script]
     else:
         env["PYTHONPATH"] = os.pathsep.join(paths + [os.path.join(ROOT, "tools")])

@@ -26,6 +26,14 @@ flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
   (main.py, board_config.py) besides the files kept above: the code then runs from flash. A
   partition too small for the image is refused too. Without --romfs, an earlier image in the
   partition is emptied (its old modules would stay importable: lib/ is searched in /rom first).
+  A MicroPython image with the firmware frozen in (firmware/manifest.py; the probe reads
+  help('modules') and the frozen version.py): when its version is the build's, only what the
+  image lacks is copied (main.py, board_config.py, the page, modules not frozen), and module
+  files of an earlier flash are removed ('' comes before .frozen on sys.path: they would be
+  imported instead, on the heap); a frozen OLED driver is not installed. An image of another
+  version gets every file (they shadow it; the flash says so). --romfs onto a frozen image is
+  refused. Any refusal after the board was read resets it: it runs as before, not stopped at
+  its REPL.
 dev: mounts firmware/ on the board and runs `import main` from source (no copy, edit and rerun).
   Ctrl-C stops it cleanly: the board is soft-reset and left at its normal REPL (stop_dev()).
 repl: the board's REPL (Ctrl-] or Ctrl-x leaves).
@@ -80,6 +88,9 @@ KEEP_NAMES = {
 # P platform, V version, M .mpy version, U machine, A firmware version, R ROMFS partitions
 # (vfs.rom_ioctl(1); 0 without) and the first one's size, O 1 when /rom holds this firmware (an
 # image of an earlier ROMFS flash), D folder, F size sha256 path (the /rom mount is not listed).
+# Between Z and z: help('modules'), the modules built into the firmware and frozen into it
+# (frozen ones by path: 'board/app'); Y the firmware version frozen into it ('-': none), read
+# with .frozen alone on sys.path (a version.mpy on the filesystem would be imported first).
 PROBE = """\
 import os, sys, hashlib, binascii
 SALT = binascii.unhexlify('SALT_HEX')
@@ -87,6 +98,21 @@ print('P', sys.platform)
 print('V %d.%d.%d' % sys.implementation.version[:3])
 print('M', getattr(sys.implementation, '_mpy', 0) & 255)
 print('U', os.uname().machine if hasattr(os, 'uname') else '')
+print('Z')
+try:
+    help('modules')
+except Exception:
+    pass
+print('z')
+q = sys.path[:]
+try:
+    sys.path[:] = ['.frozen']
+    import version
+    print('Y', version.VERSION)
+except Exception:
+    print('Y -')
+sys.path[:] = q
+sys.modules.pop('version', None)
 try:
     import version
     print('A', version.VERSION)
@@ -144,6 +170,8 @@ class Board:
         self.rom_image = False  # /rom holds this firmware
         self.files = {}
         self.dirs = set()
+        self.frozen = set()  # modules in MicroPython's image: built in or frozen ('board/app')
+        self.frozen_app = None  # the firmware version frozen into the image (None: none)
 
     def describe(self):
         mp = "MicroPython %s on %s" % (self.version, self.platform) if self.version else "?"
@@ -154,11 +182,22 @@ def parse_listing(text):
     """A Board from PROBE's output. A line that is just a path (a hand-written listing) is a
     file of unknown size and hash; folders also come from the files' paths."""
     b = Board()
+    modules = False
     for line in text.splitlines():
         tag, _, rest = line.strip().partition(" ")
+        if modules:  # help('modules'): names in columns, then "Plus any modules on the ..."
+            if tag == "z":
+                modules = False
+            elif tag != "Plus":
+                b.frozen.update(line.split())
+            continue
         if not tag:
             continue
-        if tag == "P":
+        if tag == "Z":
+            modules = True
+        elif tag == "Y":
+            b.frozen_app = None if rest in ("", "-") else rest
+        elif tag == "P":
             b.platform = rest
         elif tag == "V":
             b.version = rest
@@ -253,10 +292,45 @@ def stale_reason(path, build_files, in_image=()):
     return "not in the build"
 
 
-def plan(build_files, board, in_image=()):
+def module_of(path):
+    """The module a file of the build or the board is imported as, spelled as help('modules')
+    lists frozen ones: 'board/app.mpy' -> 'board/app', 'lib/ssd1306.mpy' -> 'ssd1306' (lib/ is
+    on sys.path); None for what is not a module (www/index.html)."""
+    if not path.endswith((".mpy", ".py")):
+        return None
+    return (path[4:] if path.startswith("lib/") else path).rsplit(".", 1)[0]
+
+
+FROZEN_NOTE = ("frozen in the board's MicroPython (a file here would be imported instead: '' "
+               "comes before .frozen on sys.path)")
+FROZEN_LIB_NOTE = "frozen in the board's MicroPython (unused: .frozen comes before lib/)"
+
+
+def frozen_split(build_files, board):
+    """The build's files that the board's image has frozen, when it holds this firmware (its
+    frozen version.py says the build's version): (the build's files to copy, {board path: why}
+    for the board's files that the frozen modules make stale). A board without the firmware
+    frozen, or with another version of it frozen, gets every file (they shadow the image's:
+    consistent, at the cost of heap), and nothing is removed for it."""
+    if board.frozen_app is None or board.frozen_app != build.read_version():
+        return build_files, {}
+    copy = {p: h for p, h in build_files.items()
+            if build.on_filesystem(p) or module_of(p) not in board.frozen}
+    gone = {}
+    for path in board.files:
+        if path.split("/")[0] == "data" or build.on_filesystem(path):
+            continue
+        if module_of(path) in board.frozen:
+            gone[path] = FROZEN_LIB_NOTE if path.startswith("lib/") else FROZEN_NOTE
+    return copy, gone
+
+
+def plan(build_files, board, in_image=(), stale=None):
     """What flash changes on board to make it build_files: a dict of lists
     add/update/same (paths), remove/keep ((path, why)), mkdir/rmdir (folders, in order).
-    in_image: the build's files that go into the ROMFS image instead (flash --romfs)."""
+    in_image: the build's files that go into the ROMFS image instead (flash --romfs); stale:
+    {board path: why} removed whatever else holds (frozen_split's)."""
+    stale = stale or {}
     p = {"add": [], "update": [], "same": [], "remove": [], "keep": [], "mkdir": [], "rmdir": []}
     for path, got in sorted(build_files.items()):
         have = board.files.get(path)
@@ -264,6 +338,9 @@ def plan(build_files, board, in_image=()):
     kept_dirs = set(KEEP_DIRS)
     for path in sorted(board.files):
         if path in build_files:
+            continue
+        if path in stale:
+            p["remove"].append((path, stale[path]))
             continue
         why = keep_reason(path)
         if why:
@@ -464,6 +541,9 @@ def install_libs(board, port, dry, build_root):
     None} of what it installed (for the check) and the lines for the summary."""
     got, lines = {}, []
     for name in MIP_PACKAGES:
+        if name in board.frozen:
+            lines.append("%s: frozen in the board's MicroPython (nothing to install)" % name)
+            continue
         if "lib/%s.mpy" % name in board.files:
             lines.append("%s: already on the board (kept)" % name)
             continue
@@ -586,6 +666,31 @@ def check_romfs(b, port, image):
                          "flash: ROMFS')" % (size, b.romfs_size))
 
 
+def check_image(b, port, image, files, romfs):
+    """The pre-flash checks of what the board's MicroPython holds: ROMFS (check_romfs), and the
+    firmware frozen into it (frozen_split). Returns (the build's files to copy, {board path:
+    why} made stale by the frozen modules)."""
+    if romfs:
+        if b.frozen_app:
+            raise FlashError("the board's MicroPython has the firmware (%s) frozen in: its code "
+                             "runs from flash already; flash without ROMFS=1" % b.frozen_app)
+        check_romfs(b, port, image)
+    return frozen_split(files, b)
+
+
+def restart(port):
+    """Reset the board after a refusal (the probe stopped what it ran at its REPL): it runs
+    as before. Returns the words to add to the refusal."""
+    try:
+        r = subprocess.run([mpremote(), *connect(port), "reset"], capture_output=True,
+                           text=True, timeout=30)
+        ok = r.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return ("; nothing was changed, the board was reset and runs as before" if ok else
+            "; nothing was changed (the board did not take a reset: press its reset button)")
+
+
 def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=False):
     """Make the board's filesystem build_root/<target>/ (see the module's docstring); with
     wifi, also put that credentials file on the board as wifi.json. romfs: the build's image
@@ -614,13 +719,27 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
                   "--board-files FILE takes a saved `tools/flash.py files` listing)")
         if b.platform:
             check_board(board, port, b)
+        files, stale = check_image(b, port, image, files, romfs)
     else:
         b = read_board(port)
-        check_board(board, port, b)
-    if romfs:
-        check_romfs(b, port, image)
+        try:  # refused before any change: the board is left running (reading it stopped it)
+            check_board(board, port, b)
+            files, stale = check_image(b, port, image, files, romfs)
+        except FlashError as e:
+            raise FlashError("%s%s" % (e, restart(port))) from None
     print("before: %s" % b.describe())
-    p = plan(files, b, in_image)
+    p = plan(files, b, in_image, stale)
+    notes = []
+    if b.frozen_app == build.read_version():
+        frozen = len(tree(build_dir)) - len(files) - len(in_image)
+        notes.append("frozen: the board's MicroPython has %d of the build's modules frozen "
+                     "(firmware %s): only what it lacks was copied" % (frozen, b.frozen_app))
+    elif b.frozen_app:
+        notes.append("NOTE: the board's MicroPython has firmware %s frozen, the build is %s: "
+                     "the build's files were copied and are imported instead of the frozen "
+                     "modules (they take heap the frozen ones would not: put the image of "
+                     "this version on the board to run from flash)"
+                     % (b.frozen_app, build.read_version()))
     print("plan for %s -> the board:" % build_dir)
     if romfs:  # first: a board flashed from files keeps them if it fails
         print("  romfs   %-36s the code, run from flash (%d bytes)"
@@ -642,7 +761,8 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
     cmd = change_cmd(p, build_dir, port)
     if cmd:
         run(cmd, dry, port)
-    libs, notes = install_libs(b, port, dry, build_root)
+    libs, lib_notes = install_libs(b, port, dry, build_root)
+    notes = lib_notes + notes
     if wifi:
         run([mpremote(), *connect(port), "cp", wifi, ":" + WIFI_FILE], dry, port)
         notes.append("Wi-Fi: the board joins %r at its next start (wifi.json; the live page "

@@ -4,37 +4,36 @@
 # app.step() each, so every frame is drawn and the display's text built as on a board.
 #
 #     cd <firmware tree> && mpy-cross -O3 -o main_game.mpy tools/bench/main_game.py
-#     MICROPYPATH=.:lib:.frozen micropython -X heapsize=128k -m main_game [PLAYERS [SEED [PORT
-#         [NEXT [N]]]]]
-# With PORT, the board also serves its live page there (board/web.py, as a board with Wi-Fi
-# does, microdot from the build's lib/) and a client of the page's live stream (/events) reads
-# it all game on the same asyncio loop: the heap with the page and a phone at the table.
-# host_tests/test_board_mp.py runs it so, from .mpy files as `make build` makes them, for 2, 3, 4,
-# 5 and 6 players, in its MAIN_HEAP (~105 KB are live at the peak; from a ROMFS image,
-# tools/bench/rom_game.py, ~65 KB, in issue 9's goal of 80 KB). Everything is in that heap: the
-# firmware, the app, the fake board and this script; so the script is compiled too (from source,
-# every local name would be a string on the heap), keeps its state in locals, and its comments
-# are not docstrings; and it keeps its own names few, as main.py does (three): every global,
-# argument and attribute name is interned for good, and on this port the 621st name costs a 7 KB
-# pool. Not an mp_*.py: tools/bench.py would run it from source in the repository's folder, and
-# it writes its saved game and settings in the current folder (the firmware tree: the board's
+#     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_game [PLAYERS [SEED [PORT
+#         [NEXT|- [CLIENTS]]]]]
+# With PORT (not 0), the board also serves its live page there (board/web.py, as a board with
+# Wi-Fi does, microdot from the build's lib/) and CLIENTS pages (default 1), each a client of
+# the live stream (/events), read it all game on the same asyncio loop: the heap with the page
+# and phones at the table. host_tests/test_board_mp.py runs it from .mpy files as `make build`
+# makes them, and tools/bench/rom_game.py from a ROMFS image, in the heaps of tools/budgets.py
+# (the budgets per board, and what the runs measured). Everything is in that heap: the
+# firmware, the app, the fake board and this script; so the script is compiled too (from
+# source, every local name would be a string on the heap) and keeps its state in locals. Not
+# an mp_*.py: tools/bench.py would run it from source in the repository's folder, and it
+# writes its saved game and settings in the current folder (the firmware tree: the board's
 # /data).
 #
 # The players are set in the settings file before boot (as the menu saves them). Each deal:
 # a shuffled deck (seat s plays DECK[4s:4s+4]; the crib is DECK[4n:4n+4], the starter next),
 # the starter typed, every card of the play typed (each seat plays its first card that fits,
 # B for go), each hand filled in from the play and counted with OK, the crib typed. A
-# refused key or a MemoryError fails the run. Printed at the end:
+# refused key or a MemoryError fails the run. Printed, all from one asyncio loop (the page
+# and its clients stay up for every game):
+#   the names' line (micropython.qstr_info()), then
 #   MAIN players P sides S winner W score N events E peak X heap H saved True|False
-# (with PORT, first: WEB pushed K bytes B, the states the client read; with NEXT (PORT 0: no
-# page), last: NEXT phase P games G peak X, after OK has recorded the game in the history file
-# (here: the test reads it) and started the next game, and the names' line again; NEXT N:
-# that game played too, and the next, N games in all, each recorded: the peak is theirs too)
+# with NEXT (a number, or "-" for none): NEXT phase P games G peak X, after OK has recorded
+# the game in the history file (here: the test reads it) and started the next game, and the
+# names' line again; NEXT N: that game played too, and the next, N games in all, each
+# recorded: the peak is theirs too. With PORT, last: WEB pushed K bytes B least L clients C
+# (the states all the clients read, their bytes, the fewest one client read).
 # saved: the file saved is exactly what m.dump() writes (checked 32 bytes at a time: no block
 # the size of the game). peak: the most gc.mem_alloc() after a gc.collect() (at every card and
-# count) of the whole process; heap: the heap's size. Before it, micropython.qstr_info()'s
-# line: the names interned (each pool of them is twice the last: on this port the 6th, 640
-# names, takes 7 KB at once).
+# count) of the whole process; heap: the heap's size.
 
 import gc
 import sys
@@ -63,6 +62,7 @@ def game(argv):
         f.write(s.dumps())
     del s
     web = int(argv[3]) if len(argv) > 3 else 0  # the live page's port: served, watched
+    clients = int(argv[5]) if len(argv) > 5 else 1  # by this many pages
     if web:
         async def net():
             return "127.0.0.1"
@@ -98,13 +98,15 @@ def game(argv):
         now = press(48 + r % 10, now)
         return press(65 + (c & 3), now)  # "A".."D"
 
-    async def main(seed):
-        if web:  # the web task started as board/tasks.py starts it, and a page (a client of
-            # /events) connected and reading, on this same loop
-            from board.tasks import web as serve
+    async def serve_and_watch():
+        # The web task started as board/tasks.py starts it, and CLIENTS pages (each a client
+        # of /events) connected and reading, on this same loop, for every game of the run.
+        from board.tasks import web as serve
 
-            seen.append(asyncio.create_task(serve(app)))  # (kept: a task nobody holds may go)
-            for _ in range(100):  # until the server listens (a refused connect shows at the
+        seen.append(asyncio.create_task(serve(app)))  # (kept: a task nobody holds may go)
+        for _ in range(clients):
+            seen.append(0)  # this client's events
+            for _t in range(100):  # until the server listens (a refused connect shows at the
                 await asyncio.sleep_ms(20)  # write)
                 try:
                     r, w = await asyncio.open_connection("127.0.0.1", web)
@@ -113,17 +115,19 @@ def game(argv):
                     break
                 except OSError:
                     pass
+            seen.append(asyncio.create_task(read(r, len(seen) - 1)))
+        await asyncio.sleep_ms(200)
 
-            async def read():
-                while True:
-                    got = await r.read(512)
-                    if not got:
-                        return
-                    seen[0] += got.count(b"data: ")
-                    seen[1] += len(got)
+    async def read(r, i):
+        while True:
+            got = await r.read(512)
+            if not got:
+                return
+            seen[i] += got.count(b"data: ")
+            seen[0] += got.count(b"data: ")
+            seen[1] += len(got)
 
-            seen.append(asyncio.create_task(read()))
-            await asyncio.sleep_ms(200)
+    async def main(seed):
         m = app.m
         deck = bytearray(52)
         left = bytearray(24)  # the cards each seat has still to play (255: played)
@@ -158,52 +162,61 @@ def game(argv):
                         for i in range(4 * n, 4 * n + 4):
                             now = card(deck[i], now)
                     now = press(35, now)
-                if web:  # let the server push the change (it looks every 150 ms), the page read
+                if web:  # let the server push the change (it looks every 150 ms), the pages read
                     await asyncio.sleep_ms(160 if m.phase == 3 else 0)
                 gc.collect()
                 if gc.mem_alloc() > peak:
                     peak = gc.mem_alloc()
         if web:
             await asyncio.sleep_ms(400)
-            print("WEB pushed %d bytes %d" % (seen[0], seen[1]))
         return peak
 
-    peak = asyncio.run(main(int(argv[2]) if len(argv) > 2 else 7))
-    import micropython
+    async def run(seed):
+        # The first game (MAIN), then with NEXT the OK that records it and the games after
+        # (NEXT), all on one loop: the page and its clients, if any, stay for every game.
+        import micropython
 
-    micropython.qstr_info()
-
-    # The saved file against what m.dump() writes (to a file beside it), 32 bytes at a time:
-    # the check needs no block the size of the game (the board's save does not: board/app.py).
-    m = app.m
-    with open("dumped.game", "wb") as f:
-        m.dump(f)
-    saved = app.store.open("game")
-    ok = saved is not None  # (nothing saved: not the same)
-    with open("dumped.game", "rb") as f:
-        while ok:
-            b = saved.read(32)
-            ok = b == f.read(32)
-            if not b:
-                break
-    if saved:
-        saved.close()
-    os.remove("dumped.game")
-    print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
-          % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
-             gc.mem_alloc() + gc.mem_free(), ok))
-    if len(argv) > 4:  # NEXT: OK after the win, as a board goes on: the game to the history
-        n = int(argv[4]) if argv[4].isdigit() else 1
-        for k in range(n):  # (NEXT N: and the game it starts played, N - 1 times)
-            m = app.m
-            for _ in range(2):  # (an OK right after the winning card is a habit: it is let go)
-                if m.phase == 4:  # (board/history.py and cribbage/summary.py load now)
-                    press(35, app.now + 100)
-            if k < n - 1:
-                peak = max(peak, asyncio.run(main((int(argv[2]) if len(argv) > 2 else 7) + k + 1)))
+        if web:
+            await serve_and_watch()
+        peak = await main(seed)
+        micropython.qstr_info()
+        # The saved file against what m.dump() writes (to a file beside it), 32 bytes at a
+        # time: the check needs no block the size of the game (the board's save does not:
+        # board/app.py).
         m = app.m
-        print("NEXT phase %d games %d peak %d" % (m.phase, sum(m.games), peak))
-        micropython.qstr_info()  # (the names with the history's and the summary's)
+        with open("dumped.game", "wb") as f:
+            m.dump(f)
+        saved = app.store.open("game")
+        ok = saved is not None  # (nothing saved: not the same)
+        with open("dumped.game", "rb") as f:
+            while ok:
+                b = saved.read(32)
+                ok = b == f.read(32)
+                if not b:
+                    break
+        if saved:
+            saved.close()
+        os.remove("dumped.game")
+        print("MAIN players %d sides %d winner %d score %d events %d peak %d heap %d saved %s"
+              % (m.players, m.sides, m.winner, m.score[m.winner], m.events, peak,
+                 gc.mem_alloc() + gc.mem_free(), ok))
+        if len(argv) > 4 and argv[4] != "-":  # NEXT: OK after the win, as a board goes on
+            n = int(argv[4]) if argv[4].isdigit() else 1
+            for k in range(n):  # (NEXT N: and the game it starts played, N - 1 times)
+                m = app.m
+                for _ in range(2):  # (an OK right after the winning card is a habit: let go)
+                    if m.phase == 4:  # (board/history.py and cribbage/summary.py load now)
+                        press(35, app.now + 100)
+                if k < n - 1:
+                    peak = max(peak, await main(seed + k + 1))
+            m = app.m
+            print("NEXT phase %d games %d peak %d" % (m.phase, sum(m.games), peak))
+            micropython.qstr_info()  # (the names with the history's and the summary's)
+        if web:
+            print("WEB pushed %d bytes %d least %d clients %d"
+                  % (seen[0], seen[1], min(seen[3::2]), clients))
+
+    asyncio.run(run(int(argv[2]) if len(argv) > 2 else 7))
 
 
 game(sys.argv)

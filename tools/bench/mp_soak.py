@@ -4,24 +4,22 @@
 # it in ./soak_flash, off the measured heap as a board keeps it on flash), entered on its keys
 # and buttons.
 #
-#     MICROPYPATH=<firmware> micropython -X heapsize=136k tools/bench/mp_soak.py \
+#     MICROPYPATH=<firmware> micropython -X heapsize=H tools/bench/mp_soak.py \
 #         [GAMES [EVERY [BLOCK [SEED]]]]
 # (or env SOAK_GAMES, SOAK_EVERY, SOAK_BLOCK, SOAK_SEED; defaults 300, 50, 50, 1).
-# host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them) in a 136k
-# heap (why: its docstring) and checks the SOAK line; `make soak` runs it the same way for
-# thousands of games.
+# host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them) in the
+# "soak" heap of tools/budgets.py (why: its docstring) and checks the SOAK line; `make soak`
+# runs it the same way for thousands of games.
 #
-# The heap: 136k (128k before the match modes: see test_endurance.py), not the 96k the core's
-# tests get. After game 1 about 99 KB are live (from
-# .mpy): the firmware's modules ~77 KB, the App and the board ~8 KB, the menu 3 KB, and ~7-9 KB
-# of this script's code and objects. In 96k the run fails before its first game; at 112-120k
-# a block of 600-odd bytes can no longer be found some time in the first 50 games (the heap
-# is fragmented with 10-20 KB free; the app reports it as a fault and plays on, but this run
-# stops at any refused key). 128k lasts; objects on this 64-bit port are about twice an
-# ESP32's, so it is still less room than an ESP32 without PSRAM gives the board. (The
-# board's own budget is test_board_mp.py's, 96k; host_tests/test_board_starve.py is the test
-# of what the board does when memory runs out.)
-# Started with less than 100k (tools/bench.py runs every mp_*.py in 96k, from source) and
+# The heap: tools/budgets.py's "soak" (see test_endurance.py), more than the core's tests
+# get. After game 1 about 99 KB are live (from .mpy): the firmware's modules ~77 KB, the App
+# and the board ~8 KB, the menu 3 KB, and ~7-9 KB of this script's code and objects. In 96k
+# the run fails before its first game; at 120-128k a block of 600-1300 bytes can no longer be
+# found some time in the first 250 games (the heap is fragmented with 10-20 KB free; the app
+# reports it as a fault and plays on, but this run stops at any refused key). (The board's
+# own budgets are tools/budgets.py's; host_tests/test_board_starve.py is the test of what
+# the board does when memory runs out.)
+# Started with less than SOURCE_HEAP (tools/bench.py runs every mp_*.py in the core's heap) and
 # SOAK_CHILD unset, the script runs itself again from source in SOURCE_HEAP and says so.
 #
 # The board is leanboard.py's (mp_board.py's too): boards/fake.py's hardware without its test
@@ -72,7 +70,7 @@ import time
 from array import array
 
 SOURCE_HEAP = "192k"  # compiling the firmware from source fragments the heap
-if gc.mem_alloc() + gc.mem_free() < 100 * 1024 and not os.getenv("SOAK_CHILD"):
+if gc.mem_alloc() + gc.mem_free() < int(SOURCE_HEAP[:-1]) * 1024 and not os.getenv("SOAK_CHILD"):
     os.putenv("SOAK_CHILD", "1")
     sys.exit(os.system("%s -X heapsize=%s %s" % (sys.executable, SOURCE_HEAP,
                                                  " ".join(sys.argv))) >> 8)

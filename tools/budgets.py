@@ -1,0 +1,146 @@
+"""The memory budgets per board, and the heaps the tests run in: in one place (issue 20).
+
+The budgets are stated on the 32-bit ports the boards run (objects and GC blocks of 16 B).
+The tests run the 64-bit unix port, whose objects are bigger: a 64-bit figure is turned into a
+32-bit one by the ratio measured for its route, and every heap a test gets is derived here.
+
+How the figures were measured (2026-11-27, MicroPython v1.28.0 built from its source): the
+project's own scripts (tools/bench/main_game.py, rom_game.py, the page with one client) on a
+32-bit unix build (MICROPY_FORCE_32BIT=1) and on the 64-bit unix port, peak live heap
+(gc.mem_alloc() after gc.collect()) and the smallest heap that works; the boards' heaps from
+the rp2 port on an emulated RP2040 and the ESP32 port's heap configuration (details:
+docs/memory.md). The 64-bit needs (NEED_64) are the smallest -X heapsize (1 KB steps) each
+test's run passed with (HEAP_<NAME>=...k in the environment sets a test's heap), from
+checkouts at paths of different length, on a machine busy with other work; the worst of them
+is recorded.
+
+    python tools/budgets.py            # the budgets and the test heaps, as a table
+    python tools/budgets.py HEAP_NAME  # one heap, e.g. `soak` -> 152k (the Makefile asks)
+"""
+
+import math
+import os
+import sys
+
+KB = 1024
+
+# --- what the boards give (KB of MicroPython heap) -------------------------------------------
+PICO_HEAP = 245.9  # RPI_PICO, all of it (236 KB free at boot)
+PICO_W_HEAP = 205.2  # RPI_PICO_W (195 KB free at boot: lwIP and the Wi-Fi driver live outside)
+ESP32_HEAP = 112  # ESP32_GENERIC without PSRAM: starts at 56 KB, grows once to ~112 KB,
+# leaving ~40 KB to ESP-IDF, of which Wi-Fi needs ~28 KB to start
+
+# --- measured, 32-bit against 64-bit (peak live KB; smallest heap KB) -------------------------
+MEASURED = {  # route: (64-bit live, 64-bit heap, 32-bit live, 32-bit heap)
+    "game from .mpy": (107.7, 119, 78.2, 84),
+    "game from ROMFS": (67.3, 72.5, 40.4, 43.5),
+    "game + page + 1 client from .mpy": (171.3, 183, 120.8, 131),
+    "game + page + 1 client from ROMFS": (111.9, 126, 65.7, 76.5),
+    "20 games in a row from ROMFS": (68.5, 73.5, 41.2, 44.5),
+}
+
+
+def live_ratio(route):
+    """32-bit live / 64-bit live for a route of MEASURED."""
+    a, _h, b, _h32 = MEASURED[route]
+    return b / a
+
+
+def heap_ratio(route):
+    """32-bit smallest heap / 64-bit smallest heap for a route of MEASURED."""
+    _a, h, _b, h32 = MEASURED[route]
+    return h32 / h
+
+
+# A frozen image keeps bytecode, names and the raw-code tables in flash; ROMFS keeps only the
+# bytecode and strings there. Measured: two whole games frozen into RPI_PICO 26.7 KB live; from
+# .mpy files the same build 72.7 KB on rp2 against 78.2 KB on the 32-bit unix build (0.93), so
+# frozen on 32-bit ~28.7 KB against 40.4 KB from ROMFS.
+FROZEN_PER_ROMFS = 26.7 / (72.7 / 78.2) / 40.4  # ~0.71
+
+# --- the budgets (KB, on a 32-bit port) -------------------------------------------------------
+# Pico W, game after game with the live page and 4 clients, from .mpy: peak <= 70 % of its heap.
+PICO_W_PAGE = 0.70 * PICO_W_HEAP  # 143.6 KB live
+# ESP32 without PSRAM, game after game from .mpy, no page: runs in 96 KB (Wi-Fi and ESP-IDF
+# keep the rest of its ~112 KB, and a margin).
+ESP32_GAME = 96.0  # KB of heap
+# Code frozen: game after game with the page and 4 clients, <= 64 KB live (an ESP32 without
+# PSRAM keeps room for Wi-Fi and a margin). Nothing here builds a frozen image (issue 20): the
+# ROMFS route stands in, and FROZEN_PER_ROMFS turns its figure into a frozen one.
+FROZEN_PAGE = 64.0  # KB live
+CLIENTS = 4  # live pages at once in the budgets (lwIP on the Pico W: 5 TCP connections)
+
+
+def pico_w_page_live(peak_64):
+    """The Pico W budget's figure (32-bit KB live) for a 64-bit peak (bytes) from .mpy."""
+    return peak_64 / KB * live_ratio("game + page + 1 client from .mpy")
+
+
+def esp32_game_heap(peak_64):
+    """The ESP32 budget's figure: the 32-bit heap (KB) a run needs whose 64-bit live peak is
+    peak_64 bytes (the smallest 32-bit heap per 64-bit live KB, as measured: 84 / 107.7)."""
+    _a, _h, _b, h32 = MEASURED["game from .mpy"]
+    return peak_64 / KB * h32 / MEASURED["game from .mpy"][0]
+
+
+def frozen_page_live(peak_64_rom):
+    """The frozen budget's figure (32-bit KB live, frozen) for a 64-bit peak (bytes) from ROMFS,
+    beside the image."""
+    return (peak_64_rom / KB * live_ratio("game + page + 1 client from ROMFS")
+            * FROZEN_PER_ROMFS)
+
+
+# --- the heaps the tests run in (64-bit unix port) --------------------------------------------
+MARGIN = 1.15  # every heap test has at least 15 % more heap than its run needs
+HEAPS = {
+    # name: (KB measured smallest at the worst path, KB from a board's budget or 0, what)
+    "mpy_game": (96, 0, "test_board_mp: tools/bench/mp_board.py from .mpy, one game"),
+    "source_game": (139, 0, "test_board_mp: mp_board.py from source (make dev; path-dependent:"
+                            " 126-139 KB at five checkouts)"),
+    "esp32_game": (121, ESP32_GAME / heap_ratio("game from .mpy"),
+                   "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
+                   "players, from .mpy: the ESP32 budget's heap"),
+    "pico_w_page": (219, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
+                    "test_board_mp: main_game.py with the page and 4 clients, game after game, "
+                    "from .mpy: the Pico W's heap"),
+    "rom_games": (76, 0, "test_board_mp: rom_game.py, 20 games in a row, beside the image"),
+    "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and 4 clients, game after "
+                         "game, beside the image"),
+    "soak": (132, 0, "test_endurance (and make soak): mp_soak.py, 500 games from .mpy"),
+    "starve": (132, 0, "test_board_starve: mp_starve.py, its clean run (8 KB beside the app)"),
+    "stats": (124, 0, "test_board_stats: mp_stats.py, the statistics pages from .mpy"),
+    "history": (95, 0, "test_history: mp_history.py, a game recorded from .mpy"),
+    "core": (94, 0, "make test-mp (run_mp.py): each host_tests/both module from source"),
+}
+
+
+def heap_kb(name):
+    """The heap (KB, whole) test `name` runs in: its budget's, and never under MARGIN times
+    what it was measured to need."""
+    need, budget, _what = HEAPS[name]
+    return math.ceil(max(budget, need * MARGIN))
+
+
+def heap(name):
+    """heap_kb(name) as micropython's -X heapsize wants it: '152k'. HEAP_<NAME> in the
+    environment (HEAP_SOAK=120k) replaces it: how the needs above are measured."""
+    return os.environ.get("HEAP_" + name.upper()) or "%dk" % heap_kb(name)
+
+
+def table():
+    lines = ["budget (32-bit)                                   KB",
+             "Pico W page + %d clients, .mpy, peak live   <= %6.1f" % (CLIENTS, PICO_W_PAGE),
+             "ESP32 game after game, .mpy, heap          <= %6.1f" % ESP32_GAME,
+             "frozen page + %d clients, peak live         <= %6.1f" % (CLIENTS, FROZEN_PAGE),
+             "", "test heap (64-bit)      need  heap  margin"]
+    for name, (need, _b, what) in HEAPS.items():
+        lines.append("%-20s %6d %5dk  %4.0f%%  %s" % (name, need, heap_kb(name),
+                                                     (heap_kb(name) / need - 1) * 100, what))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        print(heap(sys.argv[1]))
+    else:
+        print(table())
