@@ -324,13 +324,16 @@ class App:
     def do(self, fn, *args):
         """Make one engine call; when it goes in, clear the entry (and any menu: a penalty),
         say what it pegged and save the game after the frame. A refusal is said."""
+        e = self.e
         try:
             pts = fn(*args)
-        except ValueError as e:
-            self.refuse(str(e))
+        except ValueError as x:  # (a card refused as typed: the OK after it is a habit
+            self.refuse(str(x))   # still, and the refusal stays on the display)
             return False
         m = self.m
-        self.e.clear()
+        quick = e.quick  # (a card or go that went in as typed: the next OK is a habit)
+        e.clear()
+        e.quick = quick
         self.mode = NORMAL
         self.msg = ""
         if m.last_side >= 0 and pts:

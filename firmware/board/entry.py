@@ -35,20 +35,22 @@ class Entry:
     def __init__(self):
         self.cards = []  # the typed cards (cleared in place)
         self.seat = 0  # the seat chosen with A: whose plain peg, who deals first (kept)
-        self.quick = False  # the last key put a card or a go in: an OK now is a habit
         self.fg_at = -1  # the event after which a proved false go was put to the players
         self.clear()
 
-    def clear(self):
-        self.num = -1  # the typed number (-1: none) and its digits
-        self.ndig = 0
-        while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
-            self.cards.pop()
-        self.show_next = False  # C: the typed cards or points are a hand of the show
+    def clear(self, typed=True):
+        """All of it; typed=False keeps what was typed (board/fault.py)."""
+        self.quick = False  # the last key put a card or a go in: an OK now is a habit
+        if typed:
+            self.num = -1  # the typed number (-1: none) and its digits
+            self.ndig = 0
+            while self.cards:  # emptied in place: no slice (a fault may be short of memory)
+                self.cards.pop()
+            self.show_next = False  # C: the typed cards or points are a hand of the show
+            self.filled = 0  # cards of the entry filled in from the play, untouched
+            self.fill_at = -1  # the engine's event count when they were (-1: fill again)
         self.advice = None  # the advisor's answer
         self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
-        self.filled = 0  # cards of the entry filled in from the play, untouched
-        self.fill_at = -1  # the engine's event count when they were (-1: fill again)
         self.asked = False  # the menu asked "OK again ends this game"
         self.off = -1  # the penalty entry: the seat that failed to play, or -1 (menu.py)
         self.stats = None  # the statistics on the display: a list of lines per side (menu.py)
@@ -89,9 +91,10 @@ def follow(app):
         return
     if e.fill_at == m.events or e.cards or e.num >= 0:
         return
-    e.fill_at = m.events
+    e.filled = -1  # (a fault part way leaves this: board/fault.py fills it again)
     m.played_cards(m.turn, e.cards)
     e.filled = len(e.cards)
+    e.fill_at = m.events
 
 
 def dealer_next(app):
@@ -138,7 +141,8 @@ finish the card: a suit A B C D
 no card is wanted now
 nothing to confirm: type first
 %d cards still to play: type them
-muggins: A next, OK takes, * cancels"""
+muggins: A next, OK takes, * cancels
+no cards played to bring back: type the hand"""
 _DIGITS = const(0)
 _RANK = const(1)
 _TYPED = const(2)
@@ -157,6 +161,7 @@ _NO_CARD = const(14)
 _NOTHING = const(15)
 _PLAY_ON = const(16)
 _CALLING = const(17)
+_NONE_PLAYED = const(18)
 
 
 def no(k, args=()):
@@ -189,35 +194,55 @@ def digit(app, d):
 
 
 def suit(app, s):
+    """A suit key after a rank: the card. A card to play or the starter goes in at once (an
+    OK after it is a habit); a card of a hand or the crib is checked against the deal first.
+    A refused card leaves the entry as it was before its rank was typed."""
     e = app.e
     r = e.num or 10  # 0 is the ten: one key, as for every rank below it
+    e.num = -1  # the rank goes with its suit: into the card, or refused with it
+    e.ndig = 0
     if not 1 <= r <= 13:
         return no(_RANK, (r,))
     c = (r - 1) * 4 + s
+    m = app.m
     cards = e.cards
+    hand = showing(app)
+    if not hand and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
+        e.quick = True  # an OK now is the habit (board/app.py), even after a refusal
+        return card_call(m, c)
+    if hand:
+        if c == m.starter_card:
+            return no(_STARTER, (fmt(c),))
+        if m.phase != M.DEAL:  # (between deals the hand is of the deal to come)
+            try:
+                m.check_card(c)  # played by another seat, or shown: refused at once
+            except ValueError as x:
+                return str(x)
     if e.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
         cards.clear()
     e.filled = 0
     if c in cards:
         return no(_TYPED, (fmt(c),))
-    hand = showing(app)
-    most = 6 if app.mode == ADVISE else 4 if hand else 1
-    if most == 1 and cards:
-        cards.pop()  # a card to play (or the starter): the newest one typed counts
-    if len(cards) >= most:
+    if len(cards) >= (6 if app.mode == ADVISE else 4):
         return no(_ALL_CARDS)
-    if hand and c == app.m.starter_card:
-        return no(_STARTER, (fmt(c),))
     cards.append(c)
-    e.num = -1
-    e.ndig = 0
-    m = app.m
-    # a card to play, or the starter; or the crib's 4th card (muggins on: the count comes
-    # next, then OK): no OK to wait for (an OK now is the habit: board/app.py)
-    if (most == 1 and app.mode == NORMAL) or (hand and len(cards) == 4 and m.crib_next
-                                               and m.phase == M.SHOW and not m.muggins_on):
+    # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait for
+    if hand and len(cards) == 4 and m.crib_next and m.phase == M.SHOW and not m.muggins_on:
         e.quick = True
         return ok(app)
+
+
+def card_call(m, c):
+    """The engine call for card c outside the show: the starter (dealing first between
+    deals) or a card played; or the refusal."""
+    deal = m.phase == M.DEAL
+    if deal and m.next_dealer < 0:
+        return no(_WHO_DEALS)
+    if deal or m.phase == M.STARTER:
+        return (DEAL_FIRST, m.starter, c)
+    if m.phase == M.PLAY:
+        return (m.play, c)
+    return no(_NO_CARD)
 
 
 def letter(app, name):
@@ -239,13 +264,21 @@ def letter(app, name):
         e.quick = True
         return (m.go,)  # said at once: no OK to wait for
     elif name == "C":
-        if m.overlooked() and not e.cards and not e.show_next and m.phase != M.OVER:
+        untyped = not e.cards or e.filled == len(e.cards)  # (the hand as played is no typing)
+        if m.overlooked() and untyped and not e.show_next and m.phase != M.OVER:
             if m.sides == 2:
                 return (m.muggins,)  # the other side calls it: no choice to make
             e.mug = mug_next(m, m.overlooked_side())  # who calls? OK takes it
             return None
         if m.phase == M.OVER:
             return no(_OVER)
+        if m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a card)
+            if m.crib_next or m.turn < 0 or not m.played[m.turn]:
+                return no(_NONE_PLAYED)
+            e.cards.clear()
+            e.filled = 0
+            e.fill_at = -1  # follow() fills it in
+            return None
         if m.phase == M.PLAY and not e.show_next:
             left = 4 * m.players - sum(m.played)
             for s in range(m.players):  # a seat whose cards are dead plays no more
@@ -313,11 +346,7 @@ def ok(app):
             return (DEAL_FIRST, m.show, list(cards), e.num)
         if e.num >= 0:
             return no(_SUIT)
-        if deal or m.phase == M.STARTER:
-            return (DEAL_FIRST, m.starter, cards[0])
-        if m.phase == M.PLAY:
-            return (m.play, cards[0])
-        return no(_NO_CARD)
+        return card_call(m, cards[0])  # (cards typed for a hand, then C: not a hand after all)
     if e.num >= 0:
         if showing(app):
             return (DEAL_FIRST, m.show, None, e.num)

@@ -9,7 +9,7 @@ import gc
 import sys
 
 from cribbage.match import loads  # (all loaded by the app already: nothing is imported
-from board import state  # later, when memory may be shorter still)
+from board import state, entry  # later, when memory may be shorter still)
 from board.modes import NORMAL
 
 from micropython import const
@@ -18,9 +18,13 @@ _ROOM = const(3072)  # bytes free that a first import of one of the app's module
 
 
 def fault(app, e):
-    """An entry or a frame raised e: restore the game and say so."""
+    """An entry or a frame raised e: restore the game and say so. The typed entry stays as
+    it was (the hand filled in from the play filled in again), unless the last thing said
+    was a fault too: then the entry may be what fails, and it goes."""
     gc.collect()
-    app.e.clear()
+    app.counting = -1  # (the display counts a hand only once state.update says it is one)
+    again = isinstance(app.err, str) and app.err.startswith("fault (")
+    keep(app.e, again)
     app.mode = NORMAL
     app.selftest_step = -1
     restore(app)
@@ -30,10 +34,19 @@ def fault(app, e):
         msg = "fault (out of memory): the game is kept"
     app.refuse(msg)
     try:
+        entry.follow(app)  # (the hand as played, for the game as restored)
         state.update(app)
     except Exception:  # noqa: BLE001
         gc.collect()
         app.view.dirty = True
+
+
+def keep(e, drop):
+    """The entry after a fault: what was typed stays (the menu's, the advisor's and a muggins
+    call's parts go); the hand filled in from the play, untouched or cut short by the fault,
+    is filled in again (follow). drop: all of it goes."""
+    f = e.filled
+    e.clear(drop or f < 0 or (f > 0 and f == len(e.cards)))
 
 
 def room(name):

@@ -30,8 +30,9 @@ def lines(app):
         out = menu_lines(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
-        if m.phase == M.PLAY and len(m.pile) and not app.e.show_next:
-            out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))  # a mistyped card shows
+        said = in_play(app) if m.phase == M.PLAY and not app.e.show_next else ""
+        if said:
+            out.extend(screen.wrap(said))
         entry = " ".join(fmt(c) for c in app.e.cards)
         if app.e.num >= 0:
             entry += (" " if entry else "") + str(app.e.num)
@@ -97,6 +98,21 @@ def prompt(app):
     if m.match_won() >= 0:  # best of 3 or 5 is over: OK starts a new match
         won += "\nmatch to %s\nOK: new match" % screen.SIDE_NAMES[m.winner]
     return won
+
+
+def in_play(app):
+    """The play's line(s): the starter, who has said go in this series, the cards of the
+    series (a mistyped card shows): "starter 5H", "go: Blue", "10S 5C 7D"."""
+    m = app.m
+    said = "starter " + fmt(m.starter_card) if m.starter_card >= 0 else ""
+    if m.gone:
+        said += "\ngo:"
+        for seat in range(m.players):
+            if m.gone >> seat & 1:
+                said += " " + seat_name(app, seat)
+    if len(m.pile):
+        said += "\n" + " ".join(fmt(c) for c in m.pile)
+    return said.lstrip("\n")
 
 
 def totals(m):

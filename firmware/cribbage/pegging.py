@@ -178,6 +178,23 @@ def dead_seats(self):
     return self._where[_DEAD]
 
 
+def check_card(self, c):
+    """Match.check_card(c): ValueError, worded as show() words it, when card c cannot be in
+    the hand (or the crib) the show takes next: the starter, a card another seat played (any
+    played card, for the crib), a card shown in a hand. The board asks as each card is typed."""
+    if not 0 <= c < DECK:
+        raise ValueError(say(_NO, _NOT_CARD, (c,)))
+    crib = self.phase == SHOW and self.crib_next
+    seat = self.turn if self.phase == SHOW else self.pone()
+    at = self._where[c]
+    if at == AT_STARTER:
+        raise ValueError(say(_NO, _STARTER, (fmt(c),)))
+    if 1 <= at <= 6 and (crib or at != seat + 1):
+        raise ValueError(say(_NO, _PLAYED_BY, (fmt(c), at - 1)))
+    if at >= AT_HAND:
+        raise ValueError(say(_NO, _SHOWN, (fmt(c), at - AT_HAND)))
+
+
 def end_series(self):
     """Count back to 0; the seat left of the last card's player leads (one with cards)."""
     self.count = 0
