@@ -71,7 +71,7 @@ the module is compiled on the board; a long docstring does).
 #   | B (nothing typed)     | go (in the play; no OK)                                       |
 #   | C (nothing typed)     | count a hand now (ends an unentered play); in the show, the   |
 #   |                       | hand as played again; after a short count, muggins on: take   |
-#   |                       | it (3+ sides: C proposes who calls, A the next, OK takes it)  |
+#   |                       | it (3+ sides: C proposes who calls, A the next side, OK)      |
 #   | D (nothing typed)     | menu: new game, settings, advisor, stats, LED test, penalty   |
 #   | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
 #
