@@ -278,6 +278,25 @@ def test_after_a_fault_the_typed_cards_stay_unless_a_fault_comes_again(monkeypat
     assert entry_line(hw) == "> "  # the second fault in a row took the entry with it
 
 
+def test_a_fault_after_the_crib_went_in_takes_its_typed_cards_with_it(monkeypatch):
+    hw, app, f = played_show()
+    f.press("#")  # both hands
+    keys(f, "7B8B9B")
+    real = M.Match.show
+
+    def show(self, *a):
+        pts = real(self, *a)
+        raise MemoryError  # a fault once the crib is in
+
+    monkeypatch.setattr(M.Match, "show", show)
+    keys(f, "12B")  # QD: the crib's fourth card puts it in
+    monkeypatch.setattr(M.Match, "show", real)
+    assert app.err.startswith("fault (MemoryError") and app.m.phase == M.DEAL
+    assert entry_line(hw) == "> "  # not the crib's cards, as if still to be entered
+    f.press("#")  # the next deal, and nothing else (no starter taken from a stale card)
+    assert app.m.phase == M.STARTER and app.m.starter_card < 0
+
+
 # --- the same keys on the real MicroPython binary ---------------------------------------------
 
 MICROPYTHON = venv_program("micropython")

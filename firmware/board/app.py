@@ -328,12 +328,17 @@ class App:
         """Make one engine call; when it goes in, clear the entry (and any menu: a penalty),
         say what it pegged and save the game after the frame. A refusal is said."""
         e = self.e
+        m = self.m
+        n = m.events
         try:
             pts = fn(*args)
         except ValueError as x:  # (a card refused as typed: the OK after it is a habit
             self.refuse(str(x))   # still, and the refusal stays on the display)
             return False
-        m = self.m
+        except BaseException:  # a fault (board/fault.py keeps the entry): if the event
+            if m.events != n:  # went in all the same, the entry went with it
+                e.clear()
+            raise
         quick = e.quick  # (a card or go that went in as typed: the next OK is a habit)
         e.clear()
         e.quick = quick

@@ -23,7 +23,7 @@ def fault(app, e):
     was a fault too: then the entry may be what fails, and it goes."""
     gc.collect()
     app.counting = -1  # (the display counts a hand only once state.update says it is one)
-    again = isinstance(app.err, str) and app.err.startswith("fault (")
+    again = app.err is not None and app.err.startswith("fault (")
     keep(app.e, again)
     app.mode = NORMAL
     app.selftest_step = -1

@@ -44,7 +44,8 @@ def lines(app):
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
-        if app.counting >= 0 and not m.muggins_on:  # muggins: counted after OK
+        if app.counting >= 0 and len(app.e.cards) == 4 and not m.muggins_on:  # (muggins:
+            # counted after OK; 4 cards: the view's update, not a fault since, said it is one)
             items = breakdown(app.e.cards, m.starter_card, app.counting == 1)
             total = 0
             for item in items:
