@@ -285,7 +285,7 @@ def test_a_fault_after_the_crib_went_in_takes_its_typed_cards_with_it(monkeypatc
     real = M.Match.show
 
     def show(self, *a):
-        pts = real(self, *a)
+        real(self, *a)
         raise MemoryError  # a fault once the crib is in
 
     monkeypatch.setattr(M.Match, "show", show)
