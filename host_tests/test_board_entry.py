@@ -180,7 +180,7 @@ def test_the_play_shows_the_starter_and_who_has_said_go():
     assert "starter 5H" in d and "KS 10S 9S" in d and not any(x.startswith("go") for x in d)
     f.press("B")  # Red: go
     d = hw["display"].shown
-    assert "starter 5H" in d and "go: Red" in d and "play Blue 29" in d
+    assert "starter 5H" in d and "go Red" in d and "play Blue 29" in d
     keys(f, "1A1B")  # Blue AC (30), ... Blue AD (31): the series ends, nobody has said go
     d = hw["display"].shown
     assert "starter 5H" in d and not any(x.startswith("go") for x in d)
@@ -307,7 +307,7 @@ MP_CASES = [  # (key script, lines the display must show after it, scores)
     (PLAYED + "6C", ["> AC 2C 4C KS", "by Red"], "5 3"),
     (PLAYED + "*C#", ["crib Red"], "11 7"),
     ("##5A5A5", ["> 5 to Red"], "0 0"),
-    ("#5C#13D0D9DB", ["starter 5H", "go: Red", "KS 10S 9S"], "0 0"),
+    ("#5C#13D0D9DB", ["starter 5H", "go Red", "KS 10S 9S"], "0 0"),
 ]
 
 

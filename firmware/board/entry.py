@@ -38,17 +38,15 @@ class Entry:
         self.fg_at = -1  # the event after which a proved false go was put to the players
         self.clear()
 
-    def clear(self, typed=True):
-        """All of it; typed=False keeps what was typed (board/fault.py)."""
+    def clear(self):
         self.quick = False  # the last key put a card or a go in: an OK now is a habit
-        if typed:
-            self.num = -1  # the typed number (-1: none) and its digits
-            self.ndig = 0
-            while self.cards:  # emptied in place: no slice (a fault may be short of memory)
-                self.cards.pop()
-            self.show_next = False  # C: the typed cards or points are a hand of the show
-            self.filled = 0  # cards of the entry filled in from the play, untouched
-            self.fill_at = -1  # the engine's event count when they were (-1: fill again)
+        self.num = -1  # the typed number (-1: none) and its digits
+        self.ndig = 0
+        while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
+            self.cards.pop()
+        self.show_next = False  # C: the typed cards or points are a hand of the show
+        self.filled = 0  # cards of the entry filled in from the play, untouched
+        self.fill_at = -1  # the engine's event count when they were (-1: fill again)
         self.advice = None  # the advisor's answer
         self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
         self.asked = False  # the menu asked "OK again ends this game"
@@ -169,14 +167,6 @@ def no(k, args=()):
     return say(_NO, k, args)
 
 
-def mug_next(m, side):
-    """The side after side that may call muggins (any but the shower's)."""
-    side = (side + 1) % m.sides
-    if side == m.overlooked_side():
-        side = (side + 1) % m.sides
-    return side
-
-
 def digit(app, d):
     e = app.e
     if e.mug >= 0:
@@ -208,8 +198,12 @@ def suit(app, s):
     cards = e.cards
     hand = showing(app)
     if not hand and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
+        cards.clear()  # (a card left from a hand typed then not counted gives way)
+        cards.append(c)
+        call = ok(app)
+        cards.clear()  # in the engine call, or refused: either way not left typed
         e.quick = True  # an OK now is the habit (board/app.py), even after a refusal
-        return card_call(m, c)
+        return call
     if hand:
         if c == m.starter_card:
             return no(_STARTER, (fmt(c),))
@@ -232,26 +226,14 @@ def suit(app, s):
         return ok(app)
 
 
-def card_call(m, c):
-    """The engine call for card c outside the show: the starter (dealing first between
-    deals) or a card played; or the refusal."""
-    deal = m.phase == M.DEAL
-    if deal and m.next_dealer < 0:
-        return no(_WHO_DEALS)
-    if deal or m.phase == M.STARTER:
-        return (DEAL_FIRST, m.starter, c)
-    if m.phase == M.PLAY:
-        return (m.play, c)
-    return no(_NO_CARD)
-
-
 def letter(app, name):
     m = app.m
     e = app.e
+    side = -1  # calling muggins: the side before the one proposed (below)
     if e.mug >= 0:  # calling muggins: A steps, other letters mean nothing
         if name != "A":
             return no(_CALLING)
-        e.mug = mug_next(m, e.mug)
+        side = e.mug
     elif name == "A":
         if e.cards:
             return no(_A_CARDS)
@@ -268,30 +250,34 @@ def letter(app, name):
         if m.overlooked() and untyped and not e.show_next and m.phase != M.OVER:
             if m.sides == 2:
                 return (m.muggins,)  # the other side calls it: no choice to make
-            e.mug = mug_next(m, m.overlooked_side())  # who calls? OK takes it
-            return None
-        if m.phase == M.OVER:
+            side = m.overlooked_side()  # who calls? the next side (OK takes it)
+        elif m.phase == M.OVER:
             return no(_OVER)
-        if m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a card)
+        elif m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a card)
             if m.crib_next or m.turn < 0 or not m.played[m.turn]:
                 return no(_NONE_PLAYED)
             e.cards.clear()
             e.filled = 0
             e.fill_at = -1  # follow() fills it in
-            return None
-        if m.phase == M.PLAY and not e.show_next:
-            left = 4 * m.players - sum(m.played)
-            for s in range(m.players):  # a seat whose cards are dead plays no more
-                if m.dead() >> s & 1:
-                    left -= 4 - m.played[s]
-            if left < 4 * m.players:  # cards were entered: the play ends with its last card
-                return no(_PLAY_ON, (left,))
-        e.show_next = not e.show_next
+        else:
+            if m.phase == M.PLAY and not e.show_next:
+                left = 4 * m.players - sum(m.played)
+                for s in range(m.players):  # a seat whose cards are dead plays no more
+                    if m.dead() >> s & 1:
+                        left -= 4 - m.played[s]
+                if left < 4 * m.players:  # cards were entered: the play ends with its last
+                    return no(_PLAY_ON, (left,))  # card
+            e.show_next = not e.show_next
     elif name == "D":
         if e.cards:
             return no(_D_CARDS)
         app.mode = MENU
         app.item = 0
+    if side >= 0:  # the side after it that may call muggins (any but the shower's)
+        side = (side + 1) % m.sides
+        if side == m.overlooked_side():
+            side = (side + 1) % m.sides
+        e.mug = side
 
 
 def back(app):
@@ -346,7 +332,11 @@ def ok(app):
             return (DEAL_FIRST, m.show, list(cards), e.num)
         if e.num >= 0:
             return no(_SUIT)
-        return card_call(m, cards[0])  # (cards typed for a hand, then C: not a hand after all)
+        if deal or m.phase == M.STARTER:
+            return (DEAL_FIRST, m.starter, cards[0])
+        if m.phase == M.PLAY:
+            return (m.play, cards[0])
+        return no(_NO_CARD)
     if e.num >= 0:
         if showing(app):
             return (DEAL_FIRST, m.show, None, e.num)

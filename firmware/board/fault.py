@@ -23,15 +23,26 @@ def fault(app, e):
     was a fault too: then the entry may be what fails, and it goes."""
     gc.collect()
     app.counting = -1  # (the display counts a hand only once state.update says it is one)
-    again = app.err is not None and app.err.startswith("fault (")
-    keep(app.e, again)
+    short = "fault (out of memory): the game is kept"  # (a local: no name kept on a board)
+    typed = app.e
+    f = typed.filled
+    if (app.err is not None and app.err[:7] == short[:7]) or f < 0 or (f and
+                                                                       f == len(typed.cards)):
+        typed.clear()  # a fault again: what is typed may be what fails; or the hand as
+    else:  # played (untouched, or cut short by the fault): follow() below fills it in again
+        typed.quick = False  # what was typed stays, as it was; the rest goes
+        typed.advice = None
+        typed.mug = -1
+        typed.asked = False
+        typed.off = -1
+        typed.stats = None
     app.mode = NORMAL
     app.selftest_step = -1
     restore(app)
     try:
         msg = "fault (%s %s): the game is kept" % (type(e).__name__, e)
     except Exception:  # noqa: BLE001
-        msg = "fault (out of memory): the game is kept"
+        msg = short
     app.refuse(msg)
     try:
         entry.follow(app)  # (the hand as played, for the game as restored)
@@ -39,14 +50,6 @@ def fault(app, e):
     except Exception:  # noqa: BLE001
         gc.collect()
         app.view.dirty = True
-
-
-def keep(e, drop):
-    """The entry after a fault: what was typed stays (the menu's, the advisor's and a muggins
-    call's parts go); the hand filled in from the play, untouched or cut short by the fault,
-    is filled in again (follow). drop: all of it goes."""
-    f = e.filled
-    e.clear(drop or f < 0 or (f > 0 and f == len(e.cards)))
 
 
 def room(name):

@@ -30,9 +30,17 @@ def lines(app):
         out = menu_lines(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
-        said = in_play(app) if m.phase == M.PLAY and not app.e.show_next else ""
-        if said:
-            out.extend(screen.wrap(said))
+        if m.phase == M.PLAY and not app.e.show_next:  # the starter, who said go, the pile
+            if m.starter_card >= 0:
+                out.append("starter " + fmt(m.starter_card))
+            if m.gone:
+                said = "go"  # ("go Blue": who has said go in this series)
+                for seat in range(m.players):
+                    if m.gone >> seat & 1:
+                        said += " " + seat_name(app, seat)
+                out.extend(screen.wrap(said))
+            if len(m.pile):  # (a mistyped card shows)
+                out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))
         entry = " ".join(fmt(c) for c in app.e.cards)
         if app.e.num >= 0:
             entry += (" " if entry else "") + str(app.e.num)
@@ -72,7 +80,11 @@ def lines(app):
             if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
     if app.err:
-        err = screen.wrap("! " + who(app, app.err))
+        err = app.err
+        i = err.find("seat ")  # the engine's "seat 1" as the player's colour ("Blue")
+        if i >= 0 and err[i + 5:i + 6].isdigit() and int(err[i + 5]) < m.players:
+            err = err[:i] + seat_name(app, int(err[i + 5])) + err[i + 6:]
+        err = screen.wrap("! " + err)
         out = out[:max(0, screen.ROWS - len(err))] + err
     return out
 
@@ -101,36 +113,11 @@ def prompt(app):
     return won
 
 
-def in_play(app):
-    """The play's line(s): the starter, who has said go in this series, the cards of the
-    series (a mistyped card shows): "starter 5H", "go: Blue", "10S 5C 7D"."""
-    m = app.m
-    said = "starter " + fmt(m.starter_card) if m.starter_card >= 0 else ""
-    if m.gone:
-        said += "\ngo:"
-        for seat in range(m.players):
-            if m.gone >> seat & 1:
-                said += " " + seat_name(app, seat)
-    if len(m.pile):
-        said += "\n" + " ".join(fmt(c) for c in m.pile)
-    return said.lstrip("\n")
-
-
 def totals(m):
     """Each side's games won ("games 1 0"), or in ACC mode its game points ("points 5 2")."""
     return "%s %s" % ("points" if m.mode == M.ACC else "games",
                       " ".join(str(g) for g in m.games[:m.sides]))
 
-
-
-def who(app, text):
-    """The engine's "seat 1" in a refusal as the player's colour ("Blue")."""
-    i = text.find("seat ")
-    if i >= 0 and text[i + 5:i + 6].isdigit():
-        seat = int(text[i + 5])
-        if seat < app.m.players:
-            return text[:i] + seat_name(app, seat) + text[i + 6:]
-    return text
 
 
 def seat_name(app, seat):
