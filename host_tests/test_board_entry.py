@@ -186,6 +186,17 @@ def test_the_play_shows_the_starter_and_who_has_said_go():
     assert "starter 5H" in d and not any(x.startswith("go") for x in d)
 
 
+def test_the_entry_and_a_refusal_keep_their_rows_on_the_small_screen():
+    hw, app, f = board(display=True)
+    keys(f, "#5C#13D0D9DB1A")  # Blue: KS, 10S, 9S, go Red, AC: 30
+    d = hw["display"].shown
+    assert d[:6] == ["R0 B0", "play Blue 30", "starter 5H", "go Red", "KS 10S 9S AC", "> "]
+    keys(f, "5A")  # 5C: over 31, refused (three rows of error): the starter's row gives way
+    d = hw["display"].shown
+    assert len(d) == 8 and d[5:] == ["! 5C would make", "the count 35,", "over 31: say go"]
+    assert d[:5] == ["R0 B0", "play Blue 30", "go Red", "KS 10S 9S AC", "> "]
+
+
 def test_the_play_without_the_starter_entered_shows_no_blank_line():
     hw, app, f = board(display=True)
     keys(f, "##")

@@ -23,7 +23,8 @@ def lines(app):
     """The display's text now (also what the simulator prints)."""
     m = app.m
     out = screen.scores(m.score, m.sides)
-    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
+    first = n = 0  # the play's starter and go lines: out[first:first + n] (dropped, starter
+    if app.mode != NORMAL:  # first, when the screen is short of rows)  # the menu, its penalty entry, statistics or advisor: board/menu.py
         from board.fault import room
         room("board.menu")  # (loaded already, but for a false go's penalty entry)
         from board.menu import lines as menu_lines
@@ -31,6 +32,7 @@ def lines(app):
     else:
         out.extend(screen.wrap(prompt(app)))
         if m.phase == M.PLAY and not app.e.show_next:  # the starter, who said go, the pile
+            first = len(out)
             if m.starter_card >= 0:
                 out.append("starter " + fmt(m.starter_card))
             if m.gone:
@@ -39,6 +41,7 @@ def lines(app):
                     if m.gone >> seat & 1:
                         said += " " + seat_name(app, seat)
                 out.extend(screen.wrap(said))
+            n = len(out) - first
             if len(m.pile):  # (a mistyped card shows)
                 out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))
         entry = " ".join(fmt(c) for c in app.e.cards)
@@ -74,6 +77,7 @@ def lines(app):
             out.extend(said[:room])
         elif app.msg == VERSION_MSG:  # power-up: the firmware's version is the first line
             out.insert(0, message(app))
+            first += 1
         elif app.msg:
             out.extend(screen.wrap(message(app)))
             short = m.overlooked()
@@ -85,6 +89,12 @@ def lines(app):
         if i >= 0 and err[i + 5:i + 6].isdigit() and int(err[i + 5]) < m.players:
             err = err[:i] + seat_name(app, int(err[i + 5])) + err[i + 6:]
         err = screen.wrap("! " + err)
+    else:
+        err = ()
+    while n and len(out) + len(err) > screen.ROWS:
+        out.pop(first)  # (the entry and what was said come first)
+        n -= 1
+    if err:
         out = out[:max(0, screen.ROWS - len(err))] + err
     return out
 
