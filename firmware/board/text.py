@@ -23,8 +23,9 @@ def lines(app):
     """The display's text now (also what the simulator prints)."""
     m = app.m
     out = screen.scores(m.score, m.sides)
-    first = n = 0  # the play's starter and go lines: out[first:first + n] (dropped, starter
-    if app.mode != NORMAL:  # first, when the screen is short of rows)  # the menu, its penalty entry, statistics or advisor: board/menu.py
+    first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
+    # first, when the screen is short of rows)
+    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
         from board.fault import room
         room("board.menu")  # (loaded already, but for a false go's penalty entry)
         from board.menu import lines as menu_lines
