@@ -144,15 +144,15 @@ def test_over_31_the_typed_card_gives_way_to_go_or_to_another_card():
     f.press("##10A#10B#")  # the play: Blue 10C, Red 10D (fifteen? no: 20, a pair)
     f.press("10C#")  # Blue: 30, a pair royal
     assert app.m.count == 30 and app.m.score == [2, 6]
-    f.press("5A#")  # Red's 5C: over 31, refused, still typed
-    assert "over 31" in app.err and "> 5C" in hw["display"].shown
-    f.press("B")  # B: the go replaces the typed card, said at once
-    assert app.err is None and "> " in hw["display"].shown  # the 5C is gone
+    f.press("5A#")  # Red's 5C: over 31, refused (the OK after it is a habit: the error stays)
+    assert "over 31" in app.err and "> " in hw["display"].shown  # the 5C is not left typed
+    f.press("B")  # B: go, said at once
+    assert app.err is None and "> " in hw["display"].shown
     assert app.m.turn == 1 and app.m.count == 30 and app.m.score == [2, 6]
     f.hold("*")  # undo the go: Red to play at 30 again
-    f.press("5A")  # the 5C again: over 31, refused, still typed
+    f.press("5A")  # the 5C again: over 31, refused
     assert "over 31" in app.err
-    f.press("1D")  # another card replaces it (no "that is all the cards") and goes in: 31
+    f.press("1D")  # another card goes in: 31
     assert app.err is None and app.m.score == [4, 6] and app.m.count == 0
     assert "Red 31 for 2" in hw["display"].shown
 
@@ -163,12 +163,12 @@ def test_refusals_name_the_player_not_a_seat_number():
     for c in ("1A", "2A", "3A", "4A", "6B", "7B", "8B", "9B"):  # Blue leads, no go
         f.press(c)  # (each goes in with its suit)
     assert app.m.phase == 3 and app.m.turn == 1  # the show: Blue's hand first
-    for c in ("1A", "3A", "6B", "2A"):  # 2C is Red's
+    for c in ("1A", "3A", "6B", "2A"):  # 2C is Red's: refused at its suit key
         f.press(c)
-    f.press("#")
     assert app.err == "2C was played by seat 0"
     assert "! 2C was played" in hw["display"].shown and "by Red" in hw["display"].shown
-    f.press("*8B#")  # Blue's hand, then Red's without the cards Red played
+    assert "> AC 3C 6D" in hw["display"].shown  # the cards before it stay, and only they
+    f.press("8B#")  # Blue's hand, then Red's without the cards Red played
     for c in ("5A", "5B", "5C", "5D"):
         f.press(c)
     f.press("#")
@@ -205,13 +205,18 @@ def test_without_a_display_a_red_flash_forgets_the_entry():
     assert app.m.count == 20 and app.err is None
 
 
-def test_with_a_display_the_refused_entry_stays_to_be_corrected():
+def test_a_refused_card_leaves_the_prompt_as_it_was():
+    """Issue 22.8: "> 7C" stayed after "7C was already played", then "> 7C 8"."""
     hw, app, f = board(display=True)
     f.press("##5A#")
-    f.press("5A#")
-    assert "already played" in app.err and "> 5C" in hw["display"].shown  # to be corrected
-    f.press("5B#")
-    assert app.m.score == [2, 0]
+    f.press("5A")
+    assert "already played" in app.err and "> " in hw["display"].shown  # not "> 5C"
+    f.press("#")  # the habit's OK: nothing, the refusal stays said
+    assert "already played" in app.err
+    f.press("5")
+    assert "> 5 to Red" in hw["display"].shown  # not "> 5C 5"
+    f.press("B")
+    assert app.m.score == [2, 0] and app.m.count == 10
 
 
 def test_without_a_display_a_refusal_in_the_advisor_drops_the_lit_advice_too():

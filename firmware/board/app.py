@@ -69,9 +69,9 @@ the module is compiled on the board; a long docstring does).
 #   | hold *  /  hold #     | undo  /  redo (any number of times)                           |
 #   | A (nothing typed)     | next player: who a plain peg goes to (and who deals first)    |
 #   | B (nothing typed)     | go (in the play; no OK)                                       |
-#   | C (nothing typed)     | count a hand now (ends an unentered play); after an           |
-#   |                       | under-claimed count with muggins on: take the muggins points  |
-#   |                       | (3+ sides: C proposes who calls, A the next side, OK takes it)|
+#   | C (nothing typed)     | count a hand now (ends an unentered play); in the show, the   |
+#   |                       | hand as played again; after a short count, muggins on: take   |
+#   |                       | it (3+ sides: C proposes who calls, A the next side, OK)      |
 #   | D (nothing typed)     | menu: new game, settings, advisor, stats, LED test, penalty   |
 #   | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
 #
@@ -81,10 +81,13 @@ the module is compiled on the board; a long docstring does).
 #     deals), or just OK if you do not enter it;
 #   * the play: type each card as it is played (it goes in with its suit), B for go; the
 #     board pegs fifteens, pairs, runs, 31, the go and the last card itself and says why;
-#     an OK after a card or a go is taken as a habit and does nothing;
+#     an OK after a card or a go is taken as a habit and does nothing; the display shows
+#     the starter, who has said go in this series and the cards of the series;
 #   * the show: a hand whose cards were entered in the play is already typed (the display
-#     lists it, the count is spoken and previewed on the track): OK pegs it, * clears it, a
-#     card typed starts it afresh; two players, both hands played in full: one OK pegs the
+#     lists it, the count is spoken and previewed on the track): OK pegs it, * clears it, C
+#     brings it back, a card typed starts it afresh (a card that cannot be in the hand, the
+#     starter or one another player played or showed, is refused at its suit key and the
+#     entry stays as it was); two players, both hands played in full: one OK pegs the
 #     pone's, then the dealer's (both counts shown first). Otherwise type the four cards, OK;
 #     the crib (always typed) goes in with its 4th card, an OK after it is a habit. Muggins on
 #     (every hand and the crib wait for OK): the count stays hidden; type your count after
@@ -324,13 +327,21 @@ class App:
     def do(self, fn, *args):
         """Make one engine call; when it goes in, clear the entry (and any menu: a penalty),
         say what it pegged and save the game after the frame. A refusal is said."""
+        e = self.e
+        m = self.m
+        n = m.events
         try:
             pts = fn(*args)
-        except ValueError as e:
-            self.refuse(str(e))
+        except ValueError as x:  # (a card refused as typed: the OK after it is a habit
+            self.refuse(str(x))   # still, and the refusal stays on the display)
             return False
-        m = self.m
-        self.e.clear()
+        except BaseException:  # a fault (board/fault.py keeps the entry): if the event
+            if m.events != n:  # went in all the same, the entry went with it
+                e.clear()
+            raise
+        quick = e.quick  # (a card or go that went in as typed: the next OK is a habit)
+        e.clear()
+        e.quick = quick
         self.mode = NORMAL
         self.msg = ""
         if m.last_side >= 0 and pts:

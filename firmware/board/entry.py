@@ -35,20 +35,20 @@ class Entry:
     def __init__(self):
         self.cards = []  # the typed cards (cleared in place)
         self.seat = 0  # the seat chosen with A: whose plain peg, who deals first (kept)
-        self.quick = False  # the last key put a card or a go in: an OK now is a habit
         self.fg_at = -1  # the event after which a proved false go was put to the players
         self.clear()
 
     def clear(self):
+        self.quick = False  # the last key put a card or a go in: an OK now is a habit
         self.num = -1  # the typed number (-1: none) and its digits
         self.ndig = 0
         while self.cards:  # emptied in place: no slice object (a fault may be short of memory)
             self.cards.pop()
         self.show_next = False  # C: the typed cards or points are a hand of the show
-        self.advice = None  # the advisor's answer
-        self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
         self.filled = 0  # cards of the entry filled in from the play, untouched
         self.fill_at = -1  # the engine's event count when they were (-1: fill again)
+        self.advice = None  # the advisor's answer
+        self.mug = -1  # the side proposed to call muggins (3+ sides), or -1
         self.asked = False  # the menu asked "OK again ends this game"
         self.off = -1  # the penalty entry: the seat that failed to play, or -1 (menu.py)
         self.stats = None  # the statistics on the display: a list of lines per side (menu.py)
@@ -89,9 +89,10 @@ def follow(app):
         return
     if e.fill_at == m.events or e.cards or e.num >= 0:
         return
-    e.fill_at = m.events
+    e.filled = -1  # (a fault part way leaves this: board/fault.py fills it again)
     m.played_cards(m.turn, e.cards)
     e.filled = len(e.cards)
+    e.fill_at = m.events
 
 
 def dealer_next(app):
@@ -138,7 +139,8 @@ finish the card: a suit A B C D
 no card is wanted now
 nothing to confirm: type first
 %d cards still to play: type them
-muggins: A next, OK takes, * cancels"""
+muggins: A next, OK takes, * cancels
+no cards played to bring back: type the hand"""
 _DIGITS = const(0)
 _RANK = const(1)
 _TYPED = const(2)
@@ -157,19 +159,12 @@ _NO_CARD = const(14)
 _NOTHING = const(15)
 _PLAY_ON = const(16)
 _CALLING = const(17)
+_NONE_PLAYED = const(18)
 
 
 def no(k, args=()):
     """Refusal k of _NO % args: the text the app says."""
     return say(_NO, k, args)
-
-
-def mug_next(m, side):
-    """The side after side that may call muggins (any but the shower's)."""
-    side = (side + 1) % m.sides
-    if side == m.overlooked_side():
-        side = (side + 1) % m.sides
-    return side
 
 
 def digit(app, d):
@@ -189,33 +184,44 @@ def digit(app, d):
 
 
 def suit(app, s):
+    """A suit key after a rank: the card. A card to play or the starter goes in at once (an
+    OK after it is a habit); a card of a hand or the crib is checked against the deal first.
+    A refused card leaves the entry as it was before its rank was typed."""
     e = app.e
     r = e.num or 10  # 0 is the ten: one key, as for every rank below it
+    e.num = -1  # the rank goes with its suit: into the card, or refused with it
+    e.ndig = 0
     if not 1 <= r <= 13:
         return no(_RANK, (r,))
     c = (r - 1) * 4 + s
+    m = app.m
     cards = e.cards
+    hand = showing(app)
+    if not hand and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
+        cards.clear()  # (a card left from a hand typed then not counted gives way)
+        cards.append(c)
+        call = ok(app)
+        cards.clear()  # in the engine call, or refused: either way not left typed
+        e.quick = True  # an OK now is the habit (board/app.py), even after a refusal
+        return call
+    if hand:
+        if c == m.starter_card:
+            return no(_STARTER, (fmt(c),))
+        if m.phase != M.DEAL:  # (between deals the hand is of the deal to come)
+            try:
+                m.check_card(c)  # played by another seat, or shown: refused at once
+            except ValueError as x:
+                return str(x)
     if e.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
         cards.clear()
     e.filled = 0
     if c in cards:
         return no(_TYPED, (fmt(c),))
-    hand = showing(app)
-    most = 6 if app.mode == ADVISE else 4 if hand else 1
-    if most == 1 and cards:
-        cards.pop()  # a card to play (or the starter): the newest one typed counts
-    if len(cards) >= most:
+    if len(cards) >= (6 if app.mode == ADVISE else 4):
         return no(_ALL_CARDS)
-    if hand and c == app.m.starter_card:
-        return no(_STARTER, (fmt(c),))
     cards.append(c)
-    e.num = -1
-    e.ndig = 0
-    m = app.m
-    # a card to play, or the starter; or the crib's 4th card (muggins on: the count comes
-    # next, then OK): no OK to wait for (an OK now is the habit: board/app.py)
-    if (most == 1 and app.mode == NORMAL) or (hand and len(cards) == 4 and m.crib_next
-                                               and m.phase == M.SHOW and not m.muggins_on):
+    # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait for
+    if hand and len(cards) == 4 and m.crib_next and m.phase == M.SHOW and not m.muggins_on:
         e.quick = True
         return ok(app)
 
@@ -223,10 +229,11 @@ def suit(app, s):
 def letter(app, name):
     m = app.m
     e = app.e
+    side = -1  # calling muggins: the side before the one proposed (below)
     if e.mug >= 0:  # calling muggins: A steps, other letters mean nothing
         if name != "A":
             return no(_CALLING)
-        e.mug = mug_next(m, e.mug)
+        side = e.mug
     elif name == "A":
         if e.cards:
             return no(_A_CARDS)
@@ -239,26 +246,38 @@ def letter(app, name):
         e.quick = True
         return (m.go,)  # said at once: no OK to wait for
     elif name == "C":
-        if m.overlooked() and not e.cards and not e.show_next and m.phase != M.OVER:
+        if m.overlooked() and not e.show_next and m.phase != M.OVER:  # as the display offers,
+            # whatever the next hand holds (filled in from the play, or typed)
             if m.sides == 2:
                 return (m.muggins,)  # the other side calls it: no choice to make
-            e.mug = mug_next(m, m.overlooked_side())  # who calls? OK takes it
-            return None
-        if m.phase == M.OVER:
+            side = m.overlooked_side()  # who calls? the next side (OK takes it)
+        elif m.phase == M.OVER:
             return no(_OVER)
-        if m.phase == M.PLAY and not e.show_next:
-            left = 4 * m.players - sum(m.played)
-            for s in range(m.players):  # a seat whose cards are dead plays no more
-                if m.dead() >> s & 1:
-                    left -= 4 - m.played[s]
-            if left < 4 * m.players:  # cards were entered: the play ends with its last card
-                return no(_PLAY_ON, (left,))
-        e.show_next = not e.show_next
+        elif m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a card)
+            if m.crib_next or m.turn < 0 or not m.played[m.turn]:
+                return no(_NONE_PLAYED)
+            e.cards.clear()
+            e.filled = 0
+            e.fill_at = -1  # follow() fills it in
+        else:
+            if m.phase == M.PLAY and not e.show_next:
+                left = 4 * m.players - sum(m.played)
+                for s in range(m.players):  # a seat whose cards are dead plays no more
+                    if m.dead() >> s & 1:
+                        left -= 4 - m.played[s]
+                if left < 4 * m.players:  # cards were entered: the play ends with its last
+                    return no(_PLAY_ON, (left,))  # card
+            e.show_next = not e.show_next
     elif name == "D":
         if e.cards:
             return no(_D_CARDS)
         app.mode = MENU
         app.item = 0
+    if side >= 0:  # the side after it that may call muggins (any but the shower's)
+        side = (side + 1) % m.sides
+        if side == m.overlooked_side():
+            side = (side + 1) % m.sides
+        e.mug = side
 
 
 def back(app):

@@ -9,7 +9,7 @@ import gc
 import sys
 
 from cribbage.match import loads  # (all loaded by the app already: nothing is imported
-from board import state  # later, when memory may be shorter still)
+from board import state, entry  # later, when memory may be shorter still)
 from board.modes import NORMAL
 
 from micropython import const
@@ -18,18 +18,34 @@ _ROOM = const(3072)  # bytes free that a first import of one of the app's module
 
 
 def fault(app, e):
-    """An entry or a frame raised e: restore the game and say so."""
+    """An entry or a frame raised e: restore the game and say so. The typed entry stays as
+    it was (the hand filled in from the play filled in again), unless the last thing said
+    was a fault too: then the entry may be what fails, and it goes."""
     gc.collect()
-    app.e.clear()
+    app.counting = -1  # (the display counts a hand only once state.update says it is one)
+    short = "fault (out of memory): the game is kept"  # (a local: no name kept on a board)
+    typed = app.e
+    f = typed.filled
+    if (app.err is not None and app.err[:7] == short[:7]) or f < 0 or (f and
+                                                                       f == len(typed.cards)):
+        typed.clear()  # a fault again: what is typed may be what fails; or the hand as
+    else:  # played (untouched, or cut short by the fault): follow() below fills it in again
+        typed.quick = False  # what was typed stays, as it was; the rest goes
+        typed.advice = None
+        typed.mug = -1
+        typed.asked = False
+        typed.off = -1
+        typed.stats = None
     app.mode = NORMAL
     app.selftest_step = -1
     restore(app)
     try:
         msg = "fault (%s %s): the game is kept" % (type(e).__name__, e)
     except Exception:  # noqa: BLE001
-        msg = "fault (out of memory): the game is kept"
+        msg = short
     app.refuse(msg)
     try:
+        entry.follow(app)  # (the hand as played, for the game as restored)
         state.update(app)
     except Exception:  # noqa: BLE001
         gc.collect()

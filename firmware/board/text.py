@@ -23,6 +23,8 @@ def lines(app):
     """The display's text now (also what the simulator prints)."""
     m = app.m
     out = screen.scores(m.score, m.sides)
+    first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
+    # first, when the screen is short of rows)
     if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
         from board.fault import room
         room("board.menu")  # (loaded already, but for a false go's penalty entry)
@@ -30,8 +32,19 @@ def lines(app):
         out = menu_lines(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
-        if m.phase == M.PLAY and len(m.pile) and not app.e.show_next:
-            out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))  # a mistyped card shows
+        if m.phase == M.PLAY and not app.e.show_next:  # the starter, who said go, the pile
+            first = len(out)
+            if m.starter_card >= 0:
+                out.append("starter " + fmt(m.starter_card))
+            if m.gone:
+                said = "go"  # ("go Blue": who has said go in this series)
+                for seat in range(m.players):
+                    if m.gone >> seat & 1:
+                        said += " " + seat_name(app, seat)
+                out.extend(screen.wrap(said))
+            n = len(out) - first
+            if len(m.pile):  # (a mistyped card shows)
+                out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))
         entry = " ".join(fmt(c) for c in app.e.cards)
         if app.e.num >= 0:
             entry += (" " if entry else "") + str(app.e.num)
@@ -43,7 +56,8 @@ def lines(app):
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
-        if app.counting >= 0 and not m.muggins_on:  # muggins: counted after OK
+        if app.counting >= 0 and len(app.e.cards) == 4 and not m.muggins_on:  # (muggins:
+            # counted after OK; 4 cards: the view's update, not a fault since, said it is one)
             items = breakdown(app.e.cards, m.starter_card, app.counting == 1)
             total = 0
             for item in items:
@@ -64,13 +78,24 @@ def lines(app):
             out.extend(said[:room])
         elif app.msg == VERSION_MSG:  # power-up: the firmware's version is the first line
             out.insert(0, message(app))
+            first += 1
         elif app.msg:
             out.extend(screen.wrap(message(app)))
             short = m.overlooked()
             if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
     if app.err:
-        err = screen.wrap("! " + who(app, app.err))
+        err = app.err
+        i = err.find("seat ")  # the engine's "seat 1" as the player's colour ("Blue")
+        if i >= 0 and err[i + 5:i + 6].isdigit() and int(err[i + 5]) < m.players:
+            err = err[:i] + seat_name(app, int(err[i + 5])) + err[i + 6:]
+        err = screen.wrap("! " + err)
+    else:
+        err = ()
+    while n and len(out) + len(err) > screen.ROWS:
+        out.pop(first)  # (the entry and what was said come first)
+        n -= 1
+    if err:
         out = out[:max(0, screen.ROWS - len(err))] + err
     return out
 
@@ -104,16 +129,6 @@ def totals(m):
     return "%s %s" % ("points" if m.mode == M.ACC else "games",
                       " ".join(str(g) for g in m.games[:m.sides]))
 
-
-
-def who(app, text):
-    """The engine's "seat 1" in a refusal as the player's colour ("Blue")."""
-    i = text.find("seat ")
-    if i >= 0 and text[i + 5:i + 6].isdigit():
-        seat = int(text[i + 5])
-        if seat < app.m.players:
-            return text[:i] + seat_name(app, seat) + text[i + 6:]
-    return text
 
 
 def seat_name(app, seat):

@@ -471,6 +471,7 @@ class Match:
     # and the journal (journal.py)
     _apply = events.apply
     dead = pegging.dead_seats
+    check_card = pegging.check_card
     _room = jl.room
     restore = jl.restore
     mark = jl.mark

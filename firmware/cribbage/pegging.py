@@ -178,6 +178,21 @@ def dead_seats(self):
     return self._where[_DEAD]
 
 
+def check_card(self, c):
+    """Match.check_card(c): ValueError when card c (0..51) cannot be in the hand, or the crib,
+    the show takes next: the starter, a card another seat played (any, for the crib), a card
+    shown in a hand. show() checks each card so; the board asks as each card is typed."""
+    crib = self.phase == SHOW and self.crib_next
+    seat = self.turn if self.phase == SHOW else self.pone()
+    at = self._where[c]
+    if at == AT_STARTER:
+        raise ValueError(say(_NO, _STARTER, (fmt(c),)))
+    if 1 <= at <= 6 and (crib or at != seat + 1):
+        raise ValueError(say(_NO, _PLAYED_BY, (fmt(c), at - 1)))
+    if at >= AT_HAND:  # (AT_HAND + seat; the crib is shown last)
+        raise ValueError(say(_NO, _SHOWN, (fmt(c), at - AT_HAND)))
+
+
 def end_series(self):
     """Count back to 0; the seat left of the last card's player leads (one with cards)."""
     self.count = 0
@@ -222,15 +237,9 @@ def show(self, b, i, has_cards, claim):
             for t in range(a):
                 if b[i + t] == c:
                     raise ValueError(say(_NO, _TWICE, (fmt(c),)))
-            at = w[c]
-            if at == seat + 1 and not crib:
+            check_card(self, c)
+            if w[c] == seat + 1 and not crib:
                 mine += 1
-            elif at == AT_STARTER:
-                raise ValueError(say(_NO, _STARTER, (fmt(c),)))
-            elif 1 <= at <= 6:
-                raise ValueError(say(_NO, _PLAYED_BY, (fmt(c), at - 1)))
-            elif at:  # (AT_HAND + seat: the crib is shown last)
-                raise ValueError(say(_NO, _SHOWN, (fmt(c), at - AT_HAND)))
         if not crib and mine != self.played[seat]:
             raise ValueError(say(_NO, _HOLD, (seat, self.played[seat])))
         hand = bytes(b[i:i + 4])
