@@ -1,0 +1,145 @@
+"""The peg track's PCB (hardware/pcb/, issue 25): generated from the firmware's layout, and
+checked, not trusted.
+
+Without KiCad these still read the committed board files, Gerbers, BOM and pick-and-place back
+(tools/pcb_check.py, in .venv) and check them against firmware/board/layout.py; with KiCad 6
+(the system python3's pcbnew: `apt-get install kicad kicad-footprints`, as .ci/run does) they
+also run the generator (tools/pcb_board.py, as a subprocess) with its DRC and check that the
+committed files are what it makes.
+"""
+
+import os
+import shutil
+import subprocess
+
+import pcb_check
+import pcb_parts
+import pytest
+from board import layout as layout_mod
+
+OPTIONS = sorted(pcb_check.OPTIONS)
+
+
+def _has_pcbnew():
+    if not os.path.exists(pcb_check.KICAD_PY):
+        return False
+    r = subprocess.run([pcb_check.KICAD_PY, "-c", "import pcbnew; print(pcbnew.Version())"],
+                       capture_output=True, text=True)
+    return r.returncode == 0 and r.stdout.startswith("6.")
+
+
+HAS_PCBNEW = _has_pcbnew()
+NO_KICAD = ("KiCad 6 is not installed (no pcbnew for %s): `apt-get install kicad "
+            "kicad-footprints` runs the generator and its DRC here; the committed hardware/pcb "
+            "files are still checked" % pcb_check.KICAD_PY)
+HAS_SYMBOLS = os.path.exists(os.path.join(pcb_check.SYMBOLS, "LED.kicad_sym"))
+
+
+@pytest.fixture(scope="module")
+def boards():
+    return {led: pcb_check.load(led) for led in OPTIONS}
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_leds_where_the_layout_puts_them_in_chain_order(boards, led):
+    board, info = boards[led]
+    assert pcb_check.check_leds(board, info) == []
+    assert len([f for f in board.footprints.values()
+                if f["value"] == pcb_parts.PARTS[led].value]) == layout_mod.Layout().count
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_controller_wired_as_the_pico_board_file_says(boards, led):
+    assert pcb_check.check_controller(boards[led][0]) == []
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_drc_clean_and_gerbers_read_back(boards, led):
+    board, info = boards[led]
+    assert pcb_check.check_drc(info) == []
+    z = os.path.join(pcb_check.option_dir(led), "cribbage-track-%s-gerbers.zip" % info["led"])
+    assert pcb_check.check_gerbers(board, info, z) == []
+    files = pcb_check.read_gerbers(z)
+    assert len(list(files["PTH"].drills())) == len(board.vias) + board.tht_pads() > 500
+    assert len(list(files["NPTH"].drills())) == 6  # the mounting holes
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_bom_and_pick_and_place_are_the_boards(boards, led):
+    board, info = boards[led]
+    folder = pcb_check.option_dir(led)
+    assert pcb_check.check_fab(board, info, folder) == []
+    _bom, cpl = pcb_check.fab_rows(board, info)
+    assert sum(1 for r in cpl if r[0].startswith("D") and r[0] != "D254") == 253
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_copper_carries_the_firmwares_current_limit(boards, led):
+    _board, info = boards[led]
+    assert pcb_check.check_current(info) == []
+    # and the check can fail: a thinner pour would not carry it
+    thin = dict(info, pour_min_width_mm=0.5)
+    assert pcb_check.check_current(thin)
+
+
+def test_ipc2221_figures():
+    # IPC-2221 external layer, 1 oz, 10 C rise: about 1 A needs 0.30 mm (12 mil)
+    assert 0.9 < pcb_check.ipc2221_amps(0.30) < 1.1
+    assert pcb_check.ipc2221_amps(2.0) > pcb_check.ipc2221_amps(1.0)
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_a_moved_hole_fails_until_the_pcb_is_regenerated(boards, led):
+    """Change the layout data (the group gap moves every hole after the first group) and the
+    committed board, pick-and-place and all, no longer passes."""
+    board, info = boards[led]
+    moved = layout_mod.Layout(group_gap=3.5)
+    problems = pcb_check.check_leds(board, info, moved)
+    assert problems and all("regenerate" in p for p in problems)
+    folder = pcb_check.option_dir(led)
+    assert pcb_check.check_cpl_layout(folder, info, moved)
+    assert pcb_check.check_cpl_layout(folder, info) == []
+
+
+def test_a_wrong_pin_map_is_caught(boards):
+    board, info = boards["2020"]
+    part = pcb_parts.PARTS["2020"]
+    saved = dict(part.PIN)
+    try:
+        part.PIN = {"VDD": "1", "DOUT": "2", "VSS": "3", "DIN": "4"}  # the 5050's map
+        assert pcb_check.check_leds(board, info)
+    finally:
+        part.PIN = saved
+
+
+@pytest.mark.skipif(not HAS_SYMBOLS, reason="KiCad's symbol library is not installed "
+                    "(apt-get install kicad-symbols): pin names not compared")
+@pytest.mark.parametrize("led", OPTIONS)
+def test_pin_names_match_kicads_own_symbol(led):
+    assert pcb_check.check_symbol(pcb_parts.PARTS[led]) == []
+
+
+@pytest.mark.skipif(not HAS_PCBNEW, reason=NO_KICAD)
+@pytest.mark.parametrize("led", OPTIONS)
+def test_generator_makes_the_committed_board(tmp_path, boards, led):
+    """Run the KiCad generator afresh: DRC 0/0, every check, and the same board as committed
+    (parts, positions, nets, tracks, vias) with the same BOM and pick-and-place."""
+    out = str(tmp_path / led)
+    pcb_check.generate(led, out)
+    fresh, info = pcb_check.load(led, out)
+    assert info["drc_errors"] == 0 and info["unconnected"] == 0
+    committed, cinfo = boards[led]
+    assert {k: v for k, v in info.items() if k != "kicad"} == \
+        {k: v for k, v in cinfo.items() if k != "kicad"}
+    assert sorted(fresh.footprints) == sorted(committed.footprints)
+    for ref, fp in fresh.footprints.items():
+        other = committed.footprints[ref]
+        assert (fp["at"], fp["rot"], fp["layer"]) == (other["at"], other["rot"], other["layer"])
+        assert [(p["number"], p["net"]) for p in fp["pads"]] == \
+            [(p["number"], p["net"]) for p in other["pads"]]
+    assert sorted(fresh.segments) == sorted(committed.segments)
+    assert sorted(map(tuple, fresh.vias)) == sorted(map(tuple, committed.vias))
+    assert pcb_check.fab_text(fresh, info) == pcb_check.fab_text(committed, cinfo)
+    z = os.path.join(out, "cribbage-track-%s-gerbers.zip" % info["led"])
+    assert pcb_check.check_gerbers(fresh, info, z) == []
+    shutil.rmtree(out)
