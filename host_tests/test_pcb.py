@@ -61,7 +61,7 @@ def test_drc_clean_and_gerbers_read_back(boards, led):
     assert pcb_check.check_gerbers(board, info, z) == []
     files = pcb_check.read_gerbers(z)
     assert len(list(files["PTH"].drills())) == len(board.vias) + board.tht_pads() > 500
-    assert len(list(files["NPTH"].drills())) == 6  # the mounting holes
+    assert len(list(files["NPTH"].drills())) == board.npth() == 0  # mounting holes: plated, GND
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -99,6 +99,37 @@ def test_a_moved_hole_fails_until_the_pcb_is_regenerated(boards, led):
     folder = pcb_check.option_dir(led)
     assert pcb_check.check_cpl_layout(folder, info, moved)
     assert pcb_check.check_cpl_layout(folder, info) == []
+
+
+def test_reverse_mount_footprint_matches_the_datasheet():
+    """The SK6812MINI-E footprint (KiCad's library has none) against the datasheet: the pads
+    sit over the leads' ends, 1.40 mm apart, and the cutout clears the body."""
+    part = pcb_parts.PARTS["mini-e"]
+    ds = part.DATASHEET
+    body_l, body_w = ds["body"]
+    pads = part.PADS
+    assert set(pads) == set(part.PIN.values())
+    for num, (x, y) in pads.items():
+        inner, outer = abs(x) - part.PAD_SIZE[0] / 2, abs(x) + part.PAD_SIZE[0] / 2
+        assert body_l / 2 < inner < ds["lead_reach"] < outer, num  # over the lead's end
+        assert abs(abs(y) - ds["lead_pitch"] / 2) < 1e-9, num
+    # DIN and VSS on one end, DOUT and VDD on the other (the datasheet's pin table)
+    same_end = {n for n, (x, _y) in pads.items() if x < 0}
+    assert same_end == {part.PIN["DIN"], part.PIN["VSS"]}
+    cut_l, cut_w = part.CUTOUT
+    assert cut_l >= body_l + 0.2 and cut_w >= body_w + 0.2
+    # the pads keep the 0.3 mm copper-to-edge clearance from the cutout
+    assert min(abs(x) for x, _y in pads.values()) - part.PAD_SIZE[0] / 2 - cut_l / 2 >= 0.3
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_led_side_and_cutouts(boards, led):
+    board, info = boards[led]
+    part = pcb_parts.PARTS[led]
+    leds = [f for f in board.footprints.values() if f["value"] == part.value]
+    assert {f["layer"] for f in leds} == {"B.Cu" if part.back else "F.Cu"}
+    # one rectangular cutout per reverse-mounted LED on Edge.Cuts, plus the outline
+    assert len(board.edges) == 4 + (4 * len(leds) if part.back else 0)
 
 
 def test_a_wrong_pin_map_is_caught(boards):

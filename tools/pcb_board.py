@@ -46,15 +46,14 @@ TRACK_W = 0.25  # signal tracks, mm
 POWER_W = 0.5  # VSYS
 VIA_D, VIA_DRILL = 0.6, 0.3
 CLEARANCE = 0.2
-MOUNT_HOLES = ((-13.0, -12.0), (231.0, -47.0), (131.0, -47.0), (-13.0, 81.0), (231.0, 81.0),
-               (109.0, 81.0))
+MOUNT_HOLES = ((-14.0, -16.0), (231.0, -47.0), (131.0, -47.0), (-13.0, 81.0), (231.0, 81.0))
 # Pico: USB end at the board's left edge; header rows 17.78 mm apart, pins 2.54 mm apart
 PICO_X0 = LEFT + (51.0 - 19 * 2.54) / 2  # pin 1 (and pin 40) column
 PICO_YB = -27.0  # the row of pins 1-20 (nearer the track)
 PICO_YT = PICO_YB - 17.78  # the row of pins 40-21
 U1_AT = (42.0, -34.5)
 HDR_Y = -21.5  # keypad and +1 button headers
-DATA_Y = -18.0  # the data line's corridor to LED 0
+DATA_Y = -19.3  # the data line's corridor to LED 0
 
 
 def mm(v):
@@ -121,9 +120,9 @@ class Maker:
         fp.SetReference(ref)
         fp.SetValue(value)
         self.board.Add(fp)
-        fp.SetPosition(pt(*at))
         if back:
             fp.Flip(fp.GetPosition(), False)
+        fp.SetPosition(pt(*at))
         fp.SetOrientationDegrees(rot)
         self.refs[ref] = fp
         return fp
@@ -274,15 +273,45 @@ def led_field(m, L):
     return leds
 
 
+def obstacles(m, layer):
+    """Every pad, via, track and board edge on a copper layer so far (pcb_parts.Obstacles)."""
+    obst = pcb_parts.Obstacles()
+    for fp in m.board.GetFootprints():
+        for pad in fp.Pads():
+            if pad.IsOnLayer(layer):
+                obst.add(_box(pad.GetBoundingBox(), pad.GetNetname()))
+        for item in fp.GraphicalItems():
+            if item.GetLayer() == pcbnew.Edge_Cuts:
+                obst.add(_box(item.GetBoundingBox(), ""))
+    for t in m.board.GetTracks():
+        if t.IsOnLayer(layer):
+            obst.add(_box(t.GetBoundingBox(), t.GetNetname()))
+    return obst
+
+
+def _box(r, net):
+    x0, y0 = pcbnew.ToMM(r.GetX()) - OX, pcbnew.ToMM(r.GetY()) - OY
+    return (x0, y0, x0 + pcbnew.ToMM(r.GetWidth()), y0 + pcbnew.ToMM(r.GetHeight()), net)
+
+
 def chain(m, L, leds):
     """DOUT of each LED to DIN of the next, in pixel order."""
     part = m.part
+    obst = obstacles(m, m.led_layer)
+    far = obstacles(m, m.far_layer) if part.back else None
     for p in range(L.count - 1):
         a, b = leds[p][1], leds[p + 1][1]
         va, vb = leds[p][2], leds[p + 1][2]
-        path = part.hop(L, p, pad_at(a, part.pin("DOUT")), pad_at(b, part.pin("DIN")), va, vb,
-                        L.xy(p), L.xy(p + 1))
-        m.track(path, chain_net(p))
+        paths = part.hop(obst, chain_net(p), pad_at(a, part.pin("DOUT")),
+                         pad_at(b, part.pin("DIN")), va, vb, L.xy(p), L.xy(p + 1), far)
+        if len(paths) == 1:
+            m.track(paths[0], chain_net(p))
+        else:  # down a via, along the other layer, up a via
+            m.track(paths[0], chain_net(p))
+            m.via(paths[1][0], chain_net(p))
+            m.track(paths[1], chain_net(p), m.far_layer)
+            m.via(paths[1][-1], chain_net(p))
+            m.track(paths[2], chain_net(p))
 
 
 # --- the controller strip -------------------------------------------------------------------
@@ -299,6 +328,7 @@ def pico_footprint(m):
     has no Pico footprint; the Pico datasheet's pinout and 2.54 mm pitch)."""
     fp = pcbnew.FOOTPRINT(m.board)
     fp.SetFPID(pcbnew.LIB_ID("cribbage", "RaspberryPi_Pico_2x20_P2.54mm"))
+    fp.SetAttributes(pcbnew.FP_THROUGH_HOLE)
     fp.SetPosition(pt(0, 0))
     for n in range(1, 41):
         pad = pcbnew.PAD(fp)
@@ -371,19 +401,26 @@ def controller(m):
     u1 = m.footprint("Package_SO", "SOIC-14_3.9x8.7mm_P1.27mm", "U1", "74AHCT125", U1_AT)
     m.connect(u1, {"1": "GND", "2": "LED_3V3", "3": "LED_5V", "4": "GND", "5": "GND",
                    "7": "GND", "9": "GND", "10": "GND", "12": "GND", "13": "GND", "14": "+5V"})
-    for n in ("1", "4", "5", "7"):
-        a = pad_at(u1, n)
-        m.to_ground(a, (U1_AT[0] - 0.75, a[1]), pcbnew.F_Cu)
-    for n in ("9", "10", "12", "13"):
-        a = pad_at(u1, n)
-        m.to_ground(a, (U1_AT[0] + 0.75, a[1]), pcbnew.F_Cu)
+    if not m.part.back:  # (with the LEDs on the back, the top is the ground pour)
+        for n in ("1", "4", "5", "7"):
+            a = pad_at(u1, n)
+            m.to_ground(a, (U1_AT[0] - 0.75, a[1]), pcbnew.F_Cu)
+        for n in ("9", "10", "12", "13"):
+            a = pad_at(u1, n)
+            m.to_ground(a, (U1_AT[0] + 0.75, a[1]), pcbnew.F_Cu)
     a2 = pad_at(u1, "2")
     m.track([pin(PICO_PHYSICAL[pico.LED_PIN]), (PICO_X0, a2[1]), a2], "LED_3V3", pcbnew.F_Cu)
     c2 = m.footprint("Capacitor_SMD", "C_0805_2012Metric", "C254", "100nF", (U1_AT[0] + 6.0,
                      U1_AT[1] - 2.0), 90.0)
     m.connect(c2, {"1": "+5V", "2": "GND"})
     g = pad_at(c2, "2")
-    m.to_ground(g, (g[0] + 1.6, g[1]), pcbnew.F_Cu)
+    if not m.part.back:
+        m.to_ground(g, (g[0] + 1.6, g[1]), pcbnew.F_Cu)
+    if m.part.back:  # +5V is the back's pour: the top's SMD +5V pads go down a via
+        for fp, n, dx in ((u1, "14", 1.8), (c2, "1", 1.6)):
+            a = pad_at(fp, n)
+            m.track([a, (a[0] + dx, a[1])], "+5V", pcbnew.F_Cu)
+            m.via((a[0] + dx, a[1]), "+5V")
     r1 = m.footprint("Resistor_SMD", "R_0805_2012Metric", "R1", "330", (U1_AT[0] - 5.0, -25.0),
                      270.0)
     m.connect(r1, {"1": "LED_5V", "2": "LED_DIN"})
@@ -571,13 +608,20 @@ def build(led, out):
     r1_out = controller(m)
     data_to_first_led(m, L, r1_out, leds)
     for i, (x, y) in enumerate(MOUNT_HOLES):
-        m.footprint("MountingHole", "MountingHole_3.2mm_M3", "H%d" % (i + 1), "M3", (x, y))
+        h = m.footprint("MountingHole", "MountingHole_3.2mm_M3_Pad", "H%d" % (i + 1), "M3",
+                        (x, y))
+        m.connect(h, {"1": "GND"})
     m.text("Cribbage board: %s, %d LEDs, chain from firmware/board/layout.py"
            % (part.value, L.count), (150.0, -24.0), 1.5)
     m.text("LED 0 DIN", (L.xy(0)[0] - 4.0, DATA_Y - 1.5), 1.0)
-    five = m.zone("+5V", m.led_layer)
+    m.zone("+5V", m.led_layer)
     m.zone("GND", m.far_layer)
     tick("placed and routed")
+    # saved and read back before filling and DRC: every item as KiCad itself loads it (a
+    # footprint flipped by the script kept a stale pad shape for DRC otherwise)
+    pcbnew.SaveBoard(path, m.board)
+    m.board = pcbnew.LoadBoard(path)
+    five = next(z for z in m.board.Zones() if z.GetNetname() == "+5V")
     filler = pcbnew.ZONE_FILLER(m.board)
     filler.Fill(m.board.Zones())
     tick("zones filled")

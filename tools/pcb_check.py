@@ -37,7 +37,7 @@ from boards import pico
 from wiring_diagram import PICO_PHYSICAL
 
 PCB_DIR = os.path.join(ROOT, "hardware", "pcb")
-OPTIONS = {"2020": "ws2812b-2020"}  # --led -> folder
+OPTIONS = {"2020": "ws2812b-2020", "mini-e": "sk6812mini-e"}  # --led -> folder
 KICAD_PY = os.environ.get("KICAD_PY", "/usr/bin/python3")
 SYMBOLS = os.environ.get("KICAD_SYMBOL_DIR", "/usr/share/kicad/symbols")
 TOL = 0.01  # mm: an LED off its layout position by more is a different board
@@ -76,6 +76,12 @@ def _kid(node, name):
     return k[0] if k else None
 
 
+def _place(x, y, rot, px, py):
+    """A footprint's local point on the board (KiCad: degrees counter-clockwise, y down)."""
+    a = math.radians(rot)
+    return (x + px * math.cos(a) + py * math.sin(a), y - px * math.sin(a) + py * math.cos(a))
+
+
 class Board:
     """What a .kicad_pcb file holds that the checks need: footprints with their pads (absolute
     positions, nets), vias, tracks."""
@@ -85,9 +91,15 @@ class Board:
             tree = sexp(f.read())
         self.path = path
         self.footprints = {}
+        self.edges = []
         for fp in _kids(tree, "footprint"):
             at = [float(v) for v in _kid(fp, "at")[1:]]
             x, y, rot = at[0], at[1], at[2] if len(at) > 2 else 0.0
+            for s in _kids(fp, "fp_line"):
+                if _kid(s, "layer")[1] == "Edge.Cuts":
+                    self.edges.append(tuple(_place(x, y, rot, *(float(v) for v in
+                                                                 _kid(s, key)[1:3]))
+                                            for key in ("start", "end")))
             ref = value = ""
             for t in _kids(fp, "fp_text"):
                 if t[1] == "reference":
@@ -97,10 +109,7 @@ class Board:
             attr = _kid(fp, "attr")
             pads = []
             for pad in _kids(fp, "pad"):
-                px, py = (float(v) for v in _kid(pad, "at")[1:3])
-                a = math.radians(rot)
-                ax = x + px * math.cos(a) + py * math.sin(a)
-                ay = y - px * math.sin(a) + py * math.cos(a)
+                ax, ay = _place(x, y, rot, *(float(v) for v in _kid(pad, "at")[1:3]))
                 net = _kid(pad, "net")
                 drill = _kid(pad, "drill")
                 pads.append({"number": pad[1], "type": pad[2], "at": (ax, ay),
@@ -115,7 +124,6 @@ class Board:
                           tuple(float(v) for v in _kid(s, "end")[1:3]),
                           float(_kid(s, "width")[1]), _kid(s, "layer")[1])
                          for s in _kids(tree, "segment")]
-        self.edges = []
         for s in _kids(tree, "gr_line"):
             if _kid(s, "layer")[1] == "Edge.Cuts":
                 self.edges.append((tuple(float(v) for v in _kid(s, "start")[1:3]),
@@ -480,6 +488,8 @@ def picture(board, info, path, scale=4):
             r = 1.1 * scale
             d.ellipse([cx - r, cy - r, cx + r, cy + r],
                       fill=(250, 250, 250) if front else (255, 240, 200))
+    for a, b in board.edges:
+        d.line([xy(*a), xy(*b)], fill=(10, 10, 10), width=2)
     for v in board.vias:
         cx, cy = xy(*v)
         d.ellipse([cx - 1, cy - 1, cx + 1, cy + 1], fill=(180, 180, 180))
