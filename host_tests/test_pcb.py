@@ -29,9 +29,10 @@ def _has_pcbnew():
 
 
 HAS_PCBNEW = _has_pcbnew()
-NO_KICAD = ("KiCad 6 is not installed (no pcbnew for %s): `apt-get install kicad "
-            "kicad-footprints` runs the generator and its DRC here; the committed hardware/pcb "
-            "files are still checked" % pcb_check.KICAD_PY)
+NO_KICAD = ("no KiCad 6 pcbnew for %s (the generator is written for KiCad 6.0, Debian 12's: "
+            "`apt-get install --no-install-recommends kicad kicad-footprints kicad-symbols`): "
+            "the generator and its DRC not run; the committed hardware/pcb files are still "
+            "checked" % pcb_check.KICAD_PY)
 HAS_SYMBOLS = os.path.exists(os.path.join(pcb_check.SYMBOLS, "LED.kicad_sym"))
 
 
@@ -80,6 +81,20 @@ def test_copper_carries_the_firmwares_current_limit(boards, led):
     # and the check can fail: a thinner pour would not carry it
     thin = dict(info, pour_min_width_mm=0.5)
     assert pcb_check.check_current(thin)
+
+
+def test_the_guide_states_each_boards_figures(boards):
+    """docs/pcb.md's size and copper figures are the generated boards' own."""
+    with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
+        guide = f.read()
+    for led in OPTIONS:
+        _board, info = boards[led]
+        w, h = info["size_mm"]
+        assert "%g x %g mm" % (w, h) in guide
+        width = info["pour_min_width_mm"]
+        assert "| %s | %.2f mm | %.1f A |" % (info["part"], width,
+                                               pcb_check.ipc2221_amps(width)) in guide
+    assert "%.2f A" % (pcb_check.current_need_ma() / 1000) in guide
 
 
 def test_ipc2221_figures():

@@ -112,7 +112,7 @@ class Board:
                 ax, ay = _place(x, y, rot, *(float(v) for v in _kid(pad, "at")[1:3]))
                 net = _kid(pad, "net")
                 drill = _kid(pad, "drill")
-                pads.append({"number": pad[1], "type": pad[2], "at": (ax, ay),
+                pads.append({"number": pad[1], "type": pad[2], "shape": pad[3], "at": (ax, ay),
                              "net": net[2] if net else "",
                              "drill": float(drill[1]) if drill else 0.0,
                              "size": tuple(float(v) for v in _kid(pad, "size")[1:3])})
@@ -477,12 +477,18 @@ def picture(board, info, path, scale=4):
                 d.ellipse([xy(x, y)[0] - r, xy(x, y)[1] - r, xy(x, y)[0] + r, xy(x, y)[1] + r],
                           fill=(0, 0, 0))
                 continue
-            half = max(sx, sy) / 2 * scale if abs(fp["rot"] % 180 - 90) < 1 else None
-            hx, hy = ((sy, sx) if half else (sx, sy))
+            hx, hy = (sy, sx) if abs(fp["rot"] % 180 - 90) < 1 else (sx, sy)
             cx, cy = xy(x, y)
+            box = [cx - hx / 2 * scale, cy - hy / 2 * scale, cx + hx / 2 * scale,
+                   cy + hy / 2 * scale]
             colour = (230, 200, 120) if p["type"] == "thru_hole" else (210, 210, 210)
-            d.rectangle([cx - hx / 2 * scale, cy - hy / 2 * scale, cx + hx / 2 * scale,
-                         cy + hy / 2 * scale], fill=colour)
+            if p["shape"] in ("circle", "oval"):
+                d.ellipse(box, fill=colour)
+            else:
+                d.rectangle(box, fill=colour)
+            if p["drill"]:
+                r = p["drill"] / 2 * scale
+                d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(0, 0, 0))
         if fp["value"] in ("WS2812B-2020", "SK6812MINI-E"):
             cx, cy = xy(*fp["at"])
             r = 1.1 * scale
