@@ -567,13 +567,15 @@ def _stable(data):
     out = []
     for line in data.split(b"\n"):
         if b"CreationDate" in line or line.startswith(b"; DRILL file {KiCad") \
-                or line.startswith(b";CreationDate") or b"FILE_CREATION_DATE" in line:
+                or line.startswith(b"G04 Created by KiCad") or b"FILE_CREATION_DATE" in line:
             continue
         out.append(line)
     return b"\n".join(out)
 
 
 def drc(board, out):
+    """KiCad's DRC on the filled board: (errors, unconnected items). Warnings (silkscreen
+    clipped by the mask and the like) are kept in the report but are not errors."""
     path = os.path.join(out, "drc.rpt")
     pcbnew.WriteDRCReport(board, path, pcbnew.EDA_UNITS_MILLIMETRES, True)
     with open(path) as f:
@@ -581,6 +583,15 @@ def drc(board, out):
     import re
     errors = text.count("Severity: error") - text.count("[unconnected_items]")
     unconnected = int(re.search(r"Found (\d+) unconnected", text).group(1))
+    warnings = text.count("Severity: warning")
+    lines = text.split("\n")
+    head = ["** DRC report for %s (KiCad %s) **" % (os.path.basename(board.GetFileName()),
+                                                  pcbnew.Version()),
+            "** %d errors, %d unconnected items, %d warnings **" % (errors, unconnected,
+                                                                   warnings)]
+    body = [ln for ln in lines if not ln.startswith(("** Drc report for", "** Created on"))]
+    with open(path, "w") as f:
+        f.write("\n".join(head + body))
     return errors, unconnected, text
 
 
