@@ -147,6 +147,28 @@ def test_led_side_and_cutouts(boards, led):
     assert len(board.edges) == 4 + (4 * len(leds) if part.back else 0)
 
 
+def test_a_broken_chain_or_power_pin_is_caught():
+    """The read-back checks fail on a board whose chain skips a LED or whose LED sits on the
+    wrong supply net (each board read afresh: the mutations stay here)."""
+    board, info = pcb_check.load("2020")
+    pin = pcb_parts.PARTS["2020"].PIN
+    board.pad("D41", pin["DIN"])["net"] = board.pad("D39", pin["DOUT"])["net"]
+    board.pad("D100", pin["VDD"])["net"] = "GND"
+    problems = pcb_check.check_leds(board, info)
+    assert any("LED 40's DIN" in p and "broken" in p for p in problems)
+    assert any("D100 VDD on 'GND'" in p for p in problems)
+
+
+def test_gerber_checks_can_fail(boards):
+    board, info = pcb_check.load("2020")
+    z = os.path.join(pcb_check.option_dir("2020"), "cribbage-track-2020-gerbers.zip")
+    board.vias.pop()
+    bigger = dict(info, size_mm=[info["size_mm"][0] + 1, info["size_mm"][1]])
+    problems = pcb_check.check_gerbers(board, bigger, z)
+    assert any("plated drills" in p for p in problems)
+    assert any("outline" in p for p in problems)
+
+
 def test_a_wrong_pin_map_is_caught(boards):
     board, info = boards["2020"]
     part = pcb_parts.PARTS["2020"]
