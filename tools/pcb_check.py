@@ -498,7 +498,14 @@ def picture(board, info, path, scale=4):
         cx, cy = xy(*v)
         d.ellipse([cx - 1, cy - 1, cx + 1, cy + 1], fill=(180, 180, 180))
     d.rectangle([0, 0, w, h], outline=(230, 230, 230), width=2)
-    img.save(path, optimize=True)
+    title = ("%s: %g x %g mm, %d LEDs on the %s, chain from firmware/board/layout.py"
+             % (info["part"], info["size_mm"][0], info["size_mm"][1],
+                sum(1 for f in board.footprints.values() if f["value"] == info["part"]),
+                "top" if front else "back (shining up through the cutouts)"))
+    out = Image.new("RGB", (img.width, img.height + 22), (255, 255, 255))
+    out.paste(img, (0, 0))
+    ImageDraw.Draw(out).text((6, img.height + 5), title, fill=(0, 0, 0))
+    out.save(path, optimize=True)
 
 
 # --- main -----------------------------------------------------------------------------------
