@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware
+.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -29,6 +29,8 @@ help:
 	@echo "             - put official MicroPython (micropython.org/download) on the board"
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
 	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
+	@echo "make pcb     - regenerate hardware/pcb/: the track as a KiCad board, Gerbers, BOM, CPL,"
+	@echo "               picture, and check them (needs KiCad 6: apt-get install kicad kicad-footprints)"
 
 venv: $(STAMP)
 
@@ -119,3 +121,9 @@ hardware: $(STAMP)
 	$(BIN)/python tools/drill_template.py --all
 	$(BIN)/python tools/wiring_diagram.py
 	$(BIN)/python tools/keymap_card.py
+
+# --- hardware/pcb/ (issue 25): KiCad 6's pcbnew lives in the system python3, not in .venv:
+# tools/pcb_check.py runs the generator (tools/pcb_board.py) under it, then checks in .venv.
+KICAD_PY ?= /usr/bin/python3
+pcb: $(STAMP)
+	KICAD_PY=$(KICAD_PY) $(BIN)/python tools/pcb_check.py --generate
