@@ -1,5 +1,5 @@
 # A finished game into the history on the real MicroPython binary (host_tests/test_history.py
-# runs it from .mpy files as `make build` makes them, in the 96k heap of test_board_mp.py):
+# runs it from .mpy files as `make build` makes them, in its heap of tools/budgets.py):
 # the board app (leanboard's host board, no display) plays a seeded two-player game entered
 # card by card on its keys (the starter, every card of the play, B for go, OK for each hand,
 # the crib typed), then OK starts the next game: board/history.py replays the game's journal
@@ -7,7 +7,7 @@
 # time, with the new record. The board's files are in the folder given, on the host's disk
 # (as mp_board.py keeps them), the history full already: the test made it.
 #
-#     MICROPYPATH=<firmware>:tools/bench micropython -X heapsize=96k mp_history.py FOLDER
+#     MICROPYPATH=<firmware>:tools/bench micropython -X heapsize=110k mp_history.py FOLDER
 # Prints: HISTORY err <the display's error or None> phase P scores A B games G H free F
 # (free: bytes free after the game, before the OK). Comments, not docstrings: the heap.
 

@@ -48,7 +48,7 @@ Heap: two flash images of up to 36 KB (the flash before the entry and the copy a
 changes), allocated first so that they are found in one piece; the firmware compiled from
 source (about 95 KB of this 64-bit port's heap once imported); one App at a time with its
 game (the dead board's and the rebooted one's are garbage in turn). About 180 KB live: far
-more than the 96k the both/ tests get (the board's own figures are test_board_mp.py's), so
+more than the both/ tests get (the boards' budgets are tools/budgets.py's), so
 test_board_powercut.py gives it 320k (see there why); it runs in 224k, not in 192k.
 """
 
