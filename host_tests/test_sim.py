@@ -162,8 +162,9 @@ def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
     text.py's who()), never the engine's seats ("seat 0")."""
     from board.screen import wrap
 
-    # ONE_DEAL's play and hands, then the crib typed with Red's 5S in it
-    keys = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 5D6A4B2C"
+    # ONE_DEAL's play and hands, then the crib's first card typed as Red's 5S: refused at its
+    # suit key (the keys stop there, so the refusal is the last thing the display says)
+    keys = "# 5C 0A 5D 11B 6A 13C 4B 9A 3C # 5D"
     _board, st = run(tmp_path, keys, refused=None)
     assert st["error"] == st["refusals"][0] == "5S is in Red's hand"
     shown, d = wrap("! " + st["error"]), st["display"]  # the display's own "!" lines

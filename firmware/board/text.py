@@ -85,11 +85,7 @@ def lines(app):
             if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
     if app.err:
-        err = app.err
-        i = err.find("seat ")  # the engine's "seat 1" as the player's colour ("Blue")
-        if i >= 0 and err[i + 5:i + 6].isdigit() and int(err[i + 5]) < m.players:
-            err = err[:i] + seat_name(app, int(err[i + 5])) + err[i + 6:]
-        err = screen.wrap("! " + err)
+        err = screen.wrap("! " + who(app, app.err))
     else:
         err = ()
     while n and len(out) + len(err) > screen.ROWS:
@@ -129,6 +125,15 @@ def totals(m):
     return "%s %s" % ("points" if m.mode == M.ACC else "games",
                       " ".join(str(g) for g in m.games[:m.sides]))
 
+
+
+def who(app, text):
+    """The engine's "seat 1" in a refusal as the player's colour ("Blue"): the display's and
+    the simulator's printout's one reading of it."""
+    i = text.find("seat ")
+    if i >= 0 and text[i + 5:i + 6].isdigit() and int(text[i + 5]) < app.m.players:
+        return text[:i] + seat_name(app, int(text[i + 5])) + text[i + 6:]
+    return text
 
 
 def seat_name(app, seat):
