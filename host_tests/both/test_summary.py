@@ -8,7 +8,7 @@ from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB t
 gc.collect()  # (each compile's garbage gone before the next: a 96 KB heap, from source)
 from check import raises  # noqa: E402
 from cribbage.cardtext import parse  # noqa: E402
-from cribbage.match import Match, FAIL_TO_PLAY, OVER, WIN  # noqa: E402
+from cribbage.match import Match, FAIL_TO_PLAY, FALSE_GO, OVER, WIN  # noqa: E402
 gc.collect()
 from cribbage import summary as S  # noqa: E402
 gc.collect()
@@ -239,3 +239,22 @@ def test_mid_game_the_summary_so_far_and_undone_events_still_redo():
     for _ in range(4):
         assert m.redo()
     assert (m.state(), m.dumps()) == end
+
+
+def test_a_false_go_taken_takes_the_proving_cards_play_off_the_summary():
+    """Issue 22: seat 1 deals, starter KC; A (seat 0) holds KH 8S 5C QS, B 8D 9D 7D 10D. KH, 8D,
+    8S (18, a pair: 2 to A), B says go, A says go though his 5C fitted (23): 1 to A; B 10D, A
+    5C (15: 2 to A), and A is caught: the penalty takes his 5C back (5 to 3) and gives B two.
+    A's play is 3, not 5: every side's parts add up to its score."""
+    m = Match(players=2)
+    m.deal(1)
+    m.starter(parse("KC"))
+    assert plays(m, "KH 8D 8S go go 10D 5C") == [0, 0, 2, 0, 1, 0, 2]
+    assert m.score == [5, 0] and m.false_go() == 0
+    assert m.penalty(BLUE, FALSE_GO) == 2 and m.score == [3, 2]
+    b = summary(m)
+    assert S.rows(b, 0, 2) == [(1, 0, None, (None, None), (3, 0), (0, 0), (0, 2), (0, 0))]
+    assert S.totals(b, 0, 2, RED)[4] == 3 and S.totals(b, 0, 2, BLUE)[7] == 2
+    for k in (RED, BLUE):
+        t = S.totals(b, 0, 2, k)
+        assert t[1] + sum(t[3:9]) == m.score[k]
