@@ -297,3 +297,44 @@ def name(app, seat):
     """The display's name for seat (board/text.py)."""
     from board.text import seat_name
     return seat_name(app, seat)
+
+
+def issue_22_to_the_winning_card(hw, app, f):
+    """Issue 22's deal on the board: Blue (seat 1) deals, Red on 116 (pegged by hand), the
+    starter KC; Red KH, Blue 8D, Red 8S (26: a pair), Blue go, Red go though his 5C fitted
+    (31), Blue 10D, Red 5C: 15 takes him to 121, and the 5C proves his false go."""
+    from cribbage.cardtext import parse
+
+    f.press("A#A")  # Blue deals; the pegs are Red's
+    for _ in range(7):
+        f.press("15#")
+    f.press("11#")
+    f.press(card_keys(parse("KC")) + "#")
+    for t in ("KH", "8D", "8S", "go", "go", "10D"):
+        f.press("B" if t == "go" else card_keys(parse(t)))
+    assert app.m.score == [119, 0] and app.err is None
+    f.press(card_keys(parse("5C")))
+
+
+def test_a_card_proving_a_false_go_wins_only_once_the_false_go_is_let_go():
+    """Sheet 000: a dead card wins nothing. The board asks about the false go as the card goes
+    in, before its points end the game: no win on the LEDs while it asks; OK takes the
+    penalty (the card back, Red on 119, Blue's two, the play goes on), * lets it go: the win
+    stands and the next OK starts the next game. One key either way, as for any false go."""
+    for take in (True, False):
+        hw, app, f = board(display=True)
+        issue_22_to_the_winning_card(hw, app, f)
+        text = shown(hw)
+        assert "PENALTY" in text and "false go" in text and "+2 to Blue" in text
+        assert app.m.false_go() == 0 and app.view.winner == -1  # no win shown while it asks
+        assert app.view.preview_side == 1 and app.view.preview_score == 2
+        if take:
+            f.press("#")
+            assert app.err is None and app.m.score == [119, 2] and app.m.phase == M.PLAY
+            assert app.m.games == [0, 0] and app.view.winner == -1
+            assert "PENALTY" not in shown(hw)
+        else:
+            f.press("*")
+            assert app.m.phase == M.OVER and app.view.winner == 0 and app.m.score == [121, 0]
+            f.press("#")  # the next game: the OK is not thrown away
+            assert app.m.phase != M.OVER and app.m.games == [3, 0]

@@ -168,8 +168,9 @@ def apply(self, b, i):
     k = b[i]
     self.got = 0
     phase = self.phase
-    if phase == OVER:
-        raise ValueError(say(_NO, _OVER))
+    if phase == OVER and not (k & 0xF8 == E_DEAD | 8 and self._fg >= 0
+                              and self._fg >> 3 == self.events - 1):
+        raise ValueError(say(_NO, _OVER))  # (but a false go its card's win proved: pegging.dead)
     n = size(b, i, self.players)  # an unknown code is refused here
     if k < DECK:
         pegging.play(self, k)

@@ -29,7 +29,8 @@
 #
 # Penalties (sheet 000) and what the engine proves itself: a go said while holding a card
 # that fitted is a false go as soon as that card is played (false_go() names the seat, until
-# the next event); penalty(side, FALSE_GO) then takes the card back and makes it dead with the
+# the next event, even when the card's points won the game: the win waits for the players);
+# penalty(side, FALSE_GO) then takes the card back (and its win) and makes it dead with the
 # rest of his hand, two to side; penalty(side, FAIL_TO_PLAY, seat) does the same for a failure
 # the players saw. Dead cards are out of the play (the play goes on without them) and are
 # shown with the hand (dead() says whose they are). Calls the board never makes out of phase
@@ -233,8 +234,10 @@ class Match:
     def false_go(self):
         # The seat whose card just played proves a false go (he said go at a count it fitted
         # under, sheet 000's failure to play): penalty(side, FALSE_GO) takes it; else -1.
+        # Also when the card's points won the game: a dead card wins nothing, so that win
+        # stands only once the players let the false go pass (any other event: next_game()).
         f = self._fg  # (the card's event index << 3 | the seat)
-        return f & 7 if f >= 0 and f >> 3 == self.events - 1 and self.phase != OVER else -1
+        return f & 7 if f >= 0 and f >> 3 == self.events - 1 else -1
 
     def overlooked_side(self):
         # The side whose short count muggins() can take right now, else -1.

@@ -168,3 +168,56 @@ def test_six_handed_teams_false_go():
     assert plays(m, "8H") == [0] and m.false_go() == 3  # 8 fitted at seat 3's go at 23
     assert m.penalty(0, match.FALSE_GO) == 2 and m.score == [3, 2] and m.dead() == 8
     assert m.turn == 4 and loads(m.dumps()).state() == m.state()
+
+
+def issue_deal(a_score=0):
+    """Issue 22's deal: seat 1 deals, starter KC; A (seat 0) holds KH 8S 5C QS, B 8D 9D 7D
+    10D. KH, 8D, 8S (26, a pair: 2 to A), B says go, A says go though his 5C fitted (31): 1
+    to A; B leads 10D and A plays the 5C (15: 2 to A), proving the false go."""
+    m = Match(players=2)
+    while a_score:
+        m.peg(0, min(a_score, 15))  # (A's points so far)
+        a_score -= min(a_score, 15)
+    m.deal(1)
+    m.starter(parse("KC"))
+    return m
+
+
+def test_a_dead_card_wins_nothing_the_false_go_is_still_called():
+    """Sheet 000: he "may not subsequently play those cards and his opponent scores two
+    points". A on 116: the 5C's 15 takes him to 121, but that card proves his false go: the
+    engine still takes the penalty, and with it the card and its win."""
+    m = issue_deal(116)
+    assert plays(m, "KH 8D 8S go go 10D") == [0, 0, 2, 0, 1, 0] and m.score == [119, 0]
+    before = m.state()
+    assert m.play(parse("5C")) == 2
+    assert m.phase == match.OVER and m.winner == 0 and m.games == [3, 0]  # (for now)
+    assert m.false_go() == 0  # ... the win waits: the players may still call the false go
+    won = m.state()
+    assert "own side" in unchanged(m, m.penalty, 0, match.FALSE_GO)
+    assert m.penalty(1, match.FALSE_GO) == 2
+    assert m.phase == match.PLAY and m.winner == -1 and m.games == [0, 0]
+    assert m.score == [119, 2] and m.count == 10 and m.false_go() == -1
+    assert loads(m.dumps()).state() == m.state()
+    assert m.undo() and m.state() == won and m.false_go() == 0  # undo: the win again
+    assert m.undo() and m.state() == before
+    assert m.redo() and m.redo() and m.score == [119, 2]
+
+
+def test_a_win_by_a_proving_card_stands_once_let_go():
+    m = issue_deal(116)
+    plays(m, "KH 8D 8S go go 10D 5C")
+    assert m.phase == match.OVER and m.false_go() == 0
+    m.next_game()  # the players let it go: the win stands
+    assert m.games == [3, 0] and m.false_go() == -1
+    m.undo()  # the finished game's end, shown: no penalty to take there
+    assert m.phase == match.OVER and m.false_go() == -1
+    assert "game is over" in unchanged(m, m.penalty, 1, match.FALSE_GO)
+
+
+def test_a_card_that_wins_without_proving_a_false_go_ends_the_game():
+    m = issue_deal(117)
+    plays(m, "KH 8D 8S go")  # (A on 119)
+    assert m.false_go() == -1 and m.play(parse("5C")) == 2  # 31 at once: no go was false
+    assert m.phase == match.OVER and m.false_go() == -1
+    assert "game is over" in unchanged(m, m.penalty, 1, match.FALSE_GO)
