@@ -144,10 +144,11 @@ def test_a_failure_to_play_made_dead_in_the_play_pegs_the_go_and_the_penalty():
     m.starter(parse("2D"))
     # Blue 4S 6S 8S AS, Red 5H 7H KH QH: 6S makes 15 and a run of three (5), 7H a run of four,
     # 8S a run of five; Red cannot go on at 30, Blue holds AS and does not play it: his card
-    # is dead, the go is his 8S's (1) and the two are Red's; KH QH, the last card 1.
+    # is dead, the go is his 8S's (1) and the two are Red's; KH, Blue's go (only his dead
+    # card left), QH, the last card 1.
     assert plays(m, "4S 5H 6S 7H 8S go") == [0, 0, 5, 4, 5, 0]
     assert m.penalty(RED, FAIL_TO_PLAY, BLUE) == 2
-    assert plays(m, "KH QH") == [0, 1]
+    assert plays(m, "KH go QH") == [0, 0, 1]
     assert m.score == [4 + 2 + 1, 5 + 5 + 1]
     deal = S.rows(summary(m), 0, 2)[0]
     assert (deal[4], deal[6]) == ((5, 11), (2, 0))  # plays, penalties: Red, Blue
