@@ -129,10 +129,9 @@ NAME_POOLS = 5
 
 def rom_heap(image, budget_kb):
     """-X heapsize for budget_kb of heap beside the image's block (this port's heap gives
-    about 98.8 % of heapsize to objects: the rest is its allocation table), rounded up to
-    whole KB (rounded down, the budget beside a growing image shrank by up to 1 KB)."""
+    about 98.8 % of heapsize to objects: the rest is its allocation table)."""
     block = (os.path.getsize(image) + 15) // 16 * 16
-    return "%dk" % -(-(budget_kb * 1024 + block) * 1000 // 988 // 1024), block
+    return "%dk" % ((budget_kb * 1024 + block) * 1000 // 988 // 1024), block
 
 
 @pytest.fixture(scope="module")
