@@ -139,3 +139,20 @@ def test_acc_muggins_not_on_heels_nor_penalties_on_the_keys():
     assert m.last_why == M.WHY_PENALTY and m.score == [2, 2] and m.overlooked() == 0
     f.press("C")
     assert m.events == events + 1 and m.score == [2, 2]
+
+
+# --- who deals the next game (issue 22): the players cut, as for the first game ---
+
+def test_by_default_the_players_cut_for_the_next_game_and_the_board_asks_who_deals():
+    """The sheets: "Players cut for deal", each game. After a game, OK starts the next and the
+    board asks who deals, as for the first game: A picks the player, OK deals."""
+    from boardkit import next_game
+
+    hw, app, f = board(display=True)
+    win(f, app, 0)  # Red dealt and won
+    next_game(f, app)
+    assert app.m.next_dealer == -1 and "deal: Red" in shown(hw)  # (A picks, as at first)
+    f.press("A")  # Blue cut low
+    assert "deal: Blue" in shown(hw)
+    f.press("#")
+    assert app.m.dealer == 1 and app.m.phase == M.STARTER

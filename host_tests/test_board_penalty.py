@@ -145,9 +145,14 @@ def test_a_false_go_is_proved_proposed_and_taken_or_declined():
             f.press("#")
             assert app.err is None, app.err
             assert app.m.score[1] == before[1] + 2  # two to Blue
-            assert app.m.dead() & 1  # Red's cards are dead: the play is over
-            assert app.m.phase == M.SHOW and "PENALTY" not in shown(hw)
-            f.hold("*")  # undo: back to the card played, the false go proved again
+            assert app.m.dead() & 1  # Red's cards that fitted at 25 are dead (6 or less)
+            assert app.m.phase == M.PLAY and app.m.turn == 0 and "PENALTY" not in shown(hw)
+            f.press("5D")  # the 5S is dead
+            assert "5S is dead: it fitted at 25" in app.err
+            f.press("*B")  # Red's other cards are dead too: a go, even at 0, ends the play
+            assert app.m.phase == M.SHOW and app.err is None, app.err
+            f.hold("*")  # undo the go, then the penalty: back to the card played, the false
+            f.hold("*")  # go proved again
             assert app.m.score[1] == before[1] and not app.m.dead() & 1
         else:
             f.press("*")  # declined: the play goes on as entered
@@ -158,9 +163,12 @@ def test_a_false_go_is_proved_proposed_and_taken_or_declined():
 # --- naming who failed to play, with three players or more (sheet 000: his cards are dead) ---
 
 def first_fit(m, left):
-    """The first card of the seat to play's cards left that fits the count, or -1."""
-    for c in left[m.turn]:
-        if m.count + PIP[c] <= 31:
+    """The first card of the seat to play's cards left that fits the count and is not dead
+    (a failure to play: those that fitted at his go, 31 - g or fewer pips), or -1."""
+    s = m.turn
+    g = m._where[52 + s] if m.dead() >> s & 1 else 0
+    for c in left[s]:
+        if m.count + PIP[c] <= 31 and not (g and g + PIP[c] <= 31):
             return c
     return -1
 
@@ -182,8 +190,9 @@ def play_on(f, app, left, until):
 def test_failed_to_play_names_the_offender_whose_cards_are_dead(players, display):
     """C, then D picks who failed (a seat of another side with cards left; first one that
     said go in this series), shown as "by Blue2" (no display: hole 6 + seat of lane 1), OK:
-    two to the chosen side, his cards left dead: the play goes on without them, they count
-    in the show. Undone with hold *, and saved."""
+    two to the chosen side, his cards that fitted at his go dead: the play goes on without
+    them (he says go with only dead cards left), they count in the show. Undone with hold *,
+    and saved."""
     hw, app, f = board(display=display)
     new_game(f, app, {"players": players})
     m = app.m
@@ -233,16 +242,15 @@ def test_failed_to_play_names_the_offender_whose_cards_are_dead(players, display
     assert App(build("/data", display=False, fs=hw["fs"])).m.dead() == 0
     f.hold("#")  # redone
     assert m.dead() == 1 << off
-    # the play goes on without him
-    play_on(f, app, left, lambda m: m.turn == off)
+    # the play goes on without his dead cards
+    play_on(f, app, left, lambda m: False)
     assert m.phase == M.SHOW
     # the show: his hand is the cards he played, filled in, and the rest typed: they count
     while m.phase == M.SHOW and not m.crib_next:
         seat = m.turn
         side = seat % m.sides
         had = m.score[side]
-        if seat == off:
-            assert m.played[off] < 4
+        if seat == off and left[off]:
             for c in left[off]:
                 f.press(card_keys(c))
         f.press("#")
@@ -297,3 +305,44 @@ def name(app, seat):
     """The display's name for seat (board/text.py)."""
     from board.text import seat_name
     return seat_name(app, seat)
+
+
+def issue_22_to_the_winning_card(hw, app, f):
+    """Issue 22's deal on the board: Blue (seat 1) deals, Red on 116 (pegged by hand), the
+    starter KC; Red KH, Blue 8D, Red 8S (26: a pair), Blue go, Red go though his 5C fitted
+    (31), Blue 10D, Red 5C: 15 takes him to 121, and the 5C proves his false go."""
+    from cribbage.cardtext import parse
+
+    f.press("A#A")  # Blue deals; the pegs are Red's
+    for _ in range(7):
+        f.press("15#")
+    f.press("11#")
+    f.press(card_keys(parse("KC")) + "#")
+    for t in ("KH", "8D", "8S", "go", "go", "10D"):
+        f.press("B" if t == "go" else card_keys(parse(t)))
+    assert app.m.score == [119, 0] and app.err is None
+    f.press(card_keys(parse("5C")))
+
+
+def test_a_card_proving_a_false_go_wins_only_once_the_false_go_is_let_go():
+    """Sheet 000: a dead card wins nothing. The board asks about the false go as the card goes
+    in, before its points end the game: no win on the LEDs while it asks; OK takes the
+    penalty (the card back, Red on 119, Blue's two, the play goes on), * lets it go: the win
+    stands and the next OK starts the next game. One key either way, as for any false go."""
+    for take in (True, False):
+        hw, app, f = board(display=True)
+        issue_22_to_the_winning_card(hw, app, f)
+        text = shown(hw)
+        assert "PENALTY" in text and "false go" in text and "+2 to Blue" in text
+        assert app.m.false_go() == 0 and app.view.winner == -1  # no win shown while it asks
+        assert app.view.preview_side == 1 and app.view.preview_score == 2
+        if take:
+            f.press("#")
+            assert app.err is None and app.m.score == [119, 2] and app.m.phase == M.PLAY
+            assert app.m.games == [0, 0] and app.view.winner == -1
+            assert "PENALTY" not in shown(hw)
+        else:
+            f.press("*")
+            assert app.m.phase == M.OVER and app.view.winner == 0 and app.m.score == [121, 0]
+            f.press("#")  # the next game: the OK is not thrown away
+            assert app.m.phase != M.OVER and app.m.games == [3, 0]

@@ -137,14 +137,16 @@ def sloppy_deal(m, rand, states, seen):
     states.append(m.state())
     while m.phase == match.PLAY:
         s = m.turn
-        assert not m.dead() >> s & 1 and left[s]  # a dead seat never has the turn
-        fits = [c for c in left[s] if m.count + PIP[c] <= 31]
+        dead = m.dead() >> s & 1
+        g = m._where[52 + s]  # (a dead seat: his cards of pips up to 31 - g are dead)
+        assert left[s] and (not dead or g)  # a seat whose cards are all dead has no turn
+        fits = [c for c in left[s] if m.count + PIP[c] <= 31 and not (dead and g + PIP[c] <= 31)]
         other = (m.side_of(s) + 1) % m.sides
-        if m.count and rand(12) == 0:  # a failure to play is claimed against him
+        if m.count and rand(12) == 0 and not dead:  # a failure to play claimed against him
             m.penalty(other, match.FAIL_TO_PLAY, s)
             seen["dead"] += 1
-        elif m.count >= 22 and (not fits or rand(3) == 0):
-            m.go()  # (a false go when a card fitted)
+        elif (m.count >= 22 or dead) and (not fits or rand(3) == 0):
+            m.go()  # (a false go when a card fitted; a dead seat's at any count)
         else:
             c = fits[rand(len(fits))]
             m.play(c)

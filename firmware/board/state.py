@@ -15,8 +15,8 @@ from board.entry import showing, shower
 def preview(app):
     """(side, points) the typed entry would peg, or (-1, 0)."""
     m = app.m
-    if app.mode == PENALTY and m.phase != M.OVER:
-        return m.side_of(app.e.seat), 2  # a penalty is two points
+    if app.mode == PENALTY and (m.phase != M.OVER or m.false_go() >= 0):
+        return m.side_of(app.e.seat), 2  # a penalty is two points (the false go: see update)
     if app.mode != NORMAL or m.phase == M.OVER:
         return -1, 0
     if app.e.mug >= 0:  # calling muggins (board/entry.py): for that side
@@ -82,8 +82,11 @@ def update(app):
     else:
         v.turn = m.side_of(app.e.seat)
     v.crib = m.side_of(m.dealer) if m.dealer >= 0 else -1
-    v.winner = m.winner if m.phase == M.OVER else -1
-    r = m.result if m.phase == M.OVER else 0
+    # a card that proved a false go (the penalty entry asks) wins only once the false go is
+    # let go: till then no win on the LEDs
+    over = m.phase == M.OVER and not (app.mode == PENALTY and m.false_go() >= 0)
+    v.winner = m.winner if over else -1
+    r = m.result if over else 0
     v.skunk = 2 if r == M.DOUBLE_SKUNK else 1 if r in (M.SKUNK, M.LURCH) else 0
     v.won = (m.double_games if r == M.DOUBLE_SKUNK else m.skunk_games if v.skunk
              else 2 if m.mode == M.ACC else 1) if r else 0

@@ -35,6 +35,12 @@ BEST_OF_3 = const(1)  # the same, and the first side to 2 games wins the match
 BEST_OF_5 = const(2)  # ... to 3 games
 ACC = const(3)        # ACC game points: a win 2, a skunk (or lurch) 3, no double skunk
 
+# Who deals a game after the first (Match(deal=...); outside ACC points, whose rule 1.5 has the
+# loser deal whatever this says): 0 the deal goes on round the table (the saves of earlier
+# firmware), 1 the players cut for deal (sheets 000-004: next_dealer -1, who deals?), 2 the
+# loser (with 3+ sides, the first losing seat in turn). (Private consts where used, _DEAL_*:
+# a const costs a board no name.)
+
 # Why the newest points were pegged (Match.last_why).
 WHY_PLAY = const(1)     # a card in the play: 15, 31, pairs, runs (+1 when also the last card)
 WHY_GO = const(2)       # one for the go (or the last card)
@@ -76,8 +82,13 @@ AT_STARTER = const(7)
 AT_HAND = const(8)
 AT_CRIB = const(14)
 # After its DECK bytes _where holds (pegging.py's _GO_AT, _DEAD) each seat's lowest count it
-# said go at this deal (0: none), then a bit per seat whose cards are dead: 7 bytes more (no
-# more attributes on the Match: its instance dict stays the size it was).
+# said go at this deal (0: none), then a bit per seat whose cards are dead, then (RULES, the
+# one byte a new deal keeps) the game's rules the settings byte carries: who deals the next
+# game (0-2, above), | ALL_DEAD: 8 bytes more (no more attributes on the Match: its instance dict
+# stays the size it was).
+# (_RULES = 59 and _ALL_DEAD = 4 where used: a private const costs a board no name. ALL_DEAD:
+# a failure to play kills every card the offender has left, as saves of earlier firmware were
+# played; else only "those cards" that fitted, sheet 000)
 
 
 # The refusals of this module, one a line: say(_NO, k, args) is line k % args. One string for
@@ -168,8 +179,9 @@ def apply(self, b, i):
     k = b[i]
     self.got = 0
     phase = self.phase
-    if phase == OVER:
-        raise ValueError(say(_NO, _OVER))
+    if phase == OVER and not (k & 0xF8 == E_DEAD | 8 and self._fg >= 0
+                              and self._fg >> 3 == self.events - 1):
+        raise ValueError(say(_NO, _OVER))  # (but a false go its card's win proved: pegging.dead)
     n = size(b, i, self.players)  # an unknown code is refused here
     if k < DECK:
         pegging.play(self, k)

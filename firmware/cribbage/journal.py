@@ -19,6 +19,9 @@ _NO = """the game is not over yet
 this game's journal is full (%d bytes): finish it or start a new game"""
 _NOT_OVER = const(0)
 _FULL = const(1)
+_RULES = const(59)  # Match._where's byte of the game's rules (events.py): who deals the
+_DEAL_CUT = const(1)  # next game (0 round the table, 1 the players cut, 2 the loser)
+_DEAL_LOSER = const(2)
 
 CAP = const(4096)  # bytes of journal one game may hold: a real game needs 300-1,500
 # (under 8,192: an event index << 3 | a seat, as _mug_ev and _fg pack them, must fit the deal
@@ -146,10 +149,13 @@ def next_game(self):
         self._prev = prev
         for k in range(s):
             self._base_games[k] = self.games[k]
-        d = self.next_dealer  # the deal goes on round the table
-        if self.mode == ACC:  # ACC rule 1.5: the loser deals the next game (the first
-            while d >= 0 and d % self.sides == self.winner:  # losing seat from there)
-                d = (d + 1) % self.players
+        d = self.next_dealer  # the deal goes on round the table (0)
+        rule = self._where[_RULES] & 3
+        if self.mode == ACC or rule == _DEAL_LOSER:  # ACC rule 1.5: the loser deals the next
+            while d >= 0 and d % self.sides == self.winner:  # game (the first losing seat
+                d = (d + 1) % self.players  # from there)
+        elif rule == _DEAL_CUT:
+            d = -1  # the players cut for deal (the sheets): deal(dealer) or cut() names him
         self._base_dealer = d
     self._showing = False
     self._n = self._top = 0

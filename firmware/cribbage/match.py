@@ -29,11 +29,15 @@
 #
 # Penalties (sheet 000) and what the engine proves itself: a go said while holding a card
 # that fitted is a false go as soon as that card is played (false_go() names the seat, until
-# the next event); penalty(side, FALSE_GO) then takes the card back and makes it dead with the
-# rest of his hand, two to side; penalty(side, FAIL_TO_PLAY, seat) does the same for a failure
-# the players saw. Dead cards are out of the play (the play goes on without them) and are
-# shown with the hand (dead() says whose they are). Calls the board never makes out of phase
-# are refused, nothing changed: deal() before the crib is shown, a penalty before any deal.
+# the next event, even when the card's points won the game: the win waits for the players);
+# penalty(side, FALSE_GO) then takes the card back (and its win) and makes it dead with every
+# card of his that fitted at his go ("those cards": the rest he plays as they fit), two to
+# side; penalty(side, FAIL_TO_PLAY, seat) does the same for a failure the players saw. Dead
+# cards are out of the play (play(dead card) is refused; with only dead cards left he says go,
+# at any count) and are shown with the hand (dead() says whose they are). A game saved by
+# earlier firmware kills every card he has left, as it was played (its settings lack the bit).
+# Calls the board never makes out of phase are refused, nothing changed: deal() before the
+# crib is shown, a penalty before any deal.
 #
 # Usage on a board:
 #     m = Match(players=2)            # or loads(saved_bytes)
@@ -83,7 +87,8 @@ not a card: %r
 no side %r: sides are 0 to %d
 no deal now: show the hands and the crib first
 no penalty before the first deal
-the match mode is 0 to 3, not %r"""
+the match mode is 0 to 3, not %r
+who deals the next game is 0 to 2, not %r"""
 _PLAYERS = const(0)
 _TARGET = const(1)
 _LINES = const(2)
@@ -104,6 +109,10 @@ _SIDE = const(16)
 _DEAL_ON = const(17)
 _NO_DEAL_YET = const(18)
 _MODE = const(19)
+_DEAL_RULE = const(20)
+_RULES = const(59)  # _where's byte of rules a new deal keeps, and its bit (events.py)
+_ALL_DEAD = const(4)
+_DEAL_CUT = const(1)  # who deals the next game: the players cut (events.py)
 
 
 class Match:
@@ -132,7 +141,7 @@ class Match:
     # events                                 events in the journal (undo depth)
 
     def __init__(self, players=2, target=121, muggins=False, skunk_line=-1, skunk_games=2,
-                 double_line=-1, double_games=3, pairs=False, mode=SINGLE):
+                 double_line=-1, double_games=3, pairs=False, mode=SINGLE, deal=_DEAL_CUT):
         # A new game. players 2..6; target 121 or 61; muggins on/off. skunk_line: a loser
         # under it makes the win count skunk_games (default 91 in the 121 game; in the 61 game
         # it is the lurch, default 31); double_line: under it, double_games (default 61 in the
@@ -140,9 +149,14 @@ class Match:
         # partnerships (a game saved before sheet 002's two teams). mode: SINGLE (games won
         # add up for ever), BEST_OF_3, BEST_OF_5 (the first side to 2 or 3 games wins the match:
         # next_game() then starts a new one), ACC (tournament game points: 2 for a win, 3 for a
-        # skunk or lurch; no double skunk: it is a skunk). ValueError for bad settings.
+        # skunk or lurch; no double skunk: it is a skunk). deal: who deals the games after
+        # the first (1: the players cut for deal, as the sheets; 2: the loser; 0: on round
+        # the table, as earlier firmware did; ACC: the loser, whatever it says). ValueError
+        # for bad settings. (A game saved by earlier firmware: saved.loads sets _ALL_DEAD.)
         if mode not in (SINGLE, BEST_OF_3, BEST_OF_5, ACC):
             raise ValueError(say(_NO, _MODE, (mode,)))
+        if deal not in (0, 1, 2):
+            raise ValueError(say(_NO, _DEAL_RULE, (deal,)))
         if players not in (2, 3, 4, 5, 6):
             raise ValueError(say(_NO, _PLAYERS, (players,)))
         if target not in (61, 121):
@@ -175,7 +189,8 @@ class Match:
         self._base_dealer = -1   # and who deals first (-1: cut or choose)
         self._prev = b""         # the finished game's end, for one undo (journal.py)
         self._showing = False    # True while undo shows it
-        self._where = bytearray(DECK + 7)  # (and each seat's go, the dead: events.py)
+        self._where = bytearray(DECK + 8)  # (and each seat's go, the dead, RULES: events.py)
+        self._where[_RULES] = deal  # (a new deal keeps it)
         self.error = None
         self.deals = 0
         s = self.sides
@@ -197,9 +212,13 @@ class Match:
     def settings(self):
         """The settings as the 7 bytes dumps() stores."""
         # (byte 2: muggins, | 2 for six players in two teams: saves before them lack it,
-        # | the match mode << 2: saves before it have 0, SINGLE)
+        # | the match mode << 2: saves before it have 0, SINGLE; | who deals the next game
+        # << 4, | 64 when a failure to play kills only the cards that fitted: saves before
+        # them have 0: the deal round the table, every card dead, as they were played)
+        r = self._where[_RULES]
         return bytes((self.players, self.target, (1 if self.muggins_on else 0)
-                      | (2 if self.players == 6 and self.sides == 2 else 0) | self.mode << 2,
+                      | (2 if self.players == 6 and self.sides == 2 else 0) | self.mode << 2
+                      | (r & 3) << 4 | (0 if r & _ALL_DEAD else 64),
                       self.skunk_line,
                       self.skunk_games, self.double_line, self.double_games))
 
@@ -233,8 +252,10 @@ class Match:
     def false_go(self):
         # The seat whose card just played proves a false go (he said go at a count it fitted
         # under, sheet 000's failure to play): penalty(side, FALSE_GO) takes it; else -1.
+        # Also when the card's points won the game: a dead card wins nothing, so that win
+        # stands only once the players let the false go pass (any other event: next_game()).
         f = self._fg  # (the card's event index << 3 | the seat)
-        return f & 7 if f >= 0 and f >> 3 == self.events - 1 and self.phase != OVER else -1
+        return f & 7 if f >= 0 and f >> 3 == self.events - 1 else -1
 
     def overlooked_side(self):
         # The side whose short count muggins() can take right now, else -1.
@@ -369,9 +390,9 @@ class Match:
     def penalty(self, side, kind=MISDEAL, seat=-1):
         # Two points to side (sheet 000), after the first deal, never in OVER. MISDEAL: the
         # other side misdealt. FAIL_TO_PLAY: seat (-1: the other player of a two-player game)
-        # failed to play his cards after a go: in the play, once a card is in, his cards not
-        # yet played are dead. FALSE_GO: right after false_go() named a seat: his card is
-        # taken back and dead with the rest, as FAIL_TO_PLAY. Returns 2 (pegging.dead).
+        # failed to play his cards after a go: in the play, once a card is in, those that
+        # fitted at his go are dead (pegging.dead). FALSE_GO: right after false_go() named a
+        # seat: his card is taken back and dead with them, as FAIL_TO_PLAY. Returns 2.
         if kind not in (MISDEAL, FAIL_TO_PLAY, FALSE_GO):
             raise self._refuse(_PENALTY, (kind,))
         side = self._side_arg(side)
@@ -462,7 +483,7 @@ class Match:
         self._fg = -1  # a card proving a false go: its event's index << 3 | the seat
         self.starter_card = -1
         w = self._where
-        for i in range(len(w)):
+        for i in range(_RULES):
             w[i] = 0
         self._plays = 0  # cards out of the hands in this play: played, or dead
         self._last_player = -1

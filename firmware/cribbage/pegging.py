@@ -35,7 +35,8 @@ no hand or crib counts %d
 a hand or crib counts 0 to 29, not %d
 no go on a count of %d: every card fits (go at 22 or more)
 seat %d cannot pay side %d: not in the play, his own side, or his cards are dead
-no false go: the card just played did not prove one"""
+no false go: the card just played did not prove one
+%s is dead: it fitted at %d when seat %d said go"""
 _STARTER = const(5)
 _PLAYED = const(6)
 _OVER_31 = const(7)
@@ -55,10 +56,14 @@ _COUNT_RANGE = const(20)
 _GO_FITS = const(21)
 _BAD_DEAD = const(22)
 _NOT_FALSE_GO = const(23)
+_DEAD_CARD = const(24)
 
-# Match._where after the DECK cards (events.py): each seat's lowest go count, the dead seats.
+# Match._where after the DECK cards (events.py): each seat's lowest go count (a dead seat's:
+# the count that says which of his cards are dead, 0 all), the dead seats, the game's rules.
 _GO_AT = const(52)
 _DEAD = const(58)
+_RULES = const(59)
+_ALL_DEAD = const(4)
 
 
 def play(self, c):
@@ -75,8 +80,11 @@ def play(self, c):
         raise ValueError(say(_NO, _OVER_31, (fmt(c), self.count + PIP[c])))
     seat = self.turn
     g = self._where[_GO_AT + seat]
-    if g and g + PIP[c] <= 31:  # he said go at g holding this card, and it fitted: a false go
-        self._fg = self.events << 3 | seat  # (Match.false_go() names him until the next event)
+    if g and g + PIP[c] <= 31:  # he said go at g holding this card, and it fitted:
+        if self._where[_DEAD] >> seat & 1:  # dead already (the penalty was taken)
+            raise ValueError(say(_NO, _DEAD_CARD, (fmt(c), g, seat)))
+        self._fg = self.events << 3 | seat  # a false go (Match.false_go() names him until
+        # the next event)
     self.pile.append(c)
     self.count += PIP[c]
     self._where[c] = seat + 1
@@ -107,13 +115,17 @@ def go(self):
     # The seat whose turn it is cannot play; when nobody can, one for the go to the last card.
     if self.phase != PLAY:
         raise ValueError(say(_NO, _NO_GO))
-    if self.count == 0:
-        raise ValueError(say(_NO, _GO_AT_0))
-    if self.count <= 21:  # the seat to play holds a card and any card fits: no go
-        raise ValueError(say(_NO, _GO_FITS, (self.count,)))
     w = self._where
     t = self.turn
-    if not w[_GO_AT + t] or self.count < w[_GO_AT + t]:
+    if w[_DEAD] >> t & 1:  # some of his cards are dead (the rest did not fit at his go)
+        if self.count <= 21:  # any live card would fit: he has none, his cards left are dead
+            w[_GO_AT + t] = 0
+            self._plays += 4 - self.played[t]
+    elif self.count == 0:
+        raise ValueError(say(_NO, _GO_AT_0))
+    elif self.count <= 21:  # the seat to play holds a card and any card fits: no go
+        raise ValueError(say(_NO, _GO_FITS, (self.count,)))
+    elif not w[_GO_AT + t] or self.count < w[_GO_AT + t]:
         w[_GO_AT + t] = self.count  # the lowest of the deal
     self.gone |= 1 << t
     pass_on(self, t)
@@ -137,23 +149,28 @@ def pass_on(self, seat):
 
 def next_active(self, seat):
     # The next seat left of seat (seat itself last) that has cards, has not said go in this
-    # series and whose cards are not dead, or -1.
+    # series and whose cards left are not all dead, or -1.
     n = self.players
-    out = self.gone | self._where[_DEAD]
+    w = self._where
+    out = self.gone
     for k in range(1, n + 1):
         t = (seat + k) % n
-        if self.played[t] < 4 and not out >> t & 1:
+        if self.played[t] < 4 and not out >> t & 1 \
+                and not (w[_DEAD] >> t & 1 and not w[_GO_AT + t]):
             return t
     return -1
 
 
 def dead(self, side, seat, at):
     # A failure to play after a go (sheet 000: "he may not subsequently play those cards and
-    # his opponent scores two points"): seat's cards not yet played are dead, out of the play
-    # (they count in the show); if he was to play, the play passes on (pass_on); then
-    # events.apply pegs two to side. at >= 0: a false go, proved by the card just played
-    # (journal offset at): it is taken back first, dead with the rest (it stays in the
-    # journal: undo brings it back).
+    # his opponent scores two points"): "those cards" are the ones that fitted when he said go
+    # (at his lowest go count of the deal; no go said: at the count now if he is to play,
+    # else all): dead, out of the play (they count in the show); the rest he plays as they fit
+    # (and says go at any count once only dead cards are left: they are out). A game saved
+    # by earlier firmware (its rules lack the bit) kills all his cards left, as it was played.
+    # If he was to play and now cannot, the play passes on (pass_on); then events.apply pegs
+    # two to side. at >= 0: a false go, proved by the card just played (journal offset at):
+    # it is taken back first, dead (it fitted; it stays in the journal: undo brings it back).
     if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
         raise ValueError(say(_NO, _NOT_FALSE_GO))
     w = self._where
@@ -167,14 +184,24 @@ def dead(self, side, seat, at):
     if self.phase != PLAY or not self._plays:
         raise ValueError(say(_NO, _BAD_DEAD, (seat, side)))
     w[_DEAD] |= 1 << seat
-    self._plays += 4 - self.played[seat]  # (cards out of the play: played or dead)
+    g = 0 if w[_RULES] & _ALL_DEAD else w[_GO_AT + seat] or \
+        (self.count if self.turn == seat else 0)
+    if g <= 21:  # (every card fits at 21: all dead)
+        g = 0
+    w[_GO_AT + seat] = g  # his cards of pips 31 - g or less are dead (g 0: all)
+    if not g:
+        self._plays += 4 - self.played[seat]  # (cards out of the play: played or dead)
+    elif self.turn != seat or self.count < g:
+        return  # (to play: a live card, over 31 - g, may fit: he plays it or says go)
+    else:
+        self.gone |= 1 << seat  # no card of his may go on now: as if he said go
     if self.turn == seat:  # (when the last cards out are his, it is his turn)
         pass_on(self, seat)  # (events.apply pegs the two)
 
 
 def dead_seats(self):
-    """Match.dead(): a bit per seat whose cards are dead this deal (a failure to play: out of
-    the play; the seat shows them with its hand)."""
+    """Match.dead(): a bit per seat whose cards are dead this deal (a failure to play: those
+    that fitted at his go, out of the play; the seat shows them with its hand)."""
     return self._where[_DEAD]
 
 

@@ -16,9 +16,11 @@ finished game's record keeps (board/history.py), and read back."""
 # the engine replays it after an undo (_reset, then _apply each event in place: decoded and
 # checked as when it was entered), and after each one reads who pegged what and why
 # (last_side, got, last_why; any other points the event pegged, from the scores: the go a
-# failure to play ends the play with, counts as play), and, for a show, whose hand or crib it
-# was (phase, turn, crib_next and pone() before it). At the end m is in the state it was in
-# (the same events; last_play, the last card played, which a replay from a deal's record
+# failure to play ends the play with, counts as play; points taken back, as a false go's
+# penalty takes back the card that proved it, come off that side's play), and, for a show,
+# whose hand or crib it was (phase, turn, crib_next and pone() before it). At the end m is
+# in the state it was in (the same events; last_play, the last card played, which a replay
+# from a deal's record
 # leaves unset, put back as it was); if anything fails half way (MemoryError), m.restore()
 # puts it back, as the engine does after a failed entry, and the failure is raised. The play
 # is its cards and go; pegged: points pegged by hand (the play when its cards are not
@@ -160,9 +162,11 @@ def dumps(m, limit):
             elif got:
                 _add(cur, m.last_side * _FIELDS + field[m.last_why], got)
             for k in range(sides):  # what else the event pegged (the go a dead hand ends the
-                n = m.score[k] - was[k] - (got if k == m.last_side else 0)  # play with)
-                if n > 0:
+                n = m.score[k] - was[k] - (got if k == m.last_side else 0)  # play with), or
+                if n > 0:  # took back (a false go: the card that proved it, and its points)
                     _add(cur, k * _FIELDS + _PLAY, n)
+                elif n < 0:  # (its points were this deal's play: the card was the last event)
+                    cur[k * _FIELDS + _PLAY] = max(cur[k * _FIELDS + _PLAY] + n, 0)
     except BaseException:  # (MemoryError half way: the journal's state again, as the engine
         parts = head = cur = None  # does after a failed entry, once this call's blocks are
         gc.collect()  # free; if that fails too, the caller must see the game restored)

@@ -5,6 +5,17 @@ from cribbage.cardtext import parse, parse_many
 from cribbage.match import Match
 
 
+# Who deals the next game (Match(deal=...)): round the table, the players cut, the loser.
+DEAL_ROTATE, DEAL_CUT, DEAL_LOSER = 0, 1, 2
+
+
+def old_rules(m):
+    """m plays by the rules of a game saved by earlier firmware, as loads() sets them: a
+    failure to play kills every card the offender has left."""
+    m._where[59] |= 4
+    return m
+
+
 def C(text):
     return parse_many(text)
 

@@ -200,6 +200,7 @@ def test_written_in_pieces_a_save_is_dumps_bytes():
         m.dump(f)
         assert f.getvalue() == m.dumps()
         m.redo()
+        autoplay.cut_for_deal(m, rand)  # (who deals the next game: the players cut)
     assert seen >= 4
 
     class NoCrc:  # a port built without binascii.crc32

@@ -8,7 +8,7 @@ from check import raises
 from cribbage import match
 from cribbage.cardtext import parse
 from cribbage.match import Match, loads
-from matchkit import unchanged
+from matchkit import unchanged, DEAL_ROTATE, DEAL_CUT, DEAL_LOSER
 
 # A save of the firmware before match modes (games [2, 0] after a skunk, muggins on, the
 # next game dealt and Blue +5): its settings byte 2 has no mode bits.
@@ -58,13 +58,15 @@ def test_acc_points_run_on_over_games():
 
 def test_acc_the_loser_deals_the_next_game():
     # ACC rule 1.5: the loser of a game deals the next. With more than two sides the deal
-    # goes on round the table to the first seat that lost; single games keep the rotation.
+    # goes on round the table to the first seat that lost, whoever the settings say deals
+    # the next game; single games (deal=DEAL_ROTATE here) keep the rotation.
     for players in (2, 3, 4, 5, 6):
         for mode in (match.ACC, match.SINGLE):
             sides = Match(players=players).sides
             for winner in range(sides):
                 for first in range(players):
-                    m = Match(players=players, mode=mode)
+                    deal = (first + winner) % 3 if mode == match.ACC else DEAL_ROTATE
+                    m = Match(players=players, mode=mode, deal=deal)
                     m.deal(first)
                     peg_to(m, winner, m.target)
                     turn = m.next_dealer  # the rotation's next dealer
@@ -146,7 +148,7 @@ def test_modes_are_checked():
 def test_saves_keep_the_mode_and_the_totals():
     for mode in (match.SINGLE, match.BEST_OF_3, match.BEST_OF_5, match.ACC):
         m = Match(mode=mode, muggins=True)
-        assert m.settings()[2] == 1 | mode << 2
+        assert m.settings()[2] == 1 | mode << 2 | DEAL_CUT << 4 | 64
         game(m, 80)
         m2 = loads(m.dumps())
         assert m2.mode == mode and m2.state() == m.state() and m2.dumps() == m.dumps()
@@ -194,3 +196,63 @@ def test_acc_muggins_never_on_heels_or_penalties():
     assert m.muggins() == 10 and m.last_why == match.WHY_MUGGINS and m.score == [14, 4]
     assert m.overlooked() == 0
     unchanged(m, m.muggins)
+
+
+# --- who deals the next game (issue 22): cut (the sheets), the loser, or round the table ---
+
+
+def test_by_default_the_players_cut_for_the_next_games_deal():
+    """Sheet 000: "Players cut for deal": every game, not only the first. After next_game()
+    nobody is named to deal: deal() asks who deals until a cut or a named dealer says."""
+    m = Match()
+    game(m, 100)
+    m.next_game()
+    assert m.next_dealer == -1 and m.phase == match.DEAL
+    assert "who deals" in unchanged(m, m.deal)
+    m = loads(m.dumps())  # and across a save
+    assert m.next_dealer == -1
+    assert m.cut([parse("9H"), parse("3C")]) == 1  # Blue cut low: Blue deals
+    m.deal()
+    assert m.dealer == 1
+    m = Match(players=3)
+    m.deal(2)
+    peg_to(m, 0, 121)
+    m.next_game()
+    assert m.deal(0) == 0 and m.dealer == 0  # or the dealer is named (the board's A, OK)
+
+
+def test_the_loser_deals_or_the_deal_goes_on_round_the_table():
+    for players in (2, 3, 4, 5, 6):
+        sides = Match(players=players).sides
+        for winner in range(sides):
+            for first in range(players):
+                for rule in (DEAL_LOSER, DEAL_ROTATE):
+                    m = Match(players=players, deal=rule)
+                    m.deal(first)
+                    peg_to(m, winner, m.target)
+                    m.next_game()
+                    m = loads(m.dumps())
+                    d = m.next_dealer
+                    turn = (first + 1) % players
+                    if rule == DEAL_ROTATE:
+                        assert d == turn
+                        continue
+                    assert d % sides != winner  # the first losing seat from the next in turn
+                    k = turn
+                    while k != d:
+                        assert k % sides == winner
+                        k = (k + 1) % players
+
+
+def test_who_deals_the_next_game_is_a_setting_saved_with_the_game():
+    for rule in (DEAL_ROTATE, DEAL_CUT, DEAL_LOSER):
+        m = Match(deal=rule)
+        assert m.settings()[2] >> 4 & 3 == rule
+        assert loads(m.dumps()).settings() == m.settings()
+    raises(ValueError, Match, deal=3)
+    # a save of earlier firmware has none: its games go on round the table, as they did
+    m = loads(OLD_SAVE)
+    assert m.settings()[2] >> 4 & 3 == DEAL_ROTATE and m.dumps() == OLD_SAVE
+    peg_to(m, 0, 121)
+    m.next_game()
+    assert m.next_dealer == 0  # (its game was dealt by Blue: Red next)

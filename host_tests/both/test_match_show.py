@@ -10,7 +10,7 @@ from check import raises, no_alloc  # noqa: E402
 from cribbage.cardtext import parse  # noqa: E402
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
-from matchkit import C, plays, two, unchanged  # noqa: E402
+from matchkit import C, plays, two, unchanged, DEAL_ROTATE  # noqa: E402
 
 
 def peg_to(m, side, score):
@@ -162,7 +162,7 @@ def test_a_new_event_drops_the_redo_events():
 
 
 def test_next_game_keeps_games_won():
-    m = Match()
+    m = Match(deal=DEAL_ROTATE)  # (the deal goes on round the table: seat 1 next)
     m.deal(0)
     raises(ValueError, m.next_game)
     peg_to(m, 1, 121)

@@ -48,9 +48,11 @@ def test_a_six_handed_game_saved_as_three_pairs_loads_as_it_was_played():
     assert m.dumps() == OLD_SIX  # saved again as it was
     assert m.peg(2, 1) == 1 and loads(m.dumps()).sides == 3
     new = Match(players=6, muggins=True)
-    assert new.settings()[2] == 1 | 2  # a new game says it is played in teams
+    # a new game says it is played in teams (and, 16 | 64, that the players cut for the next
+    # game's deal and only the cards that fitted go dead: issue 22)
+    assert new.settings()[2] == 1 | 2 | 16 | 64
     assert loads(new.dumps()).sides == 2
-    assert Match(players=4).settings()[2] == 0  # (other games save as before)
+    assert Match(players=4).settings()[2] == 16 | 64  # (other games: no teams bit)
 
 
 def test_deal_waits_until_the_crib_is_shown():

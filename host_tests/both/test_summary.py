@@ -8,7 +8,7 @@ from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB t
 gc.collect()  # (each compile's garbage gone before the next: a 96 KB heap, from source)
 from check import raises  # noqa: E402
 from cribbage.cardtext import parse  # noqa: E402
-from cribbage.match import Match, FAIL_TO_PLAY, OVER, WIN  # noqa: E402
+from cribbage.match import Match, FAIL_TO_PLAY, FALSE_GO, OVER, WIN  # noqa: E402
 gc.collect()
 from cribbage import summary as S  # noqa: E402
 gc.collect()
@@ -144,10 +144,11 @@ def test_a_failure_to_play_made_dead_in_the_play_pegs_the_go_and_the_penalty():
     m.starter(parse("2D"))
     # Blue 4S 6S 8S AS, Red 5H 7H KH QH: 6S makes 15 and a run of three (5), 7H a run of four,
     # 8S a run of five; Red cannot go on at 30, Blue holds AS and does not play it: his card
-    # is dead, the go is his 8S's (1) and the two are Red's; KH QH, the last card 1.
+    # is dead, the go is his 8S's (1) and the two are Red's; KH, Blue's go (only his dead
+    # card left), QH, the last card 1.
     assert plays(m, "4S 5H 6S 7H 8S go") == [0, 0, 5, 4, 5, 0]
     assert m.penalty(RED, FAIL_TO_PLAY, BLUE) == 2
-    assert plays(m, "KH QH") == [0, 1]
+    assert plays(m, "KH go QH") == [0, 0, 1]
     assert m.score == [4 + 2 + 1, 5 + 5 + 1]
     deal = S.rows(summary(m), 0, 2)[0]
     assert (deal[4], deal[6]) == ((5, 11), (2, 0))  # plays, penalties: Red, Blue
@@ -239,3 +240,22 @@ def test_mid_game_the_summary_so_far_and_undone_events_still_redo():
     for _ in range(4):
         assert m.redo()
     assert (m.state(), m.dumps()) == end
+
+
+def test_a_false_go_taken_takes_the_proving_cards_play_off_the_summary():
+    """Issue 22: seat 1 deals, starter KC; A (seat 0) holds KH 8S 5C QS, B 8D 9D 7D 10D. KH, 8D,
+    8S (18, a pair: 2 to A), B says go, A says go though his 5C fitted (23): 1 to A; B 10D, A
+    5C (15: 2 to A), and A is caught: the penalty takes his 5C back (5 to 3) and gives B two.
+    A's play is 3, not 5: every side's parts add up to its score."""
+    m = Match(players=2)
+    m.deal(1)
+    m.starter(parse("KC"))
+    assert plays(m, "KH 8D 8S go go 10D 5C") == [0, 0, 2, 0, 1, 0, 2]
+    assert m.score == [5, 0] and m.false_go() == 0
+    assert m.penalty(BLUE, FALSE_GO) == 2 and m.score == [3, 2]
+    b = summary(m)
+    assert S.rows(b, 0, 2) == [(1, 0, None, (None, None), (3, 0), (0, 0), (0, 2), (0, 0))]
+    assert S.totals(b, 0, 2, RED)[4] == 3 and S.totals(b, 0, 2, BLUE)[7] == 2
+    for k in (RED, BLUE):
+        t = S.totals(b, 0, 2, k)
+        assert t[1] + sum(t[3:9]) == m.score[k]
