@@ -73,8 +73,11 @@ class Board:
             self.sim.send(cmd)
         self.sim.state()  # (answered once the keys have been pressed)
 
-    def get(self, path, method="GET", body=None, headers=None, timeout=10):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+    def get(self, path, method="GET", body=None, headers=None, timeout=10, src=None):
+        """(status, body) of one request; src: the client's own address (another phone:
+        "127.0.0.2", the loopback network answers on all of 127/8)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                       source_address=(src, 0) if src else None)
         try:
             c.request(method, path, body=body, headers=headers or {})
             r = c.getresponse()
