@@ -36,6 +36,28 @@ def prepare(storage, tokens):
     sim(storage, "--keys", " ".join(tokens))
 
 
+def saved_game(storage, players, deals=2, seed=1):
+    """A game of players played deal by deal on CPython (cribbage.autoplay) and saved in
+    storage with its players' setting, as the board saves it: the board resumes it between
+    deals, the next dealer known. The Match."""
+    from cribbage import autoplay, match as M
+    from board.settings import Settings
+
+    m = M.Match(players=players)
+    rand = autoplay.seeded(seed)
+    autoplay.cut_for_deal(m, rand)
+    for _ in range(deals):
+        autoplay.play_deal(m, rand, [autoplay.GREEDY] * players)
+    os.makedirs(storage, exist_ok=True)
+    with open(os.path.join(storage, "game"), "wb") as f:
+        m.dump(f)
+    s = Settings()
+    s.set("players", players)
+    with open(os.path.join(storage, "settings"), "wb") as f:
+        f.write(s.dumps())
+    return m
+
+
 def game_tokens(seed=3):
     """Game seed's key tokens (sim/games.py), whole."""
     return game_keys(seed)[0].split(" ")

@@ -446,6 +446,7 @@ def snapshot(app):
         "match": MATCHES[m.mode] if 0 <= m.mode < len(MATCHES) else "",
         "match_won": m.match_won(), "pegs": pegs, "skunk": skunk, "games_leds": games,
         "dealer": m.dealer, "dealer_side": m.side_of(m.dealer) if m.dealer >= 0 else -1,
+        "deals_next": deals_next(app),
         "turn": turn, "turn_side": m.side_of(turn) if turn >= 0 else -1,
         "crib_next": bool(m.crib_next), "count": m.count, "pile": pile,
         "starter": fmt(m.starter_card) if m.starter_card >= 0 else "",
@@ -459,6 +460,15 @@ def snapshot(app):
     if app.display is not None:
         st["lines"] = app.lines()
     return st
+
+
+def deals_next(app):
+    """Between deals, the side that deals next, as the display names it ("deal: Blue": the
+    seat after the last dealer, or the one chosen with A before the first deal); else -1."""
+    m = app.m
+    if m.phase != M.DEAL:
+        return -1
+    return m.side_of(m.next_dealer if m.next_dealer >= 0 else app.e.seat)
 
 
 def last_show(m):
