@@ -448,6 +448,58 @@ def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys():
     assert app.err is None and app.m.score[0] + app.m.score[1] == 9
 
 
+def test_a_pin_serves_the_phone_that_asked_and_waits_are_each_phones_own():
+    """Issue 23.2, on the board's clock: a PIN works only from the phone that asked for it;
+    a phone's waits (after asking, after a wrong PIN) double and are its own; three wrong
+    tries take the PIN off the display; the owner, asking after a stranger, gets a PIN that
+    works at once. (CPython: the app on the fake board, the routes' own handlers.)"""
+    import asyncio
+    import types
+
+    from boardkit import board as fake_board
+    from board import web
+
+    hw, app, f = fake_board(display=True)
+    f.press("#")
+    f.press("7#")
+    clock = hw["clock"]
+    w = web.Web(app)
+    web.routes(w)
+    handlers = {e[2].__name__: e[2] for e in w.url_map}
+    owner, stranger = "192.168.1.20", "192.168.1.66"
+
+    async def call(name, ip, pin=None, **headers):
+        req = types.SimpleNamespace(form={"pin": pin} if pin else {}, headers=headers,
+                                    client_addr=(ip, 40000))
+        got = await handlers[name](req)
+        return got if isinstance(got, int) else got[1]
+
+    def shown():
+        return app.msg[len(web._PIN_MSG):] if str(app.msg).startswith(web._PIN_MSG) else None
+
+    async def run():  # (show_pin starts the PIN's timer on the running loop)
+        assert await call("ask_pin", owner) == 204 and shown()
+        assert await call("ask_pin", owner) == 429  # its own wait (2 s)
+        assert await call("ask_pin", stranger) == 204  # not the owner's wait: a PIN of its own
+        pin = shown()
+        assert await call("new_game", owner, pin) == 403  # not the owner's PIN
+        for wait in (4000, 8000, 0):  # the stranger guesses: 3 wrong tries, waits doubling
+            assert await call("new_game", stranger, "0000" if pin != "0000" else "1111") == 403
+            if wait:
+                assert await call("new_game", stranger, pin) == 429
+                clock.advance(wait - 1)
+                assert await call("new_game", stranger, pin) == 429
+                clock.advance(1)
+        assert shown() is None  # taken off the board
+        clock.advance(16000)  # (the stranger's wait after its third wrong try)
+        assert await call("new_game", stranger, pin) == 403  # it no longer works
+        assert await call("ask_pin", owner) == 204  # the owner, at once
+        assert await call("new_game", owner, shown()) == 200 and app.m.score == [0, 0]
+        assert await call("ask_pin", owner) == 204  # a new game started its waits again
+
+    asyncio.run(run())
+
+
 def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
     """Issue 23.1: the web task (board/tasks.py) starts the server again when it stops (a
     MemoryError, a socket error), after a wait that doubles; meanwhile the display no longer
