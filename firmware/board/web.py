@@ -281,6 +281,7 @@ class Web(Microdot):
                     _refuse(sock)
                     return
                 old.waiting = False  # (dropped once)
+                self.conns.remove(old)
                 old.task.cancel()
             c = _Conn(asyncio.StreamReader(sock, {"peername": addr}), self.app.clock)
             self.conns.append(c)
@@ -379,6 +380,8 @@ class Web(Microdot):
         m = self.app.m
         at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
         if at != self.deals_at:
+            if _short():  # (the replay is the game's own: never begun without room)
+                raise MemoryError
             self.load(req, "cribbage.summary")
             try:
                 rows = deal_rows(m)
