@@ -353,9 +353,7 @@ class Web(Microdot):
             self.heavy = 0
             for i in range(len(_LAZY)):
                 if not self.had & 1 << i:
-                    forget(_LAZY[i])
-            self.deals = b"[]"  # (made again: the deals are bytes, small, but not kept
-            self.deals_at = -1  # past the modules that made them)
+                    forget(_LAZY[i])  # (the deals made stay: bytes, a few hundred)
             gc.collect()
 
     def now_state(self):
