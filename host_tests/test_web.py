@@ -679,27 +679,34 @@ def test_the_page_sheds_a_flood_and_comes_back(flood_tree):
         for path in PATHS:  # one visit to each page (names interned, code loaded once)
             assert b.get(path)[0] == 200, (path, "".join(b.out[-10:]))
         assert b.ask("mods", "MODS") == ["MODS"]  # and what they loaded dropped
-        base = int(b.ask("heap", "HEAP")[1])
+        heaps = [int(b.ask("heap", "HEAP")[1])]
         pressed = 0
-        answered = []
-        for k, n in enumerate((20, 40, 20, 40)):
-            ts, got = _burst(b.port, n, k)
-            for _ in range(5):  # keys while the flood is on: 3 points to Red each
-                pressed += 1
-                b.ask("key 3#", "KEYS")
-            for t in ts:
-                t.join(30)
-            answered += got
-        assert answered.count(200) > 0 and set(answered) <= {0, 200, 400, 503}, answered
-        for _ in range(100):  # the page answers again (at once, or once it has restarted)
-            if b.get("/state")[0] == 200:
-                break
-            time.sleep(0.2)
-        for path in PATHS:
-            assert b.get(path)[0] == 200, (path, "".join(b.out[-10:]))
-        assert b.ask("mods", "MODS") == ["MODS"]
-        after = int(b.ask("heap", "HEAP")[1])
-        assert after - base < 2048, (base, after)
+        for flood in ((20, 40, 20, 40), (40, 20)):
+            answered = []
+            for k, n in enumerate(flood):
+                ts, got = _burst(b.port, n, k)
+                for _ in range(5):  # keys while the flood is on: 3 points to Red each
+                    pressed += 1
+                    b.ask("key 3#", "KEYS")
+                for t in ts:
+                    t.join(30)
+                answered += got
+            assert answered.count(200) > 0 and set(answered) <= {0, 200, 400, 503}, answered
+            for _ in range(100):  # the page answers again (at once, or once it has restarted)
+                if b.get("/state")[0] == 200:
+                    break
+                time.sleep(0.2)
+            for path in PATHS:  # (a 503 may come while the flood's last connections end)
+                got = []
+                while 200 not in got and len(got) < 10:
+                    got.append(b.get(path)[0])
+                    time.sleep(0.1 if got[-1] != 200 else 0)
+                assert got[-1] == 200 and set(got) <= {200, 503}, (path, got, b.out[-10:])
+            assert b.ask("mods", "MODS") == ["MODS"]
+            heaps.append(int(b.ask("heap", "HEAP")[1]))
+        # the heap back where it was, flood after flood (within what asyncio's tables of the
+        # sockets it waits on keep of the most open at once: they never shrink)
+        assert max(heaps) - heaps[0] < 4096, heaps
     finally:
         b.close()
     game = next(x for x in b.out if x.startswith("GAME"))
