@@ -45,6 +45,7 @@ from micropython import const
 _CLIENTS = const(4)     # connections served at once (lwIP on a Pico W has 5: one for a newcomer)
 _STREAMS = const(3)     # of them live streams (a page holds one): one stays for the fetches
 _BACKLOG = const(2)     # connections the network stack holds until they are taken
+_SETTLE = const(4)      # turns of the loop a newcomer waits for a place, all being taken
 _SHED = const(12288)    # bytes free below which a connection gets 503 at once
 _READ_MS = const(4000)  # the whole request, from the connection
 _WRITE_MS = const(5000)  # each write to a client (one that stops reading is dropped)
@@ -771,6 +772,10 @@ async def _listen(web, host, port, addr):
                 sock, who = s.accept()
             except OSError:
                 continue  # (gone before it was taken)
+            for _ in range(_SETTLE):  # all places taken: a connection that has just sent
+                if len(web.conns) < _CLIENTS:  # its answer ends first (its client may have
+                    break  # come back before its task closed it)
+                await sleep_ms(0)
             web.take(sock, who)
     finally:
         s.close()
