@@ -13,7 +13,8 @@ import shutil
 import pytest
 
 from hostenv import ROOT
-from webkit import Board, prepare, first_show
+from sim.games import settings_keys
+from webkit import Board, prepare, first_show, saved_game
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
     "chromium-browser")
@@ -56,5 +57,94 @@ def test_the_page_in_a_browser_follows_the_game(tmp_path):
             os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
             page.screenshot(path=os.path.join(ROOT, "build", "live-page.png"), full_page=True)
             browser.close()
+    finally:
+        board.close()
+
+
+def _browse(board, width, height=900):
+    """A browser page (phone-sized: width) on the board's page, live; (playwright, page)."""
+    from playwright.sync_api import sync_playwright, expect
+
+    p = sync_playwright().start()
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(board.url + "/")
+    expect(page.locator("#conn")).to_have_text("live", timeout=10000)
+    return p, page
+
+
+def test_two_pegs_on_one_hole_both_show(tmp_path):
+    """Issue 22.12: three players, Red's front peg and Green's back peg on the same hole
+    (both in lane 0): the hole shows Red's front peg (a front peg always shows) and Green's
+    back peg as a ring round it; nobody's peg is drawn over."""
+    from playwright.sync_api import expect
+
+    board = Board(str(tmp_path / "board"))
+    try:
+        board.keys(settings_keys(players=3))  # the menu: 3 players, a new game
+        board.keys("AA5#2#A5#")  # Green 5, Green 2 more (back peg on 5), Red 5
+        st = board.state()
+        assert st["players"] == 3 and st["score"] == [5, 0, 7] and st["back"][2] == 5
+        hole = st["pegs"][0][0]
+        assert st["pegs"][2][1] == hole  # Red's front, Green's back: one LED
+        p, page = _browse(board, 900)
+        try:
+            dot = page.locator("#track circle").nth(hole)
+            expect(dot).to_have_attribute("data-peg", "0f", timeout=3000)  # Red's front fills
+            ring = page.locator('#track circle.ring[data-led="%d"]' % hole)
+            expect(ring).to_have_count(1)
+            expect(ring).to_have_attribute("data-peg", "2b")  # and Green's back rings it
+            assert page.locator("#track circle[data-peg='2f']").count() == 1  # Green on 7
+        finally:
+            p.stop()
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_player_count_fits_a_phone(tmp_path, players):
+    """Issue 22.13: at 390 px wide (a phone) the page never scrolls sideways, whatever the
+    number of players, with deals in its "This game" table."""
+    from playwright.sync_api import expect
+
+    storage = str(tmp_path / "board")
+    saved_game(storage, players)
+    board = Board(storage)
+    try:
+        p, page = _browse(board, 390)
+        try:
+            expect(page.locator("#deals tbody tr")).to_have_count(2, timeout=5000)
+            expect(page.locator("#deals thead th")).to_have_count(
+                1 + board.state()["sides"])
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= 390, (players, wide)
+        finally:
+            p.stop()
+    finally:
+        board.close()
+
+
+def test_between_deals_the_page_names_the_next_dealer(tmp_path):
+    """Issue 22.14: between deals the page names who deals next, as the display does
+    ("deal: Green"), and nobody "deals (crib)"."""
+    import re
+
+    from playwright.sync_api import expect
+
+    storage = str(tmp_path / "board")
+    saved_game(storage, 3)
+    board = Board(storage)
+    try:
+        st = board.state()
+        name = re.search(r"deal: (\w+)", " ".join(st["lines"])).group(1)
+        side = st["names"].index(name)
+        assert st["phase"] == "deal" and st["deals_next"] == side != st["dealer_side"]
+        p, page = _browse(board, 900)
+        try:
+            row = page.locator("#scores tbody tr").nth(side)
+            expect(row).to_contain_text("to deal", timeout=3000)
+            expect(page.locator("#scores")).not_to_contain_text("deals (crib)")
+        finally:
+            p.stop()
     finally:
         board.close()

@@ -36,6 +36,28 @@ def prepare(storage, tokens):
     sim(storage, "--keys", " ".join(tokens))
 
 
+def saved_game(storage, players, deals=2, seed=1):
+    """A game of players played deal by deal on CPython (cribbage.autoplay) and saved in
+    storage with its players' setting, as the board saves it: the board resumes it between
+    deals, the next dealer known. The Match."""
+    from cribbage import autoplay, match as M
+    from board.settings import Settings
+
+    m = M.Match(players=players)
+    rand = autoplay.seeded(seed)
+    autoplay.cut_for_deal(m, rand)
+    for _ in range(deals):
+        autoplay.play_deal(m, rand, [autoplay.GREEDY] * players)
+    os.makedirs(storage, exist_ok=True)
+    with open(os.path.join(storage, "game"), "wb") as f:
+        m.dump(f)
+    s = Settings()
+    s.set("players", players)
+    with open(os.path.join(storage, "settings"), "wb") as f:
+        f.write(s.dumps())
+    return m
+
+
 def game_tokens(seed=3):
     """Game seed's key tokens (sim/games.py), whole."""
     return game_keys(seed)[0].split(" ")
@@ -73,8 +95,11 @@ class Board:
             self.sim.send(cmd)
         self.sim.state()  # (answered once the keys have been pressed)
 
-    def get(self, path, method="GET", body=None, headers=None, timeout=10):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+    def get(self, path, method="GET", body=None, headers=None, timeout=10, src=None):
+        """(status, body) of one request; src: the client's own address (another phone:
+        "127.0.0.2", the loopback network answers on all of 127/8)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                       source_address=(src, 0) if src else None)
         try:
             c.request(method, path, body=body, headers=headers or {})
             r = c.getresponse()

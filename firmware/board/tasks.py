@@ -11,6 +11,7 @@ import gc
 from micropython import const
 
 _WEB_ROOM = const(36 * 1024)  # free heap the page's server wants (microdot: ~31 KB, 64-bit)
+_WEB_RETRY_MS = const(5000)  # a page that could not start or stopped tries again after this
 
 
 def run(hw):
@@ -39,21 +40,39 @@ def run(hw):
 async def web(app):
     """The live page's task on a board with Wi-Fi: it joins the network first (hw["net"]),
     and only then loads the server (board/web.py and microdot: a board without credentials
-    never does). If that fails (no memory for it, a socket error), the board says so in its
-    log and plays on without its page."""
+    never does). If the server cannot start or stops (no memory for it, a socket error), the
+    board says so in its log and on the display (in place of the page's address), plays on,
+    and starts it again when there is room, after _WEB_RETRY_MS (doubling to 16x). Nothing of
+    the page's reaches the game's fault path: this task ends only without a network."""
+    from board.keypad import sleep_ms
     try:
         addr = await app.hw["net"]()
-        if not addr:
-            print("web: no network: the board plays without its page")
-            return
-        gc.collect()
-        if hasattr(gc, "mem_free") and gc.mem_free() < _WEB_ROOM:
-            raise MemoryError("%d bytes free" % gc.mem_free())
-        from board.web import serve
-        await serve(app, addr)
     except Exception as e:  # noqa: BLE001
-        print("web: stopped:", repr(e))
-        gc.collect()
+        print("web: no network:", repr(e))
+        addr = None
+    if not addr:
+        print("web: no network: the board plays without its page")
+        return
+    wait = _WEB_RETRY_MS
+    while True:
+        try:
+            gc.collect()
+            if hasattr(gc, "mem_free") and gc.mem_free() < _WEB_ROOM:
+                raise MemoryError("%d bytes free" % gc.mem_free())
+            from board.web import serve
+            await serve(app, addr)
+            wait = _WEB_RETRY_MS  # (it served: the next stop waits the least)
+        except Exception as e:  # noqa: BLE001
+            print("web: stopped: %r; tried again in %d s" % (e, wait // 1000))
+            msg = app.msg
+            if isinstance(msg, str) and msg.startswith("page "):  # (board/web.py's line)
+                app.msg = "page off: %s" % (
+                    "no memory" if isinstance(e, MemoryError) else type(e).__name__)
+                app.changes += 1
+                app.view.dirty = True
+            gc.collect()
+        await sleep_ms(wait)
+        wait = min(wait * 2, _WEB_RETRY_MS << 4)
 
 
 async def tasks(app, frame_ms):
@@ -96,6 +115,6 @@ async def tasks(app, frame_ms):
     asyncio.get_event_loop().set_exception_handler(died)
     start()
     if app.hw.get("net") is not None:  # the live page (board/web.py), on a board with Wi-Fi
-        running.append(asyncio.create_task(web(app)))  # (not restarted: it says why it ended)
+        running.append(asyncio.create_task(web(app)))  # (it restarts the server itself)
     while True:
         await sleep_ms(1000)

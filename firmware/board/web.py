@@ -6,19 +6,28 @@ from flash) draws the track from the layout's own data (/layout: every LED's pla
 is) and follows the game over server-sent events (/events: the state as JSON, pushed within
 _PUSH_MS of a change). The rest is read-only too: /state, /deals (this game deal by deal),
 /stats, /history.csv, /history.json. Only a new game changes the board, and it asks for the
-PIN the board shows on its display (POST /pin shows it; wrong PINs lock the form out, longer
-each time).
+PIN the board shows on its display (POST /pin shows one; it serves the phone that asked, once).
 
-Guarded against the network: at most _CLIENTS connections at once (others get 503), a request
-must arrive whole within _READ_MS, in lines of at most _LINE bytes and _HEADERS headers, with
-a body of at most _BODY bytes; anything else gets an error and the connection is closed. The
-game never waits for a client: every handler is short, the live stream yields between pushes.
+Guarded against the network (nothing here can stop the game, nor reach its fault path):
+- at most _CLIENTS connections at once, fewer than the Pico W's network stack has (lwIP: 5
+  TCP connections), so a newcomer always gets in: when all are taken, the oldest connection
+  still waiting for its request is dropped for it; if all are being answered, it gets 503;
+- a request must arrive whole within _READ_MS, in lines of at most _LINE bytes and _HEADERS
+  headers, with a body of at most _BODY bytes; anything else gets an error and is closed;
+- short of memory (less than _SHED bytes free after a collection) a connection gets 503 at
+  once, before anything is read; a MemoryError while answering is a 503 too; what a request
+  loaded (the statistics, the deals' replay, the history's export) is dropped after it;
+- writes (POST) must come from the board's own page: an Origin (or, without one, a Referer)
+  naming another site is refused; a wrong PIN locks out only the phone that typed it.
+The accept loop is the page's own (asyncio's ends on a MemoryError, its socket left open): a
+connection it cannot take is closed and the loop goes on.
 """
 
 import asyncio
 import gc
 import json
 import os
+import sys
 
 from microdot import Microdot, Request, Response
 from microdot.sse import sse_response
@@ -26,15 +35,18 @@ from microdot.sse import sse_response
 from cribbage import match as M
 from cribbage.cards import fmt
 from board import screen
-from board.fault import room
+from board.fault import room, forget
 from board.keypad import ticks_diff, sleep_ms
 from board.modes import NEW_GAME
 from version import VERSION
 
 from micropython import const
 
-_CLIENTS = const(6)     # connections served at once
-_STREAMS = const(4)     # of them live streams (a page holds one): 2 stay for its fetches
+_CLIENTS = const(4)     # connections served at once (lwIP on a Pico W has 5: one for a newcomer)
+_STREAMS = const(3)     # of them live streams (a page holds one): one stays for the fetches
+_BACKLOG = const(2)     # connections the network stack holds until they are taken
+_SETTLE = const(4)      # turns of the loop a newcomer waits for a place, all being taken
+_SHED = const(12288)    # bytes free below which a connection gets 503 at once
 _READ_MS = const(4000)  # the whole request, from the connection
 _WRITE_MS = const(5000)  # each write to a client (one that stops reading is dropped)
 _LINE = const(512)      # the longest request line or header line
@@ -45,12 +57,16 @@ _PIN_MSG = "web PIN "  # the display's PIN line (the page's copy masks the numbe
 _PUSH_MS = const(150)   # the live stream looks for a change this often
 _PING_MS = const(2000)  # and says something at least this often: a page that is gone fails
 # the write and frees its place (and proxies and phones keep the stream open)
-_LOCK_MS = const(2000)  # a wrong PIN locks the form for this, doubled each time (to 256x)
-_LOCK_MAX_MS = const(512000)
-_NEW_PIN_AFTER = const(5)  # wrong PINs before the board picks a new PIN
+_LOCK_MS = const(2000)  # a phone that asks a PIN or types a wrong one waits this long before
+_LOCK_MAX = const(8)    # its next try, doubled each time (to 256x) until a new game is started
+_PHONES = const(8)      # phones whose waits are remembered (the oldest wait is forgotten)
+_TRIES = const(3)       # wrong tries before a PIN is taken off the board
 _PIN_SHOWN_MS = const(60000)
-_PIN_EVERY_MS = const(2000)  # the board shows a PIN at most this often
 _QUEUE = const(3)  # states a live stream may have waiting: more, and its page is gone
+_BUSY = b"HTTP/1.0 503 Busy\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n"
+# the modules a request may load (the statistics, the deals' replay, the export): dropped
+# after it unless the board had them loaded
+_LAZY = ("board.stats", "board.export", "board.history", "cribbage.summary")
 
 Request.max_readline = _LINE
 Request.max_content_length = _BODY
@@ -71,10 +87,12 @@ def _root():
 PAGE = _root() + "www/index.html"
 
 
-class _Reader:
-    """The client's stream while its request is read: whole lines of at most _LINE bytes, the
-    request line and at most _HEADERS headers, _HEAD_BYTES in all, everything within _READ_MS
-    of the connection; ValueError otherwise (microdot answers 400)."""
+class _Conn:
+    """One client's connection: its stream while the request is read (whole lines of at most
+    _LINE bytes, the request line and at most _HEADERS headers, _HEAD_BYTES in all, everything
+    within _READ_MS of the connection; ValueError otherwise: microdot answers 400), and what
+    the server keeps of it (its task; waiting: no request yet, the first to go for a
+    newcomer; heavy: it loaded modules of _LAZY)."""
 
     def __init__(self, stream, clock):
         self.s = stream
@@ -83,6 +101,13 @@ class _Reader:
         self.buf = b""
         self.lines = 0
         self.bytes = 0
+        self.task = None
+        self.waiting = True
+        self.heavy = False
+
+    def start(self, coro):
+        """Serve the connection: coro as its own task."""
+        self.task = asyncio.create_task(coro)
 
     async def _more(self, n):
         left = _READ_MS - ticks_diff(self.clock(), self.t0)
@@ -125,7 +150,6 @@ class _Reader:
         return got
 
 
-
 class _Writer:
     """The client's stream for the answer: each write within _WRITE_MS, else the client is
     taken as gone (EPIPE: microdot then ends a live stream and its task)."""
@@ -152,23 +176,83 @@ def _quiet(exc):
     print("web: bad request:", repr(exc))
 
 
+def _short():
+    """True when the heap has less than _SHED bytes free, even after a collection."""
+    if not hasattr(gc, "mem_free") or gc.mem_free() >= _SHED:
+        return False
+    gc.collect()
+    return gc.mem_free() < _SHED
+
+
+def _refuse(sock):
+    """Tell a connection the board is busy and close it (no task, nearly no memory)."""
+    try:
+        sock.write(_BUSY)  # (a fresh connection's send buffer takes it at once)
+    except Exception:  # noqa: BLE001  (gone already)
+        pass
+    try:
+        sock.close()
+    except Exception:  # noqa: BLE001
+        pass
+
+
+_ASK = const(0)  # a phone's record: when it may ask for a PIN again,
+_TRY = const(1)  # when it may type one again (after a wrong one),
+_DOUBLED = const(2)  # and how many times its waits have doubled
+
+
+def _waits(web, now, ip, what):
+    """ms the phone at ip waits before it may ask for a PIN (what _ASK) or type one (_TRY)
+    again (0: none)."""
+    w = web.phones.get(ip)
+    if w is not None:
+        left = ticks_diff(w[what], now)
+        if 0 < left <= _LOCK_MS << _LOCK_MAX:
+            return left
+    return 0
+
+
+def _strike(web, now, ip, what):
+    """The phone at ip asked for a PIN (what _ASK) or typed a wrong one (_TRY): it waits
+    before it does so again, twice as long as its last wait (until a new game is started
+    from it). Only that phone waits: others, the owner's, never do for it."""
+    phones = web.phones
+    w = phones.get(ip)
+    if w is None:
+        if len(phones) >= _PHONES:  # the one whose waits end first is forgotten
+            old = None
+            for k in phones:
+                if old is None or ticks_diff(max(phones[k][0], phones[k][1]),
+                                             max(phones[old][0], phones[old][1])) < 0:
+                    old = k
+            del phones[old]
+        w = phones[ip] = [now, now, 0]
+    w[what] = (now + (_LOCK_MS << w[_DOUBLED])) & 0x3FFFFFFF
+    if w[_DOUBLED] < _LOCK_MAX:
+        w[_DOUBLED] += 1
+
+
 class Web(Microdot):
     """The board's server: microdot with the limits above, and the page's state."""
 
     def __init__(self, app):
         super().__init__()
         self.app = app
-        self.busy = 0
+        self.conns = []  # the connections open (_Conn), oldest first
         self.streams = 0  # live streams open
+        self.heavy = 0  # requests holding modules of _LAZY
+        self.had = 0  # which of _LAZY the board had loaded when the first of them began
         self.seen = -1  # app.changes when the state below was made
         self.deals_at = -1  # the journal (events, phase) the deals below were made for
         self.deals = b"[]"
-        self.pin_shown = -1  # when a PIN was last shown (for _PIN_EVERY_MS)
         self.state = b""
+        self.own = []  # the board's own origins (serve sets them): writes come from them
+        self.port = ""  # ":port" when not 80
+        self.phones = {}  # ip -> its waits (_ASK, _TRY, _DOUBLED)
         self.pin = 0
+        self.pin_for = ""  # the phone (ip) that asked for the PIN
         self.pin_at = -1  # when the PIN was shown on the display (-1: not since it was made)
-        self.fails = 0
-        self.locked_until = -1  # the PIN form is locked until then (-1: not locked)
+        self.tries = 0  # wrong tries of this PIN
         self.hiding = None  # the task that takes the PIN off the LEDs
         self.new_pin()
 
@@ -176,26 +260,101 @@ class Web(Microdot):
         b = os.urandom(2)
         self.pin = (b[0] << 8 | b[1]) % 9000 + 1000
         self.pin_at = -1
+        self.pin_for = ""
+        self.tries = 0
 
-    async def handle_request(self, reader, writer):
-        if self.busy >= _CLIENTS:
-            try:
-                await writer.awrite(b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\n\r\n")
-                await writer.aclose()
-            except Exception:  # noqa: BLE001  (the client went: nothing to tell)
-                pass
-            return
-        self.busy += 1
+    def take(self, sock, addr):
+        """A connection accepted: served by a task of its own, or refused (503) when memory
+        is short or every place is answering; the oldest one still waiting for its request
+        makes room for it. Never raises."""
         try:
-            await super().handle_request(_Reader(reader, self.app.clock), _Writer(writer))
+            sock.setblocking(False)
+            if _short():
+                _refuse(sock)
+                return
+            if len(self.conns) >= _CLIENTS:
+                old = None
+                for c in self.conns:
+                    if c.waiting and c.task is not None:
+                        old = c
+                        break
+                if old is None:
+                    _refuse(sock)
+                    return
+                old.waiting = False  # (dropped once)
+                self.conns.remove(old)
+                old.task.cancel()
+            c = _Conn(asyncio.StreamReader(sock, {"peername": addr}), self.app.clock)
+            self.conns.append(c)
+            try:
+                c.start(self.serve(c, sock))
+            except BaseException:
+                self.conns.remove(c)
+                raise
+        except Exception:  # noqa: BLE001  (MemoryError: this one is not served)
+            _refuse(sock)
+            gc.collect()
+
+    async def serve(self, c, sock):
+        """One connection, start to end; whatever happens stays here."""
+        try:
+            await self.answer(c)
+        except asyncio.CancelledError:
+            pass  # dropped for a newcomer
         except Exception as e:  # noqa: BLE001  (a client that vanished mid-answer)
             print("web:", repr(e))
         finally:
-            self.busy -= 1
+            if c in self.conns:
+                self.conns.remove(c)
             try:
-                await writer.aclose()
+                sock.close()
             except Exception:  # noqa: BLE001
                 pass
+            if c.heavy:
+                self.unload()
+            c.s = c.buf = None
+
+    async def answer(self, c):
+        """microdot's handle_request, with a MemoryError answered 503 (not 400)."""
+        writer = _Writer(c.s)
+        req = res = None
+        try:
+            req = await Request.create(self, c, writer, writer.get_extra_info("peername"))
+        except MemoryError:
+            res = Response(b"short of memory: try again", 503, {"Retry-After": "3"})
+        except Exception as e:  # noqa: BLE001
+            _quiet(e)
+        c.waiting = False
+        if res is None:
+            res = await self.dispatch_request(req)
+        if res != Response.already_handled:
+            await res.write(writer)
+
+    def load(self, req, name):
+        """Module name for this request (req): loaded if there is room; dropped after the last
+        request that loaded it, unless the board had it already."""
+        c = req.sock[0] if req is not None and isinstance(req.sock, tuple) else None
+        if c is not None and not c.heavy:
+            if not self.heavy:
+                had = 0
+                for i in range(len(_LAZY)):
+                    if _LAZY[i] in sys.modules:
+                        had |= 1 << i
+                self.had = had
+            self.heavy += 1
+            c.heavy = True
+        room(name)
+        __import__(name)
+        return sys.modules[name]
+
+    def unload(self):
+        """A request that loaded modules ended: the last one drops them (gc frees them)."""
+        self.heavy -= 1
+        if self.heavy <= 0:
+            self.heavy = 0
+            for i in range(len(_LAZY)):
+                if not self.had & 1 << i:
+                    forget(_LAZY[i])  # (the deals made stay: bytes, a few hundred)
             gc.collect()
 
     def now_state(self):
@@ -214,12 +373,15 @@ class Web(Microdot):
             self.seen = app.changes
         return self.state
 
-    def now_deals(self):
+    def now_deals(self, req=None):
         """deal_rows() as JSON bytes, made again only when the journal has changed since (the
         page asks at each phase and show, not at every card: the replay is the game's)."""
         m = self.app.m
         at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
         if at != self.deals_at:
+            if _short():  # (the replay is the game's own: never begun without room)
+                raise MemoryError
+            self.load(req, "cribbage.summary")
             try:
                 rows = deal_rows(m)
             except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
@@ -229,15 +391,22 @@ class Web(Microdot):
             self.deals_at = at
         return self.deals
 
-    def locked(self, now):
-        """ms the PIN form stays locked, or 0 (a lock past its time, or from more than
-        _LOCK_MAX_MS ago on the wrapping clock, is gone)."""
-        if self.locked_until >= 0:
-            left = ticks_diff(self.locked_until, now)
-            if 0 < left <= _LOCK_MAX_MS:
-                return left
-            self.locked_until = -1
-        return 0
+    def origin_ok(self, req):
+        """A write comes from the board's own page: its Origin (or, without one, its
+        Referer's) is the board's address (or a .local name it is asked by); a client that
+        sends neither is no browser on another site's page, and may."""
+        h = req.headers
+        o = h.get("Origin")
+        if o is None:
+            o = h.get("Referer")
+            if o is None:
+                return True
+            i = o.find("/", o.find("//") + 2) if "//" in o else -1
+            o = o[:i] if i > 0 else o
+        if o in self.own:
+            return True
+        host = h.get("Host", "")
+        return host.endswith(".local" + self.port) and o == "http://" + host
 
 
 def snapshot(app):
@@ -279,6 +448,7 @@ def snapshot(app):
         "match": MATCHES[m.mode] if 0 <= m.mode < len(MATCHES) else "",
         "match_won": m.match_won(), "pegs": pegs, "skunk": skunk, "games_leds": games,
         "dealer": m.dealer, "dealer_side": m.side_of(m.dealer) if m.dealer >= 0 else -1,
+        "deals_next": deals_next(app),
         "turn": turn, "turn_side": m.side_of(turn) if turn >= 0 else -1,
         "crib_next": bool(m.crib_next), "count": m.count, "pile": pile,
         "starter": fmt(m.starter_card) if m.starter_card >= 0 else "",
@@ -292,6 +462,15 @@ def snapshot(app):
     if app.display is not None:
         st["lines"] = app.lines()
     return st
+
+
+def deals_next(app):
+    """Between deals, the side that deals next, as the display names it ("deal: Blue": the
+    seat after the last dealer, or the one chosen with A before the first deal); else -1."""
+    m = app.m
+    if m.phase != M.DEAL:
+        return -1
+    return m.side_of(m.next_dealer if m.next_dealer >= 0 else app.e.seat)
 
 
 def last_show(m):
@@ -336,6 +515,15 @@ def last_show(m):
             "said": spoken(items)}
 
 
+def _ip(addr):
+    """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
+    if isinstance(addr, tuple):
+        return addr[0]
+    if isinstance(addr, (bytes, bytearray)) and len(addr) >= 8:
+        return bytes(addr[4:8])
+    return addr
+
+
 def routes(web):
     """The server's paths."""
     app = web.app
@@ -353,7 +541,7 @@ def routes(web):
         if req.method != "GET":  # (HEAD: no stream to start)
             return "", 200, {"Content-Type": "text/event-stream"}
         if web.streams >= _STREAMS:
-            return "busy", 503
+            return "busy", 503, {"Retry-After": "3"}
         return sse_response(req, _live, web)
 
     @web.get("/layout")
@@ -362,12 +550,11 @@ def routes(web):
 
     @web.get("/deals")
     async def deals(req):
-        return web.now_deals(), 200, {"Content-Type": "application/json"}
+        return web.now_deals(req), 200, {"Content-Type": "application/json"}
 
     @web.get("/stats")
     async def stats(req):
-        room("board.stats")
-        from board import stats as S
+        S = web.load(req, "board.stats")
         t = S.tally(app.store)
         out = []
         for side in range(len(t)):
@@ -377,45 +564,55 @@ def routes(web):
 
     @web.get("/history.csv")
     async def history_csv(req):
-        room("board.export")
-        from board import export
+        export = web.load(req, "board.export")
         return export.csv_lines(app.store), 200, {
             "Content-Type": "text/csv", "Content-Disposition": "attachment; filename=games.csv"}
 
     @web.get("/history.json")
     async def history_json(req):
-        room("board.export")
-        from board import export
+        export = web.load(req, "board.export")
         return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
 
     @web.post("/pin")
     async def ask_pin(req):
-        """The board shows a new PIN on its display (the page asks before a change)."""
+        """The board shows a new PIN on its display, for the phone that asked (the page asks
+        before a change); that phone waits before it may ask again (longer each time)."""
+        if not web.origin_ok(req):
+            return "not from the board's page", 403
         now = app.clock()
-        if web.pin_shown >= 0 and 0 <= ticks_diff(now, web.pin_shown) < _PIN_EVERY_MS:
-            return "a PIN was shown just now", 429
+        ip = _ip(req.client_addr)
+        left = _waits(web, now, ip, _ASK)
+        if left:
+            return "wait %d s" % (left // 1000 + 1), 429
+        _strike(web, now, ip, _ASK)
         web.new_pin()
+        web.pin_for = ip
         app.msg = _PIN_MSG + str(web.pin)  # (the page's copy of the display hides it)
-        web.pin_at = web.pin_shown = now
+        web.pin_at = now
         show_pin(web, True)
         return 204
 
     @web.post("/new-game")
     async def new_game(req):
+        if not web.origin_ok(req):
+            return "not from the board's page", 403
         now = app.clock()
-        left = web.locked(now)
+        ip = _ip(req.client_addr)
+        left = _waits(web, now, ip, _TRY)
         if left:
             return "locked: wait %d s" % (left // 1000 + 1), 429
         pin = (req.form or {}).get("pin", "")
         shown = web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
-        if not shown or pin != str(web.pin):
-            web.fails += 1  # (only a PIN that works starts the count again)
-            web.locked_until = (now + (_LOCK_MS << min(web.fails - 1, 8))) & 0x3FFFFFFF
-            if web.fails % _NEW_PIN_AFTER == 0:
+        if not shown or web.pin_for != ip:
+            return "ask for the PIN first", 403  # (no PIN of this phone's to guess)
+        if pin != str(web.pin):
+            _strike(web, now, ip, _TRY)  # (its own wait: nobody else's)
+            web.tries += 1
+            if web.tries >= _TRIES:  # enough guesses at this one
                 web.new_pin()
                 show_pin(web, False)
-            return "wrong PIN" if shown else "ask for the PIN first", 403
-        web.fails = 0
+            return "wrong PIN", 403
+        web.phones.pop(ip, None)  # (its waits start again)
         web.new_pin()  # a PIN serves once
         show_pin(web, False)
         room("board.menu")
@@ -430,6 +627,10 @@ def routes(web):
     @web.errorhandler(404)
     async def not_found(req):
         return "no such page", 404
+
+    @web.errorhandler(MemoryError)
+    async def short(req, e):
+        return "short of memory: try again", 503, {"Retry-After": "3"}
 
 
 def show_pin(web, on):
@@ -452,11 +653,14 @@ def show_pin(web, on):
 
 
 async def _hide_pin(web):
-    """The PIN shown expires (its time is up, on any board)."""
-    await sleep_ms(_PIN_SHOWN_MS)
-    web.hiding = None
-    web.pin_at = -1
-    show_pin(web, False)
+    """The PIN shown expires (its time is up, on any board). Its own task: nothing escapes."""
+    try:
+        await sleep_ms(_PIN_SHOWN_MS)
+        web.hiding = None
+        web.pin_at = -1
+        show_pin(web, False)
+    except Exception as e:  # noqa: BLE001  (MemoryError: the PIN is refused anyway, pin_at)
+        print("web:", repr(e))
 
 
 def deal_rows(m):
@@ -522,18 +726,78 @@ async def _push(sse, web):
         await sleep_ms(_PUSH_MS)
 
 
+PAGE_MSG = "page "  # the display's line about the page: "page 192.168.1.42" while it is served
+
+
 async def serve(app, addr):
-    """Serve the page at addr (the network is joined: board/tasks.py's web task) forever."""
+    """Serve the page at addr (the network is joined: board/tasks.py's web task) until the
+    server cannot go on (its socket failed): then it raises, its connections closed, and the
+    display no longer gives its address."""
     hw = app.hw
     port = hw.get("web_port", 80)
-    where = addr if port == 80 else "%s:%d" % (addr, port)
-    print("web: the page is at http://%s/" % where)
-    app.msg = "page %s" % where
-    app.changes += 1
-    app.view.dirty = True
     import microdot.microdot as md
     md.print_exception = _quiet
     web = Web(app)
+    web.port = "" if port == 80 else ":%d" % port
+    web.own.append("http://" + addr + web.port)
     routes(web)
     gc.collect()
-    await web.start_server(host=hw.get("web_host", "0.0.0.0"), port=port)
+    try:
+        await _listen(web, hw.get("web_host", "0.0.0.0"), port, addr)
+    finally:
+        for c in web.conns:
+            if c.task is not None:
+                c.task.cancel()
+        web.new_pin()
+        show_pin(web, False)
+
+
+async def _listen(web, host, port, addr):
+    """The accept loop: each connection to web.take (which never raises)."""
+    import socket
+
+    ai = socket.getaddrinfo(host, port)[0]
+    s = socket.socket(ai[0])
+    try:
+        s.setblocking(False)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(ai[-1])
+        s.listen(_BACKLOG)
+        where = addr + web.port
+        print("web: the page is at http://%s/" % where)
+        say(web.app, PAGE_MSG + where, True)
+        while True:
+            await _Incoming(s)
+            try:
+                sock, who = s.accept()
+            except OSError:
+                continue  # (gone before it was taken)
+            for _ in range(_SETTLE):  # all places taken: a connection that has just sent
+                if len(web.conns) < _CLIENTS:  # its answer ends first (its client may have
+                    break  # come back before its task closed it)
+                await sleep_ms(0)
+            web.take(sock, who)
+    finally:
+        s.close()
+
+
+class _Incoming:
+    """Awaited: until listening socket s has a connection (as asyncio's own server waits)."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def __await__(self):
+        yield getattr(asyncio, "core")._io_queue.queue_read(self.s)  # noqa: B009 (pyright)
+
+    __iter__ = __await__  # (MicroPython awaits through it)
+
+
+def say(app, text, always=False):
+    """The display's line about the page (app.msg) says text; unless always, only if that
+    line is still the page's (another message may have taken its place meanwhile)."""
+    msg = app.msg
+    if always or (isinstance(msg, str) and msg.startswith(PAGE_MSG)):
+        app.msg = text
+        app.changes += 1
+        app.view.dirty = True

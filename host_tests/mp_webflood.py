@@ -1,0 +1,90 @@
+# The live page under a flood, in real MicroPython at the page's heap (host_tests/test_web.py
+# runs it, compiled, from the firmware's .mpy build): the board booted as main.py boots it
+# (boards/fake.py with its display, then the app), its web task started as board/tasks.py
+# starts it, serving on 127.0.0.1:PORT; the test floods it from outside and talks to this
+# script over stdin, one line each:
+#   heap        -> HEAP alloc free     (after a gc.collect())
+#   mods        -> MODS name ...        (which of the modules a request may load are loaded)
+#   key KEYS    -> KEYS n               (KEYS pressed and released, as the scan queues them)
+#   end         -> GAME ... and exit
+# Printed first: READY (the app booted; the server starts on its own task).
+# Everything here shares the heap with the board, as on a chip: so it keeps its state in
+# locals and is compiled (from source, every name would be interned on the heap).
+
+import gc
+import sys
+
+from boards.fake import build  # as main.py: the board module first
+
+hw = build(storage_dir=".", display=True)
+
+
+def main(argv):
+    import os
+    import select
+
+    port = int(argv[1])
+    for n in ("game", "game.tmp", "history", "history.tmp", "boots", "settings"):
+        try:
+            os.remove(n)
+        except OSError:
+            pass
+
+    async def net():
+        return "127.0.0.1"
+
+    hw["net"] = net
+    hw["web_port"] = port
+    hw["web_host"] = "127.0.0.1"
+    from board.app import App
+    import asyncio
+
+    app = App(hw)
+    app.boot()
+    keys = app.keys
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    got = [0, 0, 0]  # keys pressed, entries refused or faulted, time
+
+    def press(ch):
+        key = keys.names.find(ch)
+        keys.put(0x20 | key)
+        app.step(got[2] + 20)
+        keys.put(0x40 | key)
+        app.step(got[2] + 40)
+        got[2] += 40
+        got[0] += 1
+        if app.err:
+            got[1] += 1
+            print("REFUSED", ch, app.err)
+
+    async def run():
+        from board.tasks import web
+
+        task = asyncio.create_task(web(app))  # (kept: a task nobody holds may go)
+        print("READY")
+        while True:
+            if poll.poll(0):
+                line = sys.stdin.readline().strip()
+                if line == "heap":
+                    gc.collect()
+                    print("HEAP", gc.mem_alloc(), gc.mem_free())
+                elif line == "mods":
+                    print("MODS", " ".join(n for n in ("board.stats", "board.export",
+                                                        "cribbage.summary") if n in sys.modules))
+                elif line.startswith("key "):
+                    for ch in line[4:]:
+                        press(ch)
+                    print("KEYS", got[0])
+                elif line == "end" or not line:
+                    break
+            await asyncio.sleep_ms(5)
+        m = app.m
+        print("GAME score %d %d events %d keys %d refused %d" % (
+            m.score[0], m.score[1], m.events, got[0], got[1]))
+        return task
+
+    asyncio.run(run())
+
+
+main(sys.argv)
