@@ -10,9 +10,10 @@ there, each at least 15 % over what its run needs at any checkout path):
 * tools/bench/main_game.py, booted the way firmware/main.py boots a board (the board module
   first, boards/fake.py with its display, then board.app), from .mpy: game after game at each
   of 2 to 6 players (the ESP32 budget: runs in 96 KB on 32-bit), and with the live page and
-  4 clients of its live stream, game after game (the Pico W budget: peak <= 70 % of its heap);
+  the most clients of its live stream it serves (3), game after game (the Pico W budget:
+  peak <= 70 % of its heap);
 * tools/bench/rom_game.py: the same from a ROMFS image (the code runs in place, as from a
-  board's ROMFS partition): 20 games in a row, and the page with 4 clients, game after game
+  board's ROMFS partition): 20 games in a row, and the page with its 3 clients, game after game
   (standing in for the frozen image, which nothing here builds: the frozen budget, <= 64 KB
   live on 32-bit, by budgets.FROZEN_PER_ROMFS).
 
@@ -105,11 +106,11 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
 
 
-def test_game_after_game_with_the_page_and_four_clients(main_tree):
-    """The live page served (board/web.py, microdot from the build's lib/) with 4 clients of
-    its live stream connected for game after game, from .mpy: every key taken, every client
-    read the changes, each game won and saved; in the Pico W's budget (peak <= 70 % of its
-    heap on 32-bit), in its heap."""
+def test_game_after_game_with_the_page_and_its_clients(main_tree):
+    """The live page served (board/web.py, microdot from the build's lib/) with the 3 clients
+    of its live stream it serves at most, connected for game after game, from .mpy: every key
+    taken, every client read the changes, each game won and saved; in the Pico W's budget
+    (peak <= 70 % of its heap on 32-bit), in its heap."""
     from webkit import free_port
     g, out = run_main(main_tree, budgets.heap("pico_w_page"), "2", "7", str(free_port()),
                       GAMES, str(budgets.CLIENTS))
@@ -184,8 +185,8 @@ def test_game_after_game_from_a_romfs_image(rom_data, players):
     assert frozen <= budgets.FROZEN_PAGE, "~%.1f KB live frozen on 32-bit" % frozen
 
 
-def test_the_page_and_four_clients_from_a_romfs_image(rom_data):
-    """The page and 4 clients, game after game, from ROMFS (the stand-in for a frozen image):
+def test_the_page_and_its_clients_from_a_romfs_image(rom_data):
+    """The page and its 3 clients, game after game, from ROMFS (the stand-in for a frozen image):
     within the frozen budget (<= 64 KB live on 32-bit)."""
     from webkit import free_port
     g, live = run_rom(rom_data, budgets.heap_kb("rom_page"), "2", "7", str(free_port()),

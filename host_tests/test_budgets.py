@@ -13,7 +13,7 @@ from hostenv import ROOT
 
 def test_the_budgets_per_board():
     assert pytest.approx(0.70 * 205.2) == budgets.PICO_W_PAGE  # 70 % of the Pico W's heap
-    assert budgets.ESP32_GAME == 96 and budgets.FROZEN_PAGE == 64 and budgets.CLIENTS == 4
+    assert budgets.ESP32_GAME == 96 and budgets.FROZEN_PAGE == 64 and budgets.CLIENTS == 3
     assert budgets.ESP32_GAME < budgets.ESP32_HEAP  # room for Wi-Fi and ESP-IDF beside it
 
 

@@ -59,16 +59,19 @@ def heap_ratio(route):
 FROZEN_PER_ROMFS = 26.7 / (72.7 / 78.2) / 40.4  # ~0.71
 
 # --- the budgets (KB, on a 32-bit port) -------------------------------------------------------
-# Pico W, game after game with the live page and 4 clients, from .mpy: peak <= 70 % of its heap.
+# Pico W, game after game with the live page and its clients, from .mpy: peak <= 70 % of its heap.
 PICO_W_PAGE = 0.70 * PICO_W_HEAP  # 143.6 KB live
 # ESP32 without PSRAM, game after game from .mpy, no page: runs in 96 KB (Wi-Fi and ESP-IDF
 # keep the rest of its ~112 KB, and a margin).
 ESP32_GAME = 96.0  # KB of heap
-# Code frozen: game after game with the page and 4 clients, <= 64 KB live (an ESP32 without
+# Code frozen: game after game with the page and its clients, <= 64 KB live (an ESP32 without
 # PSRAM keeps room for Wi-Fi and a margin). Nothing here builds a frozen image (issue 20): the
 # ROMFS route stands in, and FROZEN_PER_ROMFS turns its figure into a frozen one.
 FROZEN_PAGE = 64.0  # KB live
-CLIENTS = 4  # live pages at once in the budgets (lwIP on the Pico W: 5 TCP connections)
+# live pages at once in the budgets: the most the page serves (board/web.py: 4 connections, 3 of
+# them live streams, so that one of lwIP's 5 TCP connections on a Pico W stays free for a
+# newcomer). The figures below were measured with 4 clients: an upper bound for 3.
+CLIENTS = 3
 
 
 def pico_w_page_live(peak_64):
@@ -101,11 +104,12 @@ HEAPS = {
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),
     "pico_w_page": (219, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
-                    "test_board_mp: main_game.py with the page and 4 clients, game after game, "
+                    "test_board_mp: main_game.py with the page and its clients (4 when measured), "
+                    "game after game, "
                     "from .mpy: the Pico W's heap"),
     "rom_games": (76, 0, "test_board_mp: rom_game.py, 20 games in a row, beside the image"),
-    "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and 4 clients, game after "
-                         "game, beside the image"),
+    "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and its clients (4 when "
+                         "measured), game after game, beside the image"),
     "soak": (132, 0, "test_endurance (and make soak): mp_soak.py, 500 games from .mpy"),
     "starve": (132, 0, "test_board_starve: mp_starve.py, its clean run (8 KB beside the app)"),
     "stats": (124, 0, "test_board_stats: mp_stats.py, the statistics pages from .mpy"),
