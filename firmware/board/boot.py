@@ -2,8 +2,16 @@
 crash-loop guard, and the self-test key window."""
 
 from board.keypad import ticks_diff
+from board.storage import EMPTY
 
-GIVE_UP = 3  # the 3rd boot in a row that cannot read its files sets the saved game aside
+from micropython import const
+
+GIVE_UP = 3  # a file 3 boots in a row died parsing is set aside, unread, by the next boot
+_MARK = const(0xB7)  # the "boots" record: _MARK, which file, the count, their sum (low byte)
+_SETTINGS = const(1)
+_GAME = const(2)
+_SETTINGS_MOST = const(64)  # the settings file's bound (version 2: 19 bytes)
+_GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; version 1 more)
 
 # The hardware dict's keys (board/app.py says what each is), checked when the app starts.
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
@@ -20,82 +28,90 @@ def check_hw(hw):
 
 def open_files(store, settings_loads, game_loads, app):
     """(settings or None, game or None). A file that cannot be read is moved aside as
-    NAME.bad (kept for recovery) and app.note says so. booting() counts the boots in a row
-    that did not get through this; at GIVE_UP the game is set aside, past it the settings
-    too: a save that crashes or hangs the board while it is read cannot hold it in a loop."""
-    boots = booting(store)
-    if boots >= GIVE_UP:
-        _aside(store, app, "game", "the board restarted %d times" % (boots - 1))
-        if boots > GIVE_UP:
-            _aside(store, app, "settings", "the board still restarts")
-    cfg = _load(store, app, "settings", settings_loads)
-    game = _load(store, app, "game", game_loads)
+    NAME.bad (kept for recovery; an empty one is removed) and app.note says so.
+
+    The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
+    hold it in a loop, and a good save must never be set aside for a power cut. So each
+    file's bytes are read whole first (bounded: no more than its format holds); only then,
+    just before they are parsed, the "boots" file records which file it is and how many
+    boots in a row have died parsing it (this one included), and the moment the parse is
+    over the record goes (got_through). A boot that finds such a record from the boot
+    before knows that boot died parsing that file (or in the flash write that ends the
+    record): a file GIVE_UP boots in a row died on is set aside unread by the next. A power
+    cut anywhere else (reading the bytes, the record's own write, the other file, the rest
+    of the boot) is no evidence against a file, nor is a record that does not check (a
+    flipped bit, the counter of earlier firmware): its count starts afresh."""
+    last = _last(store)
+    cfg = _load(store, app, "settings", settings_loads, _SETTINGS, last, _SETTINGS_MOST)
+    game = _load(store, app, "game", game_loads, _GAME, last, _GAME_MOST)
+    if last[0]:  # the boot before's record, when neither file was parsed now (none there)
+        got_through(store)
     return cfg, game
 
 
-def _load(store, app, name, parse):
-    got = store.load(name, parse)
+def _load(store, app, name, parse, what, last, most):
+    n = last[1] + 1 if last[0] == what else 1
+    if n > GIVE_UP:
+        _aside(store, app, name, "the board restarted %d times reading it" % (n - 1))
+        return None
+    marked = []
+
+    def marked_parse(data):  # the bytes are read: mark the parse as under way, then parse
+        if not marked:
+            marked.append(n)
+            _mark(store, what, n)
+        return parse(data)
+
+    got = store.load(name, marked_parse, most)
+    if marked:  # parsed (or refused): the record goes at once, before anything else
+        got_through(store)
     if got is None and store.bad:
         _aside(store, app, name, store.bad)
     return got
 
 
 def _aside(store, app, name, why):
-    kept = keep_bad(store, name)
+    if why is EMPTY:  # nothing to keep (and a .bad kept before stays as it is)
+        store.delete(name)
+        app.note = "%s unreadable (%s): starting afresh" % (name, why)
+        return
+    kept = store.aside(name)
     if kept:
         app.note = "%s unreadable (%s): kept as %s, starting afresh" % (name, why, kept)
     elif store.bad:  # unreadable, and it could not be moved aside
         app.note = "%s unreadable (%s): starting afresh" % (name, why)
 
 
-def booting(store):
-    """Count this boot among those in a row that did not get through reading the files
-    (board.app clears the count with store.delete("boots") once they are read); 1 for a
-    normal boot."""
+def _last(store):
+    """(which file, how many boots in a row died parsing it) from the boot before's record,
+    or (0, 0): none, or one that does not check."""
     try:
-        data = store.read("boots")
-    except Exception:  # noqa: BLE001
-        data = None
-    n = data[0] + 1 if data and len(data) == 1 else 1
+        d = store.read("boots", 8)
+    except Exception:  # noqa: BLE001  (unreadable: no evidence)
+        d = None
+    if d and len(d) == 4 and d[0] == _MARK and (d[1] == _SETTINGS or d[1] == _GAME) and \
+            d[2] and (d[0] + d[1] + d[2]) & 255 == d[3]:
+        return d[1], d[2]
+    return 0, 0
+
+
+def _mark(store, what, n):
+    """Record that this boot is parsing file `what`, the n-th boot in a row to do so."""
     try:
-        store.save("boots", bytes((min(n, 255),)))
+        store.save("boots", bytes((_MARK, what, n, (_MARK + what + n) & 255)))
     except Exception:  # noqa: BLE001  (flash full or failing: count nothing, boot on)
         pass
-    return n
 
 
 def got_through(store):
-    """This boot read its files: the count goes (or, if the flash will not remove the file,
-    back to 0, which booting() reads the same: good boots must never trip the guard)."""
+    """This boot parsed its files: the record goes (or, if the flash will not remove the
+    file, a byte that reads as no record: good boots must never trip the guard)."""
     store.delete("boots")
     try:
         if store.read("boots"):
             store.save("boots", b"\x00")
-    except Exception:  # noqa: BLE001  (neither: the guard may trip later, never loop)
+    except Exception:  # noqa: BLE001  (neither: the guard may count later, never loop)
         pass
-
-
-def keep_bad(store, name):
-    """Move an unreadable file aside as NAME.bad (an older one is replaced) so that the next
-    save cannot overwrite it: it can still be copied off the board and recovered. Returns the
-    new name, or None when there was nothing to move or it could not be moved."""
-    real = store.path(name)
-    fs = store.fs
-    for again in (0, 1):
-        try:
-            fs.rename(real, real + ".bad")  # littlefs replaces an older .bad
-            break
-        except Exception as e:  # noqa: BLE001
-            if isinstance(e, OSError) and e.args and e.args[0] == 2:
-                return None  # no such file: keep any older .bad as it is
-            if again:
-                return None
-            try:  # a filesystem that will not rename over a file; or a passing fault
-                fs.remove(real + ".bad")
-            except Exception:  # noqa: BLE001
-                pass
-    store.delete(name)  # its temporary file
-    return name + ".bad"
 
 
 def held_at_power_up(app, hold_ms):

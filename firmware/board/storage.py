@@ -10,11 +10,20 @@ load() falls back to the temporary file, which is complete by then.
     m = st.load("game", loads)        # at boot: loads(bytes) -> object, or ValueError
 The saved bytes carry their own check (the engine's CRC-32): load() tries the real file, then
 the temporary one, and returns None when neither parses. Save per event, never per frame: a
-flash write stalls an RP2040.
+flash write stalls an RP2040. No file is read past the size its format allows (load's
+`most`): a bigger one is not read at all, it is unreadable. A directory where one of the
+board's files belongs (made by hand, or by a tool) is cleared out of the way: removed when
+empty, else moved aside as NAME.bad with what it holds (never deleted).
 """
 
 import gc
 import os
+
+from micropython import const
+
+_MOST = const(16384)  # load()'s default bound: a game (its journal holds 4 KB at most)
+_DIR = const(0x4000)  # stat()'s mode bit for a directory
+EMPTY = "empty file"  # load()'s reason for a file of no bytes (board/boot.py removes it)
 
 
 class Storage:
@@ -42,7 +51,12 @@ class Storage:
         nothing is renamed until it returns, nor if it raises)."""
         real = self.path(name)
         tmp = real + ".tmp"
-        f = self._open(tmp, "wb")
+        try:
+            f = self._open(tmp, "wb")
+        except OSError:
+            if not self.clear(tmp):  # a directory in the way: gone, else the error stands
+                raise
+            f = self._open(tmp, "wb")
         try:
             if isinstance(data, tuple):  # parts, written one after the other
                 for part in data:
@@ -55,43 +69,77 @@ class Storage:
             f.close()
         try:
             self.fs.rename(tmp, real)
-        except OSError:  # a filesystem that will not rename over a file
-            self.fs.remove(real)
+        except OSError:  # a directory in the way; or a filesystem that will not rename over
+            if not self.clear(real):  # a file (then the old one goes first)
+                self.fs.remove(real)
             self.fs.rename(tmp, real)
         self.saves += 1
+
+    def clear(self, p):
+        """If the path p (where a file of the board's belongs) is a directory, clear it out of
+        the way: removed when empty, else moved aside as p.bad, its content with it (nothing
+        in it is deleted). True when it was a directory and is gone."""
+        fs = self.fs
+        try:
+            if not fs.stat(p)[0] & _DIR:
+                return False
+        except Exception:  # noqa: BLE001  (not there; or no stat(): a filesystem without dirs)
+            return False
+        for n in (p, p + ".bad"):
+            try:
+                if n is p:
+                    fs.rmdir(p)  # (only once stat() said directory: littlefs's rmdir
+                else:  # removes a file too)
+                    fs.rename(p, n)
+                return True
+            except Exception:  # noqa: BLE001  (not empty; p.bad there too: the error stands)
+                pass
+        return False
 
     def open(self, name):
         """The file saved as name, open for reading (read(n), seek(offset), close()), or None
         when there is no such file (any other error is raised: a file that is there must
-        never read as missing)."""
+        never read as missing). A directory of that name is cleared away (clear()): no file."""
+        p = self.path(name)
         try:
-            return self._open(self.path(name), "rb")
+            return self._open(p, "rb")
         except OSError as e:
             if e.args and e.args[0] == 2:  # ENOENT
                 return None
+            if self.clear(p):
+                return None
             raise
 
-    def read(self, name):
-        """The bytes saved as name, or None when there is no such file (as open())."""
+    def read(self, name, most=-1):
+        """The bytes saved as name, or None when there is no such file (as open()). most >= 0:
+        a file of more bytes is not read (ValueError)."""
         f = self.open(name)
         if f is None:
             return None
         try:
+            if most >= 0:
+                n = f.seek(0, 2)  # its size (seek returns where it is)
+                if n > most:
+                    raise ValueError("%d bytes, over %d" % (n, most))
+                f.seek(0)
             return f.read()
         finally:
             f.close()
 
-    def load(self, name, parse):
+    def load(self, name, parse, most=_MOST):
         """parse(bytes) of the saved name, else of its temporary file, else None. A file that
-        is there but does not parse (corrupt: ValueError), or cannot be read twice (an
-        OSError or a MemoryError, the heap collected in between) leaves its reason in
-        self.bad, for board/boot.py."""
+        is there but does not parse (corrupt: ValueError), is empty (EMPTY: the real file
+        only, an empty temporary one is a first save cut short), is bigger than `most`
+        bytes, or cannot be read twice (an OSError or a MemoryError, the heap collected in
+        between) leaves its reason in self.bad, for board/boot.py."""
         self.bad = None
         for n in (name, name + ".tmp"):
             for again in (0, 1):
                 try:
-                    data = self.read(n)
+                    data = self.read(n, most)
                     if not data:
+                        if data is not None and n is name:
+                            self.bad = EMPTY
                         break
                     return parse(data)
                 except ValueError as e:  # corrupt, truncated: no second try
@@ -102,6 +150,28 @@ class Storage:
                     if again:
                         self.bad = self.bad or "%s %s" % (type(e).__name__, e)
         return None
+
+    def aside(self, name):
+        """Move the saved name aside as NAME.bad (an older one is replaced) so that the next
+        save cannot overwrite it: it can still be copied off the board and recovered. Returns
+        the new name, or None when there was nothing to move or it could not be moved."""
+        real = self.path(name)
+        fs = self.fs
+        for again in (0, 1):
+            try:
+                fs.rename(real, real + ".bad")  # littlefs replaces an older .bad
+                break
+            except Exception as e:  # noqa: BLE001
+                if isinstance(e, OSError) and e.args and e.args[0] == 2:
+                    return None  # no such file: keep any older .bad as it is
+                if again:
+                    return None
+                try:  # a filesystem that will not rename over a file; or a passing fault
+                    fs.remove(real + ".bad")
+                except Exception:  # noqa: BLE001
+                    pass
+        self.delete(name)  # its temporary file
+        return name + ".bad"
 
     def delete(self, name):
         for n in (name, name + ".tmp"):

@@ -56,6 +56,11 @@ class _File:
     def __init__(self, fs, data):
         self.fs = fs
         self.data = data
+        self.pos = 0
+
+    def seek(self, pos, whence=0):
+        self.pos = pos + (len(self.data) if whence == 2 else 0)
+        return self.pos
 
     def write(self, b):
         for x in b:
@@ -64,7 +69,7 @@ class _File:
         return len(b)
 
     def read(self):
-        return bytes(self.data)
+        return bytes(self.data[self.pos:])
 
     def close(self):
         pass
