@@ -257,3 +257,4 @@ def test_littlefs_power_cut_with_4096_byte_blocks():
     assert cuts >= 3 and erases >= 1
     cuts, erases = cut_every_op(4096, 4, old, new, bufs=bufs, progsize=256)
     assert cuts >= 2
+
