@@ -833,3 +833,44 @@ def test_a_boot_counter_that_cannot_be_removed_is_zeroed_not_left_to_trip(monkey
         assert app.note is None and app.m.state() == m.state()
         assert fs.files["/data/boots"] == b"\x00"
     assert GAME + ".bad" not in fs.files
+
+
+# --- 4. a directory where a file of the board's belongs (issue 23, item 7) -------------------
+
+
+@pytest.mark.parametrize("where", ["game.tmp", "game", "settings.tmp", "history.tmp", "history"])
+def test_a_directory_in_the_way_of_a_file_heals_at_the_next_save(tmp_path, where):
+    """On the host's own filesystem (the os module, as a board's littlefs: directories are
+    real): a directory where one of the board's files belongs, with a file in it, used to make
+    every save of that file fail for ever ("not saved (OSError 21)"). The first save clears
+    it (moved aside as NAME.bad, what it held kept) and the game goes on saved."""
+    import os
+
+    folder = str(tmp_path / "data")
+    os.makedirs(folder + "/" + where)
+    with open(folder + "/" + where + "/note", "wb") as f:
+        f.write(b"keep me")
+    hw = build(folder, display=True)
+    app = App(hw)
+    for _ in range(6):  # deal, the starter, cards of the play: each saved
+        for name in next_entry(SEED, app.m):
+            press(app, name)
+        assert app.err is None, app.err
+    for name in "DA#*":  # a setting changed and saved
+        press(app, name)
+    assert app.err is None, app.err
+    with open(folder + "/game", "rb") as f:
+        assert M.loads(f.read()).state() == app.m.state()
+    again = App(build(folder, display=True))
+    assert again.note is None and again.m.state() == app.m.state()
+    assert again.cfg.get("players") == 3
+    if where.startswith("history"):  # the game's end: the history file is written
+        while app.m.phase != M.OVER:
+            for name in next_entry(SEED, app.m):
+                press(app, name)
+        for _ in range(2):
+            press(app, "#")
+        assert app.m.phase != M.OVER and app.err is None, app.err
+        assert os.path.isfile(folder + "/history")
+    with open(folder + "/" + where + ".bad/note", "rb") as f:
+        assert f.read() == b"keep me"
