@@ -2,7 +2,6 @@
 crash-loop guard, and the self-test key window."""
 
 from board.keypad import ticks_diff
-from board.storage import EMPTY
 
 from micropython import const
 
@@ -41,29 +40,41 @@ def open_files(store, settings_loads, game_loads, app):
     cut anywhere else (reading the bytes, the record's own write, the other file, the rest
     of the boot) is no evidence against a file, nor is a record that does not check (a
     flipped bit, the counter of earlier firmware): its count starts afresh."""
-    last = _last(store)
-    cfg = _load(store, app, "settings", settings_loads, _SETTINGS, last, _SETTINGS_MOST)
-    game = _load(store, app, "game", game_loads, _GAME, last, _GAME_MOST)
-    if last[0]:  # the boot before's record, when neither file was parsed now (none there)
+    try:
+        d = store.read("boots", 8)
+    except Exception:  # noqa: BLE001  (unreadable: no evidence)
+        d = None
+    # (which file, how many boots in a row died parsing it): the boot before's record, or
+    # (0, 0): none, or one that does not check
+    r = (d[1], d[2]) if d and len(d) == 4 and d[0] == _MARK and d[2] and \
+        (d[1] == _SETTINGS or d[1] == _GAME) and (d[0] + d[1] + d[2]) & 255 == d[3] else (0, 0)
+    cfg = _load(store, app, "settings", settings_loads, _SETTINGS, r, _SETTINGS_MOST)
+    game = _load(store, app, "game", game_loads, _GAME, r, _GAME_MOST)
+    if r[0]:  # the boot before's record, when neither file was parsed now (none there)
         got_through(store)
     return cfg, game
 
 
-def _load(store, app, name, parse, what, last, most):
-    n = last[1] + 1 if last[0] == what else 1
-    if n > GIVE_UP:
-        _aside(store, app, name, "the board restarted %d times reading it" % (n - 1))
+def _load(store, app, name, parse, k, r, n):
+    """The file name parsed (k: which, _SETTINGS or _GAME; r: the boot before's record; n:
+    its bound), with its record written once its bytes are read, and gone once parsed."""
+    c = r[1] + 1 if r[0] == k else 1  # boots in a row parsing it, this one included
+    if c > GIVE_UP:
+        _aside(store, app, name, "the board restarted %d times reading it" % (c - 1))
         return None
-    marked = []
+    w = []
 
-    def marked_parse(data):  # the bytes are read: mark the parse as under way, then parse
-        if not marked:
-            marked.append(n)
-            _mark(store, what, n)
+    def f(data):  # the bytes are read: the record says a parse is under way, then parse
+        if not w:
+            w.append(c)
+            try:
+                store.save("boots", bytes((_MARK, k, c, (_MARK + k + c) & 255)))
+            except Exception:  # noqa: BLE001  (flash full or failing: count nothing)
+                pass
         return parse(data)
 
-    got = store.load(name, marked_parse, most)
-    if marked:  # parsed (or refused): the record goes at once, before anything else
+    got = store.load(name, f, n)
+    if w:  # parsed (or refused): the record goes at once, before anything else
         got_through(store)
     if got is None and store.bad:
         _aside(store, app, name, store.bad)
@@ -71,36 +82,15 @@ def _load(store, app, name, parse, what, last, most):
 
 
 def _aside(store, app, name, why):
-    if why is EMPTY:  # nothing to keep (and a .bad kept before stays as it is)
+    if why == "empty file":  # (storage.py's) nothing to keep; a .bad kept before stays
         store.delete(name)
         app.note = "%s unreadable (%s): starting afresh" % (name, why)
         return
-    kept = store.aside(name)
+    kept = keep_bad(store, name)
     if kept:
         app.note = "%s unreadable (%s): kept as %s, starting afresh" % (name, why, kept)
     elif store.bad:  # unreadable, and it could not be moved aside
         app.note = "%s unreadable (%s): starting afresh" % (name, why)
-
-
-def _last(store):
-    """(which file, how many boots in a row died parsing it) from the boot before's record,
-    or (0, 0): none, or one that does not check."""
-    try:
-        d = store.read("boots", 8)
-    except Exception:  # noqa: BLE001  (unreadable: no evidence)
-        d = None
-    if d and len(d) == 4 and d[0] == _MARK and (d[1] == _SETTINGS or d[1] == _GAME) and \
-            d[2] and (d[0] + d[1] + d[2]) & 255 == d[3]:
-        return d[1], d[2]
-    return 0, 0
-
-
-def _mark(store, what, n):
-    """Record that this boot is parsing file `what`, the n-th boot in a row to do so."""
-    try:
-        store.save("boots", bytes((_MARK, what, n, (_MARK + what + n) & 255)))
-    except Exception:  # noqa: BLE001  (flash full or failing: count nothing, boot on)
-        pass
 
 
 def got_through(store):
@@ -112,6 +102,29 @@ def got_through(store):
             store.save("boots", b"\x00")
     except Exception:  # noqa: BLE001  (neither: the guard may count later, never loop)
         pass
+
+
+def keep_bad(store, name):
+    """Move the saved name aside as NAME.bad (an older one is replaced) so that the next
+    save cannot overwrite it: it can still be copied off the board and recovered. Returns
+    the new name, or None when there was nothing to move or it could not be moved."""
+    real = store.path(name)
+    fs = store.fs
+    for again in (0, 1):
+        try:
+            fs.rename(real, real + ".bad")  # littlefs replaces an older .bad
+            break
+        except Exception as e:  # noqa: BLE001
+            if isinstance(e, OSError) and e.args and e.args[0] == 2:
+                return None  # no such file: keep any older .bad as it is
+            if again:
+                return None
+            try:  # a filesystem that will not rename over a file; or a passing fault
+                fs.remove(real + ".bad")
+            except Exception:  # noqa: BLE001
+                pass
+    store.delete(name)  # its temporary file
+    return name + ".bad"
 
 
 def held_at_power_up(app, hold_ms):

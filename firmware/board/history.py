@@ -149,8 +149,13 @@ def add(store, m, summary=None):
     if c > _MAX_BYTES:  # not one this board wrote: kept aside, unread
         f.close()
         f = None
-        said = store.aside("history")
-        said = "history too big (%d bytes): %s" % (c, "kept as " + said if said else "dropped")
+        said = store.path("history")
+        try:
+            store.fs.rename(said, said + ".bad")  # (replacing an older one)
+            said = "kept as history.bad"
+        except Exception:  # noqa: BLE001  (the save replaces it)
+            said = "dropped"
+        said = "history too big (%d bytes): %s" % (c, said)
     try:
         r, k, t = walk(None, f)
         c = _HEAD + sides

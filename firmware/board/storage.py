@@ -23,7 +23,6 @@ from micropython import const
 
 _MOST = const(16384)  # load()'s default bound: a game (its journal holds 4 KB at most)
 _DIR = const(0x4000)  # stat()'s mode bit for a directory
-EMPTY = "empty file"  # load()'s reason for a file of no bytes (board/boot.py removes it)
 
 
 class Storage:
@@ -110,36 +109,36 @@ class Storage:
                 return None
             raise
 
-    def read(self, name, most=-1):
-        """The bytes saved as name, or None when there is no such file (as open()). most >= 0:
-        a file of more bytes is not read (ValueError)."""
+    def read(self, name, n=-1):
+        """The bytes saved as name, or None when there is no such file (as open()). n >= 0: a
+        file of more bytes is not read (ValueError)."""
         f = self.open(name)
         if f is None:
             return None
         try:
-            if most >= 0:
-                n = f.seek(0, 2)  # its size (seek returns where it is)
-                if n > most:
-                    raise ValueError("%d bytes, over %d" % (n, most))
+            if n >= 0:
+                k = f.seek(0, 2)  # its size (seek returns where it is)
+                if k > n:
+                    raise ValueError("%d bytes, over %d" % (k, n))
                 f.seek(0)
             return f.read()
         finally:
             f.close()
 
-    def load(self, name, parse, most=_MOST):
+    def load(self, name, parse, n=_MOST):
         """parse(bytes) of the saved name, else of its temporary file, else None. A file that
-        is there but does not parse (corrupt: ValueError), is empty (EMPTY: the real file
-        only, an empty temporary one is a first save cut short), is bigger than `most`
-        bytes, or cannot be read twice (an OSError or a MemoryError, the heap collected in
-        between) leaves its reason in self.bad, for board/boot.py."""
+        is there but does not parse (corrupt: ValueError), is empty ("empty file": the real
+        file only, an empty temporary one is a first save cut short), is bigger than n bytes,
+        or cannot be read twice (an OSError or a MemoryError, the heap collected in between)
+        leaves its reason in self.bad, for board/boot.py."""
         self.bad = None
-        for n in (name, name + ".tmp"):
+        for p in (name, name + ".tmp"):
             for again in (0, 1):
                 try:
-                    data = self.read(n, most)
+                    data = self.read(p, n)
                     if not data:
-                        if data is not None and n is name:
-                            self.bad = EMPTY
+                        if data is not None and p is name:
+                            self.bad = "empty file"  # (board/boot.py removes it)
                         break
                     return parse(data)
                 except ValueError as e:  # corrupt, truncated: no second try
@@ -150,28 +149,6 @@ class Storage:
                     if again:
                         self.bad = self.bad or "%s %s" % (type(e).__name__, e)
         return None
-
-    def aside(self, name):
-        """Move the saved name aside as NAME.bad (an older one is replaced) so that the next
-        save cannot overwrite it: it can still be copied off the board and recovered. Returns
-        the new name, or None when there was nothing to move or it could not be moved."""
-        real = self.path(name)
-        fs = self.fs
-        for again in (0, 1):
-            try:
-                fs.rename(real, real + ".bad")  # littlefs replaces an older .bad
-                break
-            except Exception as e:  # noqa: BLE001
-                if isinstance(e, OSError) and e.args and e.args[0] == 2:
-                    return None  # no such file: keep any older .bad as it is
-                if again:
-                    return None
-                try:  # a filesystem that will not rename over a file; or a passing fault
-                    fs.remove(real + ".bad")
-                except Exception:  # noqa: BLE001
-                    pass
-        self.delete(name)  # its temporary file
-        return name + ".bad"
 
     def delete(self, name):
         for n in (name, name + ".tmp"):
