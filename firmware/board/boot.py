@@ -27,19 +27,18 @@ def check_hw(hw):
 
 def open_files(store, settings_loads, game_loads, app):
     """(settings or None, game or None). A file that cannot be read is moved aside as
-    NAME.bad (kept for recovery; an empty one is removed) and app.note says so.
-
-    The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
-    hold it in a loop, and a good save must never be set aside for a power cut. So each
-    file's bytes are read whole first (bounded: no more than its format holds); only then,
-    just before they are parsed, the "boots" file records which file it is and how many
-    boots in a row have died parsing it (this one included), and the moment the parse is
-    over the record goes (got_through). A boot that finds such a record from the boot
-    before knows that boot died parsing that file (or in the flash write that ends the
-    record): a file GIVE_UP boots in a row died on is set aside unread by the next. A power
-    cut anywhere else (reading the bytes, the record's own write, the other file, the rest
-    of the boot) is no evidence against a file, nor is a record that does not check (a
-    flipped bit, the counter of earlier firmware): its count starts afresh."""
+    NAME.bad (kept for recovery; an empty one is removed) and app.note says so."""
+    # The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
+    # hold it in a loop, and a good save must never be set aside for a power cut. So each
+    # file's bytes are read whole first (bounded: no more than its format holds); only then,
+    # just before they are parsed, the "boots" file records which file it is and how many
+    # boots in a row have died parsing it (this one included), and the moment the parse is
+    # over the record goes (got_through). A boot that finds such a record from the boot
+    # before knows that boot died parsing that file (or in the flash write that ends the
+    # record): a file GIVE_UP boots in a row died on is set aside unread by the next. A power
+    # cut anywhere else (reading the bytes, the record's own write, the other file, the rest
+    # of the boot) is no evidence against a file, nor is a record that does not check (a
+    # flipped bit, the counter of earlier firmware): its count starts afresh.
     try:
         d = store.read("boots", 8)
     except Exception:  # noqa: BLE001  (unreadable: no evidence)
@@ -56,8 +55,8 @@ def open_files(store, settings_loads, game_loads, app):
 
 
 def _load(store, app, name, parse, k, r, n):
-    """The file name parsed (k: which, _SETTINGS or _GAME; r: the boot before's record; n:
-    its bound), with its record written once its bytes are read, and gone once parsed."""
+    # The file name parsed (k: which, _SETTINGS or _GAME; r: the boot before's record; n: its
+    # bound), with its record written once its bytes are read, and gone once parsed.
     c = r[1] + 1 if r[0] == k else 1  # boots in a row parsing it, this one included
     if c > GIVE_UP:
         _aside(store, app, name, "the board restarted %d times reading it" % (c - 1))

@@ -122,9 +122,10 @@ def add(store, m, summary=None):
     its own records, read one at a time, and the new one written part by part (no block the
     size of the record). False if it is there already (the same players, sides, target,
     result, winner, deals, serial and scores: the power went before the game's save, and it
-    was offered again). A file bigger than the bound (no board wrote it) is not read: it is
-    set aside as history.bad and the record starts a new file; the return value is then
-    what to say (a str, also true)."""
+    was offered again), or what to say (a str, also true)."""
+    # A file bigger than the bound (no board wrote it) is not read: it is set aside as
+    # history.bad, the record starts a new file, and add() says so. If it cannot be moved,
+    # this raises (the file is kept).
     sides = m.sides
     n = _HEAD + sides
     head = bytearray(n)
@@ -143,19 +144,8 @@ def add(store, m, summary=None):
     for b in data:
         c += sum(b)
     data.append(bytearray((c & 255, c >> 8 & 255)))
-    f = store.open("history")
-    said = True
-    c = f.seek(0, 2) if f else 0  # its size
-    if c > _MAX_BYTES:  # not one this board wrote: kept aside, unread
-        f.close()
-        f = None
-        said = store.path("history")
-        try:
-            store.fs.rename(said, said + ".bad")  # (replacing an older one)
-            said = "kept as history.bad"
-        except Exception:  # noqa: BLE001  (the save replaces it)
-            said = "dropped"
-        said = "history too big (%d bytes): %s" % (c, said)
+    store.bad = None
+    f = store.open("history", _MAX_BYTES)  # a bigger one (no board wrote it): aside, unread
     try:
         r, k, t = walk(None, f)
         c = _HEAD + sides
@@ -165,7 +155,7 @@ def add(store, m, summary=None):
     finally:
         if f:
             f.close()
-    return said
+    return store.bad or True
 
 
 def record_game(app):
@@ -196,9 +186,9 @@ def record_game(app):
                 forget("cribbage.summary")  # its code leaves the heap
     for again in (0, 1):
         try:
-            said = add(app.store, m, body)
-            if said is not True and said:  # a history too big to be ours was set aside
-                app.refuse(said)
+            body = add(app.store, m, body)
+            if body and body is not True:  # a history too big to be ours was set aside
+                app.refuse(body)
             return
         except Exception as e:  # noqa: BLE001
             body = None

@@ -10,11 +10,12 @@ load() falls back to the temporary file, which is complete by then.
     m = st.load("game", loads)        # at boot: loads(bytes) -> object, or ValueError
 The saved bytes carry their own check (the engine's CRC-32): load() tries the real file, then
 the temporary one, and returns None when neither parses. Save per event, never per frame: a
-flash write stalls an RP2040. No file is read past the size its format allows (load's
-`most`): a bigger one is not read at all, it is unreadable. A directory where one of the
-board's files belongs (made by hand, or by a tool) is cleared out of the way: removed when
-empty, else moved aside as NAME.bad with what it holds (never deleted).
+flash write stalls an RP2040.
 """
+# No file is read past the size its format allows (load's n): a bigger one is not read at all,
+# it is unreadable. A directory where one of the board's files belongs (made by hand, or by a
+# tool) is cleared out of the way (clear): removed when empty, else moved aside as NAME.bad
+# with what it holds (never deleted).
 
 import gc
 import os
@@ -75,62 +76,62 @@ class Storage:
         self.saves += 1
 
     def clear(self, p):
-        """If the path p (where a file of the board's belongs) is a directory, clear it out of
-        the way: removed when empty, else moved aside as p.bad, its content with it (nothing
-        in it is deleted). True when it was a directory and is gone."""
+        # If the path p (where a file of the board's belongs) is a directory, clear it out of
+        # the way: removed when empty, else moved aside as p.bad, its content with it (nothing
+        # in it is deleted). True when it was a directory and is gone.
         fs = self.fs
         try:
-            if not fs.stat(p)[0] & _DIR:
-                return False
-        except Exception:  # noqa: BLE001  (not there; or no stat(): a filesystem without dirs)
-            return False
-        for n in (p, p + ".bad"):
-            try:
-                if n is p:
-                    fs.rmdir(p)  # (only once stat() said directory: littlefs's rmdir
-                else:  # removes a file too)
-                    fs.rename(p, n)
+            if fs.stat(p)[0] & _DIR:  # (littlefs's rmdir removes a file too: asked first)
+                try:
+                    fs.rmdir(p)
+                except OSError:  # not empty: aside, with all it holds
+                    fs.rename(p, p + ".bad")
                 return True
-            except Exception:  # noqa: BLE001  (not empty; p.bad there too: the error stands)
-                pass
+        except Exception:  # noqa: BLE001  (not there; no stat(): no dirs; p.bad there too)
+            pass
         return False
 
-    def open(self, name):
+    def open(self, name, n=-1):
         """The file saved as name, open for reading (read(n), seek(offset), close()), or None
         when there is no such file (any other error is raised: a file that is there must
-        never read as missing). A directory of that name is cleared away (clear()): no file."""
+        never read as missing)."""
+        # A directory of that name is cleared away (clear()): no file. n >= 0: a file of more
+        # bytes (than its format holds) is moved aside unread as NAME.bad, self.bad says so,
+        # and it is no file.
         p = self.path(name)
         try:
-            return self._open(p, "rb")
+            f = self._open(p, "rb")
         except OSError as e:
             if e.args and e.args[0] == 2:  # ENOENT
                 return None
             if self.clear(p):
                 return None
             raise
+        if n >= 0 and f.seek(0, 2) > n:  # (seek returns where it is: the size)
+            f.close()
+            self.fs.rename(p, p + ".bad")  # (an older one replaced)
+            self.bad = "%s too big: kept as %s.bad" % (name, name)
+            return None
+        f.seek(0)
+        return f
 
     def read(self, name, n=-1):
-        """The bytes saved as name, or None when there is no such file (as open()). n >= 0: a
-        file of more bytes is not read (ValueError)."""
-        f = self.open(name)
+        """The bytes saved as name, or None when there is no such file (as open())."""
+        f = self.open(name, n)
         if f is None:
             return None
         try:
-            if n >= 0:
-                k = f.seek(0, 2)  # its size (seek returns where it is)
-                if k > n:
-                    raise ValueError("%d bytes, over %d" % (k, n))
-                f.seek(0)
             return f.read()
         finally:
             f.close()
 
     def load(self, name, parse, n=_MOST):
-        """parse(bytes) of the saved name, else of its temporary file, else None. A file that
-        is there but does not parse (corrupt: ValueError), is empty ("empty file": the real
-        file only, an empty temporary one is a first save cut short), is bigger than n bytes,
-        or cannot be read twice (an OSError or a MemoryError, the heap collected in between)
-        leaves its reason in self.bad, for board/boot.py."""
+        """parse(bytes) of the saved name, else of its temporary file, else None; why a file
+        that is there could not be had in self.bad."""
+        # Unreadable: it does not parse (corrupt: ValueError), is empty ("empty file": the
+        # real file only, an empty temporary one is a first save cut short), is bigger than n
+        # bytes, or cannot be read twice (an OSError or a MemoryError, the heap collected in
+        # between). board/boot.py sets it aside.
         self.bad = None
         for p in (name, name + ".tmp"):
             for again in (0, 1):

@@ -99,7 +99,8 @@ def test_a_file_bigger_than_its_bound_is_not_read_and_an_empty_one_is_said():
     st = Storage("/data", fs)
     st.save("game", pack("x" * 60))
     assert st.load("game", unpack, 64) == "x" * 60 and st.bad is None
-    assert st.load("game", unpack, 63) is None and st.bad == "64 bytes, over 63"
+    assert st.load("game", unpack, 63) is None and st.bad == "game too big: kept as game.bad"
+    assert "/data/game" not in fs.files and fs.files["/data/game.bad"] == pack("x" * 60)
     st.save("game", b"")
     assert st.load("game", unpack) is None and st.bad == "empty file"
     # an empty temporary file (a first save cut short) with no real one is nothing to say
