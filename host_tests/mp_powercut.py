@@ -37,7 +37,11 @@ Then for each entry k, with F the flash before it:
 The cut board (the dead one) is dropped as it is; by default its block device fails the cut
 op and every later one with EIO, and the save's OSError ends the entry (see RAISE below).
 
-Every entry of the game is cut at every op in every config (nothing is sampled). Prints one
+Every entry of the game is cut at every op in every config (nothing is sampled). Once the
+settings are saved (a game and the settings on the flash), two power cuts in a row at boot:
+every op of a boot cut, then every op of the next, then a boot that must come back with the
+same game and settings and nothing set aside (a BOOTS line per config: the ops of a boot and
+the pairs cut twice; a FAIL line for a pair that did not come back). Prints one
 CONFIG line per configuration (its cuts, how many were of a program and of an erase, how many
 booted into the state before the entry and after it), a FAIL line per cut that did not come
 back (what booted instead), and closes with 'micropython: N passed, N failed' (N passed: the cuts
@@ -87,6 +91,7 @@ CONFIGS = {
     "small": (512, 10, 32),
 }
 ORDER = ("pico", "esp32", "small")
+SETTINGS_ENTRY = "DAAAAAA#*"
 STEP_MS = 20  # the fake clock's advance after each key (the app's loop period)
 # How the chip dies (blockdev.RamBlocks's raise_cut): by default the cut op and every later one
 # fail with EIO and littlefs unwinds itself; "raise" on the command line raises PowerCut at the
@@ -160,7 +165,7 @@ def plan(seed):
         while app.m.phase == M.SHOW:  # a hand is filled in from the play: OK; the crib typed
             do("".join(card(c) for c in crib) + "#" if app.m.crib_next else "#")
         if deal == 0:
-            do("DAAAAAA#*")  # menu, to "bright", OK steps it (the settings save), leave
+            do(SETTINGS_ENTRY)  # menu, to "bright", OK steps it (the settings save), leave
         deal += 1
     do("#")  # the next game (the games won are kept)
     return entries
@@ -269,6 +274,47 @@ class Run:
             return err
         return "booted into neither state: " + describe(app, before, after)
 
+    def boots(self):
+        """Two power cuts in a row at boot (issue 23): on self.flash (a game and the settings
+        saved), the power cut at every block op j1 of a boot, then at every op j2 of the next,
+        then a boot that gets through: the same game and settings, nothing set aside as .bad
+        (the crash-loop guard, board/boot.py, must not take cuts for a crash). Returns (the
+        block ops of an uncut boot, the pairs cut twice); a FAIL line for each pair that did
+        not come back."""
+        gc.collect()
+        self.work[:] = self.flash
+        dev = self.dev(self.work)
+        want = state(self.boot(dev))
+        n = dev.ops
+        pairs = 0
+        for j1 in range(n):
+            for j2 in range(n):
+                gc.collect()
+                self.work[:] = self.flash
+                cut = 0
+                for j in (j1, j2):  # (a boot after a cut may take fewer ops: then one cut)
+                    dev = self.dev(self.work, j)
+                    try:
+                        self.boot(dev)
+                    except Exception:  # noqa: BLE001  (the cut: EIO from a write, PowerCut)
+                        pass
+                    cut += dev.cut_op is not None
+                dev = None
+                try:
+                    app = self.boot(self.dev(self.work))
+                    got = state(app)
+                    bad = [n for n in ("game", "settings") if _there(app.store, n + ".bad")]
+                    note = app.note
+                except Exception as e:
+                    self.fail(-1, "boot", (j1, j2), "the board does not boot: %r" % (e,))
+                    continue
+                app = None
+                if got != want or bad or note:
+                    self.fail(-1, "boot", (j1, j2), "after two cuts: %s%s%s" % (
+                        "the state differs; " if got != want else "", bad, note))
+                pairs += cut == 2
+        return n, pairs
+
     def uncut(self, k, keys):
         """Entry k typed on a copy of the flash without a cut (the copy is left as it
         ends): (its block ops, the state booted before it, the state after it)."""
@@ -284,6 +330,14 @@ class Run:
         if err is not None:
             self.fail(k, keys, None, "refused without a cut: " + err)
         return dev.ops, before, state(app)
+
+
+def _there(store, name):
+    try:
+        store.fs.stat(store.path(name))
+        return True
+    except OSError:
+        return False
 
 
 def play_on(app, keys):
@@ -318,7 +372,10 @@ def main(names):
         r = Run(name)
         want = None
         pending = []  # the states this entry gave, typed after a cut of the entry before
+        boots = None
         for k in range(len(entries)):
+            if boots is None and entries[k - 1] == SETTINGS_ENTRY:  # a game and settings
+                boots = r.boots()
             nxt_keys = entries[k + 1] if k + 1 < len(entries) else None
             try:
                 after, nxt_states = r.entry(k, entries[k], nxt_keys, want)
@@ -339,6 +396,7 @@ def main(names):
               % (name, r.block, r.blocks, r.prog, len(entries), r.cuts, r.programs, r.erases,
                  r.to_before, r.to_after, r.most, r.passed, r.failed,
                  time.ticks_diff(time.ticks_ms(), t1), gc.mem_free()))
+        print("BOOTS %s: ops per boot %d, two cuts in a row %d" % ((name,) + boots))
         total_p += r.passed
         total_f += r.failed
         total_cuts += r.cuts

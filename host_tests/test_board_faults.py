@@ -484,8 +484,12 @@ def test_every_corrupt_game_file_is_kept_aside_and_the_board_starts_afresh():
         app = App(hw)  # never raises
         tried += 1
         assert app.cfg.dumps() == cfg, what
-        if not bad:  # an empty file: nothing to keep, a fresh game, nothing said
-            assert app.m.events == 0 and app.note is None and GAME + ".bad" not in fs.files
+        if not bad:  # an empty file: said, removed (nothing to keep), a fresh game
+            assert app.m.events == 0 and app.m.phase == M.DEAL
+            assert app.err == app.note == "game unreadable (empty file): starting afresh"
+            assert GAME not in fs.files and GAME + ".bad" not in fs.files
+            again = App(build("/data", display=True, fs=fs))
+            assert again.note is None
             continue
         # the CRC-32 catches every truncation and every single-byte change
         assert app.m.events == 0 and app.m.phase == M.DEAL, what
@@ -518,8 +522,9 @@ def test_every_corrupt_settings_file_is_kept_aside_and_defaults_used():
         hw = build("/data", display=True, fs=fs)
         app = App(hw)
         assert same_game(app.m, M.loads(game)), what  # the game is not touched
-        if not bad:  # empty: not there; defaults, nothing said
-            assert app.note is None and SETTINGS + ".bad" not in fs.files
+        if not bad:  # empty: said, removed, defaults
+            assert app.err == app.note == "settings unreadable (empty file): starting afresh"
+            assert SETTINGS not in fs.files and SETTINGS + ".bad" not in fs.files
             assert app.cfg.values == Settings().values
             continue
         try:
@@ -550,7 +555,13 @@ def test_every_corrupt_settings_file_is_kept_aside_and_defaults_used():
 
 
 class Died(BaseException):
-    """A boot that dies where nothing catches it (a hard fault, a reset mid-load)."""
+    """A boot that dies where nothing catches it (a hard fault, a reset, the power cut)."""
+
+
+def record(what, n):
+    """The "boots" record board/boot.py writes before it parses a file: what 1 the settings,
+    2 the game; n the boots in a row that died parsing it."""
+    return bytes((0xB7, what, n, (0xB7 + what + n) & 255))
 
 
 def test_a_loader_out_of_memory_every_time_sets_the_game_aside(monkeypatch):
@@ -566,7 +577,7 @@ def test_a_loader_out_of_memory_every_time_sets_the_game_aside(monkeypatch):
     assert fs.files[GAME + ".bad"] == game and "/data/boots" not in fs.files
 
 
-def test_boots_that_die_mid_load_count_and_the_third_sets_the_game_aside(monkeypatch):
+def test_boots_that_die_parsing_the_game_count_and_the_fourth_sets_it_aside(monkeypatch):
     game, cfg, m = a_save_after_a_few_deals()
     real = M.loads
 
@@ -575,20 +586,20 @@ def test_boots_that_die_mid_load_count_and_the_third_sets_the_game_aside(monkeyp
 
     fs = fs_with(game, cfg)
     monkeypatch.setattr(M, "loads", dies)
-    for n in (1, 2):
+    for n in (1, 2, 3):
         with pytest.raises(Died):
             App(build("/data", display=True, fs=fs))
-        assert fs.files["/data/boots"] == bytes((n,))
+        assert fs.files["/data/boots"] == record(2, n)
         assert fs.files[GAME] == game and GAME + ".bad" not in fs.files
-    # the 3rd boot does not read the game: it is set aside before, whatever loads would do
+    # the 4th boot does not parse the game: it is set aside before, whatever loads would do
     app = App(build("/data", display=True, fs=fs))
     monkeypatch.setattr(M, "loads", real)
     assert app.m.events == 0 and app.m.phase == M.DEAL
     assert fs.files[GAME + ".bad"] == game and GAME not in fs.files
-    assert app.err and "game unreadable (the board restarted 2 times)" in app.err
-    assert "kept as game.bad" in app.err
+    assert app.err == ("game unreadable (the board restarted 3 times reading it): "
+                       "kept as game.bad, starting afresh")
     assert "/data/boots" not in fs.files
-    assert app.cfg.dumps() == cfg  # the settings were not the problem
+    assert app.cfg.dumps() == cfg and SETTINGS + ".bad" not in fs.files  # not the settings
     press(app, "#")
     assert app.m.phase == M.STARTER and fs.files[GAME + ".bad"] == game
     # and a normal boot after it keeps the new game
@@ -596,7 +607,7 @@ def test_boots_that_die_mid_load_count_and_the_third_sets_the_game_aside(monkeyp
     assert again.note is None and again.m.state() == app.m.state()
 
 
-def test_boots_that_keep_dying_set_the_settings_aside_too(monkeypatch):
+def test_boots_that_die_parsing_the_settings_set_the_settings_aside_not_the_game(monkeypatch):
     game, cfg, m = a_save_after_a_few_deals()
 
     def dies(b):
@@ -604,20 +615,205 @@ def test_boots_that_keep_dying_set_the_settings_aside_too(monkeypatch):
 
     fs = fs_with(game, cfg)
     monkeypatch.setattr("board.app.settings_loads", dies)
-    for n in (1, 2, 3):  # the 3rd sets the game aside, then dies on the settings again
+    for n in (1, 2, 3):
         with pytest.raises(Died):
             App(build("/data", display=True, fs=fs))
-        assert fs.files["/data/boots"] == bytes((n,))
-    assert fs.files[GAME + ".bad"] == game
+        assert fs.files["/data/boots"] == record(1, n)
     app = App(build("/data", display=True, fs=fs))  # the 4th: settings aside, not read
     assert fs.files[SETTINGS + ".bad"] == cfg and app.cfg.values == Settings().values
-    # the game set aside by the 3rd boot is still kept after the 4th
-    assert fs.files.get(GAME + ".bad") == game, sorted(fs.files)
-    assert "settings unreadable (the board still restarts)" in app.err
+    assert "settings unreadable (the board restarted 3 times reading it)" in app.err
+    # the game was not what killed the boots: it is played on
+    assert same_game(app.m, m) and GAME + ".bad" not in fs.files
     assert "/data/boots" not in fs.files
     press(app, "#")
-    assert app.m.phase == M.STARTER
+    assert app.m.events == m.events + 1
 
+
+def boot_record_corruptions():
+    """(what, bytes) of "boots" files that must read as no evidence: every 1-byte file (the
+    counter of earlier firmware, or a record cut short), every record cut short, every
+    single-byte change of every record the board writes (each bit, and xor 0xFF)."""
+    for v in range(256):
+        yield "1 byte %#x" % v, bytes((v,))
+    for what in (1, 2):
+        for n in (1, 2, 3, 4, 255):
+            r = record(what, n)
+            for k in (0, 2, 3, 5):
+                yield "record %d %d cut to %d" % (what, n, k), (r + r)[:k]
+            for i in range(4):
+                for x in (0xFF, 1, 2, 4, 8, 16, 32, 64, 128):
+                    b = bytearray(r)
+                    b[i] ^= x
+                    yield "record %d %d byte %d ^ %#x" % (what, n, i, x), bytes(b)
+
+
+class Noted:
+    """What board/boot.py's open_files() writes its note to (the app, in App)."""
+
+    note = None
+
+
+def boot_files(fs, game_loads=None, cfg_loads=None):
+    """What App(hw) does with the files at boot (board/app.py): the Storage, open_files(),
+    got_through(). (cfg, game, note). Faster than a whole App: the loops below boot
+    thousands of times; test_a_boot_of_the_files_is_what_an_app_boot_does checks it."""
+    from board import boot
+    from board.storage import Storage
+
+    st = Storage("/data", fs)
+    app = Noted()
+    cfg, game = boot.open_files(st, cfg_loads or settings_loads, game_loads or M.loads, app)
+    boot.got_through(st)
+    return cfg, game, app.note
+
+
+def test_a_boot_record_that_does_not_check_never_sets_a_good_file_aside():
+    """A flipped bit in the boot counter, or the 1-byte counter of earlier firmware holding any
+    value, is no evidence that a boot died on a file: the good game and settings load."""
+    game, cfg, m = a_save_after_a_few_deals()
+    tried = 0
+    for what, bad in boot_record_corruptions():
+        fs = fs_with(game, cfg)
+        fs.files["/data/boots"] = bad
+        got_cfg, got, note = boot_files(fs)
+        assert note is None and same_game(got, m), (what, note)
+        assert got_cfg.dumps() == cfg, what
+        assert sorted(fs.files) == [GAME, SETTINGS], (what, sorted(fs.files))
+        tried += 1
+    assert tried == 256 + 2 * 5 * (4 + 36)
+    # the records themselves are evidence: below GIVE_UP counted on, at it the file goes
+    for what, name in ((1, SETTINGS), (2, GAME)):
+        for n in (1, 2, 3):
+            fs = fs_with(game, cfg)
+            fs.files["/data/boots"] = record(what, n)
+            app = App(build("/data", display=True, fs=fs))
+            assert (name + ".bad" in fs.files) == (n == 3), (what, n)
+            assert (app.note is None) == (n < 3) and "/data/boots" not in fs.files
+
+
+class CutFs(RamFs):
+    """RamFs that loses the power (Died, which nothing catches) at its k-th step: an open, a
+    write, a rename, a remove, or the parse of a file (the loaders below call cut())."""
+
+    def __init__(self, game, cfg):
+        super().__init__()
+        self.files[GAME] = game
+        self.files[SETTINGS] = cfg
+        self.at = -1
+        self.steps = 0
+        self.log = []
+
+    def cut(self, what):
+        self.steps += 1
+        self.log.append(what)
+        if self.steps == self.at:
+            raise Died()
+
+    def open(self, path, mode):
+        self.cut("open " + mode + " " + path)
+        f = super().open(path, mode)
+        if "w" in mode:
+            real = f.write
+            f.write = lambda b: (self.cut("write " + path), real(b))[1]
+        return f
+
+    def rename(self, a, b):
+        self.cut("rename " + a)
+        return super().rename(a, b)
+
+    def remove(self, path):
+        self.cut("remove " + path)
+        return super().remove(path)
+
+    def game_loads(self, b, loads=M.loads):
+        self.cut("parse game")
+        return loads(b)
+
+    def cfg_loads(self, b):
+        self.cut("parse settings")
+        return settings_loads(b)
+
+    def boot(self, at=-1):
+        """A boot with the power cut at step `at` (-1: never): (cfg, game, note), or None."""
+        self.at = at
+        self.steps = 0
+        self.log = []
+        try:
+            return boot_files(self, self.game_loads, self.cfg_loads)
+        except Died:
+            return None
+        finally:
+            self.at = -1
+
+
+def test_a_boot_of_the_files_is_what_an_app_boot_does(monkeypatch):
+    game, cfg, m = a_save_after_a_few_deals()
+    fs = CutFs(game, cfg)
+    got_cfg, got, note = fs.boot()
+    log = fs.log
+    monkeypatch.setattr(M, "loads", fs.game_loads)
+    monkeypatch.setattr("board.app.settings_loads", fs.cfg_loads)
+    fs.log = []
+    app = App(build("/data", display=True, fs=fs))
+    assert fs.log == log and note is None and app.note is None
+    assert same_game(app.m, got) and app.cfg.dumps() == got_cfg.dumps() == cfg
+    # each file: read whole, its record written, parsed, the record removed
+    assert log == ["open rb /data/boots",
+                   "open rb /data/settings",
+                   "open wb /data/boots.tmp", "write /data/boots.tmp", "rename /data/boots.tmp",
+                   "parse settings",
+                   "remove /data/boots", "remove /data/boots.tmp", "open rb /data/boots",
+                   "open rb /data/game",
+                   "open wb /data/boots.tmp", "write /data/boots.tmp", "rename /data/boots.tmp",
+                   "parse game",
+                   "remove /data/boots", "remove /data/boots.tmp", "open rb /data/boots",
+                   "remove /data/boots", "remove /data/boots.tmp", "open rb /data/boots"], log
+
+
+def test_two_power_cuts_anywhere_in_boots_never_set_a_good_file_aside():
+    """The power cut at every step of a boot (every open, write, rename, remove and parse),
+    then at every step of the next boot, then a boot that gets through: the good game and
+    settings are there, nothing set aside, nothing said. Then three cuts in a row: only three
+    boots all cut while the same file was parsed (or in the flash write that ends its
+    record) set it aside, as a crash loop on it does."""
+    game, cfg, m = a_save_after_a_few_deals()
+    fs = CutFs(game, cfg)
+    assert fs.boot() is not None
+    steps = fs.steps
+    log = fs.log
+    pairs = 0
+    for k1 in range(1, steps + 1):
+        for k2 in range(1, steps + 1):
+            fs = CutFs(game, cfg)
+            assert fs.boot(k1) is None and fs.boot(k2) is None
+            got = fs.boot()
+            site = (log[k1 - 1], log[k2 - 1])
+            assert got is not None and got[2] is None, (site, got and got[2])
+            assert same_game(got[1], m) and got[0].dumps() == cfg, site
+            assert sorted(fs.files) == [GAME, SETTINGS], (site, sorted(fs.files))
+            pairs += 1
+    assert pairs == steps * steps > 300
+    # three in a row: at each site thrice, and at two neighbouring sites
+    window = {}  # step -> the file whose record stands if the power goes there
+    for name, parse in ((SETTINGS, "parse settings"), (GAME, "parse game")):
+        k = log.index(parse)
+        window[k + 1] = window[k + 2] = name  # the parse, the record's removal
+    assert log[k + 1] == "remove /data/boots"
+    aside = 0
+    for k1 in range(1, steps + 1):
+        for k2 in (k1, 1 + k1 % steps):
+            fs = CutFs(game, cfg)
+            assert fs.boot(k1) is None and fs.boot(k2) is None and fs.boot(k1) is None
+            got = fs.boot()
+            site = (log[k1 - 1], log[k2 - 1])
+            looped = window.get(k1) if window.get(k1) == window.get(k2) else None
+            assert got is not None and (got[2] is None) == (looped is None), site
+            for name in (GAME, SETTINGS):
+                assert (name + ".bad" in fs.files) == (name == looped), (site, sorted(fs.files))
+            assert (got[1] is None) == (looped == GAME), site
+            assert got[1] is None or same_game(got[1], m), site
+            aside += looped is not None
+    assert aside == 2 * 3  # each file's two sites thrice, and the two in turn
 
 def test_a_boot_counter_that_cannot_be_removed_is_zeroed_not_left_to_trip(monkeypatch):
     """If the flash refuses to remove the "boots" file, good boots must not count up to the
@@ -637,3 +833,44 @@ def test_a_boot_counter_that_cannot_be_removed_is_zeroed_not_left_to_trip(monkey
         assert app.note is None and app.m.state() == m.state()
         assert fs.files["/data/boots"] == b"\x00"
     assert GAME + ".bad" not in fs.files
+
+
+# --- 4. a directory where a file of the board's belongs (issue 23, item 7) -------------------
+
+
+@pytest.mark.parametrize("where", ["game.tmp", "game", "settings.tmp", "history.tmp", "history"])
+def test_a_directory_in_the_way_of_a_file_heals_at_the_next_save(tmp_path, where):
+    """On the host's own filesystem (the os module, as a board's littlefs: directories are
+    real): a directory where one of the board's files belongs, with a file in it, used to make
+    every save of that file fail for ever ("not saved (OSError 21)"). The first save clears
+    it (moved aside as NAME.bad, what it held kept) and the game goes on saved."""
+    import os
+
+    folder = str(tmp_path / "data")
+    os.makedirs(folder + "/" + where)
+    with open(folder + "/" + where + "/note", "wb") as f:
+        f.write(b"keep me")
+    hw = build(folder, display=True)
+    app = App(hw)
+    for _ in range(6):  # deal, the starter, cards of the play: each saved
+        for name in next_entry(SEED, app.m):
+            press(app, name)
+        assert app.err is None, app.err
+    for name in "DA#*":  # a setting changed and saved
+        press(app, name)
+    assert app.err is None, app.err
+    with open(folder + "/game", "rb") as f:
+        assert M.loads(f.read()).state() == app.m.state()
+    again = App(build(folder, display=True))
+    assert again.note is None and again.m.state() == app.m.state()
+    assert again.cfg.get("players") == 3
+    if where.startswith("history"):  # the game's end: the history file is written
+        while app.m.phase != M.OVER:
+            for name in next_entry(SEED, app.m):
+                press(app, name)
+        for _ in range(2):
+            press(app, "#")
+        assert app.m.phase != M.OVER and app.err is None, app.err
+        assert os.path.isfile(folder + "/history")
+    with open(folder + "/" + where + ".bad/note", "rb") as f:
+        assert f.read() == b"keep me"

@@ -401,3 +401,102 @@ def test_the_summary_leaves_the_heap_unless_something_else_holds_it():
     play_game(hw, app, f, seed=3)
     next_game(f, app)
     assert sys.modules.get("cribbage.summary") is held and len(kept(app.store)) == 2
+
+
+# --- a history bigger than the bound (issue 23, item 8) --------------------------------------
+
+
+class Watched(RamFs):
+    """RamFs that notes how far into the history file any read reached."""
+
+    def __init__(self):
+        super().__init__()
+        self.reach = 0
+        self.reads = 0
+
+    def open(self, path, mode):
+        f = super().open(path, mode)
+        if "r" in mode and path.endswith("/history"):
+            real = f.read
+            fs = self
+
+            def read(n=-1):
+                b = real(n)
+                fs.reads += 1
+                fs.reach = max(fs.reach, f.pos)
+                return b
+
+            f.read = read
+        return f
+
+
+def history_of(records, size, fs=None):
+    """A history file of `records` (the parts of good ones, from the start), padded with bytes
+    that are no record (each 0x02 with a bad length) to `size`, and past the bound the same
+    records again."""
+    fs = fs or Watched()
+    st = Storage("/data", fs)
+    m = finished()
+    body = S.dumps(m, DETAIL)
+    for _ in range(records):
+        m.games[0] += 1
+        assert history.add(st, m, body)
+    good = fs.files.get("/data/history", b"")
+    pad = bytes((2, 0xFF, 0xFF)) * (size // 3 + 1)
+    data = (good + pad[:max(0, MAX_BYTES - len(good))] + good + pad)[:size]
+    fs.files["/data/history"] = data
+    return st, m, good
+
+
+def test_an_oversized_history_is_set_aside_unread_and_a_new_one_started():
+    """A history of more than 8 KB (no board writes one: a tool's, a corrupt copy) used to be
+    scanned byte by byte at the game's end (1 MB: minutes on a Pico, past the watchdog). It
+    is set aside as history.bad without a byte read, the game is recorded in a new file, and
+    the display says so."""
+    for size in (MAX_BYTES + 1, 64 * 1024, 1024 * 1024):
+        st, m, good = history_of(3, size)
+        fs = st.fs
+        old = fs.files["/data/history"]
+        fs.reads = 0
+        m.games[0] += 1
+        said = history.add(st, m, None)
+        assert said == "history too big: kept as history.bad"
+        assert fs.reads == 0 and fs.files["/data/history.bad"] == old
+        (r,) = kept(st)
+        assert tool.decode(r, 0)["serial"] == sum(m.games)
+    # the bound itself is a history this board may write: it is read and kept
+    st, m, good = history_of(3, MAX_BYTES)
+    m.games[0] += 1
+    assert history.add(st, m, None) is True
+    assert "/data/history.bad" not in st.fs.files and len(kept(st)) == 4
+
+
+def test_no_reader_reads_a_history_past_its_bound():
+    """walk() (the history's rewrite), board/stats.py and board/export.py over a file of 1 MB:
+    the good records within the first 8 KB are read, nothing past the bound (no record starts
+    there; the longest reaches 1,400 bytes beyond)."""
+    from board import export
+
+    st, m, good = history_of(3, 1024 * 1024)
+    fs = st.fs
+    f = st.open("history")
+    rec, k, t = history.walk(None, f)
+    f.close()
+    assert (k, t) == (3, len(good)) and fs.reach <= MAX_BYTES + 1400
+    fs.reach = 0
+    f = st.open("history")
+    assert len(list(export.records(f))) == 3
+    f.close()
+    assert stats.tally(st)[0][0] == 3  # the first side's games
+    assert MAX_BYTES < fs.reach <= MAX_BYTES + 1400
+
+
+def test_the_board_says_an_oversized_history_was_set_aside():
+    hw, app, f = board(display=True)
+    st, m, good = history_of(2, 64 * 1024)
+    hw["fs"].files["/data/history"] = st.fs.files["/data/history"]
+    play_game(hw, app, f, seed=4)
+    next_game(f, app)
+    assert app.err == "history too big: kept as history.bad"
+    assert hw["fs"].files["/data/history.bad"] == st.fs.files["/data/history"]
+    assert len(kept(app.store)) == 1

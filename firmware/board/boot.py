@@ -3,7 +3,14 @@ crash-loop guard, and the self-test key window."""
 
 from board.keypad import ticks_diff
 
-GIVE_UP = 3  # the 3rd boot in a row that cannot read its files sets the saved game aside
+from micropython import const
+
+GIVE_UP = 3  # a file 3 boots in a row died parsing is set aside, unread, by the next boot
+_MARK = const(0xB7)  # the "boots" record: _MARK, which file, the count, their sum (low byte)
+_SETTINGS = const(1)
+_GAME = const(2)
+_SETTINGS_MOST = const(64)  # the settings file's bound (version 2: 19 bytes)
+_GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; version 1 more)
 
 # The hardware dict's keys (board/app.py says what each is), checked when the app starts.
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
@@ -20,27 +27,64 @@ def check_hw(hw):
 
 def open_files(store, settings_loads, game_loads, app):
     """(settings or None, game or None). A file that cannot be read is moved aside as
-    NAME.bad (kept for recovery) and app.note says so. booting() counts the boots in a row
-    that did not get through this; at GIVE_UP the game is set aside, past it the settings
-    too: a save that crashes or hangs the board while it is read cannot hold it in a loop."""
-    boots = booting(store)
-    if boots >= GIVE_UP:
-        _aside(store, app, "game", "the board restarted %d times" % (boots - 1))
-        if boots > GIVE_UP:
-            _aside(store, app, "settings", "the board still restarts")
-    cfg = _load(store, app, "settings", settings_loads)
-    game = _load(store, app, "game", game_loads)
+    NAME.bad (kept for recovery; an empty one is removed) and app.note says so."""
+    # The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
+    # hold it in a loop, and a good save must never be set aside for a power cut. So each
+    # file's bytes are read whole first (bounded: no more than its format holds); only then,
+    # just before they are parsed, the "boots" file records which file it is and how many
+    # boots in a row have died parsing it (this one included), and the moment the parse is
+    # over the record goes (got_through). A boot that finds such a record from the boot
+    # before knows that boot died parsing that file (or in the flash write that ends the
+    # record): a file GIVE_UP boots in a row died on is set aside unread by the next. A power
+    # cut anywhere else (reading the bytes, the record's own write, the other file, the rest
+    # of the boot) is no evidence against a file, nor is a record that does not check (a
+    # flipped bit, the counter of earlier firmware): its count starts afresh.
+    try:
+        d = store.read("boots", 8)
+    except Exception:  # noqa: BLE001  (unreadable: no evidence)
+        d = None
+    # (which file, how many boots in a row died parsing it): the boot before's record, or
+    # (0, 0): none, or one that does not check
+    r = (d[1], d[2]) if d and len(d) == 4 and d[0] == _MARK and d[2] and \
+        (d[1] == _SETTINGS or d[1] == _GAME) and (d[0] + d[1] + d[2]) & 255 == d[3] else (0, 0)
+    cfg = _load(store, app, "settings", settings_loads, _SETTINGS, r, _SETTINGS_MOST)
+    game = _load(store, app, "game", game_loads, _GAME, r, _GAME_MOST)
+    if r[0]:  # the boot before's record, when neither file was parsed now (none there)
+        got_through(store)
     return cfg, game
 
 
-def _load(store, app, name, parse):
-    got = store.load(name, parse)
+def _load(store, app, name, parse, k, r, n):
+    # The file name parsed (k: which, _SETTINGS or _GAME; r: the boot before's record; n: its
+    # bound), with its record written once its bytes are read, and gone once parsed.
+    c = r[1] + 1 if r[0] == k else 1  # boots in a row parsing it, this one included
+    if c > GIVE_UP:
+        _aside(store, app, name, "the board restarted %d times reading it" % (c - 1))
+        return None
+    w = []
+
+    def f(data):  # the bytes are read: the record says a parse is under way, then parse
+        if not w:
+            w.append(c)
+            try:
+                store.save("boots", bytes((_MARK, k, c, (_MARK + k + c) & 255)))
+            except Exception:  # noqa: BLE001  (flash full or failing: count nothing)
+                pass
+        return parse(data)
+
+    got = store.load(name, f, n)
+    if w:  # parsed (or refused): the record goes at once, before anything else
+        got_through(store)
     if got is None and store.bad:
         _aside(store, app, name, store.bad)
     return got
 
 
 def _aside(store, app, name, why):
+    if why == "empty file":  # (storage.py's) nothing to keep; a .bad kept before stays
+        store.delete(name)
+        app.note = "%s unreadable (%s): starting afresh" % (name, why)
+        return
     kept = keep_bad(store, name)
     if kept:
         app.note = "%s unreadable (%s): kept as %s, starting afresh" % (name, why, kept)
@@ -48,37 +92,21 @@ def _aside(store, app, name, why):
         app.note = "%s unreadable (%s): starting afresh" % (name, why)
 
 
-def booting(store):
-    """Count this boot among those in a row that did not get through reading the files
-    (board.app clears the count with store.delete("boots") once they are read); 1 for a
-    normal boot."""
-    try:
-        data = store.read("boots")
-    except Exception:  # noqa: BLE001
-        data = None
-    n = data[0] + 1 if data and len(data) == 1 else 1
-    try:
-        store.save("boots", bytes((min(n, 255),)))
-    except Exception:  # noqa: BLE001  (flash full or failing: count nothing, boot on)
-        pass
-    return n
-
-
 def got_through(store):
-    """This boot read its files: the count goes (or, if the flash will not remove the file,
-    back to 0, which booting() reads the same: good boots must never trip the guard)."""
+    """This boot parsed its files: the record goes (or, if the flash will not remove the
+    file, a byte that reads as no record: good boots must never trip the guard)."""
     store.delete("boots")
     try:
         if store.read("boots"):
             store.save("boots", b"\x00")
-    except Exception:  # noqa: BLE001  (neither: the guard may trip later, never loop)
+    except Exception:  # noqa: BLE001  (neither: the guard may count later, never loop)
         pass
 
 
 def keep_bad(store, name):
-    """Move an unreadable file aside as NAME.bad (an older one is replaced) so that the next
-    save cannot overwrite it: it can still be copied off the board and recovered. Returns the
-    new name, or None when there was nothing to move or it could not be moved."""
+    """Move the saved name aside as NAME.bad (an older one is replaced) so that the next
+    save cannot overwrite it: it can still be copied off the board and recovered. Returns
+    the new name, or None when there was nothing to move or it could not be moved."""
     real = store.path(name)
     fs = store.fs
     for again in (0, 1):

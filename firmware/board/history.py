@@ -21,7 +21,9 @@ A record (version 2; numbers little-endian) carries its length and a checksum:
   and the scores.
 Records of earlier firmware (version 1: 16 bytes, the result and the scores) are read and kept
 until they are the oldest. A record that does not check is skipped (the next good one is
-found) and left out the next time the file is written. board/stats.py and board/export.py
+found) and left out the next time the file is written. Nothing past the 8 KB bound is read (no
+record starts there); a bigger file is set aside as history.bad when the next game is
+recorded, unread, and the display says so. board/stats.py and board/export.py
 read the records: walk() and head().
 """
 
@@ -56,7 +58,7 @@ def _next(f, at, r):
     i = at[0]
     while True:
         f.seek(i)
-        r = f.read(3)
+        r = f.read(3) if i < _MAX_BYTES else b""  # (no record starts past the bound)
         if len(r) < 3:
             at[0] = i
             return None
@@ -120,7 +122,10 @@ def add(store, m, summary=None):
     its own records, read one at a time, and the new one written part by part (no block the
     size of the record). False if it is there already (the same players, sides, target,
     result, winner, deals, serial and scores: the power went before the game's save, and it
-    was offered again)."""
+    was offered again), or what to say (a str, also true)."""
+    # A file bigger than the bound (no board wrote it) is not read: it is set aside as
+    # history.bad, the record starts a new file, and add() says so. If it cannot be moved,
+    # this raises (the file is kept).
     sides = m.sides
     n = _HEAD + sides
     head = bytearray(n)
@@ -139,7 +144,8 @@ def add(store, m, summary=None):
     for b in data:
         c += sum(b)
     data.append(bytearray((c & 255, c >> 8 & 255)))
-    f = store.open("history")
+    store.bad = None
+    f = store.open("history", _MAX_BYTES)  # a bigger one (no board wrote it): aside, unread
     try:
         r, k, t = walk(None, f)
         c = _HEAD + sides
@@ -149,7 +155,7 @@ def add(store, m, summary=None):
     finally:
         if f:
             f.close()
-    return True
+    return store.bad or True
 
 
 def record_game(app):
@@ -180,7 +186,9 @@ def record_game(app):
                 forget("cribbage.summary")  # its code leaves the heap
     for again in (0, 1):
         try:
-            add(app.store, m, body)
+            body = add(app.store, m, body)
+            if body and body is not True:  # a history too big to be ours was set aside
+                app.refuse(body)
             return
         except Exception as e:  # noqa: BLE001
             body = None

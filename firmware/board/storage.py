@@ -12,9 +12,18 @@ The saved bytes carry their own check (the engine's CRC-32): load() tries the re
 the temporary one, and returns None when neither parses. Save per event, never per frame: a
 flash write stalls an RP2040.
 """
+# No file is read past the size its format allows (load's n): a bigger one is not read at all,
+# it is unreadable. A directory where one of the board's files belongs (made by hand, or by a
+# tool) is cleared out of the way (clear): removed when empty, else moved aside as NAME.bad
+# with what it holds (never deleted).
 
 import gc
 import os
+
+from micropython import const
+
+_MOST = const(16384)  # load()'s default bound: a game (its journal holds 4 KB at most)
+_DIR = const(0x4000)  # stat()'s mode bit for a directory
 
 
 class Storage:
@@ -42,7 +51,12 @@ class Storage:
         nothing is renamed until it returns, nor if it raises)."""
         real = self.path(name)
         tmp = real + ".tmp"
-        f = self._open(tmp, "wb")
+        try:
+            f = self._open(tmp, "wb")
+        except OSError:
+            if not self.clear(tmp):  # a directory in the way: gone, else the error stands
+                raise
+            f = self._open(tmp, "wb")
         try:
             if isinstance(data, tuple):  # parts, written one after the other
                 for part in data:
@@ -55,25 +69,55 @@ class Storage:
             f.close()
         try:
             self.fs.rename(tmp, real)
-        except OSError:  # a filesystem that will not rename over a file
-            self.fs.remove(real)
+        except OSError:  # a directory in the way; or a filesystem that will not rename over
+            if not self.clear(real):  # a file (then the old one goes first)
+                self.fs.remove(real)
             self.fs.rename(tmp, real)
         self.saves += 1
 
-    def open(self, name):
+    def clear(self, p):
+        # If the path p (where a file of the board's belongs) is a directory, clear it out of
+        # the way: removed when empty, else moved aside as p.bad, its content with it (nothing
+        # in it is deleted). True when it was a directory and is gone.
+        fs = self.fs
+        try:
+            if fs.stat(p)[0] & _DIR:  # (littlefs's rmdir removes a file too: asked first)
+                try:
+                    fs.rmdir(p)
+                except OSError:  # not empty: aside, with all it holds
+                    fs.rename(p, p + ".bad")
+                return True
+        except Exception:  # noqa: BLE001  (not there; no stat(): no dirs; p.bad there too)
+            pass
+        return False
+
+    def open(self, name, n=-1):
         """The file saved as name, open for reading (read(n), seek(offset), close()), or None
         when there is no such file (any other error is raised: a file that is there must
         never read as missing)."""
+        # A directory of that name is cleared away (clear()): no file. n >= 0: a file of more
+        # bytes (than its format holds) is moved aside unread as NAME.bad, self.bad says so,
+        # and it is no file.
+        p = self.path(name)
         try:
-            return self._open(self.path(name), "rb")
+            f = self._open(p, "rb")
         except OSError as e:
             if e.args and e.args[0] == 2:  # ENOENT
                 return None
+            if self.clear(p):
+                return None
             raise
+        if n >= 0 and f.seek(0, 2) > n:  # (seek returns where it is: the size)
+            f.close()
+            self.fs.rename(p, p + ".bad")  # (an older one replaced)
+            self.bad = "%s too big: kept as %s.bad" % (name, name)
+            return None
+        f.seek(0)
+        return f
 
-    def read(self, name):
+    def read(self, name, n=-1):
         """The bytes saved as name, or None when there is no such file (as open())."""
-        f = self.open(name)
+        f = self.open(name, n)
         if f is None:
             return None
         try:
@@ -81,17 +125,21 @@ class Storage:
         finally:
             f.close()
 
-    def load(self, name, parse):
-        """parse(bytes) of the saved name, else of its temporary file, else None. A file that
-        is there but does not parse (corrupt: ValueError), or cannot be read twice (an
-        OSError or a MemoryError, the heap collected in between) leaves its reason in
-        self.bad, for board/boot.py."""
+    def load(self, name, parse, n=_MOST):
+        """parse(bytes) of the saved name, else of its temporary file, else None; why a file
+        that is there could not be had in self.bad."""
+        # Unreadable: it does not parse (corrupt: ValueError), is empty ("empty file": the
+        # real file only, an empty temporary one is a first save cut short), is bigger than n
+        # bytes, or cannot be read twice (an OSError or a MemoryError, the heap collected in
+        # between). board/boot.py sets it aside.
         self.bad = None
-        for n in (name, name + ".tmp"):
+        for p in (name, name + ".tmp"):
             for again in (0, 1):
                 try:
-                    data = self.read(n)
+                    data = self.read(p, n)
                     if not data:
+                        if data is not None and p is name:
+                            self.bad = "empty file"  # (board/boot.py removes it)
                         break
                     return parse(data)
                 except ValueError as e:  # corrupt, truncated: no second try

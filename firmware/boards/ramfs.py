@@ -49,7 +49,9 @@ class _RamFile:
         self.pos += len(out)
         return out
 
-    def seek(self, pos):
+    def seek(self, pos, whence=0):
+        if whence == 2:  # from the end (board.storage reads a file's size so)
+            pos += len(self.fs.files[self.path])
         self.pos = pos
         return pos
 

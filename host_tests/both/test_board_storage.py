@@ -56,6 +56,11 @@ class _File:
     def __init__(self, fs, data):
         self.fs = fs
         self.data = data
+        self.pos = 0
+
+    def seek(self, pos, whence=0):
+        self.pos = pos + (len(self.data) if whence == 2 else 0)
+        return self.pos
 
     def write(self, b):
         for x in b:
@@ -64,7 +69,7 @@ class _File:
         return len(b)
 
     def read(self):
-        return bytes(self.data)
+        return bytes(self.data[self.pos:])
 
     def close(self):
         pass
@@ -252,3 +257,4 @@ def test_littlefs_power_cut_with_4096_byte_blocks():
     assert cuts >= 3 and erases >= 1
     cuts, erases = cut_every_op(4096, 4, old, new, bufs=bufs, progsize=256)
     assert cuts >= 2
+
