@@ -13,7 +13,7 @@
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio, ...)
 require("ssd1306")  # the optional OLED's driver, from micropython-lib
 
-metadata(description="Electronic cribbage board firmware", version="0.3.0")  # = version.py
+metadata(description="Electronic cribbage board firmware", version="0.4.0")  # = version.py
 
 package("cribbage", opt=3)  # the rules core and the match engine
 package("board", opt=3)  # the hardware-facing app
