@@ -118,6 +118,17 @@ def test_random_entries(players, muggins, entries):
 # --- sloppy players: false goes and failures to play (rule sheet 000) --------------------
 
 
+def discard_at_random(m, deck, rand):
+    """The deal's hands from deck, each seat's cards for the crib thrown at random: (hands,
+    crib, rest of the deck)."""
+    n, d = m.players, m.dealer
+    hands, crib, rest = deal_hands(n, d, deck)
+    for s in range(n):
+        for _ in range(dealt(n, d, s)[1]):
+            crib.append(hands[s].pop(rand(len(hands[s]))))
+    return hands, crib, rest
+
+
 def sloppy_deal(m, rand, states, seen):
     """One deal where a player with a card that fits sometimes says go all the same; when the
     engine proves the false go (false_go()), the penalty is taken half the time; now and then
@@ -127,11 +138,7 @@ def sloppy_deal(m, rand, states, seen):
     shuffle(deck, rand)
     m.deal()
     states.append(m.state())
-    d = m.dealer
-    hands, crib, rest = deal_hands(n, d, deck)
-    for s in range(n):
-        for _ in range(dealt(n, d, s)[1]):
-            crib.append(hands[s].pop(rand(len(hands[s]))))
+    hands, crib, rest = discard_at_random(m, deck, rand)
     left = [list(h) for h in hands]
     m.starter(rest[0])
     states.append(m.state())

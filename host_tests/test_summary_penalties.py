@@ -9,9 +9,10 @@ import pytest
 
 from cribbage import autoplay, match, summary as S
 from cribbage.cards import PIP
-from cribbage.deal import new_deck, shuffle, deal_hands, dealt
+from cribbage.deal import new_deck, shuffle
 from cribbage.match import Match, loads
 from cribbage.score import score_hand
+from test_match_many import discard_at_random
 
 
 def try_play(m, s, left, rand):
@@ -32,7 +33,6 @@ def try_play(m, s, left, rand):
 
 def sloppy_deal(m, rand, seen):
     """One deal with sloppy players (see the module's text), or until a side pegs out."""
-    n = m.players
     deck = new_deck()
     shuffle(deck, rand)
     m.deal()
@@ -43,10 +43,7 @@ def sloppy_deal(m, rand, seen):
         seen["misdeal"] += 1
         if m.phase == match.OVER:
             return
-    hands, crib, rest = deal_hands(n, d, deck)
-    for s in range(n):
-        for _ in range(dealt(n, d, s)[1]):
-            crib.append(hands[s].pop(rand(len(hands[s]))))
+    hands, crib, rest = discard_at_random(m, deck, rand)
     left = [list(h) for h in hands]
     m.starter(rest[0])
     while m.phase == match.PLAY:

@@ -16,9 +16,9 @@ _WEB_RETRY_MS = const(5000)  # a page that could not start or stopped tries agai
 
 def run(hw):
     """Start the app on hardware hw (blocks forever). If the app cannot even start (a
-    MemoryError reading a game, ...), it tries again after a gc.collect(); a file that 3 boots
-    in a row died parsing (boot.GIVE_UP) is set aside (board/boot.py keeps the count per file) and the board
-    starts without it."""
+    MemoryError reading a game, ...), it tries again after a gc.collect(); a file that 3
+    boots in a row died parsing (boot.GIVE_UP) is set aside (board/boot.py keeps the count
+    per file) and the board starts without it."""
     import asyncio
 
     from board.app import App
