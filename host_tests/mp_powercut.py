@@ -14,7 +14,7 @@ fake board (boards/fake.py) with no display, its files in /data on that filesyst
 A seeded 2-player game is first planned (boards/ramfs.py, no flash) as a list of entries,
 each the keys one confirmed entry takes: "#" deal, the starter's card then "#", each card of
 the play then "#" (or "B#" for go), the four cards of each hand and the crib then "#"; also a
-setting (D, A x6 to "bright", OK steps it and saves the settings, * leaves the menu), an undo
+setting (D, A x7 to "bright", OK steps it and saves the settings, * leaves the menu), an undo
 and a redo (hold *, hold #) and, after the win, "#" for the next game. Entry 0 is the first
 boot on the freshly formatted flash (it makes /data); entry 1 (the first deal) is the first
 save on the empty filesystem.
@@ -160,7 +160,7 @@ def plan(seed):
         while app.m.phase == M.SHOW:  # a hand is filled in from the play: OK; the crib typed
             do("".join(card(c) for c in crib) + "#" if app.m.crib_next else "#")
         if deal == 0:
-            do("DAAAAAA#*")  # menu, to "bright", OK steps it (the settings save), leave
+            do("DAAAAAAA#*")  # menu, to "bright", OK steps it (the settings save), leave
         deal += 1
     do("#")  # the next game (the games won are kept)
     return entries
