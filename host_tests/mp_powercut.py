@@ -14,7 +14,7 @@ fake board (boards/fake.py) with no display, its files in /data on that filesyst
 A seeded 2-player game is first planned (boards/ramfs.py, no flash) as a list of entries,
 each the keys one confirmed entry takes: "#" deal, the starter's card then "#", each card of
 the play then "#" (or "B#" for go), the four cards of each hand and the crib then "#"; also a
-setting (D, A x6 to "bright", OK steps it and saves the settings, * leaves the menu), an undo
+setting (D, A x7 to "bright", OK steps it and saves the settings, * leaves the menu), an undo
 and a redo (hold *, hold #) and, after the win, "#" for the next game. Entry 0 is the first
 boot on the freshly formatted flash (it makes /data); entry 1 (the first deal) is the first
 save on the empty filesystem.
@@ -91,7 +91,7 @@ CONFIGS = {
     "small": (512, 10, 32),
 }
 ORDER = ("pico", "esp32", "small")
-SETTINGS_ENTRY = "DAAAAAA#*"
+SETTINGS_ENTRY = "DAAAAAAA#*"
 STEP_MS = 20  # the fake clock's advance after each key (the app's loop period)
 # How the chip dies (blockdev.RamBlocks's raise_cut): by default the cut op and every later one
 # fail with EIO and littlefs unwinds itself; "raise" on the command line raises PowerCut at the

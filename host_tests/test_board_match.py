@@ -9,6 +9,7 @@ from boardkit import board, new_game, peg_out, shown
 from board.app import App
 from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
+from matchkit import DEAL_CUT, DEAL_LOSER, DEAL_ROTATE
 
 # Settings saved by the firmware before the match setting (version 1: players 3, bright 100).
 OLD_SETTINGS = unhexlify("010703007900000001006400d0070000c0")
@@ -141,7 +142,7 @@ def test_acc_muggins_not_on_heels_nor_penalties_on_the_keys():
     assert m.events == events + 1 and m.score == [2, 2]
 
 
-# --- who deals the next game (issue 22): the players cut, as for the first game ---
+# --- who deals the next game (issue 22): the "deal" setting ---
 
 def test_by_default_the_players_cut_for_the_next_game_and_the_board_asks_who_deals():
     """The sheets: "Players cut for deal", each game. After a game, OK starts the next and the
@@ -149,10 +150,90 @@ def test_by_default_the_players_cut_for_the_next_game_and_the_board_asks_who_dea
     from boardkit import next_game
 
     hw, app, f = board(display=True)
+    assert app.cfg.get("deal") == DEAL_CUT
     win(f, app, 0)  # Red dealt and won
     next_game(f, app)
-    assert app.m.next_dealer == -1 and "deal: Red" in shown(hw)  # (A picks, as at first)
+    assert app.m.next_dealer == -1 and "cut for deal" in shown(hw)
+    assert "deal: Red" in shown(hw)
     f.press("A")  # Blue cut low
     assert "deal: Blue" in shown(hw)
     f.press("#")
     assert app.m.dealer == 1 and app.m.phase == M.STARTER
+
+
+def test_the_loser_deals_or_the_deal_goes_on_as_set_in_the_menu():
+    from boardkit import next_game
+
+    for rule, dealer in ((DEAL_LOSER, 1), (DEAL_ROTATE, 1), (DEAL_LOSER, 0),
+                         (DEAL_ROTATE, 1)):
+        hw, app, f = board(display=True)
+        new_game(f, app, {"deal": rule})
+        assert app.m.settings()[2] >> 4 & 3 == rule
+        winner = 1 if dealer == 0 and rule == DEAL_LOSER else 0
+        win(f, app, winner)  # Red deals the first game
+        next_game(f, app)
+        assert app.m.next_dealer == dealer and "cut for deal" not in shown(hw)
+        f.press("#")  # OK deals: nobody is asked
+        assert app.m.dealer == dealer and app.m.phase == M.STARTER
+
+
+def test_the_menu_names_who_deals_the_next_game():
+    from board.menu import MENU_ITEMS
+
+    hw, app, f = board(display=True)
+    f.press("D" + "A" * MENU_ITEMS.index("deal"))
+    assert "deal\n= 1 cut for deal\nnext game 0-2" in shown(hw)
+    f.press("#")
+    assert app.cfg.get("deal") == 2 and "= 2 loser deals" in shown(hw)
+    assert app.msg == "new game to apply" and app.m.settings()[2] >> 4 & 3 == DEAL_CUT
+    f.press("#")
+    assert "= 0 rotate" in shown(hw)
+    assert settings_loads(hw["fs"].files["/data/settings"]).get("deal") == 0
+
+
+def test_settings_of_earlier_firmware_load_with_the_cut_for_deal():
+    """Settings files from before the deal setting (version 2, and version 1 before the match
+    setting) load with it at its default: the players cut, as the sheets say."""
+    v2 = bytearray((2, 8))
+    for v in (4, 61, 1, 0, 3, 100, 2000, 0):  # players game muggins skunk match bright limit wd
+        v2 += bytes((v & 255, v >> 8))
+    v2.append(sum(v2) & 255)
+    s = settings_loads(bytes(v2))
+    assert (s.get("players"), s.get("game"), s.get("match"), s.get("bright")) == (4, 61, 3, 100)
+    assert s.get("deal") == DEAL_CUT and s.get("limit") == 2000
+    assert settings_loads(OLD_SETTINGS).get("deal") == DEAL_CUT
+    assert settings_loads(s.dumps()).values == s.values and s.dumps()[0] == 3
+
+
+def test_each_deal_setting_from_the_menu_keys_decides_who_deals_after_a_game():
+    """The menu's deal item stepped with OK to each value by its name on the display, a new
+    game, Blue pegs out over Red's deal (so the loser, Red, and the next round the table,
+    Blue, differ), OK: the next game's dealer is as set, and OK deals for him."""
+    from board.menu import MENU_ITEMS
+    from boardkit import next_game
+
+    for name, dealer in (("loser deals", 0), ("rotate", 1), ("cut for deal", -1)):
+        hw, app, f = board(display=True)
+        f.press("D" + "A" * MENU_ITEMS.index("deal"))
+        for _ in range(3):
+            if "= %d %s" % (app.cfg.get("deal"), name) in shown(hw):
+                break
+            f.press("#")  # OK steps the setting (and saves it)
+        assert "deal\n= %d %s\nnext game 0-2" % (app.cfg.get("deal"), name) in shown(hw)
+        f.press("*D#")  # leave the menu; the menu's new game applies the rules
+        f.press("#")  # Red deals the first game
+        f.press("A" if app.e.seat % app.m.sides != 1 else "")
+        for _ in range(8):
+            f.press("15#")
+        f.press("1#")
+        assert app.m.phase == M.OVER and app.m.winner == 1 and app.m.dealer == 0, app.err
+        next_game(f, app)
+        assert app.m.next_dealer == dealer and app.m.phase == M.DEAL, app.err
+        assert ("cut for deal" in shown(hw)) == (dealer < 0), shown(hw)
+        if dealer < 0:  # the players cut: A picks who cut low (the board offers one)
+            offered = 0 if "deal: Red" in shown(hw) else 1
+            assert "deal: %s" % ("Red", "Blue")[offered] in shown(hw)
+            f.press("A")
+            dealer = 1 - offered
+        f.press("#")  # OK deals
+        assert app.m.dealer == dealer and app.m.phase == M.STARTER, app.err

@@ -318,7 +318,7 @@ def current_need_ma(L=None):
     """What the 5 V copper must carry at the firmware's default limit: the limit the renderer
     keeps every frame under, plus every LED's idle draw and the controller."""
     L = L or layout_mod.Layout()
-    limit = settings._RANGE[settings.NAMES.index("limit")][0]
+    limit = settings.Settings().get("limit")  # its default
     return limit + L.count * render.IDLE_UA // 1000 + BOARD_MA
 
 

@@ -200,7 +200,8 @@ class App:
         return M.Match(players=c.get("players"), target=c.get("game"),
                        muggins=bool(c.get("muggins")),
                        skunk_line=-1 if c.get("skunk") else 0,
-                       double_line=-1 if c.get("skunk") else 0, mode=c.get("match"))
+                       double_line=-1 if c.get("skunk") else 0, mode=c.get("match"),
+                       deal=c.get("deal"))
 
     def watchdog(self, on):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
@@ -318,7 +319,11 @@ class App:
             return False
         if what == NEXT_GAME:
             self.record()  # first: a power cut before the game's save records it once
-            return self.do(m.next_game)
+            if not self.do(m.next_game):
+                return False
+            if m.next_dealer < 0:  # the players cut for deal (settings: deal)
+                self.msg = "cut for deal: A picks the dealer, OK deals"
+            return True
         if what in (NEW_GAME, SETTINGS, SELFTEST):  # the menu's own actions (it is loaded)
             from board.menu import act
             return act(self, call)

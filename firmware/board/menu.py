@@ -14,8 +14,9 @@ from board.fault import room
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
 HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "match mode 0-3",
-        "LED brightness", "supply mA", "watchdog 0/1")
+        "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1")
 MATCHES = ("single games", "best of 3", "best of 5", "ACC points")  # the match setting's values
+DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 
 
 def menu_key(app, name):
@@ -163,7 +164,8 @@ def lines(app, out):
         out.append(item)
         if item in NAMES:
             v = app.cfg.get(item)
-            out.append("= %d %s" % (v, MATCHES[v]) if item == "match" else "= %d" % v)
+            out.append("= %d %s" % (v, MATCHES[v]) if item == "match"
+                       else "= %d %s" % (v, DEALS[v]) if item == "deal" else "= %d" % v)
             out.append(HELP[NAMES.index(item)])
         if app.e.num >= 0:
             out.append("> %d" % app.e.num)

@@ -7,22 +7,37 @@ menu walks this table; its help line is in board/menu.py (display only).
 
 match: 0 single games (games won add up, as on earlier firmware), 1 best of 3, 2 best of 5,
 3 ACC game points (cribbage.match SINGLE, BEST_OF_3, BEST_OF_5, ACC).
+deal: who deals a game after the first: 0 the deal goes on round the table (as earlier
+firmware), 1 the players cut for deal (the sheets; the board asks who deals, as for the first
+game), 2 the loser (cribbage.match.Match(deal=...)); ACC points: the loser.
 
-Saved form (version 2): version, count of values, each value (2 bytes, little-endian), the
-sum of the bytes before (low 8 bits). Version 1 files (earlier firmware, 7 values: no
-"match") load with match at its default.
+Saved form (version 3): version, count of values, each value (2 bytes, little-endian), the
+sum of the bytes before (low 8 bits). Files of earlier firmware load with what they lack at
+its default: version 2 (8 values: no "deal"), version 1 (7 values: no "match" either).
 """
 
 from micropython import const
 
-NAMES = ("players", "game", "muggins", "skunk", "match", "bright", "limit", "watchdog")
-# each setting's (default, lowest, highest, step), by NAMES (one table: every module-level
-# name is one more interned on a board for good)
-_RANGE = ((2, 2, 6, 1), (121, 61, 121, 60), (0, 0, 1, 1), (1, 0, 1, 1), (0, 0, 3, 1),
-          (64, 8, 255, 8), (2000, 200, 9000, 100), (0, 0, 1, 1))
-RULES = const(5)  # NAMES[:RULES] are the game's rules: a new game applies them
-_VERSION = const(2)
+NAMES = ("players", "game", "muggins", "skunk", "match", "deal", "bright", "limit",
+         "watchdog")
+# each setting's (default, lowest, highest, step), by NAMES, as 16-bit little-endian numbers
+# (one table, and bytes: a tuple per setting would be built on the heap at every boot; every
+# module-level name is one more interned on a board for good)
+_RANGE = (
+    b"\x02\x00\x02\x00\x06\x00\x01\x00"  # players (2, 2, 6, 1)
+    b"\x79\x00\x3d\x00\x79\x00\x3c\x00"  # game (121, 61, 121, 60)
+    b"\x00\x00\x00\x00\x01\x00\x01\x00"  # muggins (0, 0, 1, 1)
+    b"\x01\x00\x00\x00\x01\x00\x01\x00"  # skunk (1, 0, 1, 1)
+    b"\x00\x00\x00\x00\x03\x00\x01\x00"  # match (0, 0, 3, 1)
+    b"\x01\x00\x00\x00\x02\x00\x01\x00"  # deal (1, 0, 2, 1)
+    b"\x40\x00\x08\x00\xff\x00\x08\x00"  # bright (64, 8, 255, 8)
+    b"\xd0\x07\xc8\x00\x28\x23\x64\x00"  # limit (2000, 200, 9000, 100)
+    b"\x00\x00\x00\x00\x01\x00\x01\x00"  # watchdog (0, 0, 1, 1)
+)
+RULES = const(6)  # NAMES[:RULES] are the game's rules: a new game applies them
+_VERSION = const(3)
 _MATCH = const(4)  # "match": version 1 files have no value for it
+_DEAL = const(5)  # "deal": version 1 and 2 files have none
 
 
 class Settings:
@@ -32,7 +47,7 @@ class Settings:
             v[:] = values
         else:
             for i in range(len(v)):
-                v[i] = _RANGE[i][0]
+                v[i] = _RANGE[8 * i] | _RANGE[8 * i + 1] << 8
         self.values = v
 
     def get(self, name):
@@ -40,7 +55,9 @@ class Settings:
 
     def set(self, name, value):
         """Set a setting; ValueError (and no change) when out of range."""
-        _, low, high, _ = _RANGE[NAMES.index(name)]  # (unpacked: no slice made)
+        j = 8 * NAMES.index(name)
+        low = _RANGE[j + 2] | _RANGE[j + 3] << 8
+        high = _RANGE[j + 4] | _RANGE[j + 5] << 8
         if not (isinstance(value, int) and low <= value <= high):
             raise ValueError("%s is %d to %d, not %r" % (name, low, high, value))
         if name == "game" and value not in (61, 121):
@@ -50,7 +67,10 @@ class Settings:
     def step(self, name, up=True):
         """The next value (wrapping round), as a menu's + key does."""
         i = NAMES.index(name)
-        _, low, high, step = _RANGE[i]
+        j = 8 * i
+        low = _RANGE[j + 2] | _RANGE[j + 3] << 8
+        high = _RANGE[j + 4] | _RANGE[j + 5] << 8
+        step = _RANGE[j + 6] | _RANGE[j + 7] << 8
         v = self.values[i] + (step if up else -step)
         if v > high:
             v = low
@@ -72,7 +92,8 @@ def loads(data):
     """Settings from dumps() bytes (or a version 1 file); ValueError when they are not ours
     or out of range."""
     n = len(NAMES)
-    k = n if data[:1] == bytes((_VERSION,)) else n - 1 if data[:1] == b"\x01" else -1
+    v = data[0] if data else 0
+    k = n - _VERSION + v if 1 <= v <= _VERSION else -1  # (each version one value more)
     if k < 0 or len(data) != 3 + 2 * k or data[1] != k:
         raise ValueError("not a settings file")
     if sum(data[:-1]) & 255 != data[-1]:
@@ -80,8 +101,8 @@ def loads(data):
     s = Settings()
     j = 2
     for i in range(n):
-        if k < n and i == _MATCH:
-            continue  # version 1: the match mode keeps its default
+        if (v < 3 and i == _DEAL) or (v < 2 and i == _MATCH):
+            continue  # not in a file of earlier firmware: its default
         s.set(NAMES[i], data[j] | data[j + 1] << 8)
         j += 2
     return s
