@@ -7,11 +7,12 @@ STAMP := $(VENV)/.installed
 # 15 % over what the biggest module needs (still under an ESP32's on this port's objects).
 MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
-.PHONY: help venv test test-py test-mp bench score clean
+.PHONY: help venv test quick test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
+	@echo "make quick   - lint and pytest without the long sweeps (soak, power cuts, budgets...)"
 	@echo "make bench   - speed and memory, MicroPython vs references, as ratios"
 	@echo "make score CARDS='5H 5C 5S JD 5D'  - score a hand"
 	@echo "make sim     - the board in the terminal: real firmware, real MicroPython, fake hardware"
@@ -42,8 +43,12 @@ $(STAMP): pyproject.toml
 
 test: lint typecheck test-py test-mp
 
+# While you work: the same, less the long sweeps (host_tests/conftest.py's SLOW_*). Not for CI.
+quick: lint $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
 test-py: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 
 test-mp: $(STAMP)
 	MP_HEAP=$(MP_HEAP) $(BIN)/python host_tests/run_mp.py

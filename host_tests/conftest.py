@@ -8,6 +8,28 @@ import build  # tools/build.py
 from hostenv import ROOT
 
 
+# The long sweeps: `make test` (and CI) runs them all; `make quick` leaves them out while you
+# work (pytest -m "not slow"). A module's every test, or one test by name; each of these runs
+# for tens of seconds to minutes (the soak's 500 games, a power cut at every block write, all
+# 13 million hands, the heap squeezes, the per-board budgets' whole games, the PCB's KiCad runs,
+# the page's flood, six simulators at once on a busy machine).
+SLOW_MODULES = ("test_endurance", "test_board_powercut", "test_exhaustive", "test_board_starve",
+                "test_board_mp", "test_pcb")
+SLOW_TESTS = ("test_the_page_sheds_a_flood_and_comes_back",
+              "test_scripted_runs_are_the_same_however_busy_the_machine")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long sweep (make test runs it, make quick not)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if item.module else ""
+        if module in SLOW_MODULES or item.originalname in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def mpy_tree(tmp_path_factory):
     """The esp32 tree as `make build` makes it (built once a run; the tests run the MicroPython
