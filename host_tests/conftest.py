@@ -12,11 +12,15 @@ from hostenv import ROOT
 # work (pytest -m "not slow"). A module's every test, or one test by name; each of these runs
 # for tens of seconds to minutes (the soak's 500 games, a power cut at every block write, all
 # 13 million hands, the heap squeezes, the per-board budgets' whole games, the PCB's KiCad runs,
-# the page's flood, six simulators at once on a busy machine).
+# the page's flood and idle connections, six simulators at once on a busy machine, every
+# corruption of a saved file).
 SLOW_MODULES = ("test_endurance", "test_board_powercut", "test_exhaustive", "test_board_starve",
                 "test_board_mp", "test_pcb")
 SLOW_TESTS = ("test_the_page_sheds_a_flood_and_comes_back",
-              "test_scripted_runs_are_the_same_however_busy_the_machine")
+              "test_idle_connections_never_keep_the_page_away",
+              "test_scripted_runs_are_the_same_however_busy_the_machine",
+              "test_every_corrupt_game_file_is_kept_aside_and_the_board_starts_afresh",
+              "test_every_corrupt_settings_file_is_kept_aside_and_defaults_used")
 
 
 def pytest_configure(config):
