@@ -66,6 +66,15 @@ def test_c_takes_the_muggins_the_display_offers_while_the_next_hand_is_filled_in
     assert entry_line(hw) == "> 4D 5H 5S 6C"  # Red's hand is still there to count
 
 
+def test_c_takes_the_muggins_offered_while_a_card_is_typed_for_the_next_hand():
+    hw, app, f = board(display=True)
+    keys(f, UNDER_CLAIMED + "9B")  # 9D typed: Red's hand starts afresh
+    assert entry_line(hw) == "> 9D" and "C muggins" in shown(hw).replace("\n", " ")
+    f.press("C")
+    assert app.err is None and app.m.score == [7, 9] and "Red +2 muggins" in shown(hw)
+    assert entry_line(hw) == "> 4D 5H 5S 6C"  # the hand as played, back for Red
+
+
 # --- 6. the first OK after an undo or a new game ----------------------------------------------
 
 

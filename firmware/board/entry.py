@@ -246,8 +246,8 @@ def letter(app, name):
         e.quick = True
         return (m.go,)  # said at once: no OK to wait for
     elif name == "C":
-        untyped = not e.cards or e.filled == len(e.cards)  # (the hand as played is no typing)
-        if m.overlooked() and untyped and not e.show_next and m.phase != M.OVER:
+        if m.overlooked() and not e.show_next and m.phase != M.OVER:  # as the display offers,
+            # whatever the next hand holds (filled in from the play, or typed)
             if m.sides == 2:
                 return (m.muggins,)  # the other side calls it: no choice to make
             side = m.overlooked_side()  # who calls? the next side (OK takes it)
