@@ -215,19 +215,23 @@ def test_the_play_without_the_starter_entered_shows_no_blank_line():
 # --- issue 23.9: a fault in the show keeps the entry ------------------------------------------
 
 
-def test_a_fault_at_ok_in_the_show_keeps_the_hand_filled_in_and_the_next_ok_counts_it(
-        monkeypatch):
-    hw, app, f = played_show()
+def show_failing_once(fired):
+    """Match.show raising MemoryError at its first call (fired gets 1), then the real one."""
     real = M.Match.show
-    fired = []
 
     def show(self, *a):
         if not fired:
             fired.append(1)
             raise MemoryError
         return real(self, *a)
+    return show
 
-    monkeypatch.setattr(M.Match, "show", show)
+
+def test_a_fault_at_ok_in_the_show_keeps_the_hand_filled_in_and_the_next_ok_counts_it(
+        monkeypatch):
+    hw, app, f = played_show()
+    fired = []
+    monkeypatch.setattr(M.Match, "show", show_failing_once(fired))
     f.press("#")
     assert fired and app.err.startswith("fault (MemoryError")
     assert app.m.score == [5, 3] and entry_line(hw) == "> AC 2C 4C KS"
@@ -237,15 +241,8 @@ def test_a_fault_at_ok_in_the_show_keeps_the_hand_filled_in_and_the_next_ok_coun
 
 def test_a_fault_whose_frame_fails_too_comes_up_as_itself_not_as_a_refusal(monkeypatch):
     hw, app, f = played_show()
-    real_show = M.Match.show
     real_update = board_state.update
     fired = []
-
-    def show(self, *a):
-        if not fired:
-            fired.append(1)
-            raise MemoryError
-        return real_show(self, *a)
 
     def update(app):
         if len(fired) == 1:  # the fault's own view update fails too
@@ -253,7 +250,7 @@ def test_a_fault_whose_frame_fails_too_comes_up_as_itself_not_as_a_refusal(monke
             raise MemoryError
         return real_update(app)
 
-    monkeypatch.setattr(M.Match, "show", show)
+    monkeypatch.setattr(M.Match, "show", show_failing_once(fired))
     monkeypatch.setattr(board_state, "update", update)
     f.press("#")
     assert fired == [1, 2]

@@ -297,6 +297,18 @@ def size(b, i, players):
     raise ValueError(say(_NO, _UNKNOWN, (k,)))
 
 
+def events_whole(j, start, end, top, players):
+    """True if events from start run exactly to end, passing `committed`-like mark top (the
+    save formats' check of a journal: saved.py and saved1.py)."""
+    i = start
+    seen = top == start
+    while i < end:
+        i += size(j, i, players)
+        if i == top:
+            seen = True
+    return i == end and seen
+
+
 # The handlers of the play and the show, and the deal records: they import this module's names
 # above, so they come last (a module importing one of them first still gets these names).
 from . import journal, pegging  # noqa: E402

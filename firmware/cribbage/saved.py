@@ -15,7 +15,7 @@ padded, corrupt or of an unknown version, and reads the version 1 saves of earli
 
 import binascii
 
-from .events import VERSION, size as _size, say
+from .events import VERSION, say, events_whole
 from .journal import CAP, show_prev, prev_size, get16, put16
 
 from micropython import const
@@ -102,17 +102,6 @@ def dump(self, f):
     for i in range(4):
         head[i] = crc >> (8 * i) & 255
     f.write(memoryview(head)[:4])
-
-
-def events_whole(j, start, end, top, players):
-    """True if events from start run exactly to end, passing `committed`-like mark top."""
-    i = start
-    seen = top == start
-    while i < end:
-        i += _size(j, i, players)
-        if i == top:
-            seen = True
-    return i == end and seen
 
 
 def loads(data, match_class):

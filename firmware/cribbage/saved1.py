@@ -4,8 +4,7 @@ Loaded only when such a save is found (saved.loads), once: the board saves versi
 (Its loads() has the name of saved.loads, one the board interns anyway.)
 """
 
-from .events import E_NEW_GAME, size as _size, say
-from .saved import events_whole
+from .events import E_NEW_GAME, size as _size, say, events_whole
 
 from micropython import const
 
