@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb
+.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -29,6 +29,8 @@ help:
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
 	@echo "             - put official MicroPython (micropython.org/download) on the board"
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
+	@echo "make club [BROKER=host:1883] [CLUB_ARGS=...] - the club service: boards' games through"
+	@echo "               the MQTT broker into club.sqlite, the club page on :8124 (docs/club.md)"
 	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
 	@echo "make pcb     - regenerate hardware/pcb/: the track as a KiCad board, Gerbers, BOM, CPL,"
 	@echo "               picture, and check them (needs KiCad 6: apt-get install kicad kicad-footprints)"
@@ -132,3 +134,8 @@ hardware: $(STAMP)
 KICAD_PY ?= /usr/bin/python3
 pcb: $(STAMP)
 	KICAD_PY=$(KICAD_PY) $(BIN)/python tools/pcb_check.py --generate
+
+# --- club night (issue 24): the club service (tools/club; docs/club.md says how to run a night) ---
+BROKER ?= 127.0.0.1:1883
+club: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m club --broker $(BROKER) $(CLUB_ARGS)

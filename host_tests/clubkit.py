@@ -204,5 +204,5 @@ class Board:
             self.client.publish(self.topic, payload(msg), qos=1).wait_for_publish(10)
 
     def close(self):
-        self.client.loop_stop()
         self.client.disconnect()
+        self.client.loop_stop()
