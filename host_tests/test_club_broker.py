@@ -65,8 +65,8 @@ def test_games_from_four_boards_make_the_standings(tmp_path, parts):
                  lambda: (lambda s: len(s["states"]) == 4 and s)(svc.get("/state.json")))
     assert sorted(live["states"]) == ["t1", "t2", "t3", "t4"]
     assert live["states"]["t1"]["score"] == boards[0].sim.state()["score"]
-    assert until("four boards online",
-                 lambda: svc.get("/state.json")["status"] == {b: "online" for b in live["states"]})
+    online = dict.fromkeys(live["states"], "online")
+    assert until("four boards online", lambda: svc.get("/state.json")["status"] == online)
     page = svc.get("/", raw=True).decode()
     for g in games:
         assert g["id"] in page

@@ -21,6 +21,7 @@ import io
 import json
 import logging
 import signal
+import socket
 import sys
 import threading
 import time
@@ -160,6 +161,11 @@ def games_csv(games):
 class Handler(BaseHTTPRequestHandler):
     club = None  # set by serve()
     server_version = "club/1"
+
+    def setup(self):
+        super().setup()
+        # a reply's headers and body go out as they are written: no wait on the peer's ACK
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, fmt, *args):
         log.debug("http: " + fmt, *args)

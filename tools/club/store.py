@@ -46,6 +46,7 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # committed is on disk: then the PUBACK
         self.db.executescript(SCHEMA)
+        self.parsed = {}  # id -> the message, read once (a stored game never changes)
 
     def close(self):
         with self.lock:
@@ -62,8 +63,9 @@ class Store:
 
     def games(self, night=None, since=None):
         """The stored game messages (each with "received" and "night" added), oldest first:
-        all, or one night's, or those received at or after since."""
-        q = "SELECT body, received, night FROM games"
+        all, or one night's, or those received at or after since. Each is parsed once and
+        kept: the caller reads them, never changes them."""
+        q = "SELECT id, received, night FROM games"
         args = []
         where = []
         if night:
@@ -77,12 +79,16 @@ class Store:
         q += " ORDER BY received, rowid"
         with self.lock:
             rows = self.db.execute(q, args).fetchall()
-        out = []
-        for body, received, n in rows:
-            g = json.loads(body)
-            g["received"] = received
-            g["night"] = n
-            out.append(g)
+            out = []
+            for gid, received, n in rows:
+                g = self.parsed.get(gid)
+                if g is None:
+                    body = self.db.execute("SELECT body FROM games WHERE id = ?",
+                                           (gid,)).fetchone()[0]
+                    g = self.parsed[gid] = json.loads(body)
+                    g["received"] = received
+                    g["night"] = n
+                out.append(g)
         return out
 
     def game(self, gid):
