@@ -84,6 +84,7 @@ typecheck: $(STUBS)/.installed
 	$(BIN)/python tools/hostenv.py  # .venv/mp-lib: the board's packages (microdot), for pyright
 	$(BIN)/pyright -p tools/typecheck/rp2.json
 	$(BIN)/pyright -p tools/typecheck/esp32.json
+	$(BIN)/pyright -p tools/typecheck/club.json  # tools/club (CPython)
 
 build: $(STAMP)
 	$(BIN)/python tools/build.py --package-json --fetch-libs

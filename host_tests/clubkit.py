@@ -17,6 +17,7 @@ import time
 import urllib.request
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from hostenv import ROOT
 from webkit import free_port
@@ -150,10 +151,10 @@ class Board:
         self.sent = []  # the game messages the broker acknowledged
         p = contract.PREFIX + "/" + name
         self.topic = p + "/game"
-        c = self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="board-" + name,
+        c = self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-" + name,
                                       protocol=mqtt.MQTTv311)
         c.will_set(p + "/status", b"offline", qos=1, retain=True)
-        c.reconnect_delay_set(min_delay=0.1, max_delay=1)
+        c.reconnect_delay_set(min_delay=1, max_delay=2)
 
         self.epoch = 0  # connections so far: a game unacknowledged on an older one goes again
 

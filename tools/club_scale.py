@@ -26,6 +26,7 @@ import time
 import urllib.request
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from hostenv import ROOT
 from club.simboard import SimBoard, payload
@@ -80,7 +81,7 @@ def get(port, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--boards", type=int, default=50)
     ap.add_argument("--games", type=int, default=10, help="games per board")
     ap.add_argument("--interval", type=float, default=1.0, help="seconds between a board's games")
@@ -135,7 +136,7 @@ def run(a, port, http, broker, svc):
     before = {"broker": proc_usage(broker.pid), "service": proc_usage(svc.pid)}
 
     def board(name, plan, rnd):
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="board-" + name,
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-" + name,
                         protocol=mqtt.MQTTv311)
         c.will_set("cribbage/%s/status" % name, b"offline", qos=1, retain=True)
         c.connect("127.0.0.1", port, keepalive=30)
@@ -167,6 +168,7 @@ def run(a, port, http, broker, svc):
     games, _ = get(http, "/games.json?night=all")
     lat = sorted(g["received"] - sent[g["id"]] for g in games)
     stand = []
+    s = {}
     for _ in range(5):
         s, dt = get(http, "/standings.json?night=all")
         stand.append(dt)

@@ -57,6 +57,7 @@ def standings(games):
     order = sorted(rows.values(),
                    key=lambda r: (-r["points"], -r["won"], -r["spread"], r["name"].lower()))
     key = None
+    place = 0
     for i, row in enumerate(order):
         k = (row["points"], row["won"], row["spread"])
         if k != key:

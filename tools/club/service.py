@@ -29,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
@@ -105,9 +106,9 @@ class Club:
 
 def connect(club, host, port, client_id):
     """A paho client for club, connecting in the background (it reconnects by itself)."""
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                     clean_session=False, protocol=mqtt.MQTTv311, manual_ack=True)
-    c.reconnect_delay_set(min_delay=0.2, max_delay=5)
+    c.reconnect_delay_set(min_delay=1, max_delay=5)
     c.max_inflight_messages_set(100)
 
     def on_connect(client, userdata, flags, reason, props):
@@ -159,7 +160,7 @@ def games_csv(games):
 
 
 class Handler(BaseHTTPRequestHandler):
-    club = None  # set by serve()
+    club: Club  # set by serve()
     server_version = "club/1"
 
     def setup(self):
@@ -167,8 +168,8 @@ class Handler(BaseHTTPRequestHandler):
         # a reply's headers and body go out as they are written: no wait on the peer's ACK
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def log_message(self, fmt, *args):
-        log.debug("http: " + fmt, *args)
+    def log_message(self, format, *args):  # noqa: A002  (the base class's name)
+        log.debug("http: " + format, *args)
 
     def _send(self, body, ctype="text/html; charset=utf-8", code=200, headers=()):
         data = body.encode() if isinstance(body, str) else body
@@ -291,7 +292,7 @@ def serve(club, bind, port):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="club", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="club", description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--broker", default="127.0.0.1:1883", help="HOST[:PORT] of the broker")
     ap.add_argument("--prefix", default=contract.PREFIX, help="the boards' topic prefix")
     ap.add_argument("--db", default="club.sqlite", help="the SQLite file (created)")

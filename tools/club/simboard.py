@@ -69,6 +69,7 @@ class SimBoard:
     def finish(self):
         """The game message of the game just finished: its record, as the board keeps it."""
         m = self.m
+        assert m is not None, "no game played"
         history.add(self.store, m, summary.dumps(m, DETAIL))
         recs = list(export.records(self.store.open("history")))
         self.n += 1
