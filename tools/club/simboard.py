@@ -78,8 +78,10 @@ class SimBoard:
                 "game": export.decode(recs[-1], self.n)}
 
     def state(self):
-        """The live state message: the page's snapshot, the board's name and the seats' names."""
-        self._match()
+        """The live state message: the page's snapshot, the board's name and the seats' names
+        (a game just won shows its end, as the board does until OK)."""
+        if self.m is None:
+            self._match()
         st = web.snapshot(self.app)
         st["board"] = self.name
         st["names"] = list(self.names)
