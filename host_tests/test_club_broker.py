@@ -67,6 +67,7 @@ def test_games_from_four_boards_make_the_standings(tmp_path, parts):
     assert live["states"]["t1"]["score"] == boards[0].sim.state()["score"]
     online = dict.fromkeys(live["states"], "online")
     assert until("four boards online", lambda: svc.get("/state.json")["status"] == online)
+    assert sorted(svc.get("/players.json")) == sorted(n for ns in NAMES for n in ns)
     page = svc.get("/", raw=True).decode()
     for g in games:
         assert g["id"] in page

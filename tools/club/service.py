@@ -12,7 +12,8 @@ killed half way gets it again; its record id keys it, so a resend counts once. A
 breaks the contract (contract.py) is logged and dropped (and acknowledged: sending it again
 would not mend it). Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=,
 /game?id=, /race.svg?id=, /director; data: /games.json, /games.csv, /standings.json,
-/state.json, /tournament.json, /health.json.
+/state.json, /tournament.json, /players.json (the tournament's players, then tonight's other
+names: the list a board's page may offer), /health.json.
 """
 
 import argparse
@@ -241,6 +242,12 @@ class Handler(BaseHTTPRequestHandler):
                             "tables": [] if info["next"] is None else
                             page.tournament.tables(info["rounds"][info["next"]], t["tables"]),
                             "standings": info["standings"], "bracket": info["bracket"]})
+        elif path == "/players.json":  # the club's list, for a board's page to choose from
+            names = list(t["players"]) if t else []
+            for r in night.standings(games):
+                if r["name"] not in names:
+                    names.append(r["name"])
+            self._json(names)
         elif path == "/health.json":
             self._json({"games": club.store.count(), "dropped": club.dropped,
                         "duplicates": club.duplicates, "connected": club.connected})
