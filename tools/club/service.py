@@ -72,7 +72,12 @@ class Club:
                     return "new"
                 with self.lock:
                     self.duplicates += 1
-                log.info("game %s again: stored already", msg["id"])
+                kept = self.store.game(msg["id"]) or {}
+                if kept.get("game") != msg["game"] or kept.get("seats") != msg["seats"]:
+                    log.warning("game %s again with other contents: the first kept (a board "
+                                "that counts its games from 1 again?)", msg["id"])
+                else:
+                    log.info("game %s again: stored already", msg["id"])
                 return "duplicate"
             if kind == "state":
                 if not payload:  # a retained state cleared
