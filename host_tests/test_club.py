@@ -160,12 +160,15 @@ def test_a_club_handles_every_kind_of_message(tmp_path):
     g = board.play()
     assert club.handle("cribbage/t1/game", payload(g)) == "new"
     assert club.handle("cribbage/t1/game", payload(g)) == "duplicate"
+    other = board.play()  # another game under the first one's id: the first is kept
+    assert club.handle("cribbage/t1/game", payload(dict(other, id=g["id"]))) == "duplicate"
+    assert club.store.game(g["id"])["game"] == g["game"] != other["game"]
     assert club.handle("cribbage/t1/game", b"{]") == "dropped"
     assert club.handle("cribbage/t1/state", payload(board.state())) == "state"
     assert club.handle("cribbage/t1/status", b"online") == "status"
     assert club.handle("cribbage/t1/status", b"maybe") == "dropped"
     assert club.handle("elsewhere/t1/game", payload(g)) == "dropped"
-    assert (club.store.count(), club.dropped, club.duplicates) == (1, 3, 1)
+    assert (club.store.count(), club.dropped, club.duplicates) == (1, 3, 2)
     assert club.live()[0]["t1"]["names"] == ["Ann", "Bob"]
 
 
