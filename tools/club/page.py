@@ -165,7 +165,8 @@ def race_svg(msg):
         out.append('<polyline fill="none" stroke="%s" stroke-width="2.5" points="%s">'
                    '<title>%s</title></polyline>'
                    % (COLOURS[k % 6], pts, _h(", ".join(night.side_names(msg, k)))))
-    out.append('<text x="%d" y="%d" font-size="10">deal</text></svg>' % (w - pad + 4, h - pad + 12))
+    out.append('<text x="%d" y="%d" font-size="10" text-anchor="end">deal</text></svg>'
+               % (w - 2, h - 4))
     return "".join(out)
 
 
