@@ -31,7 +31,7 @@ def test_the_page_and_its_state_follow_the_keys(board):
     assert b"http://" not in page.replace(b"http://www.w3.org/2000/svg", b"")  # no CDN
     st = board.state()
     assert st["phase"] == "deal" and st["score"] == [0, 0] and st["names"] == ["Red", "Blue"]
-    assert st["match"] == "games" and st["match_won"] == -1  # single games (the setting)
+    assert st["match"] == "single games" and st["match_won"] == -1  # single games (the setting)
     board.keys("5#")  # 5 points pegged by hand, to Red
     st = board.state()
     assert st["score"] == [5, 0]

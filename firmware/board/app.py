@@ -4,7 +4,7 @@ The key map and what OK does are in the comment below (a comment costs no RAM wh
 the module is compiled on the board; a long docstring does).
 """
 
-# Entry point: App(hw) then app.run() (asyncio, on a board or in the simulator), or
+# Entry point: App(hw) then board.tasks.tasks(app) (asyncio, on a board or in the simulator), or
 # app.step(now) / app.key(name) / app.long_key(name) driven by tests. `hw` is the dict a board
 # module builds (below): the app never constructs hardware.
 #
@@ -40,7 +40,7 @@ the module is compiled on the board; a long docstring does).
 # buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
 # know is refused when it starts (board.boot.HW_KEYS): a misspelt key is not silently ignored.
 #
-# Start it with board.app.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
+# Start it with board.tasks.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
 # app.boot() (a key held at power-up starts the LED self-test), app.step(now_ms) handles queued
 # key events and draws a frame (strip.write() only when a pixel changed); app.key("5") /
 # app.long_key("*") inject key presses. What a simulator or a test reads: app.m (the match
@@ -183,7 +183,7 @@ class App:
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
-        unload("board.boot")
+        fault.unload("board.boot")
         self.view = View(self.m.sides, self.m.target)
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
@@ -386,11 +386,6 @@ class App:
                         msg = "not saved (out of memory): the game goes on"
                     self.refuse(msg)
 
-    async def run(self, frame_ms=20):
-        """The app's asyncio tasks, forever (board/tasks.py)."""
-        from board.tasks import tasks
-        await tasks(self, frame_ms)
-
     def recover(self, e):
         """Anything but a refusal raised by an entry or a frame: board/fault.py. If even that
         runs out of memory, say the least, and step() restores the game before the next
@@ -452,7 +447,8 @@ class App:
                 if pressed:   # read a meter; the version) is drawn once, and stays until a key
                     self.selftest_step = (step & ~_HELD) + 1
             else:
-                got = self.renderer.selftest(step)
+                from board.selftest import selftest  # (loaded only while the test runs)
+                got = selftest(self.renderer, step)
                 if got:
                     self.selftest_step = step + 1 if got is True or pressed else step | _HELD
                 else:
@@ -515,19 +511,8 @@ class App:
             return False  # nothing held: no self-test window to wait for
         from board.boot import held_at_power_up
         on = held_at_power_up(self, _SELFTEST_HOLD_MS)
-        unload("board.boot")
+        fault.unload("board.boot")
         if on:
             self.selftest_step = 0
         return on
 
-
-def unload(name):
-    """Forget module name (code needed once: board.boot, board.stats): gc frees it."""
-    fault.forget(name)
-    gc.collect()
-
-
-def run(hw):
-    """Start the app on hardware hw (blocks forever): what main.py calls (board/tasks.py)."""
-    from board.tasks import run
-    run(hw)

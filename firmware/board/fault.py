@@ -76,6 +76,12 @@ def forget(name):
         delattr(p, name[i + 1:])
 
 
+def unload(name):
+    """Forget module name (code needed once: board.boot, board.stats): gc frees it."""
+    forget(name)
+    gc.collect()
+
+
 def restore(app):
     """The state from the engine's journal, else from the last save; if neither can be had
     now, app.broken stays True and the app tries again before the next entry."""

@@ -8,6 +8,9 @@ COLS = 16
 ROWS = 8
 SIDE_NAMES = ("Red", "Blue", "Green", "Yellow", "Pink", "Cyan")
 RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
+# the match setting's values (cribbage.events SINGLE..ACC), on the display and the page
+MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
+DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 
 
 def wrap(text, width=COLS):

@@ -1,4 +1,5 @@
-"""The app running on asyncio (a board, the simulator): loaded by board.app.run only.
+"""The app running on asyncio (a board, the simulator): started by main.py (run), or
+by a simulator (tasks). It sits above the app and the page: the one module that knows both.
 
 Two tasks: the keypad scan, which calls the app at once when a scan queues a key (the frame
 for a key does not wait for the next tick), and the frame loop (blinks, the watchdog). A task
@@ -35,7 +36,7 @@ def run(hw):
                 raise
     assert app is not None
     app.boot()
-    asyncio.run(app.run())
+    asyncio.run(tasks(app, 20))
 
 
 async def web(app):
@@ -77,7 +78,8 @@ async def web(app):
 
 
 async def tasks(app, frame_ms):
-    """App.run: start the tasks, restart any that dies, forever."""
+    """The app's asyncio tasks (frames every frame_ms): start them, restart any that dies,
+    forever."""
     import asyncio
 
     from board.keypad import sleep_ms

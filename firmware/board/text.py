@@ -11,8 +11,9 @@ from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.keypad import ticks_diff
-from board.modes import NORMAL, VERSION_MSG
+from board.modes import NORMAL, MENU, ADVISE, PENALTY, STATS, VERSION_MSG
 from board.entry import showing, shower, dealer_next
+from board.settings import NAMES
 
 from micropython import const
 
@@ -26,9 +27,6 @@ def lines(app):
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
     if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
-        from board.fault import room
-        room("board.menu")  # (loaded already, but for a false go's penalty entry)
-        from board.menu import lines as menu_lines
         out = menu_lines(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
@@ -93,6 +91,68 @@ def lines(app):
         n -= 1
     if err:
         out = out[:max(0, screen.ROWS - len(err))] + err
+    return out
+
+
+def menu_lines(app, out):
+    """The display's lines in the menu, the advisor, the statistics or the
+    penalty entry: out has the scores' lines."""
+    if app.mode == MENU:
+        from board.menu import MENU_ITEMS, HELP  # (loaded: the menu is open)
+        from version import VERSION
+
+        item = MENU_ITEMS[app.item]
+        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
+        out.append(item)
+        if item in NAMES:
+            v = app.cfg.get(item)
+            out.append("= %d %s" % (v, screen.MATCHES[v]) if item == "match"
+                       else "= %d %s" % (v, screen.DEALS[v]) if item == "deal" else "= %d" % v)
+            out.append(HELP[NAMES.index(item)])
+        if app.e.num >= 0:
+            out.append("> %d" % app.e.num)
+        out.append("A/B move # ok")
+    elif app.mode == PENALTY:
+        penalty_text(app, out)
+    elif app.mode == STATS:  # its own page: the side's lines fill the screen
+        return stats_text(app)
+    elif app.mode == ADVISE:
+        out.append("ADVISE 5-6 cards")
+        out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.e.cards)
+                        + (" %d" % app.e.num if app.e.num >= 0 else "")))
+        if app.e.advice:
+            for pts, throw in app.e.advice:
+                out.append("%s %d.%02d" % (" ".join(fmt(app.e.cards[i]) for i in throw),
+                                           int(pts), int(pts * 100 + 0.5) % 100))
+        else:
+            out.append("A my crib, B not")
+    return out
+
+
+def penalty_text(app, out):
+    """The penalty entry's lines on the display, after the scores: the kind, whose two, who
+    failed (the seat named), the keys."""
+    off = app.e.off
+    if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
+        out.append("PENALTY")
+    out.append(("misdeal", "failed to play", "false go")[app.pen])
+    out.append("+2 to " + seat_name(app, app.e.seat))
+    if off >= 0:
+        out.append("by " + seat_name(app, off))  # whose cards left are dead
+    out.append("A who B misdeal")
+    out.append("C failed D by" if off >= 0 else "C failed to play")
+    out.append("# peg * leave")
+
+
+def stats_text(app):
+    """The display's lines on the statistics' pages: a header with the page,
+    the side's lines (board/stats.py: 6 at most), the keys."""
+    pages = app.e.stats
+    if not pages:
+        return ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
+    out = ["STATS %d/%d" % (app.e.page + 1, len(pages))]
+    out.extend(pages[app.e.page])
+    out.append("A/B side * back")
     return out
 
 

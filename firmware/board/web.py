@@ -73,7 +73,6 @@ Request.max_content_length = _BODY
 Request.max_body_length = _BODY
 
 PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
-MATCHES = ("games", "best of 3", "best of 5", "ACC points")  # by cribbage.events SINGLE..ACC
 WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
 
 
@@ -445,7 +444,7 @@ def snapshot(app):
         "phase": PHASES[phase] if 0 <= phase < len(PHASES) else str(phase),
         "deal": m.deals, "score": list(m.score), "back": list(m.back),
         "games": list(m.games[:sides]),
-        "match": MATCHES[m.mode] if 0 <= m.mode < len(MATCHES) else "",
+        "match": screen.MATCHES[m.mode] if 0 <= m.mode < len(screen.MATCHES) else "",
         "match_won": m.match_won(), "pegs": pegs, "skunk": skunk, "games_leds": games,
         "dealer": m.dealer, "dealer_side": m.side_of(m.dealer) if m.dealer >= 0 else -1,
         "deals_next": deals_next(app),
