@@ -8,9 +8,16 @@ COLS = 16
 ROWS = 8
 SIDE_NAMES = ("Red", "Blue", "Green", "Yellow", "Pink", "Cyan")
 RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
-# the match setting's values (cribbage.events SINGLE..ACC), on the display and the page
-MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
-DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
+
+
+def seat_name(app, seat):
+    """'Red', or 'Red2' when partners share a side (the display's and the menu's name for a
+    seat of app's game)."""
+    m = app.m
+    name = SIDE_NAMES[m.side_of(seat)]
+    if m.players > m.sides:
+        name += str(seat // m.sides + 1)
+    return name
 
 
 def wrap(text, width=COLS):

@@ -9,6 +9,8 @@ that ends with an exception reaches the asyncio loop's exception handler, which 
 
 import gc
 
+from board.modes import SAY, MSG_TEXT, message
+
 from micropython import const
 
 _WEB_ROOM = const(36 * 1024)  # free heap the page's server wants (microdot: ~31 KB, 64-bit)
@@ -67,11 +69,9 @@ async def web(app):
         except Exception as e:  # noqa: BLE001
             print("web: stopped: %r; tried again in %d s" % (e, wait // 1000))
             msg = app.msg
-            if isinstance(msg, str) and msg.startswith("page "):  # (board/web.py's line)
-                app.msg = "page off: %s" % (
-                    "no memory" if isinstance(e, MemoryError) else type(e).__name__)
-                app.changes += 1
-                app.view.dirty = True
+            if msg[0] == MSG_TEXT and msg[1].startswith("page "):  # (board/web.py's line)
+                app.apply((SAY, message("page off: %s" % (
+                    "no memory" if isinstance(e, MemoryError) else type(e).__name__))))
             gc.collect()
         await sleep_ms(wait)
         wait = min(wait * 2, _WEB_RETRY_MS << 4)

@@ -10,10 +10,10 @@ from cribbage.score import play_points, score_hand, PLAY_15, PLAY_31, PLAY_LAST,
 from cribbage.spoken import breakdown, spoken
 
 from board import screen
+from board.screen import seat_name
 from board.keypad import ticks_diff
-from board.modes import NORMAL, MENU, ADVISE, PENALTY, STATS, VERSION_MSG
+from board.modes import NORMAL, MSG_TEXT, MSG_PLAYER, VERSION_MSG
 from board.entry import showing, shower, dealer_next
-from board.settings import NAMES
 
 from micropython import const
 
@@ -21,12 +21,17 @@ _SCROLL_MS = const(1200)
 
 
 def lines(app):
-    """The display's text now (also what the simulator prints)."""
+    """(the display's text now (also what the simulator prints), when it changes without
+    an event: a long count scrolls on; -1 never). Reads the app, writes nothing."""
     m = app.m
+    redraw = -1
     out = screen.scores(m.score, m.sides)
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
     if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
+        from board.fault import room
+        room("board.menu")  # (loaded already, but for a false go's penalty entry)
+        from board.menu import lines as menu_lines
         out = menu_lines(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
@@ -72,12 +77,12 @@ def lines(app):
                 k = (t // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
                 # drawn again at the next line's time (else only when an event changes it)
-                app.redraw_at = (app.now + _SCROLL_MS - t % _SCROLL_MS) & 0x3FFFFFFF
+                redraw = (app.now + _SCROLL_MS - t % _SCROLL_MS) & 0x3FFFFFFF
             out.extend(said[:room])
-        elif app.msg == VERSION_MSG:  # power-up: the firmware's version is the first line
+        elif app.msg[0] == VERSION_MSG[0]:  # power-up: the firmware's version is the first line
             out.insert(0, message(app))
             first += 1
-        elif app.msg:
+        elif app.msg[0] != MSG_TEXT or app.msg[1]:
             out.extend(screen.wrap(message(app)))
             short = m.overlooked()
             if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
@@ -91,69 +96,7 @@ def lines(app):
         n -= 1
     if err:
         out = out[:max(0, screen.ROWS - len(err))] + err
-    return out
-
-
-def menu_lines(app, out):
-    """The display's lines in the menu, the advisor, the statistics or the
-    penalty entry: out has the scores' lines."""
-    if app.mode == MENU:
-        from board.menu import MENU_ITEMS, HELP  # (loaded: the menu is open)
-        from version import VERSION
-
-        item = MENU_ITEMS[app.item]
-        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
-        out.append(item)
-        if item in NAMES:
-            v = app.cfg.get(item)
-            out.append("= %d %s" % (v, screen.MATCHES[v]) if item == "match"
-                       else "= %d %s" % (v, screen.DEALS[v]) if item == "deal" else "= %d" % v)
-            out.append(HELP[NAMES.index(item)])
-        if app.e.num >= 0:
-            out.append("> %d" % app.e.num)
-        out.append("A/B move # ok")
-    elif app.mode == PENALTY:
-        penalty_text(app, out)
-    elif app.mode == STATS:  # its own page: the side's lines fill the screen
-        return stats_text(app)
-    elif app.mode == ADVISE:
-        out.append("ADVISE 5-6 cards")
-        out.extend(screen.wrap("> " + " ".join(fmt(c) for c in app.e.cards)
-                        + (" %d" % app.e.num if app.e.num >= 0 else "")))
-        if app.e.advice:
-            for pts, throw in app.e.advice:
-                out.append("%s %d.%02d" % (" ".join(fmt(app.e.cards[i]) for i in throw),
-                                           int(pts), int(pts * 100 + 0.5) % 100))
-        else:
-            out.append("A my crib, B not")
-    return out
-
-
-def penalty_text(app, out):
-    """The penalty entry's lines on the display, after the scores: the kind, whose two, who
-    failed (the seat named), the keys."""
-    off = app.e.off
-    if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
-        out.append("PENALTY")
-    out.append(("misdeal", "failed to play", "false go")[app.pen])
-    out.append("+2 to " + seat_name(app, app.e.seat))
-    if off >= 0:
-        out.append("by " + seat_name(app, off))  # whose cards left are dead
-    out.append("A who B misdeal")
-    out.append("C failed D by" if off >= 0 else "C failed to play")
-    out.append("# peg * leave")
-
-
-def stats_text(app):
-    """The display's lines on the statistics' pages: a header with the page,
-    the side's lines (board/stats.py: 6 at most), the keys."""
-    pages = app.e.stats
-    if not pages:
-        return ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
-    out = ["STATS %d/%d" % (app.e.page + 1, len(pages))]
-    out.extend(pages[app.e.page])
-    out.append("A/B side * back")
-    return out
+    return out, redraw
 
 
 def prompt(app):
@@ -196,25 +139,18 @@ def who(app, text):
     return text
 
 
-def seat_name(app, seat):
-    """'Red', or 'Red2' when partners share a side."""
-    m = app.m
-    name = screen.SIDE_NAMES[m.side_of(seat)]
-    if m.players > m.sides:
-        name += str(seat // m.sides + 1)
-    return name
-
-
 def message(app):
-    """The last message: text, ("player", seat) or (side, points pegged)."""
+    """The last message (app.msg, board/modes.py: MSG_TEXT, VERSION_MSG, MSG_PLAYER or
+    MSG_PEGGED) in words."""
     msg = app.msg
-    if isinstance(msg, tuple):
-        if msg[0] == "version":
+    kind = msg[0]
+    if kind != MSG_TEXT:
+        if kind == VERSION_MSG[0]:
             from version import VERSION  # (loaded with the display's text only)
             return "firmware %s" % VERSION
-        if msg[0] == "player":
+        if kind == MSG_PLAYER:
             return "player: " + seat_name(app, msg[1])
-        side = screen.SIDE_NAMES[msg[0]]
+        side = screen.SIDE_NAMES[msg[1]]  # MSG_PEGGED
         why = app.m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
         if why == M.WHY_PLAY:
             return side + " " + play_why(app.m.last_play)
@@ -222,8 +158,8 @@ def message(app):
             return side + " go 1"
         why = ("", "", "", " heels", " hand", " crib", "", " penalty", " muggins")[why] \
             if 0 <= why <= 8 else ""
-        return "%s +%d%s" % (side, msg[1], why)
-    return msg
+        return "%s +%d%s" % (side, msg[2], why)
+    return msg[1]
 
 
 # play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant
