@@ -171,3 +171,21 @@ def test_the_checker_would_catch_what_these_modules_did_before(name):
            "board/text.py": "def lines(app):\n    app.redraw_at = 5\n",
            "board/web.py": "def f(self):\n    self.app.broken = True\n"}[name]
     assert len(app_writes(old)) == 1
+
+
+def test_the_page_uses_only_the_apps_public_calls():
+    """board/web.py reads the app and gives it commands through App.apply: no private name
+    of the app (app._done, ...), no app.recover (a page's fault never takes the game's fault
+    path), no state.update of its own."""
+    with open(os.path.join(FIRMWARE, "board", "web.py")) as f:
+        tree = ast.parse(f.read())
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (
+                (isinstance(node.value, ast.Name) and node.value.id == "app")
+                or (isinstance(node.value, ast.Attribute) and node.value.attr == "app")):
+            used.add(node.attr)
+        if isinstance(node, ast.ImportFrom) and node.module == "board":
+            assert "state" not in {a.name for a in node.names}
+    assert used and "apply" in used
+    assert not {a for a in used if a.startswith("_")} and "recover" not in used, used
