@@ -44,8 +44,17 @@ the module is compiled on the board; a long docstring does).
 # app.boot() (a key held at power-up starts the LED self-test), app.step(now_ms) handles queued
 # key events and draws a frame (strip.write() only when a pixel changed); app.key("5") /
 # app.long_key("*") inject key presses. What a simulator or a test reads: app.m (the match
-# engine's state), app.err (the last refused entry's message, or None), app.lines() (the
-# display's text, also without a display), app.view (what the LEDs show), app.cfg (settings).
+# engine's state), app.err (the last refused entry's message, or None), app.msg (the message
+# line: board/modes.py's (kind, a, b)), app.lines() (the display's text, also without a
+# display), app.view (what the LEDs show), app.cfg (settings).
+#
+# ONE WAY IN: every input becomes a command (board/modes.py: a tuple, its op first) and only
+# the app applies it (_apply) and assigns to itself. A key: board/entry.py or board/menu.py
+# looks at the app and returns the command; anything else (the live page's new game, its PIN,
+# a later network source) calls app.apply(cmd), the door, which applies it as a key's (a
+# fault in it handled here, never raised to the caller). state.py, text.py, fault.py and
+# boot.py read the app and return what it keeps. Nothing below imports the app; the asyncio
+# wiring (board/tasks.py) and the page (board/web.py) sit above it.
 #
 # Modules (small, so each compiles in a small heap; text/menu/geometry/selftest load only when
 # used: every function, name and string of a loaded module stays in RAM):
