@@ -4,6 +4,6 @@ from board_config import build  # the board's module (firmware/boards/), named i
 
 hw = build()
 
-from board.app import run  # noqa: E402  (after the hardware: its imports use the heap)
+from board.tasks import run  # noqa: E402  (after the hardware: its imports use the heap)
 
 run(hw)

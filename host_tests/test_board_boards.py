@@ -111,11 +111,12 @@ def test_led_order_rgb_reaches_the_strip(tmp_path):
     script.write_text(
         "from boards.common import build\n"
         "from board.render import Renderer\n"
+        "from board.selftest import selftest\n"
         "for order, p in (('GRB', 0), ('RGB', 10)):  # (each build on its own pins)\n"
         "    hw = build(p, (p + 2, p + 3, p + 4, p + 5), (p + 6, p + 7, p + 8, p + 9), (),\n"
         "               (0, 20, 21) if p else (1, 26, 27), order)\n"
         "    r = Renderer(hw['layout'], hw['strip'])\n"
-        "    r.selftest(0)\n"
+        "    selftest(r, 0)\n"
         "    print(order, tuple(hw['strip'].ORDER), list(hw['strip'].buf[:3]))\n")
     env = dict(os.environ, MICROPYPATH="%s:%s" % (HW_DIR, FIRMWARE))
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(script)], capture_output=True,

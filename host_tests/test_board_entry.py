@@ -88,7 +88,6 @@ def test_the_first_ok_after_a_new_game_from_the_page_deals():
     hw, app, f = board(display=True)
     keys(f, "#5C")  # a card went in as typed: an OK now would be a habit
     app.apply((NEW_GAME,))  # what the live page's new game does (board/web.py)
-    app._done()
     f.press("#")
     assert app.m.phase == M.STARTER and "starter card?" in hw["display"].shown
 

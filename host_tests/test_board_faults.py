@@ -647,12 +647,6 @@ def boot_record_corruptions():
                     yield "record %d %d byte %d ^ %#x" % (what, n, i, x), bytes(b)
 
 
-class Noted:
-    """What board/boot.py's open_files() writes its note to (the app, in App)."""
-
-    note = None
-
-
 def boot_files(fs, game_loads=None, cfg_loads=None):
     """What App(hw) does with the files at boot (board/app.py): the Storage, open_files(),
     got_through(). (cfg, game, note). Faster than a whole App: the loops below boot
@@ -661,10 +655,9 @@ def boot_files(fs, game_loads=None, cfg_loads=None):
     from board.storage import Storage
 
     st = Storage("/data", fs)
-    app = Noted()
-    cfg, game = boot.open_files(st, cfg_loads or settings_loads, game_loads or M.loads, app)
+    cfg, game, note = boot.open_files(st, cfg_loads or settings_loads, game_loads or M.loads)
     boot.got_through(st)
-    return cfg, game, app.note
+    return cfg, game, note
 
 
 def test_a_boot_record_that_does_not_check_never_sets_a_good_file_aside():

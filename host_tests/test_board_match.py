@@ -7,6 +7,7 @@ from binascii import unhexlify
 
 from boardkit import board, new_game, peg_out, shown
 from board.app import App
+from board.modes import message
 from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
 from matchkit import DEAL_CUT, DEAL_LOSER, DEAL_ROTATE
@@ -185,7 +186,7 @@ def test_the_menu_names_who_deals_the_next_game():
     assert "deal\n= 1 cut for deal\nnext game 0-2" in shown(hw)
     f.press("#")
     assert app.cfg.get("deal") == 2 and "= 2 loser deals" in shown(hw)
-    assert app.msg == "new game to apply" and app.m.settings()[2] >> 4 & 3 == DEAL_CUT
+    assert app.msg == message("new game to apply") and app.m.settings()[2] >> 4 & 3 == DEAL_CUT
     f.press("#")
     assert "= 0 rotate" in shown(hw)
     assert settings_loads(hw["fs"].files["/data/settings"]).get("deal") == 0

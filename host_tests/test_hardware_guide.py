@@ -12,6 +12,7 @@ import keymap_card
 from board.keypad import KEYS_4X4
 from board.layout import Layout
 from board.render import Renderer
+from board.selftest import selftest
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -294,15 +295,15 @@ def strip(n, order=None):
 
 
 def test_self_test_white_frame_is_what_the_guide_measures():
-    """The guide's mpremote line: selftest(3 * count) at brightness 255 lights every LED the
+    """The guide's mpremote line: selftest(r, 3 * count) at brightness 255 lights every LED the
     same white, scaled under the limit, and its estimate is the 1987 mA the guide quotes."""
     L = Layout()
     r = Renderer(L, strip(L.count), 255, 2000)
-    assert r.selftest(3 * L.count)
+    assert selftest(r, 3 * L.count)
     buf = r.buf
     assert len(set(buf)) == 1 and buf[0] > 0
     assert r.last_ma <= 2000 and "estimate (%d mA for 2000)" % r.last_ma in readme()
-    assert "r.selftest(3 * hw['layout'].count)" in readme()
+    assert "selftest(r, 3 * hw['layout'].count)" in readme()
 
 
 def test_self_test_runs_red_then_green_then_blue_along_the_chain():
@@ -311,7 +312,7 @@ def test_self_test_runs_red_then_green_then_blue_along_the_chain():
     red, green, blue = 1, 0, 2  # bytes of a GRB pixel
     for step, led, byte in ((0, 0, red), (L.count - 1, L.count - 1, red), (L.count, 0, green),
                             (2 * L.count + 5, 5, blue)):
-        r.selftest(step)
+        selftest(r, step)
         lit = [i for i in range(L.count) if any(r.buf[3 * i:3 * i + 3])]
         assert lit == [led], step
         k = 3 * led
@@ -324,7 +325,7 @@ def test_rgb_order_fix_in_the_guide_swaps_red_and_green():
     L = Layout()
     assert 'LED_ORDER = "RGB"' in readme()
     r = Renderer(L, strip(L.count, order=(0, 1, 2, 3)), 64, 2000)
-    r.selftest(0)  # red on LED 0
+    selftest(r, 0)  # red on LED 0
     assert r.buf[0] > 0 and r.buf[1] == 0 == r.buf[2]
 
 

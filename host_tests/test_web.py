@@ -16,6 +16,7 @@ import pytest
 
 import history as tool  # tools/history.py
 from webkit import Board, Events, first_show, game_tokens, prepare
+from board.modes import SAY, MSG_TEXT, message
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def test_the_page_and_its_state_follow_the_keys(board):
     assert b"http://" not in page.replace(b"http://www.w3.org/2000/svg", b"")  # no CDN
     st = board.state()
     assert st["phase"] == "deal" and st["score"] == [0, 0] and st["names"] == ["Red", "Blue"]
-    assert st["match"] == "games" and st["match_won"] == -1  # single games (the setting)
+    assert st["match"] == "single games" and st["match_won"] == -1  # single games (the setting)
     board.keys("5#")  # 5 points pegged by hand, to Red
     st = board.state()
     assert st["score"] == [5, 0]
@@ -325,17 +326,17 @@ def test_a_pin_that_expires_leaves_the_display(monkeypatch):
     async def run():
         w = web.Web(app)
         w.pin = 4071
-        app.msg = web._PIN_MSG + "4071"
+        app.apply((SAY, message(web._PIN_MSG + "4071")))  # (as POST /pin says it)
         w.pin_at = app.clock()
         web.show_pin(w, True)
         f.run(20)
         assert "web PIN 4071" in " ".join(hw["display"].shown)
         await asyncio.sleep(0.2)
         f.run(20)
-        assert app.msg is None and "PIN" not in " ".join(hw["display"].shown)
-        app.msg = "redone"  # not the PIN's: left alone
+        assert app.msg == message("") and "PIN" not in " ".join(hw["display"].shown)
+        app.apply((SAY, message("redone")))  # not the PIN's: left alone
         web.show_pin(w, False)
-        assert app.msg == "redone"
+        assert app.msg == message("redone")
 
     asyncio.run(run())
 
@@ -427,19 +428,19 @@ def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys():
     web.routes(w)
     (handler,) = [e[2] for e in w.url_map if e[2].__name__ == "new_game"]
 
-    def short(call):
+    def short():
         raise MemoryError("memory allocation failed")
 
     async def run():
         w.new_pin()
         w.pin_at = app.clock()
         w.pin_for = "10.0.0.5"
-        app.apply = short
+        app.new_match = short  # (the new game's first allocation)
         try:
             return await handler(types.SimpleNamespace(
                 form={"pin": str(w.pin)}, headers={}, client_addr=("10.0.0.5", 40000)))
         finally:
-            del app.apply
+            del app.new_match
 
     body, status = asyncio.run(run())
     assert status == 500 and "MemoryError" in body and app.err == body
@@ -475,7 +476,9 @@ def test_a_pin_serves_the_phone_that_asked_and_waits_are_each_phones_own():
         return got if isinstance(got, int) else got[1]
 
     def shown():
-        return app.msg[len(web._PIN_MSG):] if str(app.msg).startswith(web._PIN_MSG) else None
+        kind, text, _ = app.msg
+        return text[len(web._PIN_MSG):] if kind == MSG_TEXT and text.startswith(web._PIN_MSG) \
+            else None
 
     async def run():  # (show_pin starts the PIN's timer on the running loop)
         assert await call("ask_pin", owner) == 204 and shown()
@@ -517,8 +520,8 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
         return "10.0.0.9"
 
     async def serve(app, addr):
-        calls.append(app.msg)
-        app.msg = "page " + addr  # (listening: the address on the display)
+        calls.append(app.msg[1])
+        app.apply((SAY, message("page " + addr)))  # (listening: the address on the display)
         if len(calls) == 1:
             raise MemoryError("memory allocation failed")
         if len(calls) == 2:
@@ -543,7 +546,7 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
 
     asyncio.run(run())
     assert calls[1:] == ["page off: no memory", "page off: OSError"]
-    assert app.msg == "page 10.0.0.9" and app.err is None
+    assert app.msg == message("page 10.0.0.9") and app.err is None
     f.run(20)
     assert "page" in " ".join(hw["display"].shown)
 

@@ -4,7 +4,7 @@ The key map and what OK does are in the comment below (a comment costs no RAM wh
 the module is compiled on the board; a long docstring does).
 """
 
-# Entry point: App(hw) then app.run() (asyncio, on a board or in the simulator), or
+# Entry point: App(hw) then board.tasks.tasks(app) (asyncio, on a board or in the simulator), or
 # app.step(now) / app.key(name) / app.long_key(name) driven by tests. `hw` is the dict a board
 # module builds (below): the app never constructs hardware.
 #
@@ -40,12 +40,21 @@ the module is compiled on the board; a long docstring does).
 # buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
 # know is refused when it starts (board.boot.HW_KEYS): a misspelt key is not silently ignored.
 #
-# Start it with board.app.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
+# Start it with board.tasks.run(hw) (asyncio, forever), or drive board.app.App(hw) step by step:
 # app.boot() (a key held at power-up starts the LED self-test), app.step(now_ms) handles queued
 # key events and draws a frame (strip.write() only when a pixel changed); app.key("5") /
 # app.long_key("*") inject key presses. What a simulator or a test reads: app.m (the match
-# engine's state), app.err (the last refused entry's message, or None), app.lines() (the
-# display's text, also without a display), app.view (what the LEDs show), app.cfg (settings).
+# engine's state), app.err (the last refused entry's message, or None), app.msg (the message
+# line: board/modes.py's (kind, a, b)), app.lines() (the display's text, also without a
+# display), app.view (what the LEDs show), app.cfg (settings).
+#
+# ONE WAY IN: every input becomes a command (board/modes.py: a tuple, its op first) and only
+# the app applies it (_apply) and assigns to itself. A key: board/entry.py or board/menu.py
+# looks at the app and returns the command; anything else (the live page's new game, its PIN,
+# a later network source) calls app.apply(cmd), the door, which applies it as a key's (a
+# fault in it handled here, never raised to the caller). state.py, text.py, fault.py and
+# boot.py read the app and return what it keeps. Nothing below imports the app; the asyncio
+# wiring (board/tasks.py) and the page (board/web.py) sit above it.
 #
 # Modules (small, so each compiles in a small heap; text/menu/geometry/selftest load only when
 # used: every function, name and string of a loaded module stays in RAM):
@@ -120,12 +129,13 @@ from cribbage import match as M
 
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, ticks_diff
 from board.render import Renderer, View, ERROR_MS
-from board.settings import Settings, loads as settings_loads
+from board.settings import Settings, loads as settings_loads, NAMES, RULES
 from board.storage import Storage
 from board import entry, state
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
-from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, DEAL_FIRST, NEXT_GAME, NEW_GAME,
-                         SETTINGS, SELFTEST, VERSION_MSG)
+from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, REFUSE, CALL, DEAL_FIRST,
+                         NEXT_GAME, NEW_GAME, SETTINGS, SELFTEST, MODE, UNDO, SAY, PIN, SUSPECT,
+                         MSG_PEGGED, VERSION_MSG, NOTHING, message)
 
 from micropython import const
 
@@ -176,19 +186,18 @@ class App:
             keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
         self.keys = keys
         self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
-        cfg, game = boot.open_files(self.store, settings_loads, M.loads, self)
+        cfg, game, self.note = boot.open_files(self.store, settings_loads, M.loads)
         self.cfg = cfg or Settings()
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
                                  self.cfg.get("limit"))
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
-        unload("board.boot")
+        fault.unload("board.boot")
         self.view = View(self.m.sides, self.m.target)
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
-        entry.follow(self)
-        state.update(self)
+        self.follow()
         if self.note:  # said on the display, and the LEDs flash red
             self.refuse(self.note)
             self.view.error_at = self.clock()
@@ -229,16 +238,16 @@ class App:
             if kind == DOWN or kind == REPEAT:
                 side = "abcdef".index(name)
                 if side >= self.m.sides:
-                    self.refuse("no side %d" % (side + 1))
+                    self._apply((REFUSE, "no side %d" % (side + 1)))
                 else:
-                    self.do(self.m.peg, side, 1)
+                    self._apply((CALL, self.m.peg, side, 1))
                 self._done()
         elif kind == DOWN:
             self.key(name)
 
     def key(self, name):
         """A short press of the key called name ("5", "A", "#", "*", ...): board/entry.py (or
-        board/menu.py) says what it means, the app does it (apply)."""
+        board/menu.py) says what it means, as a command; the app applies it (_apply)."""
         e = self.e
         if e.quick:
             e.quick = False
@@ -265,49 +274,74 @@ class App:
         elif name == "*":
             call = entry.back(self)
         else:
-            call = "key %s means nothing here" % name
-        self.apply(call)
+            call = (REFUSE, "key %s means nothing here" % name)
+        self._apply(call)
         self._done()
 
     def long_key(self, name):
-        """A long press: hold * undo, hold # redo."""
+        """A long press: hold * undo, hold # redo (in a menu: leave it)."""
         self.err = None
         self.e.clear()
-        if self.mode != NORMAL:
-            self.mode = NORMAL
-        elif name == "*":
-            if self.m.undo():
-                self.msg = "undone"
-                self.unsaved = True
-            else:
-                self.refuse("nothing to undo")
-        elif name == "#":
-            if self.m.redo():
-                self.msg = "redone"
-                self.unsaved = True
-            else:
-                self.refuse("nothing to redo")
+        self._apply((MODE, NORMAL, 0) if self.mode != NORMAL else
+                    (UNDO, 0) if name == "*" else (UNDO, 1) if name == "#" else NOTHING)
         self._done()
 
-    def _done(self):
-        """After a key: the View follows; step() saves after its frame, a direct call (tests,
-        the simulator's injected keys) saves now."""
-        self.changes += 1
-        entry.follow(self)
-        state.update(self)
-        if not self._deferred:
-            self._flush()
-
     def apply(self, call):
-        """Do what a key asked (board/entry.py says the forms): say a refusal, make an engine
-        call (dealing first if asked), or take a menu action. True if an event went in."""
-        if call is None:
-            return False
-        if isinstance(call, str):
-            self.refuse(call)
-            return False
+        """THE DOOR for every input but the keypad's own (the live page's new game and its
+        PIN, a network message): call (board/modes.py) applied as a key's is. A fault in it
+        is the game's, handled here (recover): nothing is raised to the caller, app.err says
+        what went wrong. A note (SAY, PIN, SUSPECT) changes only what is shown."""
+        what = call[0]
+        if what == SUSPECT:  # (the game may be half changed: nothing looks at it now)
+            self.broken = True
+            return
+        if what == SAY or what == PIN:
+            self._apply(call)
+            if what == PIN:
+                self.follow()
+            self.changes += 1
+            self.view.dirty = True
+            return
+        self.err = None
+        try:
+            self._apply(call)
+            self._done()
+        except Exception as e:  # noqa: BLE001  (as step() does for a key)
+            self.recover(e)
+
+    def _done(self):
+        """After a command: the entry and the View follow; step() saves after its frame, a
+        direct call (tests, the simulator's injected keys, the page) saves now."""
+        self.changes += 1
+        self.follow()
+        if not self._deferred:
+            self.save()
+
+    def follow(self):
+        """After a command: the entry follows the game (a false go puts the penalty entry),
+        then the View (board/state.py), and whether the entry is a hand with its count (the
+        display's spoken count scrolls from its start)."""
+        call = entry.follow(self)
+        if call[0] == MODE:
+            self._apply(call)
+        counting = state.update(self)
+        if counting >= 0 and self.counting < 0:
+            self.count_at = self.now
+        self.counting = counting
+
+    def _apply(self, call):
+        """Do what a command asks (board/modes.py says the forms): say a refusal, make an
+        engine call (dealing first if asked), change the mode, or take a menu action. True if
+        an event went in."""
         what = call[0]
         m = self.m
+        if not what:  # NOTHING (op 0)
+            return False
+        if what == CALL:
+            return self.do(call[1], *call[2:])
+        if what == REFUSE:
+            self.refuse(call[1])
+            return False
         if what == DEAL_FIRST:
             if m.phase != M.DEAL:
                 return self.do(call[1], *call[2:])
@@ -317,17 +351,57 @@ class App:
                 return True
             m.rollback(before)  # exactly as before, redo events included (one deal of replay)
             return False
+        if what == MODE:
+            self.mode = call[1]
+            if call[1] == MENU:
+                self.item = call[2]
+            elif call[1] == PENALTY:
+                self.pen = call[2]
+            return False
+        if what == SAY:
+            self.msg = call[1]
+            return False
+        if what == UNDO:  # (UNDO, 1): redo
+            if m.redo() if call[1] else m.undo():
+                self.msg = message("redone" if call[1] else "undone")
+                self.unsaved = True
+                return True
+            self.refuse("nothing to redo" if call[1] else "nothing to undo")
+            return False
         if what == NEXT_GAME:
             self.record()  # first: a power cut before the game's save records it once
             if not self.do(m.next_game):
                 return False
             if m.next_dealer < 0:  # the players cut for deal (settings: deal)
-                self.msg = "cut for deal: A picks the dealer, OK deals"
+                self.msg = message("cut for deal: A picks the dealer, OK deals")
             return True
-        if what in (NEW_GAME, SETTINGS, SELFTEST):  # the menu's own actions (it is loaded)
-            from board.menu import act
-            return act(self, call)
-        return self.do(what, *call[1:])
+        if what == NEW_GAME:  # the menu's or the page's: the finished or abandoned game
+            self.record()  # recorded first
+            self.m = self.new_match()
+            self.view = View(self.m.sides, self.m.target)
+            self.unsaved = True
+            self.save()  # (now: the new game is on flash before anything else)
+            self.e.clear()
+            self.e.seat = 0
+            self.msg = message("new game: A picks the dealer, OK deals")
+            self.mode = NORMAL
+            return False
+        if what == SETTINGS:  # a setting saved and applied (the menu stays open)
+            cfg = self.cfg
+            self.store.save("settings", cfg.dumps())
+            self.renderer.brightness = cfg.get("bright")
+            self.renderer.limit_ma = cfg.get("limit")
+            self.watchdog(cfg.get("watchdog"))
+            self.msg = message("new game to apply" if call[1] in NAMES[:RULES] else "")
+            return False
+        if what == SELFTEST:
+            self.selftest_step = 0
+            self.mode = NORMAL
+            return False
+        if what == PIN:
+            self.pin = call[1]
+            return False
+        raise ValueError("no such command: %r" % (call,))
 
     def do(self, fn, *args):
         """Make one engine call; when it goes in, clear the entry (and any menu: a penalty),
@@ -348,9 +422,9 @@ class App:
         e.clear()
         e.quick = quick
         self.mode = NORMAL
-        self.msg = ""
+        self.msg = message("")
         if m.last_side >= 0 and pts:
-            self.msg = (m.last_side, m.last_points)
+            self.msg = (MSG_PEGGED, m.last_side, m.last_points)
         self.unsaved = True
         return True
 
@@ -360,12 +434,7 @@ class App:
         from board.history import record_game
         record_game(self)
 
-    def save_now(self):
-        """The game to flash now (after a new game from the menu)."""
-        self.unsaved = True
-        self._flush()
-
-    def _flush(self):
+    def save(self):
         """Save the game if an entry changed it: right after the frame that shows the entry
         (step), so the LEDs never wait for the flash. A save that fails (flash full, a fault)
         is tried once more after a gc.collect(), then said on the display; the game goes on
@@ -386,17 +455,24 @@ class App:
                         msg = "not saved (out of memory): the game goes on"
                     self.refuse(msg)
 
-    async def run(self, frame_ms=20):
-        """The app's asyncio tasks, forever (board/tasks.py)."""
-        from board.tasks import tasks
-        await tasks(self, frame_ms)
-
     def recover(self, e):
-        """Anything but a refusal raised by an entry or a frame: board/fault.py. If even that
-        runs out of memory, say the least, and step() restores the game before the next
-        entry."""
+        """Anything but a refusal raised by an entry or a frame: restore the game and say
+        so. The typed entry stays as it was (board/fault.py says how), unless the last thing
+        said was a fault too. If even that runs out of memory, say the least, and step()
+        restores the game before the next entry."""
         try:
-            fault.fault(self, e)
+            gc.collect()
+            self.counting = -1  # (the display counts a hand only once the View says so)
+            self.e.fault(self.err)
+            self.mode = NORMAL
+            self.selftest_step = -1
+            self.restore()
+            self.refuse(fault.message(e))
+            try:
+                self.follow()  # (the hand as played, for the game as restored)
+            except Exception:  # noqa: BLE001
+                gc.collect()
+                self.view.dirty = True
         except Exception:  # noqa: BLE001
             gc.collect()
             self.broken = True
@@ -404,12 +480,20 @@ class App:
             self.view.error_at = self.now
             self.view.dirty = True
 
-    def _restore(self):
-        """The game's state again from its journal, after a fault that could not do it."""
+    def restore(self):
+        """The game's state again from its journal, else from the last save (board/fault.py);
+        if neither can be had now, self.broken stays True and step() tries again before the
+        next entry."""
+        self.broken = True
         try:
-            fault.restore(self)
+            got = fault.restore(self.m, self.store)
         except Exception:  # noqa: BLE001  (still short: the next turn tries again)
             gc.collect()
+            return
+        if got is not None:
+            self.unsaved = got is self.m  # the journal's state goes to flash after the next
+            self.m = got  # frame; a game loaded from flash is what the flash holds
+            self.broken = False
 
     def refuse(self, text):
         """Say text on the display and flash the LEDs red; nothing else changes."""
@@ -429,7 +513,9 @@ class App:
         loaded only on a board with a display."""
         fault.room("board.text")
         from board.text import lines
-        return lines(self)
+        return lines(self)[0]
+
+
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -452,59 +538,54 @@ class App:
                 if pressed:   # read a meter; the version) is drawn once, and stays until a key
                     self.selftest_step = (step & ~_HELD) + 1
             else:
-                got = self.renderer.selftest(step)
+                from board.selftest import selftest  # (loaded only while the test runs)
+                got = selftest(self.renderer, step)
                 if got:
                     self.selftest_step = step + 1 if got is True or pressed else step | _HELD
                 else:
                     self.selftest_step = -1
                     self.view.dirty = True
                 self.strip.write()
-            self._feed(now)
-            return
-        if self.broken:  # a fault could not restore the game: try again before any entry
-            self._restore()
-        self._deferred = True
-        while True:
-            ev = keys.get()
-            if ev < 0:
-                break
-            try:
-                self.event(ev)
-            except Exception as e:  # noqa: BLE001  (a refusal is no exception: see _do)
+        else:
+            if self.broken:  # a fault could not restore the game: try again before any entry
+                self.restore()
+            self._deferred = True
+            while True:
+                ev = keys.get()
+                if ev < 0:
+                    break
+                try:
+                    self.event(ev)
+                except Exception as e:  # noqa: BLE001  (a refusal is no exception: see do)
+                    self.recover(e)
+            self._deferred = False
+            v = self.view
+            try:  # the frame
+                if v.dirty:  # the view changed: the display's text may have too
+                    self._text = None
+                if self.renderer.maybe(v, now):
+                    self.strip.write()
+                d = self.display
+                if d is not None:
+                    if self.redraw_at >= 0 and ticks_diff(now, self.redraw_at) >= 0:
+                        self._text = None  # a long count scrolls on
+                    if self._text is None:
+                        fault.room("board.text")
+                        from board.text import lines
+                        self._text, self.redraw_at = lines(self)  # (and when a long count
+                        fault.room("board.screen")  # scrolls on)
+                        from board.screen import draw
+                        draw(d, self._text)
+                if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
+                    v.error_at = -1  # the flash is over (the display keeps the message)
+                    v.dirty = True
+            except Exception as e:  # noqa: BLE001
                 self.recover(e)
-        self._deferred = False
-        try:
-            self._draw(now)
-        except Exception as e:  # noqa: BLE001
-            self.recover(e)
-        self._flush()
-        self._feed(now)
-
-    def _feed(self, now):
+            self.save()
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
-            scanned = getattr(self.keys, "scanned_at", now)
+            scanned = getattr(keys, "scanned_at", now)
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
-
-    def _draw(self, now):
-        if self.view.dirty:  # the view changed: the display's text may have too
-            self._text = None
-        if self.renderer.maybe(self.view, now):
-            self.strip.write()
-        d = self.display
-        if d is not None:
-            if self.redraw_at >= 0 and ticks_diff(now, self.redraw_at) >= 0:
-                self._text = None  # a long count scrolls on
-            if self._text is None:
-                self.redraw_at = -1
-                self._text = self.lines()
-                fault.room("board.screen")
-                from board.screen import draw
-                draw(d, self._text)
-        v = self.view
-        if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
-            v.error_at = -1  # the flash is over (the display keeps the message)
-            v.dirty = True
 
     def boot(self):
         """At power-up: the saved game's frame at once, then, only if a key is down, the
@@ -515,19 +596,8 @@ class App:
             return False  # nothing held: no self-test window to wait for
         from board.boot import held_at_power_up
         on = held_at_power_up(self, _SELFTEST_HOLD_MS)
-        unload("board.boot")
+        fault.unload("board.boot")
         if on:
             self.selftest_step = 0
         return on
 
-
-def unload(name):
-    """Forget module name (code needed once: board.boot, board.stats): gc frees it."""
-    fault.forget(name)
-    gc.collect()
-
-
-def run(hw):
-    """Start the app on hardware hw (blocks forever): what main.py calls (board/tasks.py)."""
-    from board.tasks import run
-    run(hw)

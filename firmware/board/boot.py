@@ -25,9 +25,9 @@ def check_hw(hw):
             raise ValueError("hw has a key the app does not know: %s (board/app.py)" % k)
 
 
-def open_files(store, settings_loads, game_loads, app):
-    """(settings or None, game or None). A file that cannot be read is moved aside as
-    NAME.bad (kept for recovery; an empty one is removed) and app.note says so."""
+def open_files(store, settings_loads, game_loads):
+    """(settings or None, game or None, note or None). A file that cannot be read is moved
+    aside as NAME.bad (kept for recovery; an empty one is removed) and the note says so."""
     # The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
     # hold it in a loop, and a good save must never be set aside for a power cut. So each
     # file's bytes are read whole first (bounded: no more than its format holds); only then,
@@ -47,19 +47,31 @@ def open_files(store, settings_loads, game_loads, app):
     # (0, 0): none, or one that does not check
     r = (d[1], d[2]) if d and len(d) == 4 and d[0] == _MARK and d[2] and \
         (d[1] == _SETTINGS or d[1] == _GAME) and (d[0] + d[1] + d[2]) & 255 == d[3] else (0, 0)
-    cfg = _load(store, app, "settings", settings_loads, _SETTINGS, r, _SETTINGS_MOST)
-    game = _load(store, app, "game", game_loads, _GAME, r, _GAME_MOST)
+    note = []  # what happened to a file that could not be read (the last one is note)
+    cfg = load(store, note, "settings", settings_loads, _SETTINGS, r, _SETTINGS_MOST)
+    game = load(store, note, "game", game_loads, _GAME, r, _GAME_MOST)
     if r[0]:  # the boot before's record, when neither file was parsed now (none there)
         got_through(store)
-    return cfg, game
+    return cfg, game, note[-1] if note else None
 
 
-def _load(store, app, name, parse, k, r, n):
+def load(store, note, name, parse, k, r, n):
     # The file name parsed (k: which, _SETTINGS or _GAME; r: the boot before's record; n: its
     # bound), with its record written once its bytes are read, and gone once parsed.
+    def bad(why):  # the file is set aside, the note says why
+        if why == "empty file":  # (storage.py's) nothing to keep; a .bad kept before stays
+            store.delete(name)
+            note.append("%s unreadable (%s): starting afresh" % (name, why))
+            return
+        kept = keep_bad(store, name)
+        if kept:
+            note.append("%s unreadable (%s): kept as %s, starting afresh" % (name, why, kept))
+        elif store.bad:  # unreadable, and it could not be moved aside
+            note.append("%s unreadable (%s): starting afresh" % (name, why))
+
     c = r[1] + 1 if r[0] == k else 1  # boots in a row parsing it, this one included
     if c > GIVE_UP:
-        _aside(store, app, name, "the board restarted %d times reading it" % (c - 1))
+        bad("the board restarted %d times reading it" % (c - 1))
         return None
     w = []
 
@@ -76,20 +88,8 @@ def _load(store, app, name, parse, k, r, n):
     if w:  # parsed (or refused): the record goes at once, before anything else
         got_through(store)
     if got is None and store.bad:
-        _aside(store, app, name, store.bad)
+        bad(store.bad)
     return got
-
-
-def _aside(store, app, name, why):
-    if why == "empty file":  # (storage.py's) nothing to keep; a .bad kept before stays
-        store.delete(name)
-        app.note = "%s unreadable (%s): starting afresh" % (name, why)
-        return
-    kept = keep_bad(store, name)
-    if kept:
-        app.note = "%s unreadable (%s): kept as %s, starting afresh" % (name, why, kept)
-    elif store.bad:  # unreadable, and it could not be moved aside
-        app.note = "%s unreadable (%s): starting afresh" % (name, why)
 
 
 def got_through(store):

@@ -2,15 +2,10 @@
 
 An Entry (app.e) holds what is typed and not yet confirmed: a number, cards, the hand filled in
 from the play, the side proposed to call muggins, the advice. The functions below take a key and
-change the entry, and return what the app (board/app.py) is to do; they never touch the engine,
-the flash or the display themselves:
-
-    None             the entry changed (or there is nothing to do)
-    "text"           a refusal: the app says it and flashes the LEDs; nothing changes
-    (fn, arg, ...)   an engine call (m.play, c): the app makes it, saves, says what it pegged
-    (DEAL_FIRST, fn, arg, ...)   the same, dealing first if the game waits for a deal (the
-                     starter, or a hand, typed between deals); a refusal takes the deal back
-    (NEXT_GAME,)     the game is over and OK starts the next (the app records the finished one)
+change the entry, and return what the app (board/app.py) is to do: always a command
+(board/modes.py: NOTHING, (REFUSE, text), (CALL, fn, arg, ...), (DEAL_FIRST, fn, arg, ...),
+(NEXT_GAME,), (MODE, mode, k), (SAY, msg)). They never touch the engine, the flash, the
+display or the app's own state themselves: the app applies what they return.
 
 Fewer keys (muggins off): the crib's fourth card typed puts it in, as a card played does (an
 OK right after is a habit); with two players, one OK on the pone's hand filled in from the
@@ -24,7 +19,8 @@ next side (never the shower's), OK takes it, * cancels.
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import say
-from board.modes import NORMAL, MENU, ADVISE, PENALTY, DEAL_FIRST, NEXT_GAME
+from board.modes import (NORMAL, MENU, ADVISE, PENALTY, NOTHING, CALL, DEAL_FIRST, NEXT_GAME,
+                         MODE, SAY, MSG_PLAYER, REFUSE, message)
 
 from micropython import const
 
@@ -54,6 +50,22 @@ class Entry:
         self.stats = None  # the statistics on the display: a list of lines per side (menu.py)
         self.page = 0  # the side whose statistics show
 
+    def fault(self, err):
+        """After a fault (App.recover): what was typed stays as it was (the hand filled in
+        from the play filled in again by follow()), unless the last thing said (err) was a
+        fault too: then the entry may be what fails, and it goes."""
+        f = self.filled
+        if (err is not None and err[:7] == "fault (out of memory)"[:7]) or f < 0 or (
+                f and f == len(self.cards)):
+            self.clear()  # a fault again: what is typed may be what fails; or the hand as
+        else:  # played (untouched, or cut short by the fault): follow() fills it in again
+            self.quick = False  # what was typed stays, as it was; the rest goes
+            self.advice = None
+            self.mug = -1
+            self.asked = False
+            self.off = -1
+            self.stats = None
+
 
 def showing(app):
     """True when typed cards or points are a hand (or the crib) of the show."""
@@ -70,29 +82,33 @@ def follow(app):
     entered in the play starts filled in with them, once per hand (OK counts it, * clears it,
     a card typed starts it afresh); a muggins call whose chance has gone is dropped; a false
     go the card just played proves (sheet 000) is put to the players once, as the penalty
-    entry with "false go" and the next seat (another side) chosen: OK takes it, * declines."""
+    entry with "false go" and the next seat (another side) chosen: OK takes it, * declines.
+    Returns the command for the app: NOTHING, or (MODE, PENALTY, FALSE_GO) for a false go."""
     m = app.m
     e = app.e
+    mode = app.mode
+    said = NOTHING
     fg = m.false_go()
-    if fg >= 0 and app.mode == NORMAL and e.fg_at != m.events:
+    if fg >= 0 and mode == NORMAL and e.fg_at != m.events:
         e.fg_at = m.events
         e.quick = False  # the OK after the card is the answer, not a habit
-        app.mode = PENALTY
-        app.pen = M.FALSE_GO
+        mode = PENALTY
+        said = (MODE, PENALTY, M.FALSE_GO)
         e.seat = (fg + 1) % m.players
         e.off = fg
-    if e.mug >= 0 and (not m.overlooked() or app.mode != NORMAL or m.phase == M.OVER
+    if e.mug >= 0 and (not m.overlooked() or mode != NORMAL or m.phase == M.OVER
                        or e.mug == m.overlooked_side()):
         e.mug = -1  # the muggins being called is gone (pegged, undone, another event)
-    if m.phase != M.SHOW or m.crib_next or app.mode != NORMAL or m.turn < 0:
+    if m.phase != M.SHOW or m.crib_next or mode != NORMAL or m.turn < 0:
         e.fill_at = -1
-        return
+        return said
     if e.fill_at == m.events or e.cards or e.num >= 0:
-        return
+        return said
     e.filled = -1  # (a fault part way leaves this: board/fault.py fills it again)
     m.played_cards(m.turn, e.cards)
     e.filled = len(e.cards)
     e.fill_at = m.events
+    return said
 
 
 def dealer_next(app):
@@ -163,8 +179,8 @@ _NONE_PLAYED = const(18)
 
 
 def no(k, args=()):
-    """Refusal k of _NO % args: the text the app says."""
-    return say(_NO, k, args)
+    """Refusal k of _NO % args: the command that says it."""
+    return (REFUSE, say(_NO, k, args))
 
 
 def digit(app, d):
@@ -181,6 +197,7 @@ def digit(app, d):
         e.ndig = 2
     else:
         return no(_DIGITS, (e.num, d))
+    return NOTHING
 
 
 def suit(app, s):
@@ -211,7 +228,7 @@ def suit(app, s):
             try:
                 m.check_card(c)  # played by another seat, or shown: refused at once
             except ValueError as x:
-                return str(x)
+                return (REFUSE, str(x))
     if e.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
         cards.clear()
     e.filled = 0
@@ -224,6 +241,7 @@ def suit(app, s):
     if hand and len(cards) == 4 and m.crib_next and m.phase == M.SHOW and not m.muggins_on:
         e.quick = True
         return ok(app)
+    return NOTHING
 
 
 def letter(app, name):
@@ -238,18 +256,18 @@ def letter(app, name):
         if e.cards:
             return no(_A_CARDS)
         e.seat = (e.seat + 1) % m.players
-        app.msg = ("player", e.seat)  # board/text.py words it
+        return (SAY, (MSG_PLAYER, e.seat, 0))  # board/text.py words it
     elif name == "B":
         if m.phase != M.PLAY or e.show_next:
             return no(_GO_WHEN)
         e.cards.clear()  # the card typed (refused: over 31?) gives way to the go
         e.quick = True
-        return (m.go,)  # said at once: no OK to wait for
+        return (CALL, m.go)  # said at once: no OK to wait for
     elif name == "C":
         if m.overlooked() and not e.show_next and m.phase != M.OVER:  # as the display offers,
             # whatever the next hand holds (filled in from the play, or typed)
             if m.sides == 2:
-                return (m.muggins,)  # the other side calls it: no choice to make
+                return (CALL, m.muggins)  # the other side calls it: no choice to make
             side = m.overlooked_side()  # who calls? the next side (OK takes it)
         elif m.phase == M.OVER:
             return no(_OVER)
@@ -271,13 +289,13 @@ def letter(app, name):
     elif name == "D":
         if e.cards:
             return no(_D_CARDS)
-        app.mode = MENU
-        app.item = 0
+        return (MODE, MENU, 0)
     if side >= 0:  # the side after it that may call muggins (any but the shower's)
         side = (side + 1) % m.sides
         if side == m.overlooked_side():
             side = (side + 1) % m.sides
         e.mug = side
+    return NOTHING
 
 
 def back(app):
@@ -301,10 +319,11 @@ def back(app):
     elif e.show_next:
         e.show_next = False
     elif app.mode == ADVISE:
-        app.mode = NORMAL
         e.clear()
+        return (MODE, NORMAL, 0)
     else:
-        app.msg = ""
+        return (SAY, message(""))
+    return NOTHING
 
 
 def ok(app):
@@ -315,7 +334,7 @@ def ok(app):
     side = e.mug
     if side >= 0:
         e.mug = -1  # taken (or refused: the error says why)
-        return (m.muggins, side)
+        return (CALL, m.muggins, side)
     cards = e.cards
     deal = m.phase == M.DEAL
     if deal and m.next_dealer < 0 and (cards or (e.num >= 0 and showing(app))):
@@ -328,25 +347,25 @@ def ok(app):
                 return no(_MUGGINS)
             more = dealer_next(app)
             if more:  # two players: the dealer's hand, filled in too, with the same OK
-                return (show_two, m, list(cards), more)
+                return (CALL, show_two, m, list(cards), more)
             return (DEAL_FIRST, m.show, list(cards), e.num)
         if e.num >= 0:
             return no(_SUIT)
         if deal or m.phase == M.STARTER:
             return (DEAL_FIRST, m.starter, cards[0])
         if m.phase == M.PLAY:
-            return (m.play, cards[0])
+            return (CALL, m.play, cards[0])
         return no(_NO_CARD)
     if e.num >= 0:
         if showing(app):
             return (DEAL_FIRST, m.show, None, e.num)
-        return (m.peg, m.side_of(e.seat), e.num)
+        return (CALL, m.peg, m.side_of(e.seat), e.num)
     if deal:
         if m.next_dealer < 0:
-            return (m.deal, e.seat)
-        return (m.deal,)
+            return (CALL, m.deal, e.seat)
+        return (CALL, m.deal)
     if m.phase == M.OVER:
         return (NEXT_GAME,)
     if m.phase == M.STARTER:
-        return (m.starter,)
+        return (CALL, m.starter)
     return no(_NOTHING)

@@ -3,53 +3,25 @@ goes on: from the engine's journal (its events are atomic), or else from the las
 display and the LEDs say so. Always loaded (board/app.py imports it): on this MicroPython
 an import that runs out of memory can crash the interpreter (a NULL module, not a
 MemoryError), and a fault is when memory runs out. Every step here that allocates is tried,
-with a fallback that does not."""
+with a fallback that does not. It says what to do; the app (App.recover) does it."""
 
 import gc
 import sys
 
-from cribbage.match import loads  # (all loaded by the app already: nothing is imported
-from board import state, entry  # later, when memory may be shorter still)
-from board.modes import NORMAL
+from cribbage.match import loads  # (loaded by the app already: nothing is imported later,
+# when memory may be shorter still)
 
 from micropython import const
 
 _ROOM = const(3072)  # bytes free that a first import of one of the app's modules wants
 
 
-def fault(app, e):
-    """An entry or a frame raised e: restore the game and say so. The typed entry stays as
-    it was (the hand filled in from the play filled in again), unless the last thing said
-    was a fault too: then the entry may be what fails, and it goes."""
-    gc.collect()
-    app.counting = -1  # (the display counts a hand only once state.update says it is one)
-    short = "fault (out of memory): the game is kept"  # (a local: no name kept on a board)
-    typed = app.e
-    f = typed.filled
-    if (app.err is not None and app.err[:7] == short[:7]) or f < 0 or (f and
-                                                                       f == len(typed.cards)):
-        typed.clear()  # a fault again: what is typed may be what fails; or the hand as
-    else:  # played (untouched, or cut short by the fault): follow() below fills it in again
-        typed.quick = False  # what was typed stays, as it was; the rest goes
-        typed.advice = None
-        typed.mug = -1
-        typed.asked = False
-        typed.off = -1
-        typed.stats = None
-    app.mode = NORMAL
-    app.selftest_step = -1
-    restore(app)
+def message(e):
+    """What the display says of fault e (the least, if even that runs out of memory)."""
     try:
-        msg = "fault (%s %s): the game is kept" % (type(e).__name__, e)
+        return "fault (%s %s): the game is kept" % (type(e).__name__, e)
     except Exception:  # noqa: BLE001
-        msg = short
-    app.refuse(msg)
-    try:
-        entry.follow(app)  # (the hand as played, for the game as restored)
-        state.update(app)
-    except Exception:  # noqa: BLE001
-        gc.collect()
-        app.view.dirty = True
+        return "fault (out of memory): the game is kept"
 
 
 def room(name):
@@ -76,22 +48,23 @@ def forget(name):
         delattr(p, name[i + 1:])
 
 
-def restore(app):
-    """The state from the engine's journal, else from the last save; if neither can be had
-    now, app.broken stays True and the app tries again before the next entry."""
-    app.broken = True
+def unload(name):
+    """Forget module name (code needed once: board.boot, board.stats): gc frees it."""
+    forget(name)
+    gc.collect()
+
+
+def restore(m, store):
+    """The game's state after a fault: match m restored from its journal (m itself), else
+    the last save (a new Match), else None when neither can be had now (the app tries again
+    before the next entry)."""
     try:
-        app.m.restore()
-        app.unsaved = True  # what the journal holds goes to flash after the next frame
-        app.broken = False
-        return
+        m.restore()
+        return m
     except Exception:  # noqa: BLE001
         gc.collect()
     try:
-        m = app.store.load("game", loads)
-        if m is not None:
-            app.m = m
-            app.unsaved = False
-            app.broken = False
+        return store.load("game", loads)
     except Exception:  # noqa: BLE001
         gc.collect()
+    return None

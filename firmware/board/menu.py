@@ -6,22 +6,24 @@ Loaded the first time D is pressed: a board that is only pegged never spends RAM
 
 from cribbage.events import MISDEAL, FAIL_TO_PLAY, PLAY
 
-from board.render import View
-from board.settings import NAMES, RULES
-from board.modes import NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST
-from board.fault import room
+from board.settings import NAMES
+from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST,
+                         NOTHING, REFUSE, CALL, MODE)
+from board.fault import room, unload
 
+# the match setting's values (cribbage.events SINGLE..ACC): the menu's and the page's words
+MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
+DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
 HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "match mode 0-3",
         "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1")
-MATCHES = ("single games", "best of 3", "best of 5", "ACC points")  # the match setting's values
-DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 
 
 def menu_key(app, name):
     """A key in the menu: A/D next item, B back, digits type a value, # do it, * leave.
-    Returns what the app is to do, as board/entry.py's functions do (or a menu action)."""
+    Returns what the app is to do, a command (board/modes.py) as board/entry.py's functions
+    do: the menu's item and mode are the app's, changed by the command (MODE, ...)."""
     if app.mode == PENALTY:
         return penalty_key(app, name)
     if app.mode == STATS:
@@ -31,14 +33,14 @@ def menu_key(app, name):
     if name != "#":
         e.asked = False  # anything but OK forgets "OK again ends this game"
     if name in "AD":
-        app.item = (app.item + 1) % len(MENU_ITEMS)
         e.num = -1
+        return (MODE, MENU, (app.item + 1) % len(MENU_ITEMS))
     elif name == "B":
-        app.item = (app.item - 1) % len(MENU_ITEMS)
         e.num = -1
+        return (MODE, MENU, (app.item - 1) % len(MENU_ITEMS))
     elif name == "*":
-        app.mode = NORMAL
         e.clear()
+        return (MODE, NORMAL, 0)
     elif "0" <= name <= "9":
         d = ord(name) - 48
         e.num = d if e.num < 0 or e.num > 999 else e.num * 10 + d
@@ -46,19 +48,19 @@ def menu_key(app, name):
         if item == "new game":
             if app.m.events and not e.asked:  # a game is on: one stray OK must not end it
                 e.asked = True
-                return "OK again ends this game"
+                return (REFUSE, "OK again ends this game")
             return (NEW_GAME,)
         if item == "advisor":
-            app.mode = ADVISE
             e.clear()
+            return (MODE, ADVISE, 0)
         elif item == "LED test":
             return (SELFTEST,)
         elif item == "stats":
             return open_stats(app)
         elif item == "penalty":
-            app.mode = PENALTY
             e.num = -1
-            penalty_key(app, "B")  # a misdeal, to the non-dealer, until A / C say otherwise
+            return penalty_key(app, "B")  # a misdeal, to the non-dealer, until A / C say
+            # otherwise (the penalty entry opens with it)
         else:
             value = e.num
             e.num = -1
@@ -68,60 +70,37 @@ def menu_key(app, name):
                 else:
                     app.cfg.step(item)
             except ValueError as err:
-                return str(err)
+                return (REFUSE, str(err))
             return (SETTINGS, item)
     else:
-        return "in the menu: A/B move, digits set, OK, * leave"
-
-
-def act(app, call):
-    """The app takes a menu action menu_key asked for (board/modes.py): a new game (the
-    finished or abandoned one recorded first), a setting saved and applied, the self-test."""
-    what = call[0]
-    if what == NEW_GAME:
-        app.record()  # a finished game left through the menu is kept too
-        app.m = app.new_match()
-        app.view = View(app.m.sides, app.m.target)
-        app.save_now()
-        app.e.clear()
-        app.e.seat = 0
-        app.msg = "new game: A picks the dealer, OK deals"
-        app.mode = NORMAL
-    elif what == SETTINGS:  # (the menu stays open)
-        cfg = app.cfg
-        app.store.save("settings", cfg.dumps())
-        app.renderer.brightness = cfg.get("bright")
-        app.renderer.limit_ma = cfg.get("limit")
-        app.watchdog(cfg.get("watchdog"))
-        app.msg = "new game to apply" if call[1] in NAMES[:RULES] else ""
-    else:  # SELFTEST
-        app.selftest_step = 0
-        app.mode = NORMAL
-    return False
+        return (REFUSE, "in the menu: A/B move, digits set, OK, * leave")
+    return NOTHING
 
 
 def advise(app, name):
     """A or B after 5 or 6 cards in the advisor: rank the throws (your crib, or not)."""
     if name not in "AB":
-        return "A: your crib, B: theirs"
+        return (REFUSE, "A: your crib, B: theirs")
     cards = app.e.cards
     if len(cards) not in (5, 6):
-        return "type 5 or 6 cards, then A or B"
+        return (REFUSE, "type 5 or 6 cards, then A or B")
     try:
         room("cribbage.advise")
         from cribbage.advise import best_discards  # lazily: only this mode needs it
     except ImportError:
-        return "no advisor on this board"
+        return (REFUSE, "no advisor on this board")
     try:
         app.e.advice = best_discards(cards, name == "A", 3)
     except ValueError as err:
-        return str(err)
+        return (REFUSE, str(err))
+    return NOTHING
 
 
 def penalty_key(app, name):
     """A key in the penalty entry (two points, cribbage.match.penalty): A whose they are, B a
     misdeal (proposes the non-dealer), C a failure to play after a go, D who failed (a seat
-    of another side; in the play his cards left are dead), # pegs, * leaves."""
+    of another side; in the play his cards left are dead), # pegs, * leaves. The kind is
+    the app's (app.pen): B and C return the command that sets it (MODE, PENALTY, kind)."""
     m = app.m
     e = app.e
     if name == "A":
@@ -129,28 +108,30 @@ def penalty_key(app, name):
         if app.pen == FAIL_TO_PLAY:
             e.off = offender(m, e.seat, e.off, False)  # (one of another side)
     elif name == "B":
-        app.pen = MISDEAL
         e.off = -1
         if m.dealer >= 0:
             e.seat = m.pone()  # the non-dealer (with more players: A picks another)
+        return (MODE, PENALTY, MISDEAL)
     elif name == "C":
-        app.pen = FAIL_TO_PLAY
         e.off = offender(m, e.seat, -1, False)
+        return (MODE, PENALTY, FAIL_TO_PLAY)
     elif name == "D":
         if app.pen != FAIL_TO_PLAY:
-            return "D: who failed, after C"
+            return (REFUSE, "D: who failed, after C")
         if e.off < 0:
-            return "no cards to make dead now"
+            return (REFUSE, "no cards to make dead now")
         e.off = offender(m, e.seat, e.off, True)
     elif name == "#":
         if app.pen == FAIL_TO_PLAY:
-            return (m.penalty, m.side_of(e.seat), FAIL_TO_PLAY, e.off)
-        return (m.penalty, m.side_of(e.seat), app.pen)  # (pegged: the app leaves the entry)
+            return (CALL, m.penalty, m.side_of(e.seat), FAIL_TO_PLAY, e.off)
+        return (CALL, m.penalty, m.side_of(e.seat), app.pen)  # (pegged: the app leaves the
+        # entry)
     elif name == "*":
-        app.mode = NORMAL
         e.clear()
+        return (MODE, NORMAL, 0)
     else:
-        return "A-D, OK or *"  # the display lists them
+        return (REFUSE, "A-D, OK or *")  # the display lists them
+    return NOTHING
 
 
 def lines(app, out):
@@ -193,7 +174,7 @@ def lines(app, out):
 def penalty_text(app, out):
     """The penalty entry's lines on the display, after the scores: the kind, whose two, who
     failed (the seat named), the keys."""
-    from board.text import seat_name  # (loaded: the display asks)
+    from board.screen import seat_name  # (loaded: the display asks)
     off = app.e.off
     if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
         out.append("PENALTY")
@@ -204,6 +185,18 @@ def penalty_text(app, out):
     out.append("A who B misdeal")
     out.append("C failed D by" if off >= 0 else "C failed to play")
     out.append("# peg * leave")
+
+
+def stats_text(app):
+    """The display's lines on the statistics' pages: a header with the page,
+    the side's lines (board/stats.py: 6 at most), the keys."""
+    pages = app.e.stats
+    if not pages:
+        return ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
+    out = ["STATS %d/%d" % (app.e.page + 1, len(pages))]
+    out.extend(pages[app.e.page])
+    out.append("A/B side * back")
+    return out
 
 
 def offender(m, seat, now, step):
@@ -244,7 +237,7 @@ def open_stats(app):
     dropped at once (board.history too, unless the board had it loaded): only the lines stay,
     in the entry, until the pages are left (Entry.clear drops them)."""
     if app.display is None:
-        return "stats need the display"
+        return (REFUSE, "stats need the display")
     import sys
     had = "board.history" in sys.modules
     try:
@@ -253,15 +246,14 @@ def open_stats(app):
         t = stats.tally(app.store)
         pages = [stats.lines(t, side) for side in range(len(t))]
     except OSError as err:
-        return "history unreadable (%s)" % err
+        return (REFUSE, "history unreadable (%s)" % err)
     finally:
-        from board.app import unload
         unload("board.stats")
         if not had:
             unload("board.history")
     app.e.clear()
     app.e.stats = pages
-    app.mode = STATS
+    return (MODE, STATS, 0)
 
 
 def stats_key(app, name):
@@ -276,21 +268,8 @@ def stats_key(app, name):
         if n:
             e.page = (e.page - 1) % n
     elif name == "*":
-        app.mode = MENU
         e.clear()
+        return (MODE, MENU, app.item)
     else:
-        return "A/B side, * back"
-
-
-def stats_text(app):
-    """The display's lines on the statistics' pages: a header with the page,
-    the side's lines (board/stats.py: 6 at most), the keys."""
-    pages = app.e.stats
-    if not pages:
-        return ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
-    out = ["STATS %d/%d" % (app.e.page + 1, len(pages))]
-    out.extend(pages[app.e.page])
-    out.append("A/B side * back")
-    return out
-
-
+        return (REFUSE, "A/B side, * back")
+    return NOTHING

@@ -298,7 +298,7 @@ class Renderer:
         self._tick = tick
         return self.frame(view, now)
 
-    # --- whole-strip effects (the LED self-test, board/selftest.py) ------------------------
+    # --- whole-strip effects (the LED self-test: board/selftest.py's selftest(r, step)) -----
 
     def blank(self):
         """Every LED off, and nothing remembered as lit (after writing the whole strip)."""
@@ -314,11 +314,3 @@ class Renderer:
         self._add(pixel, colour, _FRONT)
         self._limit()
         return self._write()
-
-    def selftest(self, step):
-        """Boot self-test frame `step` (0 .. count*3 + 3): one LED at a time in red, green,
-        blue along the strip's wiring, all white at the current limit, the firmware's version.
-        True, HOLD (a frame kept until a key) or False when done. (board/selftest.py: loaded
-        only when the test runs.)"""
-        from board.selftest import selftest
-        return selftest(self, step)

@@ -10,6 +10,16 @@ SIDE_NAMES = ("Red", "Blue", "Green", "Yellow", "Pink", "Cyan")
 RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
 
 
+def seat_name(app, seat):
+    """'Red', or 'Red2' when partners share a side (the display's and the menu's name for a
+    seat of app's game)."""
+    m = app.m
+    name = SIDE_NAMES[m.side_of(seat)]
+    if m.players > m.sides:
+        name += str(seat // m.sides + 1)
+    return name
+
+
 def wrap(text, width=COLS):
     """Split text into lines of at most width characters, at spaces where possible. (Word
     by word with find, not split: a long count's list of words is a block of 512 bytes on

@@ -1,5 +1,7 @@
-"""The LED self-test's frames (Renderer.selftest): apart, so a board that never runs the test
-does not keep its code in RAM. It uses the renderer's public calls only."""
+"""The LED self-test's frames: selftest(r, step) draws frame step with renderer r (the app
+runs them when a key is held at power-up or from the menu; hardware/README.md runs one from
+the REPL). Apart, so a board that never runs the test does not keep its code in RAM. It
+uses the renderer's public calls and colours only (board/render.py never imports it)."""
 
 # The frames, by step (n = the strip's LED count):
 #   0 .. 3n-1    one LED at a time along the chain, in red, then green, then blue;

@@ -1,8 +1,9 @@
 """The engine's state (and the typed entry) -> the View the renderer draws.
 
 Functions of the App (board/app.py), split out so each module compiles in a small heap.
-The preview is what the typed entry would peg: points as typed, a play card's points, a
-hand's count.
+They read the game and the app's state and write only the View; the app keeps what they
+return. The preview is what the typed entry would peg: points as typed, a play card's
+points, a hand's count.
 """
 
 from cribbage import match as M
@@ -10,6 +11,21 @@ from cribbage.cards import PIP
 from cribbage.score import score_hand, score_play
 from board.modes import NORMAL, MENU, ADVISE, PENALTY
 from board.entry import showing, shower
+
+
+def counting(app):
+    """Whether the typed entry is a hand with its count (the display says it item by item:
+    text.py): 0 a hand, 1 the crib, -1 not."""
+    m = app.m
+    if (app.mode != NORMAL or m.phase == M.OVER or app.e.mug >= 0 or not showing(app)
+            or shower(m) < 0 or len(app.e.cards) != 4 or m.starter_card < 0):
+        return -1
+    crib = m.phase == M.SHOW and m.crib_next
+    try:
+        score_hand(app.e.cards, m.starter_card, crib)
+    except ValueError:
+        return -1
+    return 1 if crib else 0
 
 
 def preview(app):
@@ -31,7 +47,6 @@ def preview(app):
                 total = score_hand(app.e.cards, m.starter_card, crib)
             except ValueError:
                 return -1, 0
-            app.counting = 1 if crib else 0  # (the display says it item by item: text.py)
             if app.e.num >= 0:
                 total = app.e.num
             elif m.muggins_on:
@@ -60,9 +75,10 @@ def preview(app):
 
 
 def update(app):
-    """The View from the engine's state, the typed entry (app.e) and the mode; and whether
-    the entry is a hand with its count (app.counting, for the display). Nothing else
-    changes: the entry follows the game in board/entry.py (follow)."""
+    """The View (app.view) from the engine's state, the typed entry (app.e) and the mode;
+    returns whether the entry is a hand with its count (counting(): the app keeps it, for
+    the display). Nothing else changes: the entry follows the game in board/entry.py
+    (follow)."""
     m = app.m
     v = app.view
     v.sides = m.sides
@@ -92,11 +108,7 @@ def update(app):
              else 2 if m.mode == M.ACC else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
-    had = app.counting >= 0
-    app.counting = -1
     side, pts = preview(app)
-    if app.counting >= 0 and not had:
-        app.count_at = app.now  # the spoken count scrolls from its start
     if side >= 0 and pts > 0:
         v.preview_side = side
         v.preview_score = min(m.score[side] + pts, m.target)
@@ -123,3 +135,4 @@ def update(app):
         for k in range(min(n, len(v.marks))):
             v.marks[k] = app.layout.hole(0, k + 1)
     v.dirty = True
+    return counting(app)

@@ -1,4 +1,5 @@
-"""The app running on asyncio (a board, the simulator): loaded by board.app.run only.
+"""The app running on asyncio (a board, the simulator): started by main.py (run), or
+by a simulator (tasks). It sits above the app and the page: the one module that knows both.
 
 Two tasks: the keypad scan, which calls the app at once when a scan queues a key (the frame
 for a key does not wait for the next tick), and the frame loop (blinks, the watchdog). A task
@@ -7,6 +8,8 @@ that ends with an exception reaches the asyncio loop's exception handler, which 
 """
 
 import gc
+
+from board.modes import SAY, MSG_TEXT, message
 
 from micropython import const
 
@@ -35,7 +38,7 @@ def run(hw):
                 raise
     assert app is not None
     app.boot()
-    asyncio.run(app.run())
+    asyncio.run(tasks(app, 20))
 
 
 async def web(app):
@@ -66,18 +69,17 @@ async def web(app):
         except Exception as e:  # noqa: BLE001
             print("web: stopped: %r; tried again in %d s" % (e, wait // 1000))
             msg = app.msg
-            if isinstance(msg, str) and msg.startswith("page "):  # (board/web.py's line)
-                app.msg = "page off: %s" % (
-                    "no memory" if isinstance(e, MemoryError) else type(e).__name__)
-                app.changes += 1
-                app.view.dirty = True
+            if msg[0] == MSG_TEXT and msg[1].startswith("page "):  # (board/web.py's line)
+                app.apply((SAY, message("page off: %s" % (
+                    "no memory" if isinstance(e, MemoryError) else type(e).__name__))))
             gc.collect()
         await sleep_ms(wait)
         wait = min(wait * 2, _WEB_RETRY_MS << 4)
 
 
 async def tasks(app, frame_ms):
-    """App.run: start the tasks, restart any that dies, forever."""
+    """The app's asyncio tasks (frames every frame_ms): start them, restart any that dies,
+    forever."""
     import asyncio
 
     from board.keypad import sleep_ms

@@ -10,8 +10,9 @@ from cribbage.score import play_points, score_hand, PLAY_15, PLAY_31, PLAY_LAST,
 from cribbage.spoken import breakdown, spoken
 
 from board import screen
+from board.screen import seat_name
 from board.keypad import ticks_diff
-from board.modes import NORMAL, VERSION_MSG
+from board.modes import NORMAL, MSG_TEXT, MSG_PLAYER, VERSION_MSG
 from board.entry import showing, shower, dealer_next
 
 from micropython import const
@@ -20,8 +21,10 @@ _SCROLL_MS = const(1200)
 
 
 def lines(app):
-    """The display's text now (also what the simulator prints)."""
+    """(the display's text now (also what the simulator prints), when it changes without
+    an event: a long count scrolls on; -1 never). Reads the app, writes nothing."""
     m = app.m
+    redraw = -1
     out = screen.scores(m.score, m.sides)
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
@@ -74,12 +77,12 @@ def lines(app):
                 k = (t // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
                 # drawn again at the next line's time (else only when an event changes it)
-                app.redraw_at = (app.now + _SCROLL_MS - t % _SCROLL_MS) & 0x3FFFFFFF
+                redraw = (app.now + _SCROLL_MS - t % _SCROLL_MS) & 0x3FFFFFFF
             out.extend(said[:room])
-        elif app.msg == VERSION_MSG:  # power-up: the firmware's version is the first line
+        elif app.msg[0] == VERSION_MSG[0]:  # power-up: the firmware's version is the first line
             out.insert(0, message(app))
             first += 1
-        elif app.msg:
+        elif app.msg[0] != MSG_TEXT or app.msg[1]:
             out.extend(screen.wrap(message(app)))
             short = m.overlooked()
             if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
@@ -93,7 +96,7 @@ def lines(app):
         n -= 1
     if err:
         out = out[:max(0, screen.ROWS - len(err))] + err
-    return out
+    return out, redraw
 
 
 def prompt(app):
@@ -136,25 +139,18 @@ def who(app, text):
     return text
 
 
-def seat_name(app, seat):
-    """'Red', or 'Red2' when partners share a side."""
-    m = app.m
-    name = screen.SIDE_NAMES[m.side_of(seat)]
-    if m.players > m.sides:
-        name += str(seat // m.sides + 1)
-    return name
-
-
 def message(app):
-    """The last message: text, ("player", seat) or (side, points pegged)."""
+    """The last message (app.msg, board/modes.py: MSG_TEXT, VERSION_MSG, MSG_PLAYER or
+    MSG_PEGGED) in words."""
     msg = app.msg
-    if isinstance(msg, tuple):
-        if msg[0] == "version":
+    kind = msg[0]
+    if kind != MSG_TEXT:
+        if kind == VERSION_MSG[0]:
             from version import VERSION  # (loaded with the display's text only)
             return "firmware %s" % VERSION
-        if msg[0] == "player":
+        if kind == MSG_PLAYER:
             return "player: " + seat_name(app, msg[1])
-        side = screen.SIDE_NAMES[msg[0]]
+        side = screen.SIDE_NAMES[msg[1]]  # MSG_PEGGED
         why = app.m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
         if why == M.WHY_PLAY:
             return side + " " + play_why(app.m.last_play)
@@ -162,8 +158,8 @@ def message(app):
             return side + " go 1"
         why = ("", "", "", " heels", " hand", " crib", "", " penalty", " muggins")[why] \
             if 0 <= why <= 8 else ""
-        return "%s +%d%s" % (side, msg[1], why)
-    return msg
+        return "%s +%d%s" % (side, msg[2], why)
+    return msg[1]
 
 
 # play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant

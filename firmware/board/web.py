@@ -36,8 +36,9 @@ from cribbage import match as M
 from cribbage.cards import fmt
 from board import screen
 from board.fault import room, forget
+from board.menu import MATCHES  # (the menu's words: one table)
 from board.keypad import ticks_diff, sleep_ms
-from board.modes import NEW_GAME
+from board.modes import NEW_GAME, SAY, PIN, SUSPECT, MSG_TEXT, message
 from version import VERSION
 
 from micropython import const
@@ -68,12 +69,16 @@ _BUSY = b"HTTP/1.0 503 Busy\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n"
 # after it unless the board had them loaded
 _LAZY = ("board.stats", "board.export", "board.history", "cribbage.summary")
 
+# the commands the page gives the app (App.apply: the door every input goes through)
+_NEW_GAME = (NEW_GAME,)
+_SUSPECT = (SUSPECT,)
+_QUIET = (SAY, message(""))
+
 Request.max_readline = _LINE
 Request.max_content_length = _BODY
 Request.max_body_length = _BODY
 
 PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
-MATCHES = ("games", "best of 3", "best of 5", "ACC points")  # by cribbage.events SINGLE..ACC
 WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
 
 
@@ -385,7 +390,7 @@ class Web(Microdot):
             try:
                 rows = deal_rows(m)
             except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
-                self.app.broken = True  # place; the app restores it before the next entry)
+                self.app.apply(_SUSPECT)  # place; the app restores it before the next entry)
                 raise
             self.deals = json.dumps(rows).encode()
             self.deals_at = at
@@ -587,7 +592,8 @@ def routes(web):
         _strike(web, now, ip, _ASK)
         web.new_pin()
         web.pin_for = ip
-        app.msg = _PIN_MSG + str(web.pin)  # (the page's copy of the display hides it)
+        app.apply((SAY, message(_PIN_MSG + str(web.pin))))  # (the page's copy of the display
+        # hides it)
         web.pin_at = now
         show_pin(web, True)
         return 204
@@ -615,13 +621,7 @@ def routes(web):
         web.phones.pop(ip, None)  # (its waits start again)
         web.new_pin()  # a PIN serves once
         show_pin(web, False)
-        room("board.menu")
-        app.err = None  # as the menu's new game after a key (app.key), a fault handled as one
-        try:
-            app.apply((NEW_GAME,))
-            app._done()
-        except Exception as e:  # noqa: BLE001
-            app.recover(e)
+        app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
 
     @web.errorhandler(404)
@@ -643,13 +643,9 @@ def show_pin(web, on):
     if on:
         web.hiding = asyncio.create_task(_hide_pin(web))
     if app.display is None:
-        app.pin = web.pin if on else -1
-        from board import state
-        state.update(app)
-    elif not on and isinstance(app.msg, str) and app.msg.startswith(_PIN_MSG):
-        app.msg = None  # a PIN that no longer works leaves the display
-    app.changes += 1
-    app.view.dirty = True
+        app.apply((PIN, web.pin if on else -1))
+    elif not on and _says(app, _PIN_MSG):
+        app.apply(_QUIET)  # a PIN that no longer works leaves the display
 
 
 async def _hide_pin(web):
@@ -796,8 +792,11 @@ class _Incoming:
 def say(app, text, always=False):
     """The display's line about the page (app.msg) says text; unless always, only if that
     line is still the page's (another message may have taken its place meanwhile)."""
+    if always or _says(app, PAGE_MSG):
+        app.apply((SAY, message(text)))
+
+
+def _says(app, start):
+    """True if the display's message line is text starting with start."""
     msg = app.msg
-    if always or (isinstance(msg, str) and msg.startswith(PAGE_MSG)):
-        app.msg = text
-        app.changes += 1
-        app.view.dirty = True
+    return msg[0] == MSG_TEXT and msg[1].startswith(start)

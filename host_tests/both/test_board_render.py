@@ -3,6 +3,7 @@
 from check import no_alloc
 from board.layout import Layout
 from board.render import Renderer, View, ERROR_MS
+from board.selftest import selftest
 from boards.fake import Strip
 
 
@@ -119,7 +120,7 @@ def test_selftest_walks_every_led():
     L, s, R, _ = setup()
     step = 0
     hit = set()
-    while R.selftest(step):
+    while selftest(R, step):
         hit.update(s.lit())
         step += 1
     assert len(hit) == L.count and s.lit() == []

@@ -76,15 +76,15 @@ def test_version_numbers_from_the_version_string():
 def test_the_white_frame_then_the_version_hold_then_the_test_ends():
     L, s, R = setup()
     n = L.count
-    assert R.selftest(3 * n + 1) is True  # white, passing
-    assert R.selftest(3 * n + 2) == T.HOLD  # white, held (time to read a meter)
+    assert T.selftest(R, 3 * n + 1) is True  # white, passing
+    assert T.selftest(R, 3 * n + 2) == T.HOLD  # white, held (time to read a meter)
     assert len(s.lit()) == n
-    assert R.selftest(3 * n + 3) == T.HOLD  # the version, held
+    assert T.selftest(R, 3 * n + 3) == T.HOLD  # the version, held
     major, minor, patch = T.numbers(VERSION)
     assert shown(L, s) == [(major, "red" if major else None, "white"),
                            (minor, "green" if minor else None, "white"),
                            (patch, "blue" if patch else None, "white")]
-    assert R.selftest(3 * n + 4) is False
+    assert T.selftest(R, 3 * n + 4) is False
     assert s.lit() == []
 
 

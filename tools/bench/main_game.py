@@ -70,7 +70,7 @@ def game(argv):
         hw["net"] = net  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
-    from board.app import App  # (main.py imports board.app, then its run(hw), board.tasks.run,
+    from board.app import App  # (main.py imports board.tasks, whose run(hw) imports board.app,
     import asyncio  # imports asyncio and makes the app: step by step here)
 
     app = App(hw)

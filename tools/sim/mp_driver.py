@@ -228,10 +228,10 @@ class Driver:
 
 
 # --- the seam to the app: the only part that knows the app's names -----------------------
-# (firmware/board/app.py documents hw; firmware/board/app.py: App(hw), boot(), run())
+# (firmware/board/app.py documents hw: App(hw), boot(); firmware/board/tasks.py: tasks(app))
 
 def start_app(hw):
-    """Build the app the way firmware/main.py's board.app.run(hw) does, with the host board."""
+    """Build the app the way firmware/main.py's board.tasks.run(hw) does, with the host board."""
     from board.app import App
 
     app = App(hw)
@@ -269,8 +269,11 @@ def named(app, text):
 
 
 def app_main(app):
-    """The app's main coroutine (its tasks: keypad scan, keys -> engine -> frame)."""
-    return app.run()
+    """The app's main coroutine (board/tasks.py's tasks: keypad scan, keys -> engine ->
+    frame)."""
+    from board.tasks import tasks
+
+    return tasks(app, 20)
 
 
 def app_state(app):
