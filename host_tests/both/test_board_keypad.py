@@ -184,7 +184,7 @@ def test_a_keypad_without_its_timer_sees_no_tap_the_loop_held():
 
 def test_the_timer_debounces_as_the_scan_always_has():
     # a pseudo-random schedule of presses, releases and bounces: the timer's keypad queues
-    # exactly what update() every scan_ms queues on the same schedule (long presses too)
+    # exactly what update() every timer_ms queues on the same schedule (long presses too)
     clock, m, kp = timed(size=128)
     ref_m = Matrix()
     ref = Keypad(ref_m.rows, ref_m.cols, size=128)
@@ -204,10 +204,10 @@ def test_the_timer_debounces_as_the_scan_always_has():
         else:
             m.release(name)
             ref_m.release(name)
-        step = 10 * (1 + (x >> 12) % 12)  # 10-120 ms: bounces, taps, holds
+        step = 5 * (1 + (x >> 12) % 24)  # 5-120 ms: bounces, taps, holds
         clock.advance(step)
-        for _ in range(step // 10):
-            t += 10
+        for _ in range(step // kp.timer_ms):
+            t += kp.timer_ms
             ref.update(t)
     got += events(kp)
     want += events(ref)
@@ -261,3 +261,14 @@ def test_the_timer_callback_and_the_drain_allocate_nothing():
 
     assert no_alloc(scan) > 40
     assert kp.overflow == 0
+
+
+def test_a_tap_of_debounce_plus_one_timer_period_is_seen_at_any_phase():
+    # 35 ms taps (debounce 30 + timer_ms 5) starting at every ms between two scans: each one
+    # seen, however the tap falls against the scans (a 40 ms tap keeps 5 ms for jitter)
+    clock, m, kp = timed()
+    d = kp.debounce_ms + kp.timer_ms
+    for phase in range(kp.timer_ms):
+        clock.advance(phase)
+        tap(clock, m.press, m.release, "5", down_ms=d, gap_ms=d + 5 - phase)
+        assert events(kp) == [(DOWN, "5"), (UP, "5")], phase
