@@ -16,8 +16,9 @@ import gc
 import sys
 
 from boards.fake import build  # as main.py: the board module first
+from boards.fake_timer import timed
 
-hw = build(storage_dir=".", display=True, timer=True)  # the keypad on its timer (fake.Timer)
+hw = timed(build(storage_dir=".", display=True))  # the keypad scanned on a timer, as on a board
 
 
 def main(argv):

@@ -1,6 +1,6 @@
 """No key press is lost while the loop is held (issue 23.5): the app running its asyncio tasks
 as on a board (board/tasks.py), on the fake board whose keypad a Timer scans on the virtual
-clock (boards/fake.py, as boards/common.py wires a machine.Timer), while one task holds the
+clock (boards/fake_timer.py, as boards/common.py wires a machine.Timer), while one task holds the
 loop for seconds of virtual time (the page's flood, a save) and 40 ms taps happen. Nothing
 here waits on the wall clock for its result: the taps happen inside the held task, on the
 virtual clock; afterwards the test only lets the loop run until the app has drained."""
@@ -9,8 +9,10 @@ import asyncio
 
 from board.app import App
 from boards.fake import build
+from boards.fake_timer import timed
 from boards.ramfs import RamFs
 from board.keypad import DOWN, UP
+from board.tasks import tasks
 from cribbage import match as M
 
 
@@ -34,7 +36,9 @@ def held_taps(timer, taps, hold_ms=0):
     """The app on its tasks; once they run, one task holds the loop while taps happen (and
     hold_ms more); then the loop runs until the app drained the keys (at most 400 turns).
     Returns the app."""
-    hw = build("/data", display=False, fs=RamFs(), buttons=2, timer=timer)
+    hw = build("/data", display=False, fs=RamFs(), buttons=2)
+    if timer:
+        timed(hw)
     app = App(hw)
     app.boot()
     keys = app.keys
@@ -48,10 +52,10 @@ def held_taps(timer, taps, hold_ms=0):
     app.event = noted
 
     async def main():
-        task = asyncio.create_task(app.run())
+        task = asyncio.create_task(tasks(app, 20))  # (as board/tasks.py's run() does)
         for _ in range(400):  # until the keypad's task runs (it starts the timer)
             await asyncio.sleep(0.001)
-            if timer is False or keys.timer.at is not None:
+            if not timer or hw["clock"].timers:
                 break
         else:
             raise AssertionError("the keypad's task never started its timer")
@@ -119,10 +123,12 @@ from board.keypad import KEYS_4X4, BUTTON_NAMES
 class Timer:  # machine.Timer as the ports give it (the simulator's fake machine has none)
     ONE_SHOT = 0
     PERIODIC = 1
+    made = []
 
     def __init__(self, id):
         self.id = id
         self.inits = []
+        Timer.made.append(self)
 
     def init(self, mode=PERIODIC, period=-1, callback=None):
         self.inits.append((mode, period))
@@ -141,7 +147,7 @@ app = App(hw)
 keys = app.keys
 now = [0]
 keys.start(lambda: now[0])
-timer = keys.timer
+timer = Timer.made[0]
 for name in "5#":  # scanned only by the timer's callback
     machine.press(name)
     for _ in range(5):
@@ -152,7 +158,8 @@ for name in "5#":  # scanned only by the timer's callback
         now[0] += 10
         timer.callback(timer)
 app.step(now[0])
-print("BOARD", timer.id, timer.inits, app.m.score[0], "rows" in hw)
+print("BOARD", timer.id, timer.inits, timer.callback is keys, app.m.score[0], "rows" in hw,
+      len(Timer.made))
 '''
 
 
@@ -177,9 +184,9 @@ def board_with_timer(tmp_path, name):
 
 def test_the_pico_scans_its_keys_on_a_virtual_timer(tmp_path):
     # Timer(-1) (the RP2040's are virtual), every 5 ms; "5" then OK reached the app
-    assert board_with_timer(tmp_path, "pico") == "-1 [(1, 5)] 5 False"
-    assert board_with_timer(tmp_path, "pico_w") == "-1 [(1, 5)] 5 False"
+    assert board_with_timer(tmp_path, "pico") == "-1 [(1, 5)] True 5 False 1"
+    assert board_with_timer(tmp_path, "pico_w") == "-1 [(1, 5)] True 5 False 1"
 
 
 def test_the_esp32_scans_its_keys_on_hardware_timer_0(tmp_path):
-    assert board_with_timer(tmp_path, "esp32_devkit") == "0 [(1, 5)] 5 False"
+    assert board_with_timer(tmp_path, "esp32_devkit") == "0 [(1, 5)] True 5 False 1"

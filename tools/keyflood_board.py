@@ -8,7 +8,7 @@
 # (applied: Red's score, one point per tap the app saw; gap: the longest time in ms between two
 # scans of the keypad while it ran) and the process ends.
 # "task": the keypad scanned by its own asyncio task (as before issue 23.5). "soft", "hard": by
-# a stand-in for machine.Timer, as the unix port has none: a thread that every timer_ms either
+# a stand-in for machine.Timer, as the unix port has none: a thread that every 5 ms either
 # hands the callback to micropython.schedule(), which runs it between two bytecodes of the main
 # thread (soft: how an ESP32, or an RP2040's soft timer, runs a Timer's callback), or calls it
 # itself at once (hard: as an interrupt would, the main thread running on). The unix port runs
@@ -23,10 +23,8 @@ import micropython
 
 
 class ThreadTimer:
-    """machine.Timer's init()/deinit() on a thread that schedules the callback."""
-
-    ONE_SHOT = 0
-    PERIODIC = 1
+    """board/keypad.py's timer(scan, ms) on a thread: every ms, scan(self) scheduled (soft) or
+    called from the thread (hard)."""
 
     def __init__(self, hard):
         self.hard = hard
@@ -35,18 +33,18 @@ class ThreadTimer:
         self.running = False
         self._fire = self.fire  # (bound once)
 
-    def fire(self, _):
-        self.callback(self)
-
-    def init(self, mode=PERIODIC, period=-1, callback=None):
-        self.period = period
-        self.callback = callback
+    def __call__(self, scan, ms):
+        self.period = ms
+        self.callback = scan
         if not self.running:
             self.running = True
             _thread.start_new_thread(self._run, ())
 
     def deinit(self):
         self.running = False
+
+    def fire(self, _):
+        self.callback(self)
 
     def _run(self):
         while self.running:
@@ -65,6 +63,7 @@ def main(argv):
 
     from board.app import App
     from board.keypad import Keypad
+    from board.tasks import tasks
     from boards.fake import build
 
     mode, port, taps, down_ms, gap_ms, start_ms, storage = (
@@ -73,9 +72,11 @@ def main(argv):
     hw["clock"] = time.ticks_ms
     hw["sleep_ms"] = time.sleep_ms
     button = hw["fake_buttons"][0]
+    timer = None
     if mode != "task":
         m = hw["fake_matrix"]
-        hw["keys"] = Keypad(m.rows, m.cols, hw["fake_buttons"], timer=ThreadTimer(mode == "hard"))
+        timer = ThreadTimer(mode == "hard")
+        hw["keys"] = Keypad(m.rows, m.cols, hw["fake_buttons"], timer=timer)
 
     async def net():
         return "127.0.0.1"
@@ -113,11 +114,11 @@ def main(argv):
             await asyncio.sleep_ms(50)
         print("TAPS %d applied %d overflow %d gap %d" % (taps, app.m.score[0], keys.overflow,
                                                          gap[0]))
-        if keys.timer is not None:
-            keys.timer.deinit()
+        if timer is not None:
+            timer.deinit()
 
     async def run():
-        task = asyncio.create_task(app.run())  # (kept: a task nobody holds may go)
+        task = asyncio.create_task(tasks(app, 20))  # (kept: a task nobody holds may go)
         print("READY")
         _thread.start_new_thread(tapper, ())
         await report()

@@ -26,10 +26,16 @@ def _display(i2c_pins):
 
 
 def _timer(timer_id):
-    """machine.Timer(timer_id), or None (no id; a port or stand-in without timers)."""
+    """board/keypad.py's timer(scan, ms): machine.Timer(timer_id) calling scan(t) every ms
+    (again: set up afresh); None without an id, or on a port without machine.Timer."""
     if timer_id is None or not hasattr(machine, "Timer"):
         return None
-    return machine.Timer(timer_id)
+    t = machine.Timer(timer_id)
+
+    def every(scan, ms):
+        t.init(mode=machine.Timer.PERIODIC, period=ms, callback=scan)
+
+    return every
 
 
 def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setup=None,

@@ -8,7 +8,7 @@ Nothing here imports `machine`; it runs under CPython and under the micropython 
 A filesystem in RAM for tests is in boards/ramfs.py.
 """
 
-from board.keypad import KEYS_4X4, Keypad
+from board.keypad import KEYS_4X4
 from board.layout import Layout
 
 
@@ -39,52 +39,16 @@ class Strip:
 
 
 class Clock:
-    """ticks_ms() under the test's control: clock() reads it, advance(ms) moves it, firing
-    each Timer on it at every one of its times passed (the clock reads that time then)."""
+    """ticks_ms() under the test's control: clock() reads it, advance(ms) moves it."""
 
     def __init__(self, t=0):
         self.t = t
-        self.timers = []
 
     def __call__(self):
         return self.t
 
     def advance(self, ms):
-        end = self.t + ms
-        while True:
-            due = None
-            for tm in self.timers:
-                if tm.at is not None and tm.at <= end and (due is None or tm.at < due.at):
-                    due = tm
-            if due is None:
-                break
-            self.t = due.at
-            due.at = due.at + due.period if due.mode == Timer.PERIODIC else None
-            due.callback(due)
-        self.t = end
-
-
-class Timer:
-    """Stands in for machine.Timer on a Clock: init(mode, period, callback) calls
-    callback(timer) every period ms of the clock's advance() (once for ONE_SHOT)."""
-
-    ONE_SHOT = 0
-    PERIODIC = 1
-
-    def __init__(self, clock):
-        self.clock = clock
-        self.at = None  # when it fires next (None: stopped)
-        self.mode = self.period = self.callback = None
-        clock.timers.append(self)
-
-    def init(self, mode=PERIODIC, period=-1, callback=None):
-        self.mode = mode
-        self.period = period
-        self.callback = callback
-        self.at = self.clock.t + period
-
-    def deinit(self):
-        self.at = None
+        self.t += ms
 
 
 class _Row:
@@ -171,14 +135,12 @@ class Display:
         self.shown = [self.lines.get(i, "") for i in range(8)]
 
 
-def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None, timer=False):
-    """The host board's hardware, as the app wants it (see board/app.py). timer: the keypad
-    scanned by a Timer on the clock (as on a board), not by its task (the simulator's way)."""
+def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None):
+    """The host board's hardware, as the app wants it (see board/app.py)."""
     L = layout or Layout()
     m = Matrix()
     btns = [Button() for _ in range(buttons)]
-    clock = Clock()
-    hw = {
+    return {
         "layout": L,
         "strip": Strip(L.count),
         "rows": m.rows,
@@ -187,10 +149,7 @@ def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None, tim
         "fake_matrix": m,  # fake_*: the fake's own handles (tests press keys through them)
         "fake_buttons": btns,
         "display": Display() if display else None,
-        "clock": clock,
+        "clock": Clock(),
         "storage_dir": storage_dir,
         "fs": fs,
     }
-    if timer:
-        hw["keys"] = Keypad(m.rows, m.cols, btns, timer=Timer(clock))
-    return hw

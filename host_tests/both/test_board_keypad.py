@@ -1,10 +1,11 @@
 """The keypad scanner driven by fake pins and a fake clock: debounce, long press, repeat; and
-scanned by a timer (boards/fake.py's, on the virtual clock) while nothing drains its events,
+scanned by a timer (boards/fake_timer.py's, on the virtual clock) while nothing drains its events,
 as on a board whose loop the page or a save holds (issue 23.5)."""
 
 from check import no_alloc, raises
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY, KEYS_4X4
-from boards.fake import Button, Clock, Matrix, Timer
+from boards.fake import Button, Clock, Matrix
+from boards.fake_timer import TimedClock
 
 
 def events(kp):
@@ -137,14 +138,15 @@ def test_a_release_and_a_press_in_one_debounce_window_keep_their_order():
     assert events(kp) == [(UP, "5"), (DOWN, "1")]
 
 
-# --- scanned by a timer (boards/fake.py's Timer on its Clock), the loop held ---------------
+# --- scanned by a timer (boards/fake_timer.py's, on the virtual clock), the loop held -------
 
 def timed(size=64, buttons=()):
     """(clock, matrix, keypad) with the keypad's timer started on the clock."""
-    clock = Clock()
+    clock = TimedClock()
     m = Matrix()
-    kp = Keypad(m.rows, m.cols, buttons, size=size, timer=Timer(clock))
+    kp = Keypad(m.rows, m.cols, buttons, size=size, timer=clock.every)
     assert kp.start(clock)
+    assert clock.timers[0][1:] == [5, kp]  # keypad(t) every 5 ms
     return clock, m, kp
 
 
@@ -184,7 +186,7 @@ def test_a_keypad_without_its_timer_sees_no_tap_the_loop_held():
 
 def test_the_timer_debounces_as_the_scan_always_has():
     # a pseudo-random schedule of presses, releases and bounces: the timer's keypad queues
-    # exactly what update() every timer_ms queues on the same schedule (long presses too)
+    # exactly what update() every 5 ms queues on the same schedule (long presses too)
     clock, m, kp = timed(size=128)
     ref_m = Matrix()
     ref = Keypad(ref_m.rows, ref_m.cols, size=128)
@@ -206,8 +208,8 @@ def test_the_timer_debounces_as_the_scan_always_has():
             ref_m.release(name)
         step = 5 * (1 + (x >> 12) % 24)  # 5-120 ms: bounces, taps, holds
         clock.advance(step)
-        for _ in range(step // kp.timer_ms):
-            t += kp.timer_ms
+        for _ in range(step // 5):
+            t += 5
             ref.update(t)
     got += events(kp)
     want += events(ref)
@@ -245,21 +247,21 @@ def test_buttons_and_a_wrapping_ring_under_the_timer():
 
 def test_the_timer_callback_and_the_drain_allocate_nothing():
     clock, m, kp = timed(buttons=[Button()])
-    timer = kp.timer
     held = m.held
 
-    def scan():  # 300 scans through presses, holds (LONG, REPEAT) and releases
+    def scan():  # 600 scans through presses, holds (LONG, REPEAT) and releases
         n = 0
-        for i in range(300):
-            held[4] = 1 if (i // 90) % 2 else 0
-            held[9] = 1 if (i // 7) % 2 else 0
-            clock.t += 10
-            kp.tick(timer)
+        for i in range(600):
+            held[4] = 1 if (i // 180) % 2 else 0
+            held[9] = 1 if (i // 14) % 2 else 0
+            clock.t += 5
+            kp(clock)  # the timer's callback
             while kp.get() >= 0:
                 n += 1
         return n
 
     assert no_alloc(scan) > 40
+    assert no_alloc(lambda: clock.advance(500)) is None  # (the fake's own timer too)
     assert kp.overflow == 0
 
 
@@ -267,8 +269,8 @@ def test_a_tap_of_debounce_plus_one_timer_period_is_seen_at_any_phase():
     # 35 ms taps (debounce 30 + timer_ms 5) starting at every ms between two scans: each one
     # seen, however the tap falls against the scans (a 40 ms tap keeps 5 ms for jitter)
     clock, m, kp = timed()
-    d = kp.debounce_ms + kp.timer_ms
-    for phase in range(kp.timer_ms):
+    d = kp.debounce_ms + 5
+    for phase in range(5):
         clock.advance(phase)
         tap(clock, m.press, m.release, "5", down_ms=d, gap_ms=d + 5 - phase)
         assert events(kp) == [(DOWN, "5"), (UP, "5")], phase
