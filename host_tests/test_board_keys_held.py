@@ -190,3 +190,40 @@ def test_the_pico_scans_its_keys_on_a_virtual_timer(tmp_path):
 
 def test_the_esp32_scans_its_keys_on_hardware_timer_0(tmp_path):
     assert board_with_timer(tmp_path, "esp32_devkit") == "0 [(1, 5)] True 5 False 1"
+
+
+def test_a_timer_that_stopped_is_started_again():
+    # a port may leave a timer off after its callback raised: the keypad's task sees no scan
+    # for over a second and starts it again (and the keys are scanned again)
+    from board.keypad import Keypad
+    from boards.fake import Matrix
+    from boards.fake_timer import TimedClock
+
+    clock = TimedClock()
+    m = Matrix()
+    kp = Keypad(m.rows, m.cols, timer=clock.every)
+
+    async def main():
+        task = asyncio.create_task(kp.run(clock))
+        for _ in range(400):
+            await asyncio.sleep(0.001)
+            if clock.timers:
+                break
+        clock.timers.clear()  # the timer is off
+        clock.advance(900)
+        for _ in range(20):
+            await asyncio.sleep(0.001)
+        assert not clock.timers  # (not yet: 900 ms without a scan may be a held loop)
+        clock.advance(200)
+        for _ in range(400):
+            await asyncio.sleep(0.001)
+            if clock.timers:
+                break
+        task.cancel()
+
+    asyncio.run(main())
+    assert len(clock.timers) == 1
+    m.press("5")
+    clock.advance(40)
+    ev = kp.get()
+    assert ev & 0xE0 == DOWN and kp.name(ev) == "5"
