@@ -195,13 +195,13 @@ def test_the_esp32_scans_its_keys_on_hardware_timer_0(tmp_path):
 def test_a_timer_that_stopped_is_started_again():
     # a port may leave a timer off after its callback raised: the keypad's task sees no scan
     # for over a second and starts it again (and the keys are scanned again)
-    from board.keypad import Keypad
+    from board.keytimer import TimedKeypad
     from boards.fake import Matrix
     from boards.fake_timer import TimedClock
 
     clock = TimedClock()
     m = Matrix()
-    kp = Keypad(m.rows, m.cols, timer=clock.every)
+    kp = TimedKeypad(m.rows, m.cols, (), clock.every)
 
     async def main():
         task = asyncio.create_task(kp.run(clock))

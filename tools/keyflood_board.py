@@ -23,7 +23,7 @@ import micropython
 
 
 class ThreadTimer:
-    """board/keypad.py's timer(scan, ms) on a thread: every ms, scan(self) scheduled (soft) or
+    """board/keytimer.py's timer(scan, ms) on a thread: every ms, scan(self) scheduled (soft) or
     called from the thread (hard)."""
 
     def __init__(self, hard):
@@ -62,7 +62,7 @@ def main(argv):
     import asyncio
 
     from board.app import App
-    from board.keypad import Keypad
+    from board.keytimer import TimedKeypad
     from board.tasks import tasks
     from boards.fake import build
 
@@ -76,7 +76,7 @@ def main(argv):
     if mode != "task":
         m = hw["fake_matrix"]
         timer = ThreadTimer(mode == "hard")
-        hw["keys"] = Keypad(m.rows, m.cols, hw["fake_buttons"], timer=timer)
+        hw["keys"] = TimedKeypad(m.rows, m.cols, hw["fake_buttons"], timer)
 
     async def net():
         return "127.0.0.1"

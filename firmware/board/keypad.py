@@ -8,19 +8,16 @@ Key numbers: matrix key r * n_cols + c (0..15, named by `names`, "123A456B789C*0
 buttons from 16 up (named "a", "b", ...).
 
 update(now_ms) is one scan step, pure apart from the pins: tests call it with a fake clock.
-On a board a timer scans every 5 ms (timer(keypad, ms), from the board module: boards/common.py
-starts a machine.Timer calling keypad(t), one scan), so a key is scanned however long the page
-or a save holds the asyncio loop; run(), the keypad's task, starts the timer and wakes the app
-when events wait (without a timer, run() scans itself, as the simulator does). A change of the
-raw keys must hold debounce_ms before it counts. Events (one byte: kind | key) go into a
-preallocated bytearray ring; get() returns the next one or -1. The scan writes only the ring's
-tail, get() only its head, so a timer's callback may interrupt get() anywhere. A full ring
-keeps what it holds and counts the events it could not take (overflow; run() prints it): a
-loss is never silent. A scan and get() allocate nothing (a hard interrupt may run the scan).
-Between scans every row is driven low, so one read of the columns says whether any key is
-down: an idle scan is four pin reads. (Names cost heap on the unix port, where the tests
-measure it: a new attribute name is a new interned string; the timer's own names are the
-board module's.)
+run() is the keypad's asyncio task: it scans every scan_ms and wakes the app when events wait.
+On a board a timer scans instead (board/keytimer.py's TimedKeypad: start() starts it), so a
+key is scanned however long the page or a save holds the loop; run() then only wakes the app,
+and starts the timer again if it stopped. A change of the raw keys must hold debounce_ms
+before it counts. Events (one byte: kind | key) go into a preallocated bytearray ring; get()
+returns the next one or -1. The scan writes only the ring's tail, get() only its head, so a
+timer's callback may interrupt get() anywhere. A full ring keeps what it holds and counts the
+events it could not take (overflow; run() prints it): a loss is never silent. A scan and get()
+allocate nothing (a hard interrupt may run the scan). Between scans every row is driven low,
+so one read of the columns says whether any key is down: an idle scan is four pin reads.
 
     DOWN   the key went down (debounced): the app acts on most keys here, for speed
     LONG   held long_ms (once per press)
@@ -38,7 +35,6 @@ LONG = const(0x60)
 REPEAT = const(0x80)
 KIND = const(0xE0)
 KEY = const(0x1F)
-_TIMER_MS = const(5)  # the timer's scans: a 40 ms tap is seen whatever its phase (debounce 30)
 _STALLED_MS = const(1000)  # a timer that has not scanned for this long is started again
 _MAX_KEYS = const(28)  # 16 matrix keys + up to 12 buttons: the key bits stay a small int
 
@@ -59,14 +55,15 @@ class Keypad:
     repeat_ms = 180
     scan_ms = 10  # the keypad's task: how often it scans (without a timer) and wakes the app
 
-    def __init__(self, rows=(), cols=(), buttons=(), names=KEYS_4X4, size=64, timer=None):
+    def __init__(self, rows=(), cols=(), buttons=(), names=KEYS_4X4, size=64):
         if len(rows) * len(cols) + len(buttons) > _MAX_KEYS:
             raise ValueError("at most %d keys" % _MAX_KEYS)
         self.rows = rows
         self.cols = cols
         self.buttons = buttons
-        self.n_matrix = len(rows) * len(cols)
-        self.names = names[:self.n_matrix] + BUTTON_NAMES[:len(buttons)]
+        # (no attribute more than it needs: on the unix port, where the heap tests run, each
+        # new name is interned on the heap, and the game's runs are near a pool's end)
+        self.names = names[:len(rows) * len(cols)] + BUTTON_NAMES[:len(buttons)]
         for r in rows:
             r(0)  # idle: all rows low (see scan())
         self._ring = bytearray(size)
@@ -79,8 +76,6 @@ class Keypad:
         self._long = 0  # keys that already sent LONG this press
         self._down_at = array("i", bytes(4 * _MAX_KEYS))  # ticks of each key's DOWN (or REPEAT)
         self.overflow = 0  # events the full ring could not take
-        self.timer = timer  # timer(keypad, ms) starts keypad(t) every ms; None: run() scans
-        self.clock = int  # the clock the timer's scans read: start() sets it (int() is 0)
 
     # --- the ring buffer (Hinch's RingbufQueue, for bytes) -------------------------------
 
@@ -131,7 +126,7 @@ class Keypad:
             for r in rows:
                 r(0)
         else:
-            k = self.n_matrix
+            k = len(rows) * len(self.cols)
         for b in self.buttons:
             if not b():
                 bits |= 1 << k
@@ -187,24 +182,14 @@ class Keypad:
         """True while key k is down (debounced): the boot self-test checks a key this way."""
         return bool(self._state >> k & 1)
 
-    def __call__(self, t=None):
-        """The timer's callback: one scan now. No allocation (heap-locked in the tests)."""
-        self.update(self.clock())
-
     def start(self, clock):
-        """Start the timer's scans (every _TIMER_MS, reading clock); False without a timer.
-        Again after a restart: the board's timer is set up afresh."""
-        if self.timer is None:
-            return False
-        self.clock = clock
-        self.scanned_at = clock()
-        self.timer(self, _TIMER_MS)
-        return True
+        """Start a timer's scans: False, this keypad has none (board/keytimer.py's has)."""
+        return False
 
     async def run(self, clock, wake=None):
-        """The keypad's task: starts the timer's scans (or, without a timer, scans here
-        every scan_ms), and every scan_ms wakes the app (wake()) when events wait, so the
-        app acts at once; says when the ring was full (overflow)."""
+        """The keypad's task: scans every scan_ms (or starts a timer's scans: start()), and
+        every scan_ms wakes the app (wake()) when events wait, so the app acts at once; says
+        when the ring was full (overflow)."""
         timed = self.start(clock)
         told = self.overflow
         while True:

@@ -26,7 +26,7 @@ def _display(i2c_pins):
 
 
 def _timer(timer_id):
-    """board/keypad.py's timer(scan, ms): machine.Timer(timer_id) calling scan(t) every ms
+    """board/keytimer.py's timer(scan, ms): machine.Timer(timer_id) calling scan(t) every ms
     (again: set up afresh); None without an id, or on a port without machine.Timer."""
     if timer_id is None or not hasattr(machine, "Timer"):
         return None
@@ -66,9 +66,9 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
     }
     timer = _timer(timer_id)
     if timer is not None:
-        from board.keypad import Keypad
+        from board.keytimer import TimedKeypad
 
-        hw["keys"] = Keypad(hw.pop("rows"), hw.pop("cols"), hw.pop("buttons"), timer=timer)
+        hw["keys"] = TimedKeypad(hw.pop("rows"), hw.pop("cols"), hw.pop("buttons"), timer)
     net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net

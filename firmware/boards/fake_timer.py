@@ -7,7 +7,7 @@ timers started on it, at every one of their times passed (the clock reads that t
 Apart from fake.py, which every host run loads: on the unix port each name a loaded module
 has is interned on the heap, and the heap tests count it."""
 
-from board.keypad import Keypad
+from board.keytimer import TimedKeypad
 from boards.fake import Clock
 
 
@@ -17,7 +17,7 @@ class TimedClock(Clock):
         self.timers = []  # [next time, period, callback] each
 
     def every(self, callback, ms):
-        """board/keypad.py's timer(callback, ms): callback(clock) every ms from now on (a
+        """board/keytimer.py's timer(callback, ms): callback(clock) every ms from now on (a
         callback started again keeps one timer, restarted)."""
         for tm in self.timers:
             if tm[2] is callback:
@@ -46,5 +46,5 @@ def timed(hw):
     its timer (started by the keypad's start(), as on a board)."""
     clock = TimedClock(hw["clock"]())
     hw["clock"] = clock
-    hw["keys"] = Keypad(hw["rows"], hw["cols"], hw["buttons"], timer=clock.every)
+    hw["keys"] = TimedKeypad(hw["rows"], hw["cols"], hw["buttons"], clock.every)
     return hw

@@ -5,6 +5,7 @@ as on a board whose loop the page or a save holds (issue 23.5)."""
 from check import no_alloc, raises
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY, KEYS_4X4
 from boards.fake import Button, Clock, Matrix
+from board.keytimer import TimedKeypad
 from boards.fake_timer import TimedClock
 
 
@@ -144,7 +145,7 @@ def timed(size=64, buttons=()):
     """(clock, matrix, keypad) with the keypad's timer started on the clock."""
     clock = TimedClock()
     m = Matrix()
-    kp = Keypad(m.rows, m.cols, buttons, size=size, timer=clock.every)
+    kp = TimedKeypad(m.rows, m.cols, buttons, clock.every, size=size)
     assert kp.start(clock)
     assert clock.timers[0][1:] == [5, kp]  # keypad(t) every 5 ms
     return clock, m, kp
