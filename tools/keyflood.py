@@ -32,7 +32,13 @@ START_MS = 1500  # from the board's READY to the first tap: the flood is on by t
 
 
 def flood(port, path, stop, counts):
-    """GET path in a loop until stop is set; counts[status] += 1 (0: no answer)."""
+    """GET path in a loop until stop is set; counts[status] += 1 (0: no answer). The thread
+    runs at a lower priority (Linux: per thread), so that the board's own threads, the taps
+    and the timer's stand-in, are not the ones the host's scheduler holds off."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):
+        pass
     while not stop.is_set():
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         try:
