@@ -42,7 +42,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
           light=None, timer_id=None):
     """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823). setup,
     light: the board's own Wi-Fi pieces (boards/wifi.py's joiner; boards/pico_w.py).
-    timer_id: the machine.Timer that scans the keypad (board/keypad.py), so no key is lost
+    timer_id: the machine.Timer that scans the keypad (board/keytimer.py), so no key is lost
     while the page or a save holds the loop; None: the keypad's task scans."""
     Pin = machine.Pin
     L = layout or Layout()
