@@ -5,7 +5,8 @@
 # script over stdin, one line each:
 #   heap        -> HEAP alloc free     (after a gc.collect())
 #   mods        -> MODS name ...        (which of the modules a request may load are loaded)
-#   key KEYS    -> KEYS n               (KEYS pressed and released, as the scan queues them)
+#   key KEYS    -> KEYS n               (KEYS tapped on the fake matrix, 40 ms down, 40 ms
+#                                        up, scanned by the keypad's timer as on a board)
 #   end         -> GAME ... and exit
 # Printed first: READY (the app booted; the server starts on its own task).
 # Everything here shares the heap with the board, as on a chip: so it keeps its state in
@@ -15,8 +16,9 @@ import gc
 import sys
 
 from boards.fake import build  # as main.py: the board module first
+from boards.fake_timer import timed
 
-hw = build(storage_dir=".", display=True)
+hw = timed(build(storage_dir=".", display=True))  # the keypad scanned on a timer, as on a board
 
 
 def main(argv):
@@ -41,18 +43,19 @@ def main(argv):
 
     app = App(hw)
     app.boot()
-    keys = app.keys
+    clock = hw["clock"]
+    matrix = hw["fake_matrix"]
+    app.keys.start(clock)  # (board/tasks.py's keypad task would; here the loop is this one)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
-    got = [0, 0, 0]  # keys pressed, entries refused or faulted, time
+    got = [0, 0]  # keys pressed, entries refused or faulted
 
     def press(ch):
-        key = keys.names.find(ch)
-        keys.put(0x20 | key)
-        app.step(got[2] + 20)
-        keys.put(0x40 | key)
-        app.step(got[2] + 40)
-        got[2] += 40
+        matrix.press(ch)
+        clock.advance(40)  # the timer scans it (debounced: 30 ms)
+        matrix.release(ch)
+        clock.advance(40)
+        app.step(clock())
         got[0] += 1
         if app.err:
             got[1] += 1

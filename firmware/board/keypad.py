@@ -7,12 +7,17 @@ Pins are passed in and only called, so any callable stands in for one in a test:
 Key numbers: matrix key r * n_cols + c (0..15, named by `names`, "123A456B789C*0#D"), then
 buttons from 16 up (named "a", "b", ...).
 
-update(now_ms) is one scan step, pure apart from the pins: tests call it with a fake clock;
-on the board run() calls it every scan_ms from its own asyncio task. A change of the raw keys
-must hold debounce_ms before it counts. Events (one byte: kind | key) go into a preallocated
-bytearray ring; get() returns the next one or -1. A scan allocates nothing. Between scans
-every row is driven low, so one read of the columns says whether any key is down: an idle
-scan is four pin reads.
+update(now_ms) is one scan step, pure apart from the pins: tests call it with a fake clock.
+run() is the keypad's asyncio task: it scans every scan_ms and wakes the app when events wait.
+On a board a timer scans instead (board/keytimer.py's TimedKeypad: start() starts it), so a
+key is scanned however long the page or a save holds the loop; run() then only wakes the app,
+and starts the timer again if it stopped. A change of the raw keys must hold debounce_ms
+before it counts. Events (one byte: kind | key) go into a preallocated bytearray ring; get()
+returns the next one or -1. The scan writes only the ring's tail, get() only its head, so a
+timer's callback may interrupt get() anywhere. A full ring keeps what it holds and counts the
+events it could not take (overflow; run() prints it): a loss is never silent. A scan and get()
+allocate nothing (a hard interrupt may run the scan). Between scans every row is driven low,
+so one read of the columns says whether any key is down: an idle scan is four pin reads.
 
     DOWN   the key went down (debounced): the app acts on most keys here, for speed
     LONG   held long_ms (once per press)
@@ -30,6 +35,7 @@ LONG = const(0x60)
 REPEAT = const(0x80)
 KIND = const(0xE0)
 KEY = const(0x1F)
+_STALLED_MS = const(1000)  # a timer that has not scanned for this long is started again
 _MAX_KEYS = const(28)  # 16 matrix keys + up to 12 buttons: the key bits stay a small int
 
 KEYS_4X4 = "123A456B789C*0#D"
@@ -47,16 +53,17 @@ class Keypad:
     debounce_ms = 30
     long_ms = 700
     repeat_ms = 180
-    scan_ms = 10
+    scan_ms = 10  # the keypad's task: how often it scans (without a timer) and wakes the app
 
-    def __init__(self, rows=(), cols=(), buttons=(), names=KEYS_4X4, size=32):
+    def __init__(self, rows=(), cols=(), buttons=(), names=KEYS_4X4, size=64):
         if len(rows) * len(cols) + len(buttons) > _MAX_KEYS:
             raise ValueError("at most %d keys" % _MAX_KEYS)
         self.rows = rows
         self.cols = cols
         self.buttons = buttons
-        self.n_matrix = len(rows) * len(cols)
-        self.names = names[:self.n_matrix] + BUTTON_NAMES[:len(buttons)]
+        # (no attribute more than it needs: on the unix port, where the heap tests run, each
+        # new name is interned on the heap, and the game's runs are near a pool's end)
+        self.names = names[:len(rows) * len(cols)] + BUTTON_NAMES[:len(buttons)]
         for r in rows:
             r(0)  # idle: all rows low (see scan())
         self._ring = bytearray(size)
@@ -68,16 +75,20 @@ class Keypad:
         self.scanned_at = 0  # when update() last ran: the app's watchdog checks it
         self._long = 0  # keys that already sent LONG this press
         self._down_at = array("i", bytes(4 * _MAX_KEYS))  # ticks of each key's DOWN (or REPEAT)
+        self.overflow = 0  # events the full ring could not take
 
     # --- the ring buffer (Hinch's RingbufQueue, for bytes) -------------------------------
 
     def put(self, ev):
-        """Queue an event; when the ring is full the oldest is dropped."""
+        """Queue an event; a full ring keeps its events and counts this one in overflow.
+        (It never moves the head: that is get()'s, which a timer's scan may interrupt.)"""
         ring = self._ring
+        tail = (self._tail + 1) % len(ring)
+        if tail == self._head:
+            self.overflow += 1
+            return
         ring[self._tail] = ev
-        self._tail = (self._tail + 1) % len(ring)
-        if self._tail == self._head:
-            self._head = (self._head + 1) % len(ring)
+        self._tail = tail  # (after the byte: get() never reads one not yet written)
 
     def get(self):
         """The next event (kind | key), or -1 when there is none."""
@@ -115,7 +126,7 @@ class Keypad:
             for r in rows:
                 r(0)
         else:
-            k = self.n_matrix
+            k = len(rows) * len(self.cols)
         for b in self.buttons:
             if not b():
                 bits |= 1 << k
@@ -171,13 +182,27 @@ class Keypad:
         """True while key k is down (debounced): the boot self-test checks a key this way."""
         return bool(self._state >> k & 1)
 
+    def start(self, clock):
+        """Start a timer's scans: False, this keypad has none (board/keytimer.py's has)."""
+        return False
+
     async def run(self, clock, wake=None):
-        """The scanning task: update(clock()) every scan_ms, forever; wake() (the app's)
-        as soon as a scan has queued an event, so the app acts at once."""
+        """The keypad's task: scans every scan_ms (or starts a timer's scans: start()), and
+        every scan_ms wakes the app (wake()) when events wait, so the app acts at once; says
+        when the ring was full (overflow)."""
+        timed = self.start(clock)
+        told = self.overflow
         while True:
-            self.update(clock())
+            if not timed:
+                self.update(clock())
+            elif ticks_diff(clock(), self.scanned_at) > _STALLED_MS:
+                print("keys: the scan's timer stopped: started again")
+                self.start(clock)  # (a callback that raised may leave its timer off)
             if wake is not None and self._head != self._tail:
                 wake()
+            if self.overflow != told:
+                told = self.overflow
+                print("keys: %d lost in all: the key buffer was full" % told)
             await sleep_ms(self.scan_ms)
 
 

@@ -1,7 +1,7 @@
 """Builds the hardware dict (see board/app.py) for a board running stock MicroPython:
-a WS2812 strip on one pin, a 4x4 keypad, buttons, an optional SSD1306, ticks_ms, littlefs,
-and Wi-Fi where the port has it (boards/wifi.py: the ESP32, the Pico W's firmware).
-Only the per-board modules call this, with their pin numbers."""
+a WS2812 strip on one pin, a 4x4 keypad scanned by a machine.Timer, buttons, an optional
+SSD1306, ticks_ms, littlefs, and Wi-Fi where the port has it (boards/wifi.py: the ESP32, the
+Pico W's firmware). Only the per-board modules call this, with their pin numbers."""
 
 import time
 
@@ -25,10 +25,25 @@ def _display(i2c_pins):
         return None
 
 
+def _timer(timer_id):
+    """board/keytimer.py's timer(scan, ms): machine.Timer(timer_id) calling scan(t) every ms
+    (again: set up afresh); None without an id, or on a port without machine.Timer."""
+    if timer_id is None or not hasattr(machine, "Timer"):
+        return None
+    t = machine.Timer(timer_id)
+
+    def every(scan, ms):
+        t.init(mode=machine.Timer.PERIODIC, period=ms, callback=scan)
+
+    return every
+
+
 def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setup=None,
-          light=None):
+          light=None, timer_id=None):
     """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823). setup,
-    light: the board's own Wi-Fi pieces (boards/wifi.py's joiner; boards/pico_w.py)."""
+    light: the board's own Wi-Fi pieces (boards/wifi.py's joiner; boards/pico_w.py).
+    timer_id: the machine.Timer that scans the keypad (board/keytimer.py), so no key is lost
+    while the page or a save holds the loop; None: the keypad's task scans."""
     Pin = machine.Pin
     L = layout or Layout()
     strip = neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count)
@@ -49,6 +64,11 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
         "fs": None,
         "watchdog": lambda ms: machine.WDT(timeout=ms),
     }
+    timer = _timer(timer_id)
+    if timer is not None:
+        from board.keytimer import TimedKeypad
+
+        hw["keys"] = TimedKeypad(hw.pop("rows"), hw.pop("cols"), hw.pop("buttons"), timer)
     net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net

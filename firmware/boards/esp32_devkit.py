@@ -13,8 +13,10 @@ COLS = (25, 26, 27, 32)
 BUTTONS = (4, 5)
 I2C = (0, 21, 22)
 LED_ORDER = "GRB"  # colours on the wire: WS2812B strips GRB; "RGB" for PL9823 THT LEDs
+KEYPAD_TIMER = 0  # the keypad scan's machine.Timer: hardware timer 0, its callback soft on the
+# ESP32 (run between bytecodes: the page's Python work cannot hold it off)
 
 
 def build():
     from boards.common import build as common_build
-    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER)
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, timer_id=KEYPAD_TIMER)

@@ -12,8 +12,10 @@ COLS = (6, 7, 8, 9)
 BUTTONS = (10, 11)
 I2C = (0, 20, 21)  # bus id, sda, scl
 LED_ORDER = "GRB"  # colours on the wire: WS2812B strips GRB; "RGB" for PL9823 THT LEDs
+KEYPAD_TIMER = -1  # the keypad scan's machine.Timer: the RP2040's are virtual (id -1), their
+# callback soft (run between bytecodes: the page's Python work cannot hold it off)
 
 
 def build():
     from boards.common import build as common_build
-    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER)
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, timer_id=KEYPAD_TIMER)

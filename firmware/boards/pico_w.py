@@ -5,7 +5,7 @@ replies wait for the radio to wake (Raspberry Pi's Pico W guide: config(pm=0xa11
 the Pico W's own LED (on the radio, pin "LED") lights once the board has joined.
 board_config.py picks this module on a Pico W (its machine name says so: os.uname())."""
 
-from boards.pico import BUTTONS, COLS, I2C, LED_ORDER, LED_PIN, ROWS
+from boards.pico import BUTTONS, COLS, I2C, KEYPAD_TIMER, LED_ORDER, LED_PIN, ROWS
 
 _PM_OFF = 0xA11140  # the cyw43 pm value with power saving off (pm_mode 0), as Raspberry
 # Pi's guide gives it (not PM_PERFORMANCE, 0xA11142: that one still saves power)
@@ -27,4 +27,5 @@ def build():
         light = machine.Pin("LED", machine.Pin.OUT, value=0)
     except (ValueError, TypeError):
         light = None  # a plain Pico's firmware (no radio): no Wi-Fi either
-    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, setup=_setup, light=light)
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, setup=_setup, light=light,
+                        timer_id=KEYPAD_TIMER)

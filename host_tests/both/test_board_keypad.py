@@ -1,8 +1,12 @@
-"""The keypad scanner driven by fake pins and a fake clock: debounce, long press, repeat."""
+"""The keypad scanner driven by fake pins and a fake clock: debounce, long press, repeat; and
+scanned by a timer (boards/fake_timer.py's, on the virtual clock) while nothing drains its events,
+as on a board whose loop the page or a save holds (issue 23.5)."""
 
 from check import no_alloc, raises
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY, KEYS_4X4
-from boards.fake import Button, Matrix
+from boards.fake import Button, Clock, Matrix
+from board.keytimer import TimedKeypad
+from boards.fake_timer import TimedClock
 
 
 def events(kp):
@@ -82,11 +86,14 @@ def test_two_keys_and_buttons():
     assert raises(ValueError, Keypad, m.rows, m.cols, [Button()] * 13)
 
 
-def test_ring_drops_the_oldest_when_full():
-    kp = Keypad(size=4)
+def test_a_full_ring_keeps_its_events_and_counts_the_rest():
+    kp = Keypad(size=4)  # (one slot stays free: head == tail is empty)
     for k in range(6):
         kp.put(DOWN | k)
-    assert [kp.get() & KEY for _ in range(3)] == [3, 4, 5] and kp.get() == -1
+    assert [kp.get() & KEY for _ in range(3)] == [0, 1, 2] and kp.get() == -1
+    assert kp.overflow == 3
+    kp.put(DOWN | 9)  # room again
+    assert kp.get() == DOWN | 9 and kp.overflow == 3
 
 
 def test_ticks_wrap():
@@ -130,3 +137,141 @@ def test_a_release_and_a_press_in_one_debounce_window_keep_their_order():
     m.press("1")
     run(kp, 120, 180)
     assert events(kp) == [(UP, "5"), (DOWN, "1")]
+
+
+# --- scanned by a timer (boards/fake_timer.py's, on the virtual clock), the loop held -------
+
+def timed(size=64, buttons=()):
+    """(clock, matrix, keypad) with the keypad's timer started on the clock."""
+    clock = TimedClock()
+    m = Matrix()
+    kp = TimedKeypad(m.rows, m.cols, buttons, clock.every, size=size)
+    assert kp.start(clock)
+    assert clock.timers[0][1:] == [5, kp]  # keypad(t) every 5 ms
+    return clock, m, kp
+
+
+def tap(clock, press, release, name, down_ms=40, gap_ms=40):
+    press(name)
+    clock.advance(down_ms)
+    release(name)
+    clock.advance(gap_ms)
+
+
+def test_taps_while_nothing_drains_are_all_kept_in_order():
+    # 24 taps of 40 ms (debounce 30) over 1.9 s in which nothing reads the ring: the loop
+    # held by the page's flood or a save. The timer scans them all; the order is kept.
+    clock, m, kp = timed()
+    keys = "123A456B789C*0#D12345678"
+    for name in keys:
+        tap(clock, m.press, m.release, name)
+    assert clock() == 80 * len(keys)
+    got = events(kp)
+    want = []
+    for name in keys:
+        want += [(DOWN, name), (UP, name)]
+    assert got == want and kp.overflow == 0
+
+
+def test_a_keypad_without_its_timer_sees_no_tap_the_loop_held():
+    # the same taps with the scan in the loop's task (no timer) and the loop held: lost,
+    # which is what the timer is for
+    clock = Clock()
+    m = Matrix()
+    kp = Keypad(m.rows, m.cols)
+    assert not kp.start(clock)
+    for name in "123":
+        tap(clock, m.press, m.release, name)
+    assert events(kp) == []
+
+
+def test_the_timer_debounces_as_the_scan_always_has():
+    # a pseudo-random schedule of presses, releases and bounces: the timer's keypad queues
+    # exactly what update() every 5 ms queues on the same schedule (long presses too)
+    clock, m, kp = timed(size=128)
+    ref_m = Matrix()
+    ref = Keypad(ref_m.rows, ref_m.cols, size=128)
+    x = 12345
+    t = 0
+    got = []
+    want = []
+    for i in range(400):
+        if i % 10 == 0:  # drained now and then (the ring holds 128)
+            got += events(kp)
+            want += events(ref)
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        name = "1590#*"[x % 6]
+        if x >> 8 & 1:
+            m.press(name)
+            ref_m.press(name)
+        else:
+            m.release(name)
+            ref_m.release(name)
+        step = 5 * (1 + (x >> 12) % 24)  # 5-120 ms: bounces, taps, holds
+        clock.advance(step)
+        for _ in range(step // 5):
+            t += 5
+            ref.update(t)
+    got += events(kp)
+    want += events(ref)
+    assert len(got) > 40 and any(k == LONG for k, _ in got)
+    assert got == want and kp.overflow == ref.overflow == 0
+
+
+def test_a_full_ring_under_the_timer_counts_what_it_lost():
+    clock, m, kp = timed(size=8)
+    for name in "1234567890":
+        tap(clock, m.press, m.release, name)
+    got = events(kp)
+    assert got == [(DOWN, "1"), (UP, "1"), (DOWN, "2"), (UP, "2"), (DOWN, "3"), (UP, "3"),
+                   (DOWN, "4")]  # the first ones, in order
+    assert len(got) + kp.overflow == 20  # nothing lost without a count
+    tap(clock, m.press, m.release, "5")  # drained: room again
+    assert events(kp) == [(DOWN, "5"), (UP, "5")] and kp.overflow == 13
+
+
+def test_buttons_and_a_wrapping_ring_under_the_timer():
+    b = [Button(), Button()]
+    clock, m, kp = timed(size=5, buttons=b)
+
+    def press(name):
+        b["ab".index(name)].pressed = True
+
+    def release(name):
+        b["ab".index(name)].pressed = False
+
+    for i in range(30):  # each tap drained before the next: the ring wraps 12 times
+        tap(clock, press, release, "ab"[i % 2])
+        assert events(kp) == [(DOWN, "ab"[i % 2]), (UP, "ab"[i % 2])]
+    assert kp.overflow == 0
+
+
+def test_the_timer_callback_and_the_drain_allocate_nothing():
+    clock, m, kp = timed(buttons=[Button()])
+    held = m.held
+
+    def scan():  # 600 scans through presses, holds (LONG, REPEAT) and releases
+        n = 0
+        for i in range(600):
+            held[4] = 1 if (i // 180) % 2 else 0
+            held[9] = 1 if (i // 14) % 2 else 0
+            clock.t += 5
+            kp(clock)  # the timer's callback
+            while kp.get() >= 0:
+                n += 1
+        return n
+
+    assert no_alloc(scan) > 40
+    assert no_alloc(lambda: clock.advance(500)) is None  # (the fake's own timer too)
+    assert kp.overflow == 0
+
+
+def test_a_tap_of_debounce_plus_one_timer_period_is_seen_at_any_phase():
+    # 35 ms taps (debounce 30 + timer_ms 5) starting at every ms between two scans: each one
+    # seen, however the tap falls against the scans (a 40 ms tap keeps 5 ms for jitter)
+    clock, m, kp = timed()
+    d = kp.debounce_ms + 5
+    for phase in range(5):
+        clock.advance(phase)
+        tap(clock, m.press, m.release, "5", down_ms=d, gap_ms=d + 5 - phase)
+        assert events(kp) == [(DOWN, "5"), (UP, "5")], phase
