@@ -59,7 +59,7 @@ def play(path, heap):
 
 
 def test_whole_game_from_mpy(tmp_path):
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path))  # as `make build`
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
     r = play(str(tmp_path / "esp32"), budgets.heap("mpy_game"))
     assert r["heap"] <= budgets.heap_kb("mpy_game") * 1024  # it ran in the heap it was given
     assert r["peak"] + r["harness"] < r["heap"]
@@ -75,10 +75,11 @@ def test_whole_game_from_source():
 
 @pytest.fixture(scope="module")
 def main_tree(tmp_path_factory):
-    """The esp32 tree as `make build` makes it, with tools/bench/main_game.py compiled beside
+    """The esp32 tree as `make build` makes it (and the fake board: host=True), with
+    tools/bench/main_game.py compiled beside
     it (from source, every local name of the script would be interned on the heap)."""
     out = tmp_path_factory.mktemp("main")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out), host=True)
     tree = str(out / "esp32")
     r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, "main_game.mpy"),
                         os.path.join(ROOT, "tools/bench/main_game.py")],

