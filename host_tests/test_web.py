@@ -423,95 +423,69 @@ def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(mon
     assert m.state() == before[0]
 
 
-def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys():
+def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys(page):
     """The page's new game (POST /new-game with the PIN): a MemoryError in it is said on the
     board and the game stays as it was, as for a key; the page is told, nothing escapes to
-    the server. (CPython: the app on the fake board, the route's own handler.)"""
-    import asyncio
-    import types
-
-    from boardkit import board as fake_board
-    from board import web
-
-    hw, app, f = fake_board(display=True)
-    f.press("#")
-    f.press("7#")
-    before = app.m.dumps()
-    w = web.Web(app)
-    web.routes(w)
-    (handler,) = [e[2] for e in w.url_map if e[2].__name__ == "new_game"]
+    the server."""
+    page.f.press("#")
+    page.f.press("7#")
+    before = page.app.m.dumps()
+    assert page.get("/pin", "POST")[0] == 204
+    page.f.run(10)
+    pin = _pin_shown(page)
 
     def short(call):
         raise MemoryError("memory allocation failed")
 
-    async def run():
-        w.new_pin()
-        w.pin_at = app.clock()
-        w.pin_for = "10.0.0.5"
-        app.apply = short
-        try:
-            return await handler(types.SimpleNamespace(
-                form={"pin": str(w.pin)}, headers={}, client_addr=("10.0.0.5", 40000)))
-        finally:
-            del app.apply
-
-    body, status = asyncio.run(run())
-    assert status == 500 and "MemoryError" in body and app.err == body
-    assert app.m.dumps() == before
-    f.press("2#")
-    assert app.err is None and app.m.score[0] + app.m.score[1] == 9
+    page.app.apply = short
+    try:
+        status, body = page.get("/new-game", "POST", ("pin=" + pin).encode(), FORM)
+    finally:
+        del page.app.apply
+    assert status == 500 and b"MemoryError" in body and page.app.err == body.decode()
+    assert page.app.m.dumps() == before
+    page.f.press("2#")
+    assert page.app.err is None and page.app.m.score[0] + page.app.m.score[1] == 9
 
 
-def test_a_pin_serves_the_phone_that_asked_and_waits_are_each_phones_own():
+def test_a_pin_serves_the_phone_that_asked_and_waits_are_each_phones_own(page):
     """Issue 23.2, on the board's clock: a PIN works only from the phone that asked for it;
     a phone's waits (after asking, after a wrong PIN) double and are its own; three wrong
     tries take the PIN off the display; the owner, asking after a stranger, gets a PIN that
-    works at once. (CPython: the app on the fake board, the routes' own handlers.)"""
-    import asyncio
-    import types
+    works at once."""
+    page.f.press("#")
+    page.f.press("7#")
+    clock = page.hw["clock"]
+    owner, stranger = "192.168.4.20", "192.168.4.66"
 
-    from boardkit import board as fake_board
-    from board import web
-
-    hw, app, f = fake_board(display=True)
-    f.press("#")
-    f.press("7#")
-    clock = hw["clock"]
-    w = web.Web(app)
-    web.routes(w)
-    handlers = {e[2].__name__: e[2] for e in w.url_map}
-    owner, stranger = "192.168.1.20", "192.168.1.66"
-
-    async def call(name, ip, pin=None, **headers):
-        req = types.SimpleNamespace(form={"pin": pin} if pin else {}, headers=headers,
-                                    client_addr=(ip, 40000))
-        got = await handlers[name](req)
-        return got if isinstance(got, int) else got[1]
+    def call(path, ip, pin=None):
+        body = ("pin=" + pin).encode() if pin else b""
+        return page.get(path, "POST", body, FORM if pin else None, src=ip)[0]
 
     def shown():
-        return app.msg[len(web._PIN_MSG):] if str(app.msg).startswith(web._PIN_MSG) else None
+        """The PIN the display shows (a turn of the board's loop: 10 ms), or None."""
+        page.f.run(10)
+        m = re.search(r"web PIN (\d{4})", " ".join(page.hw["display"].shown))
+        return m.group(1) if m else None
 
-    async def run():  # (show_pin starts the PIN's timer on the running loop)
-        assert await call("ask_pin", owner) == 204 and shown()
-        assert await call("ask_pin", owner) == 429  # its own wait (2 s)
-        assert await call("ask_pin", stranger) == 204  # not the owner's wait: a PIN of its own
-        pin = shown()
-        assert await call("new_game", owner, pin) == 403  # not the owner's PIN
-        for wait in (4000, 8000, 0):  # the stranger guesses: 3 wrong tries, waits doubling
-            assert await call("new_game", stranger, "0000" if pin != "0000" else "1111") == 403
-            if wait:
-                assert await call("new_game", stranger, pin) == 429
-                clock.advance(wait - 1)
-                assert await call("new_game", stranger, pin) == 429
-                clock.advance(1)
-        assert shown() is None  # taken off the board
-        clock.advance(16000)  # (the stranger's wait after its third wrong try)
-        assert await call("new_game", stranger, pin) == 403  # it no longer works
-        assert await call("ask_pin", owner) == 204  # the owner, at once
-        assert await call("new_game", owner, shown()) == 200 and app.m.score == [0, 0]
-        assert await call("ask_pin", owner) == 204  # a new game started its waits again
-
-    asyncio.run(run())
+    assert call("/pin", owner) == 204 and shown()
+    assert call("/pin", owner) == 429  # its own wait (2 s)
+    assert call("/pin", stranger) == 204  # not the owner's wait: a PIN of its own
+    pin = shown()
+    assert call("/new-game", owner, pin) == 403  # not the owner's PIN
+    for wait in (4000, 8000, 0):  # the stranger guesses: 3 wrong tries, waits doubling
+        assert call("/new-game", stranger, "0000" if pin != "0000" else "1111") == 403
+        if wait:
+            assert call("/new-game", stranger, pin) == 429
+            clock.advance(wait - 1)
+            assert call("/new-game", stranger, pin) == 429
+            clock.advance(1)
+    assert shown() is None  # taken off the board
+    clock.advance(16000)  # (the stranger's wait after its third wrong try)
+    assert call("/new-game", stranger, pin) == 403  # it no longer works
+    assert call("/pin", owner) == 204  # the owner, at once
+    assert call("/new-game", owner, shown()) == 200 and page.state()["score"] == [0, 0]
+    assert call("/pin", owner) == 204  # a new game started its waits again
 
 
 def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
