@@ -150,10 +150,12 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
         assert 'version = "%s"' % version in f.read()
 
 
-# The modules only the host runs (issue 21): the simulator's fake board, the computer players,
-# the table generators, the card-text reader. No board module imports them.
-HOST_MODULES = {"boards/fake.py", "cribbage/autoplay.py", "cribbage/cribgen.py",
-                "cribbage/tablegen.py", "cribbage/cardtext.py"}
+# The modules only the host runs (issue 21): the simulator's fake board and its RAM filesystem,
+# the dealer and the computer players, the table generators, the card-text reader. No board
+# module imports them.
+HOST_MODULES = {"boards/fake.py", "boards/ramfs.py", "cribbage/autoplay.py",
+                "cribbage/cribgen.py", "cribbage/deal.py", "cribbage/tablegen.py",
+                "cribbage/cardtext.py"}
 
 
 def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
@@ -180,20 +182,50 @@ def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
 
 
 def imports(path):
-    """Every module a source file imports, at the top or inside a function, by dotted name
-    ("from cribbage import score" names both cribbage and cribbage.score)."""
+    """Every module a firmware source file imports, at the top or inside a function, by
+    dotted name ("from cribbage import score" names both cribbage and cribbage.score; "from
+    .cards import PIP" in cribbage/ names cribbage.cards)."""
     import ast
 
     with open(path) as f:
         tree = ast.parse(f.read(), path)
+    package = os.path.relpath(os.path.dirname(path), os.path.join(ROOT, "firmware"))
+    package = [] if package == "." else package.split(os.sep)
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            out.add(node.module)
-            out.update(node.module + "." + a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package[:len(package) - node.level + 1] if node.level else []
+            base = ".".join(parts + ([node.module] if node.module else []))
+            out.add(base)
+            out.update(base + "." + a.name for a in node.names)
     return out
+
+
+def test_every_module_of_the_board_tree_is_one_the_board_runs():
+    """The board's tree holds no module it never loads: each is reached from the entry points
+    (main.py, board_config.py and every board's pin map) through imports, at the top or in a
+    function, or a module named in a string (what board/web.py and board/fault.py load on
+    demand). A module only the host uses belongs in firmware/manifest.py's HOST_ONLY."""
+    import re
+
+    firmware = os.path.join(ROOT, "firmware")
+    tree = {rel[:-3].replace("/", "."): rel for rel in firmware_modules()}
+    todo = ["main", "board_config", "version"] + [
+        "boards." + m for m in list(build.BOARD_MODULE.values())
+        + [w[0] for w in build.W_MODULE.values()]]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in tree:
+            continue
+        seen.add(name)
+        path = os.path.join(firmware, tree[name])
+        with open(path) as f:
+            named = set(re.findall(r"[\"']((?:board|boards|cribbage)\.\w+)[\"']", f.read()))
+        todo += [m for m in imports(path) | named if m in tree]
+    assert sorted(set(tree) - seen) == []
 
 
 def test_no_board_module_imports_a_host_only_one():
