@@ -18,10 +18,10 @@ Each tree is also written as a ROMFS image, build/<target>.romfs (romfs_image())
 whose MicroPython has a ROMFS partition: the code then runs from flash, not from the heap.
 
 A board's tree carries what the board runs: the host-only modules firmware/manifest.py names
-(HOST_ONLY: the fake board, the computer players, the table generators, the card-text reader)
-stay out of it, as out of the frozen image and package.json. --host builds a tree with them
-too (host=True), for what runs a built tree on the host with the fake board: the simulator
-(tools/sim.py --firmware), the tests, make soak.
+(HOST_ONLY: the fake board and its RAM filesystem, the dealer and the computer players, the
+table generators, the card-text reader) stay out of it, as out of the frozen image and
+package.json. --host builds a tree with them too (host=True), for what runs a built tree on
+the host with the fake board: the simulator (tools/sim.py --firmware), the tests, make soak.
 """
 
 import argparse
