@@ -330,3 +330,14 @@ def test_fetch_libs_offline_is_a_note(tmp_path, monkeypatch):
     err = io.StringIO()
     build.fetch_libs(str(tmp_path), err)
     assert "not kept" in err.getvalue() and "mip" in err.getvalue()
+
+
+def test_host_trees_only_when_asked(tmp_path, monkeypatch):
+    """`tools/build.py` builds the board's trees; `--host` the host's (the simulator's, make
+    soak's), with the host-only modules."""
+    calls = []
+    monkeypatch.setattr(build, "build", lambda *a: calls.append(a) or [])
+    assert build.main(["--quiet", "--out", str(tmp_path)]) == 0
+    assert build.main(["--quiet", "--out", str(tmp_path), "--target", "esp32", "--host"]) == 0
+    assert [(c[0], c[-1]) for c in calls] == [("esp32", False), ("rp2040", False),
+                                              ("esp32", True)]
