@@ -66,7 +66,8 @@ def test_the_layout_is_every_led_of_the_board(page):
 
 def test_the_live_stream_pushes_each_change(board):
     """The real server (MicroPython): the page, then its stream, which pushes the keys'
-    change unasked (the client never asks /state)."""
+    change unasked (the client never asks /state), and the page's own new game (the PIN the
+    board shows, the form read by the board's microdot)."""
     status, html = board.get("/")
     assert status == 200 and b"EventSource" in html
     ev = Events(board.port)
@@ -77,6 +78,14 @@ def test_the_live_stream_pushes_each_change(board):
         while st["score"] != [0, 7]:  # (each state pushed on the way: the stream's timeout
             st = ev.next()  # fails the test if the change never comes)
         assert "B7" in " ".join(st["lines"])
+        assert board.get("/pin", "POST")[0] == 204
+        text = " ".join(board.sim.state()["lines"])
+        pin = re.search(r"web PIN (\d{4})", text)
+        assert pin, text
+        status, body = board.get("/new-game", "POST", b"pin=" + pin.group(1).encode(), FORM)
+        assert status == 200, body
+        while st["score"] != [0, 0]:
+            st = ev.next()
     finally:
         ev.close()
 
