@@ -120,7 +120,7 @@ SOAK_GAMES ?= 3000
 # = host_tests/test_endurance.py's heap (tools/budgets.py: 15 % over what 500 games need)
 SOAK_HEAP ?= $(shell $(PY) tools/budgets.py soak)
 soak: $(STAMP)
-	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet
+	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet --host
 	cd build/soak/esp32 && MICROPYPATH=. SOAK_CHILD=make $(CURDIR)/$(BIN)/micropython \
 	  -X heapsize=$(SOAK_HEAP) $(CURDIR)/tools/bench/mp_soak.py $(SOAK_GAMES) 50
 

@@ -10,17 +10,34 @@
 # leave the heap, which is what an ESP32 without PSRAM needs to serve the page (README).
 # The functions used here are provided by MicroPython's tools/makemanifest.py.
 
+import os
+
+# The host's own modules, never on a board (no board module imports them): the fake board and
+# its RAM filesystem, the dealer and the computer players (the board never deals: the players
+# hold real cards), the generators of the score and crib tables, the card-text reader. The
+# one list: tools/build.py reads it too (make build, make flash and package.json leave them
+# out; `tools/build.py --host` builds a tree with them for the simulator and the tests).
+HOST_ONLY = ("boards/fake.py", "boards/fake_timer.py", "boards/ramfs.py", "cribbage/autoplay.py",
+             "cribbage/cardtext.py", "cribbage/cribgen.py", "cribbage/deal.py",
+             "cribbage/tablegen.py")
+
+
+def board_files(pkg):
+    """The package's modules a board runs (paths within it, for package()'s files)."""
+    return sorted(f for f in os.listdir(pkg)
+                  if f.endswith(".py") and pkg + "/" + f not in HOST_ONLY)
+
+
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio, ...)
 require("ssd1306")  # the optional OLED's driver, from micropython-lib
 
 metadata(description="Electronic cribbage board firmware", version="0.4.0")  # = version.py
 
-package("cribbage", opt=3)  # the rules core and the match engine
-package("board", opt=3)  # the hardware-facing app
-package("boards", opt=3)  # the per-board hardware modules (pin maps)
+# (makemanifest runs this file in its own folder, firmware/)
+package("cribbage", files=board_files("cribbage"), opt=3)  # the rules core, the match engine
+package("board", files=board_files("board"), opt=3)  # the hardware-facing app
+package("boards", files=board_files("boards"), opt=3)  # the per-board hardware (pin maps)
 module("version.py", opt=3)  # the firmware's version (the menu and make flash show it)
-
-import os  # noqa: E402
 
 if os.environ.get("MICRODOT_LIB"):
     package("microdot", base_path=os.environ["MICRODOT_LIB"], opt=3)

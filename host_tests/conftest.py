@@ -36,8 +36,9 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def mpy_tree(tmp_path_factory):
-    """The esp32 tree as `make build` makes it (built once a run; the tests run the MicroPython
-    binary in it and must not write into it)."""
+    """The esp32 tree as `make build` makes it, with the host-only modules for the fake board
+    (build.build(host=True); built once a run; the tests run the MicroPython binary in it and
+    must not write into it)."""
     out = tmp_path_factory.mktemp("mpy")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out), host=True)
     return str(out / "esp32")

@@ -59,26 +59,27 @@ def play(path, heap):
 
 
 def test_whole_game_from_mpy(tmp_path):
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path))  # as `make build`
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
     r = play(str(tmp_path / "esp32"), budgets.heap("mpy_game"))
     assert r["heap"] <= budgets.heap_kb("mpy_game") * 1024  # it ran in the heap it was given
-    assert r["peak"] + r["harness"] < r["heap"]
-    # the LED-only board's game, harness and all, in the ESP32's budget
-    assert budgets.esp32_game_heap(r["peak"] + r["harness"]) <= budgets.ESP32_GAME, r
+    # the LED-only board's game, harness and all, in the ESP32's budget: the heap it ran in,
+    # as 32-bit (its peak is below that heap whatever the code does: no bound of its own)
+    need = r["heap"] / 1024 * budgets.heap_ratio("game from .mpy")
+    assert need <= budgets.ESP32_GAME, "ran in ~%.1f KB on 32-bit" % need
 
 
 def test_whole_game_from_source():
     r = play(os.path.join(ROOT, "firmware"), budgets.heap("source_game"))
-    assert r["heap"] <= budgets.heap_kb("source_game") * 1024
-    assert r["peak"] + r["harness"] < r["heap"]
+    assert r["heap"] <= budgets.heap_kb("source_game") * 1024  # (no re-run in a bigger heap)
 
 
 @pytest.fixture(scope="module")
 def main_tree(tmp_path_factory):
-    """The esp32 tree as `make build` makes it, with tools/bench/main_game.py compiled beside
+    """The esp32 tree as `make build` makes it (and the fake board: host=True), with
+    tools/bench/main_game.py compiled beside
     it (from source, every local name of the script would be interned on the heap)."""
     out = tmp_path_factory.mktemp("main")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out), host=True)
     tree = str(out / "esp32")
     r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, "main_game.mpy"),
                         os.path.join(ROOT, "tools/bench/main_game.py")],
@@ -101,7 +102,6 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # and the next game begun
     heap = int(g["heap"])
     assert heap <= budgets.heap_kb("esp32_game") * 1024  # it ran in the heap it was given
-    assert int(g["peak"]) < heap
     need = budgets.esp32_game_heap(int(g["peak"]))
     assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
 
@@ -117,7 +117,6 @@ def test_game_after_game_with_the_page_and_its_clients(main_tree):
     assert "web: the page is at http://127.0.0.1:" in out, out
     assert int(g["clients"]) == budgets.CLIENTS and g["phase"] == "0", g
     assert int(g["least"]) > 20 and int(g["bytes"]) > 40000, g  # every page read all games
-    assert int(g["peak"]) < int(g["heap"])
     live = budgets.pico_w_page_live(int(g["peak"]))
     assert live <= budgets.PICO_W_PAGE, "~%.1f KB live on 32-bit" % live
 
@@ -175,15 +174,17 @@ def test_game_after_game_from_a_romfs_image(rom_data, players):
     the same heap: a board goes on game after game. Within the frozen budget (the page's)."""
     import history as tool  # tools/history.py
 
-    g, live = run_rom(rom_data, budgets.heap_kb("rom_games"), str(players), "7", "0",
-                      str(ROM_GAMES))
+    g, _live = run_rom(rom_data, budgets.heap_kb("rom_games"), str(players), "7", "0",
+                       str(ROM_GAMES))
     assert int(g["players"]) == players and int(g["events"]) > 100
     with open(os.path.join(rom_data[0], "history"), "rb") as f:  # (the board's /data)
         recs = tool.records(f.read())
     assert g["phase"] == "0" and len(recs) == ROM_GAMES, (g, len(recs))  # and the next game
     for r in recs:  # each game's record, with its summary (byte 11: SUMMARY)
         assert r[4] == int(g["sides"]) and r[11] & 2, r
-    frozen = budgets.frozen_page_live(live)  # (the most of all the games)
+    # within the frozen budget: the heap they ran in beside the image (run_rom checks it),
+    # taken as all live (their peak is below that heap whatever the code does: no bound)
+    frozen = budgets.frozen_page_live(budgets.heap_kb("rom_games") * 1024)
     assert frozen <= budgets.FROZEN_PAGE, "~%.1f KB live frozen on 32-bit" % frozen
 
 

@@ -32,7 +32,7 @@ LINE = re.compile(r"^STARVE free (\d+) entries (\d+) faults (\d+) unsaved (\d+) 
 
 
 def test_the_board_survives_real_memory_errors_at_every_squeeze(tmp_path):
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path))
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
     env = dict(os.environ, MICROPYPATH=".:" + os.path.join(ROOT, "tools", "bench"))
     runs = []
     for free in FREE:

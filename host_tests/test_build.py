@@ -68,11 +68,14 @@ def test_syntax_error_is_reported(tmp_path):
 @pytest.mark.parametrize("target", sorted(build.TARGETS))
 def test_built_tree_runs_in_micropython(built, target):
     """The core imports from .mpy (not source) in the real micropython binary and scores."""
+    from cribbage import cardtext  # (the host's: the board's tree has no card-text reader)
+
     out, _rows = built
     code = (
-        "from cribbage import score, cardtext\n"
+        "from cribbage import score\n"
         "print(score.__file__)\n"
-        "print(score.score_hand(cardtext.parse_many('5H 5C 5S JD'), cardtext.parse('5D')))\n"
+        "print(score.score_hand(%r, %d))\n" % (cardtext.parse_many("5H 5C 5S JD"),
+                                                cardtext.parse("5D"))
     )
     r = subprocess.run([MICROPYTHON, "-X", "heapsize=96k", "-c", code],
                        env=dict(os.environ, MICROPYPATH=os.path.join(out, target)),
@@ -98,9 +101,9 @@ def test_package_json_lists_the_board_tree():
     assert ["ssd1306", "latest"] in pkg["deps"]
 
 
-def test_freeze_manifest_covers_the_packages():
-    """firmware/manifest.py, run the way makemanifest.py runs it, freezes every package of
-    the board's tree (main.py and board_config.py stay on the filesystem)."""
+def manifest_calls(monkeypatch):
+    """firmware/manifest.py run the way makemanifest.py runs it (in its own folder): the
+    calls it makes, as (function, args, kwargs)."""
     calls = []
 
     def recorder(name):
@@ -108,11 +111,32 @@ def test_freeze_manifest_covers_the_packages():
 
     env = {name: recorder(name)
            for name in ("include", "require", "metadata", "package", "module", "freeze")}
-    with open(os.path.join(ROOT, "firmware", "manifest.py")) as f:
+    monkeypatch.chdir(os.path.join(ROOT, "firmware"))
+    with open("manifest.py") as f:
         exec(compile(f.read(), "manifest.py", "exec"), env)
+    return calls
+
+
+def frozen_files(calls):
+    """The modules the manifest's package() and module() calls freeze (paths in firmware/)."""
+    out = set()
+    for n, a, k in calls:
+        if n == "package":
+            assert k.get("files") is not None, a  # (else every file of the folder)
+            out.update(a[0] + "/" + f for f in k["files"])
+        elif n == "module":
+            out.add(a[0])
+    return out
+
+
+def test_freeze_manifest_covers_the_packages(monkeypatch):
+    """firmware/manifest.py, run the way makemanifest.py runs it, freezes every module of
+    the board's tree, no more (main.py and board_config.py stay on the filesystem)."""
+    calls = manifest_calls(monkeypatch)
     frozen = {a[0] for n, a, _k in calls if n == "package"}
     tops = {rel.split("/")[0] for rel in firmware_modules() if "/" in rel}
     assert frozen == tops
+    assert frozen_files(calls) == set(firmware_modules()) - {"main.py", "board_config.py"}
     for pkg in frozen:  # namespace packages: an __init__ module would intern its path for good
         assert not os.path.exists(os.path.join(ROOT, "firmware", pkg, "__init__.py")), pkg
     assert ("require", ("ssd1306",), {}) in calls
@@ -124,6 +148,97 @@ def test_freeze_manifest_covers_the_packages():
     assert [k["version"] for n, _a, k in calls if n == "metadata"] == [version]
     with open(os.path.join(ROOT, "pyproject.toml")) as f:
         assert 'version = "%s"' % version in f.read()
+
+
+# The modules only the host runs (issue 21): the simulator's fake board and its RAM filesystem,
+# the dealer and the computer players, the table generators, the card-text reader, the fake
+# keypad timer. No board
+# module imports them.
+HOST_MODULES = {"boards/fake.py", "boards/fake_timer.py", "boards/ramfs.py", "cribbage/autoplay.py",
+                "cribbage/cribgen.py", "cribbage/deal.py", "cribbage/tablegen.py",
+                "cribbage/cardtext.py"}
+
+
+def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
+    """What goes onto a board (make build's trees and ROMFS images, the frozen manifest,
+    package.json for mip, so make flash) carries none of the host's own modules; a tree
+    built with --host (the simulator's, the tests': conftest's mpy_tree) has them all."""
+    out, rows = built
+    firmware = os.path.join(ROOT, "firmware")
+    assert set(build.host_only(firmware)) == HOST_MODULES
+    mpys = {m[:-3] + ".mpy" for m in HOST_MODULES}
+    for target in build.TARGETS:
+        tree = os.path.join(out, target)
+        assert not {r[0] for r in rows[target]} & HOST_MODULES
+        assert not [m for m in mpys if os.path.exists(os.path.join(tree, m))]
+        with open(tree + build.ROMFS_EXT, "rb") as f:
+            image = f.read()
+        assert not [m for m in mpys if os.path.basename(m).encode() in image]
+    assert not frozen_files(manifest_calls(monkeypatch)) & HOST_MODULES
+    assert not set(build.package_json(firmware).split('"')) & HOST_MODULES
+    assert all(os.path.exists(os.path.join(mpy_tree, m)) for m in mpys)
+    with open(mpy_tree + build.ROMFS_EXT, "rb") as f:
+        image = f.read()
+    assert all(os.path.basename(m).encode() in image for m in mpys)
+
+
+def imports(path):
+    """Every module a firmware source file imports, at the top or inside a function, by
+    dotted name ("from cribbage import score" names both cribbage and cribbage.score; "from
+    .cards import PIP" in cribbage/ names cribbage.cards)."""
+    import ast
+
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    package = os.path.relpath(os.path.dirname(path), os.path.join(ROOT, "firmware"))
+    package = [] if package == "." else package.split(os.sep)
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package[:len(package) - node.level + 1] if node.level else []
+            base = ".".join(parts + ([node.module] if node.module else []))
+            out.add(base)
+            out.update(base + "." + a.name for a in node.names)
+    return out
+
+
+def test_every_module_of_the_board_tree_is_one_the_board_runs():
+    """The board's tree holds no module it never loads: each is reached from the entry points
+    (main.py, board_config.py and every board's pin map) through imports, at the top or in a
+    function, or a module named in a string (what board/web.py and board/fault.py load on
+    demand). A module only the host uses belongs in firmware/manifest.py's HOST_ONLY."""
+    import re
+
+    firmware = os.path.join(ROOT, "firmware")
+    tree = {rel[:-3].replace("/", "."): rel for rel in firmware_modules()}
+    todo = ["main", "board_config", "version"] + [
+        "boards." + m for m in list(build.BOARD_MODULE.values())
+        + [w[0] for w in build.W_MODULE.values()]]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in tree:
+            continue
+        seen.add(name)
+        path = os.path.join(firmware, tree[name])
+        with open(path) as f:
+            named = set(re.findall(r"[\"']((?:board|boards|cribbage)\.\w+)[\"']", f.read()))
+        todo += [m for m in imports(path) | named if m in tree]
+    assert sorted(set(tree) - seen) == []
+
+
+def test_no_board_module_imports_a_host_only_one():
+    """Leaving the host's modules out breaks nothing on the board: no module of its tree
+    imports one, at the top or inside a function (nor names one to __import__)."""
+    firmware = os.path.join(ROOT, "firmware")
+    host = {m[:-3].replace("/", ".") for m in HOST_MODULES}
+    for rel in firmware_modules():
+        with open(os.path.join(firmware, rel)) as f:
+            text = f.read()
+        assert not imports(os.path.join(firmware, rel)) & host, rel
+        assert not [m for m in host if '"%s"' % m in text or "'%s'" % m in text], rel
 
 
 @pytest.mark.parametrize("target,module", [("rp2040", "pico"), ("esp32", "esp32_devkit")])
@@ -216,3 +331,14 @@ def test_fetch_libs_offline_is_a_note(tmp_path, monkeypatch):
     err = io.StringIO()
     build.fetch_libs(str(tmp_path), err)
     assert "not kept" in err.getvalue() and "mip" in err.getvalue()
+
+
+def test_host_trees_only_when_asked(tmp_path, monkeypatch):
+    """`tools/build.py` builds the board's trees; `--host` the host's (the simulator's, make
+    soak's), with the host-only modules."""
+    calls = []
+    monkeypatch.setattr(build, "build", lambda *a: calls.append(a) or [])
+    assert build.main(["--quiet", "--out", str(tmp_path)]) == 0
+    assert build.main(["--quiet", "--out", str(tmp_path), "--target", "esp32", "--host"]) == 0
+    assert [(c[0], c[-1]) for c in calls] == [("esp32", False), ("rp2040", False),
+                                              ("esp32", True)]

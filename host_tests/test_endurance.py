@@ -1,13 +1,13 @@
 """A board that lasts (issue 9): hundreds of games in a row on the board app, in the real
 MicroPython binary, with tools/bench/mp_soak.py (how it drives the games is in its header).
 
-The firmware runs from .mpy files as `make build` makes them (tools/build.build, as
-test_board_mp.py does), imported from the tree's root as a board imports them, in the heap of
-tools/budgets.py ("soak": 15 % over the smallest heap 500 games ran in, from two checkout
-paths). Below that the heap, fragmented by hundreds of games, sooner or later cannot give a
-block of 600-1300 bytes (the match's attribute table, the save's pieces): at 120k before the
-first game ends, at 124k by game 90, at 128k by game 205 (mp_soak.py's header says more).
-SOAK_HEAP in the environment overrides it.
+The firmware runs from .mpy files as `make build` makes them (tools/build.build, with the fake
+board: host=True, as test_board_mp.py does), imported from the tree's root as a board imports
+them, in the heap of tools/budgets.py ("soak": 15 % over the smallest heap 500 games ran in,
+from two checkout paths). Below that the heap, fragmented by hundreds of games, sooner or
+later cannot give a block of 600-1300 bytes (the match's attribute table, the save's pieces):
+at 120k before the first game ends, at 124k by game 90, at 128k by game 205 (mp_soak.py's
+header says more). SOAK_HEAP in the environment overrides it.
 
 GAMES games, in blocks of 50 at 2, 3, 4, 5, 6, ... players (set through the board's menu; the
 last block at 2 players like game 1), every deal entered by cards, +1 buttons or numbers.
@@ -71,7 +71,7 @@ def soak(tree, games, every, heap):
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("soak")
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(out))  # as `make build`
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(out), host=True)  # + fake
     return soak(str(out / "esp32"), GAMES, EVERY, HEAP)
 
 

@@ -622,7 +622,9 @@ def test_files_prints_the_listing_dry_run_reads(fake, tmp_path):
 def test_auto_port_and_dev_and_repl(tmp_path):
     b = fake_build(tmp_path)
     r = cli(FLASH, "flash", "--board", "pico", "--dry-run", "--build", str(b))
-    assert all(c[1:3] == ["connect", "auto"] for c in commands(r.stdout))
+    cmds = commands(r.stdout)
+    assert r.returncode == 0 and cmds, r.stderr  # (an empty plan would pass the next line)
+    assert all(c[1:3] == ["connect", "auto"] for c in cmds)
     r = cli(FLASH, "dev", "--board", "esp32", "--port", "/dev/ttyUSB7", "--dry-run")
     dev, reset = commands(r.stdout)
     assert dev[dev.index("mount") + 1].endswith("firmware")

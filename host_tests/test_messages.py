@@ -4,14 +4,14 @@ Each firmware module that refuses things keeps its messages as one string, one a
 and names the lines with `_X = const(k)` (see cribbage.events.say). Nothing at run time checks
 that the names, the lines and the `%` arguments agree, so this test reads every call site:
 each index names a line that exists, each call passes as many arguments as its line has `%`
-fields, every line is said somewhere, and pegging's first lines follow the phase numbers.
+fields, every line is said somewhere; and what a card played out of the play is told.
 """
 
 import ast
 import os
 import re
 
-from cribbage import events, pegging
+from cribbage import events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -111,14 +111,36 @@ def test_every_refusal_names_a_line_with_its_arguments():
     assert seen > 60  # the walk found the call sites (a broken walk must not pass)
 
 
-def test_pegging_refuses_by_phase_with_the_phase_lines():
-    lines = pegging._NO.split("\n")
-    assert "deal first" in lines[events.DEAL]
-    assert "starter" in lines[events.STARTER]
-    assert lines[events.PLAY] == "no play now"
-    assert "play is over" in lines[events.SHOW]
-    assert lines[events.OVER] == "no play now"
-    assert pegging._STARTER == events.OVER + 1  # the named lines start after the phases
+def test_a_card_played_out_of_the_play_is_refused_by_phase():
+    """What the board says to a card played outside the play, in each phase of a whole game
+    (pegging's first lines, by phase number; the game over is the match's own word)."""
+    from cribbage import autoplay
+    from cribbage.match import Match
+
+    def refusal(m):
+        before = m.dumps()
+        try:
+            m.play(0)
+        except ValueError as e:
+            assert m.dumps() == before
+            return str(e)
+        raise AssertionError("played in phase %d" % m.phase)
+
+    m = Match(players=2)
+    said = {m.phase: refusal(m)}
+    rand = autoplay.seeded(1)
+    autoplay.cut_for_deal(m, rand)
+
+    def seen(m, what, *_):
+        if m.phase != events.PLAY:
+            said.setdefault(m.phase, refusal(m))
+
+    autoplay.play_game(m, rand, [autoplay.GREEDY] * 2, seen)
+    said.setdefault(m.phase, refusal(m))
+    assert said == {events.DEAL: "no play now: deal first",
+                    events.STARTER: "no play now: turn the starter first",
+                    events.SHOW: "no play now: the play is over",
+                    events.OVER: "the game is over: undo, or start the next game"}
 
 
 def test_a_drifted_table_is_caught(tmp_path, monkeypatch):

@@ -1,6 +1,10 @@
-"""The live page's tests' helpers: a simulated board (the real firmware in the real MicroPython
-binary, tools/sim) serving its page on a free localhost port, and small HTTP clients."""
+"""The live page's tests' helpers: the page in-process (Page: board/web.py's routes over the
+app on the fake board, asked as microdot's test client asks, on the board's virtual clock), and
+a simulated board (Board: the real firmware in the real MicroPython binary, tools/sim) serving
+its page on a free localhost port, with small HTTP clients, for what only a real server
+shows: its sockets, limits, streams and slow or idle clients."""
 
+import asyncio
 import http.client
 import json
 import os
@@ -69,6 +73,58 @@ def first_show(seed=3):
     tokens = game_tokens(seed)
     k = tokens.index("#", 1)
     return tokens, k
+
+
+class Page:
+    """The page of a fake board (host_tests/boardkit.py), in-process: get() asks a route as
+    a phone at src would, with microdot's own request parsing and test client's response
+    (no socket, no server task); f presses the board's keys and hw["clock"] is its time.
+    The board's address is OWN, as web.serve() records the address it serves on."""
+
+    OWN = "http://192.168.4.1"
+    PHONE = "192.168.4.20"  # the phone asking, unless another is named
+
+    def __init__(self, display=True):
+        from boardkit import board
+        from board import web
+
+        self.hw, self.app, self.f = board(display=display)
+        self.web = web.Web(self.app)
+        self.web.own.append(self.OWN)
+        web.routes(self.web)
+        self.loop = asyncio.new_event_loop()  # (one for the page's life: its PIN timers)
+
+    def get(self, path, method="GET", body=b"", headers=None, src=None):
+        """(status, body bytes) of one request."""
+        return self.loop.run_until_complete(self._ask(path, method, body, headers or {},
+                                                      src or self.PHONE))
+
+    async def _ask(self, path, method, body, headers, src):
+        from microdot.microdot import AsyncBytesIO, Request
+        from microdot.test_client import TestResponse
+
+        head = ["%s %s HTTP/1.1" % (method, path), "Host: " + self.OWN[7:]]
+        head += ["%s: %s" % kv for kv in headers.items()]
+        if body:
+            head.append("Content-Length: %d" % len(body))
+        raw = ("\r\n".join(head) + "\r\n\r\n").encode() + body
+        req = await Request.create(self.web, AsyncBytesIO(raw), AsyncBytesIO(b""), (src, 40000))
+        req.sock = None  # (no server connection: what a request loads stays, as on CPython)
+        res = await self.web.dispatch_request(req)
+        res.complete()
+        got = await TestResponse.create(res)
+        return got.status_code, got.body
+
+    def state(self):
+        status, body = self.get("/state")
+        assert status == 200
+        return json.loads(body)
+
+    def close(self):
+        for t in asyncio.all_tasks(self.loop):
+            t.cancel()
+        self.loop.run_until_complete(asyncio.sleep(0))
+        self.loop.close()
 
 
 class Board:

@@ -16,9 +16,16 @@ build/lib/, downloaded the way `mip` does, so that `make flash` can install them
 The version is firmware/version.py's VERSION (the one place it is written).
 Each tree is also written as a ROMFS image, build/<target>.romfs (romfs_image()), for boards
 whose MicroPython has a ROMFS partition: the code then runs from flash, not from the heap.
+
+A board's tree carries what the board runs: the host-only modules firmware/manifest.py names
+(HOST_ONLY: the fake board and its RAM filesystem, the dealer and the computer players, the
+table generators, the card-text reader) stay out of it, as out of the frozen image and
+package.json. --host builds a tree with them too (host=True), for what runs a built tree on
+the host with the fake board: the simulator (tools/sim.py --firmware), the tests, make soak.
 """
 
 import argparse
+import ast
 import hashlib
 import json
 import os
@@ -36,7 +43,8 @@ ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
 # kept as source on the board: the entry points, and configuration a maker edits
 KEEP_SOURCE = ("main.py", "boot.py")
 # never copied to the board: the freeze manifest is read by the MicroPython build, not run
-SKIP = ("manifest.py",)
+MANIFEST = "manifest.py"
+SKIP = (MANIFEST,)
 # target -> the module in firmware/boards/ with that board's pin map (named by board_config.py)
 BOARD_MODULE = {"rp2040": "pico", "esp32": "esp32_devkit"}
 # module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)
@@ -103,8 +111,25 @@ def mpy_cross():
     return found
 
 
-def sources(src):
-    """Relative paths of every file under src that belongs on the board, sorted."""
+def host_only(src):
+    """The host-only modules of src (relative paths): the HOST_ONLY list of its manifest.py,
+    the one place it is written (the freeze reads it there too); () without one."""
+    path = os.path.join(src, MANIFEST)
+    if not os.path.exists(path):
+        return ()
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "HOST_ONLY" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    return ()
+
+
+def sources(src, host=False):
+    """Relative paths of every file under src that belongs on the board, sorted; host: and
+    the host-only modules (host_only())."""
+    leave = () if host else host_only(src)
     out = []
     for d, dirs, files in os.walk(src):
         dirs[:] = sorted(x for x in dirs if x != "__pycache__" and not x.startswith("."))
@@ -112,19 +137,22 @@ def sources(src):
             rel = os.path.relpath(os.path.join(d, f), src)
             if f.endswith((".pyc", "~")) or f.startswith(".") or rel in SKIP:
                 continue
+            if rel.replace(os.sep, "/") in leave:
+                continue
             out.append(rel)
     return out
 
 
-def build(target, src, out):
-    """Build one target's tree; return a list of (rel_source, rel_built, src_bytes, built_bytes)."""
+def build(target, src, out, host=False):
+    """Build one target's tree; return a list of (rel_source, rel_built, src_bytes, built_bytes).
+    host: with the host-only modules too (a tree the fake board runs: the simulator, tests)."""
     march = TARGETS[target]
     dest = os.path.join(out, target)
     if os.path.isdir(dest):
         shutil.rmtree(dest)
     rows = []
     cross = mpy_cross()
-    for rel in sources(src):
+    for rel in sources(src, host):
         s = os.path.join(src, rel)
         if rel.endswith(".py") and not keep_as_source(rel):
             built = rel[:-3] + ".mpy"
@@ -291,6 +319,9 @@ def main(argv=None):
     ap.add_argument("--src", default=os.path.join(ROOT, "firmware"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build"))
     ap.add_argument("--quiet", action="store_true", help="no size table")
+    ap.add_argument("--host", action="store_true",
+                    help="with the host-only modules (the fake board...): for the simulator "
+                         "and tests, never for a board")
     ap.add_argument("--package-json", action="store_true",
                     help="also rewrite package.json (the file list for mip) from --src")
     ap.add_argument("--fetch-libs", action="store_true",
@@ -300,7 +331,7 @@ def main(argv=None):
         with open(os.path.join(ROOT, "package.json"), "w") as f:
             f.write(package_json(a.src))
     for target in a.target or sorted(TARGETS):
-        rows = build(target, a.src, a.out)
+        rows = build(target, a.src, a.out, a.host)
         if not a.quiet:
             report(target, rows)
     if a.fetch_libs:

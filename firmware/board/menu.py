@@ -6,13 +6,11 @@ Loaded the first time D is pressed: a board that is only pegged never spends RAM
 
 from cribbage.events import MISDEAL, FAIL_TO_PLAY, PLAY
 
-from board.settings import NAMES
+from board.settings import NAMES, MATCHES
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST,
                          NOTHING, REFUSE, CALL, MODE)
 from board.fault import room, unload
 
-# the match setting's values (cribbage.events SINGLE..ACC): the menu's and the page's words
-MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
 DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES

@@ -18,6 +18,9 @@ its default: version 2 (8 values: no "deal"), version 1 (7 values: no "match" ei
 
 from micropython import const
 
+# the match setting's values (cribbage.events SINGLE..ACC): the menu's and the page's words
+# (here, loaded at boot, so that the page need not load the menu for them)
+MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
 NAMES = ("players", "game", "muggins", "skunk", "match", "deal", "bright", "limit",
          "watchdog")
 # each setting's (default, lowest, highest, step), by NAMES, as 16-bit little-endian numbers

@@ -36,7 +36,7 @@ from cribbage import match as M
 from cribbage.cards import fmt
 from board import screen
 from board.fault import room, forget
-from board.menu import MATCHES  # (the menu's words: one table)
+from board.settings import MATCHES  # (the menu's words: one table)
 from board.keypad import ticks_diff, sleep_ms
 from board.modes import NEW_GAME, SAY, PIN, SUSPECT, MSG_TEXT, message
 from version import VERSION

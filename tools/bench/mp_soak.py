@@ -7,9 +7,9 @@
 #     MICROPYPATH=<firmware> micropython -X heapsize=H tools/bench/mp_soak.py \
 #         [GAMES [EVERY [BLOCK [SEED]]]]
 # (or env SOAK_GAMES, SOAK_EVERY, SOAK_BLOCK, SOAK_SEED; defaults 300, 50, 50, 1).
-# host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them) in the
-# "soak" heap of tools/budgets.py (why: its docstring) and checks the SOAK line; `make soak`
-# runs it the same way for thousands of games.
+# host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them, with the
+# fake board: tools/build.py --host) in the "soak" heap of tools/budgets.py (why: its
+# docstring) and checks the SOAK line; `make soak` runs it the same way for thousands of games.
 #
 # The heap: tools/budgets.py's "soak" (see test_endurance.py), more than the core's tests
 # get. After game 1 about 99 KB are live (from .mpy): the firmware's modules ~77 KB, the App

@@ -1,7 +1,7 @@
-# main_game.py's whole game, with the firmware in a ROMFS image (tools/build.py writes
-# build/<target>.romfs), as a board whose MicroPython has a ROMFS partition runs it: the
-# image is mounted at /rom and the modules are imported from it in place, so their bytecode
-# and strings stay in flash and only what the code makes takes heap.
+# main_game.py's whole game, with the firmware in a ROMFS image (tools/build.py --host writes
+# build/<target>.romfs with the fake board in it), as a board whose MicroPython has a ROMFS
+# partition runs it: the image is mounted at /rom and the modules are imported from it in
+# place, so their bytecode and strings stay in flash and only what the code makes takes heap.
 #
 #     cd <data folder with main_game.mpy> && MICROPYPATH=.:.frozen \
 #       micropython -X heapsize=H rom_game.py IMAGE [PLAYERS [SEED [PORT]]]
