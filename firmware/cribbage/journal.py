@@ -106,7 +106,8 @@ def undo(self):
         return True
     j = self._j
     d = self.deals
-    p = _ck_at(self, d - 1) if d else 0  # the newest event is in the newest deal
+    w = _DEAL_HEAD + 2 * self.sides  # (a deal record's size: its journal offset first)
+    p = get16(self._cks, (d - 1) * w) if d else 0  # the newest event is in the newest deal
     while True:  # find where the newest event starts
         q = p + _size(j, p, self.players)
         if q >= n:
@@ -177,10 +178,6 @@ def show_prev(self):
     self._showing = True
 
 
-def _ck_at(self, k):
-    return get16(self._cks, k * (_DEAL_HEAD + 2 * self.sides))
-
-
 def checkpoint(self, k, at):
     """Record deal k's starting state (before its deal event at journal offset `at`)."""
     s = self.sides
@@ -196,20 +193,21 @@ def checkpoint(self, k, at):
         c[i + _DEAL_HEAD + s + q] = self.back[q]
 
 
-def replay(self, upto):
+def _replay(self, upto):
     """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
     before that point (one deal of events at most), or from the game's start."""
     # the records of deals 0..deals-1 hold for the committed journal (none from its start:
     # deals may be a finished game's, shown by undo and loaded from a save without records)
     k = self.deals - 1 if upto else -1
-    while k >= 0 and _ck_at(self, k) >= upto:
+    w = _DEAL_HEAD + 2 * self.sides  # (a deal record's size: its journal offset first)
+    while k >= 0 and get16(self._cks, k * w) >= upto:
         k -= 1
     self._reset()
     i = 0
     if k >= 0:
         c = self._cks
         s = self.sides
-        b = k * (_DEAL_HEAD + 2 * s)
+        b = k * w
         i = get16(c, b)
         _unpack(self, _DEAL, _DEAL_NARROW, c, b + 2)
         for q in range(s):
@@ -271,6 +269,26 @@ def journal(self):
         out.append(bytes(self._j[i:i + k]))
         i += k
     return out
+
+
+def replay(self, at):
+    """The committed game again on this Match, in place, an event at a time: a public walk
+    through a game, deal by deal (self.deals counts them), as the engine replays it after an
+    undo. replay(-1) puts the game at its start, before any event; replay(at) applies the
+    event at committed()[at] (checked as when it was entered). Each returns where the next
+    event starts, or -1 after the last: the state is then the game's again (last_play aside:
+    a replay sets it, an undo's leaves it unset). ValueError, nothing changed, when there is
+    no journal (an undo shows a finished game's end only); whoever stops early, or sees an
+    exception, calls restore(). Allocates nothing: a board's heap at a game's end is in
+    pieces."""
+    if at < 0:
+        if self._showing:
+            raise ValueError("journal")
+        self._reset()
+        at = 0
+    else:
+        at += self._apply(self._j, at)
+    return at if at < self._n else -1
 
 
 def committed(self):

@@ -504,7 +504,7 @@ class Match:
     dumps = saved.dumps
     dump = saved.dump
     state = jl.state
-    _replay = jl.replay
+    _replay = jl._replay
     journal = jl.journal
 
 
