@@ -154,6 +154,21 @@ def size(b, i, players):
     raise ValueError("unknown event %d" % (k,))  # (the other refusals: journal.py)
 
 
+def why(k):
+    """The word for why points were pegged (Match.last_why: WHY_PLAY ... WHY_MUGGINS):
+    "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins"; "" for none (0) or
+    an unknown one. (The one table of these words: the display and the live page say them.)"""
+    w = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
+    return w[k] if 0 <= k < len(w) else ""
+
+
+def shown(b, i):
+    """The cards of the show event at b[i] (a journal's bytes: E_SHOW | 1 has the hand's four
+    cards after its code, | 2 its points after them), as bytes; None when it gives its points
+    only. (The one reader of a show's layout outside the engine's handlers.)"""
+    return bytes(b[i + 1:i + 5]) if b[i] & 0xF1 == E_SHOW | 1 else None
+
+
 def events_whole(j, start, end, top, players):
     """True if events from start run exactly to end, passing `committed`-like mark top (the
     save formats' check of a journal: saved.py and saved1.py)."""
