@@ -8,7 +8,7 @@ Each deal leaves a small fixed-size record of the game's state before it (_cks),
 and a refused entry replay one deal at most, wherever they land. next_game() ends the
 journal: the finished game is kept only as its final scores (one undo shows them again), so
 the save, the load, undo and the heap stay the same size whatever the number of games.
-Saving and loading are in saved.py.
+Saving and loading are in saved.py, with mark(), rollback(), state() and journal().
 """
 
 from .events import ACC, OVER, size as _size

@@ -10,7 +10,8 @@ committed and total journal lengths (2 bytes each), flags (1: the finished game 
 points), the finished game's record if kept (journal.py), the journal with its redo events,
 CRC-32 of all that (4 bytes; numbers little-endian). loads() refuses anything truncated,
 padded, corrupt or of an unknown version, and reads the version 1 saves of earlier firmware
-(saved1.py).
+(saved1.py). Also here, so that journal.py compiles within a small heap: the journal's mark()
+and rollback(), and its views for tools, state() and journal() (bound on the Match).
 """
 
 import binascii
