@@ -1,16 +1,14 @@
-"""The journal's events: their byte codes and sizes, and how each one changes a Match.
+"""The journal's events: their byte codes and sizes, the game's constants, and peg().
 
-match.py holds the Match class and its public calls; the functions here are its private
-methods (apply() bound in the class body as _apply; the handlers called as functions, not
-bound: a name in the class is one more interned for good). They are split out so that each module
-compiles within a small heap. Each handler validates everything first and only then changes
-the state, so a refused event (ValueError) leaves the game exactly as it was.
+The bottom of the engine: match.py, journal.py (whose apply() applies an event) and
+pegging.py import these names; this module imports none of them (no import circle). peg()
+is here because every handler pegs.
 
 A journal is a bytearray of events; a played card is its own byte (0..51), the other events
 start with a code byte >= 0x40 whose low bits carry a seat or side, some with payload bytes.
 """
 
-from .cards import JACK, DECK, fmt
+from .cards import DECK
 
 from micropython import const
 
@@ -91,41 +89,6 @@ AT_CRIB = const(14)
 # played; else only "those cards" that fitted, sheet 000)
 
 
-# The refusals of this module, one a line: say(_NO, k, args) is line k % args. One string for
-# them all, not a string object each: on a board every str object costs its header and a
-# rounded-up block besides its text (~50 bytes more per message on this 64-bit host).
-_NO = """the game is over: undo, or start the next game
-no seat %d
-bad peg %d for side %d
-no side %d
-unknown event %d
-%d deals in one game: start a new game
-cut for deal only before the first deal
-not a card: %d
-%s is cut twice
-seats %d and %d tie for low: cut again
-the starter is turned after the deal, before the play
-%s is already in play
-muggins is off in this game
-no overlooked points to take: muggins right after a short count
-side %d cannot take its own overlooked points"""
-_OVER = const(0)
-_SEAT = const(1)
-_BAD_PEG = const(2)
-_SIDE = const(3)
-_UNKNOWN = const(4)
-_DEALS = const(5)
-_CUT_LATE = const(6)
-_NOT_CARD = const(7)
-_CUT_TWICE = const(8)
-_TIE = const(9)
-_STARTER_WHEN = const(10)
-_IN_PLAY = const(11)
-_MUGGINS_OFF = const(12)
-_NO_MUGGINS = const(13)
-_OWN_MUGGINS = const(14)
-
-
 def say(table, k, args=()):
     """Line k of table (a module's refusals, one a line), % args: the text of a ValueError."""
     i = 0
@@ -174,112 +137,6 @@ def peg(self, side, pts, why):
         self.games[side] += 2 if self.mode == ACC else 1
 
 
-def apply(self, b, i):
-    """Validate and apply the event at b[i]; return its size. ValueError changes nothing."""
-    k = b[i]
-    self.got = 0
-    phase = self.phase
-    if phase == OVER and not (k & 0xF8 == E_DEAD | 8 and self._fg >= 0
-                              and self._fg >> 3 == self.events - 1):
-        raise ValueError(say(_NO, _OVER))  # (but a false go its card's win proved: pegging.dead)
-    n = size(b, i, self.players)  # an unknown code is refused here
-    if k < DECK:
-        pegging.play(self, k)
-    elif k == E_GO:
-        pegging.go(self)
-    elif k & 0xF0 == E_DEAL:
-        d = k & 15
-        if d >= self.players:
-            raise ValueError(say(_NO, _SEAT, (d,)))
-        if self.deals >= MAX_DEALS:
-            raise ValueError(say(_NO, _DEALS, (MAX_DEALS,)))
-        journal.checkpoint(self, self.deals, i if b is self._j else self._n)  # (journal.py)
-        self._new_deal()
-        self.dealer = d
-        self.next_dealer = (d + 1) % self.players
-        self.deals += 1
-        self.phase = STARTER
-    elif k == E_STARTER:
-        starter(self, b[i + 1])
-    elif k & 0xF0 == E_SHOW:
-        pegging.show(self, b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
-    elif k & 0xF0 == E_PEG:
-        side = k & 15
-        pts = b[i + 1]
-        if side >= self.sides or not 1 <= pts <= MAX_PLAY_PEG:
-            raise ValueError(say(_NO, _BAD_PEG, (pts, side)))
-        peg(self, side, pts, WHY_PEG)
-    elif k & 0xF0 == E_PENALTY:
-        side = k & 7
-        if side >= self.sides:
-            raise ValueError(say(_NO, _SIDE, (side,)))
-        peg(self, side, 2, WHY_PENALTY)
-    elif k & 0xF0 == E_DEAD:
-        # (8: a false go, the card before it is taken back: where it is in the journal)
-        pegging.dead(self, k & 7, b[i + 1], (i if b is self._j else self._n) - 1 if k & 8 else -1)
-        if self.phase != OVER:  # (a go point the dead cards brought may have won)
-            peg(self, k & 7, 2, WHY_PENALTY)
-    elif k & 0xF0 == E_MUGGINS:
-        muggins(self, k & 15)
-    elif k == E_CUT:
-        cut(self, b, i + 1)
-    else:
-        raise ValueError(say(_NO, _UNKNOWN, (k,)))
-    self.events += 1
-    return n
-
-
-def cut(self, b, i):
-    if self.phase != DEAL or self.deals:
-        raise ValueError(say(_NO, _CUT_LATE))
-    n = self.players
-    low = 13
-    for s in range(n):
-        c = b[i + s]
-        if c >= DECK:
-            raise ValueError(say(_NO, _NOT_CARD, (c,)))
-        for t in range(s):
-            if b[i + t] == c:
-                raise ValueError(say(_NO, _CUT_TWICE, (fmt(c),)))
-        if c >> 2 < low:
-            low = c >> 2
-    dealer = -1
-    for s in range(n):
-        if b[i + s] >> 2 == low:
-            if dealer >= 0:
-                raise ValueError(say(_NO, _TIE, (dealer, s)))
-            dealer = s
-    self.next_dealer = dealer
-
-
-def starter(self, c):
-    if self.phase != STARTER:
-        raise ValueError(say(_NO, _STARTER_WHEN))
-    if c != NO_CARD and c != JACK_UNSEEN:
-        if c >= DECK:
-            raise ValueError(say(_NO, _NOT_CARD, (c,)))
-        if self._where[c]:
-            raise ValueError(say(_NO, _IN_PLAY, (fmt(c),)))
-        self.starter_card = c
-        self._where[c] = AT_STARTER
-    self.phase = PLAY
-    self.turn = self.pone()
-    if c == JACK_UNSEEN or (c < DECK and c >> 2 == JACK):
-        peg(self, self.dealer % self.sides, 2, WHY_HEELS)
-
-
-def muggins(self, side):
-    if not self.muggins_on:
-        raise ValueError(say(_NO, _MUGGINS_OFF))
-    if not self.overlooked():  # (right after a show that claimed short)
-        raise ValueError(say(_NO, _NO_MUGGINS))
-    if side >= self.sides or side == self._mug_ev & 7:  # (its low bits: the show's side)
-        raise ValueError(say(_NO, _OWN_MUGGINS, (side,)))
-    pts = self._mug
-    self._mug = 0
-    peg(self, side, pts, WHY_MUGGINS)
-
-
 def size(b, i, players):
     """Bytes in the journal event at b[i] (the one place event sizes are known)."""
     k = b[i]
@@ -294,7 +151,22 @@ def size(b, i, players):
         return 1 + (4 if k & 1 else 0) + (1 if k & 2 else 0)
     if k == E_CUT:
         return 1 + players
-    raise ValueError(say(_NO, _UNKNOWN, (k,)))
+    raise ValueError("unknown event %d" % (k,))  # (the other refusals: journal.py)
+
+
+def why(k):
+    """The word for why points were pegged (Match.last_why: WHY_PLAY ... WHY_MUGGINS):
+    "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins"; "" for none (0) or
+    an unknown one. (The one table of these words: the display and the live page say them.)"""
+    w = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
+    return w[k] if 0 <= k < len(w) else ""
+
+
+def shown(b, i):
+    """The cards of the show event at b[i] (a journal's bytes: E_SHOW | 1 has the hand's four
+    cards after its code, | 2 its points after them), as bytes; None when it gives its points
+    only. (The one reader of a show's layout outside the engine's handlers.)"""
+    return bytes(b[i + 1:i + 5]) if b[i] & 0xF1 == E_SHOW | 1 else None
 
 
 def events_whole(j, start, end, top, players):
@@ -307,8 +179,3 @@ def events_whole(j, start, end, top, players):
         if i == top:
             seen = True
     return i == end and seen
-
-
-# The handlers of the play and the show, and the deal records: they import this module's names
-# above, so they come last (a module importing one of them first still gets these names).
-from . import journal, pegging  # noqa: E402

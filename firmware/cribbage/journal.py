@@ -1,4 +1,5 @@
-"""Undo, redo and the game's start: the Match's journal (bound as Match.undo, Match.redo, ...).
+"""Undo, redo and the game's start: the Match's journal (bound as Match.undo, Match.redo, ...),
+and apply() (bound as Match._apply): how each event changes the Match.
 
 The journal holds the current game only: a bytearray of events (events.py), _j[:_n]
 committed, _j[_n:_top] the events undo() removed, for redo(). The state is never stored: it
@@ -7,18 +8,49 @@ Each deal leaves a small fixed-size record of the game's state before it (_cks),
 and a refused entry replay one deal at most, wherever they land. next_game() ends the
 journal: the finished game is kept only as its final scores (one undo shows them again), so
 the save, the load, undo and the heap stay the same size whatever the number of games.
-Saving and loading are in saved.py.
+Saving and loading are in saved.py, with mark(), rollback(), state() and journal().
 """
 
 from .events import ACC, OVER, size as _size
+from . import cards, events as ev, pegging  # (as ev.X: a name each here costs the heap)
 
 from micropython import const
 
 # Why next_game() and a new event are refused, one a line (see events.say).
 _NO = """the game is not over yet
-this game's journal is full (%d bytes): finish it or start a new game"""
+this game's journal is full (%d bytes): finish it or start a new game
+the game is over: undo, or start the next game
+no seat %d
+bad peg %d for side %d
+no side %d
+unknown event %d
+%d deals in one game: start a new game
+cut for deal only before the first deal
+not a card: %d
+%s is cut twice
+seats %d and %d tie for low: cut again
+the starter is turned after the deal, before the play
+%s is already in play
+muggins is off in this game
+no overlooked points to take: muggins right after a short count
+side %d cannot take its own overlooked points"""
 _NOT_OVER = const(0)
 _FULL = const(1)
+_OVER = const(2)
+_SEAT = const(3)
+_BAD_PEG = const(4)
+_SIDE = const(5)
+_UNKNOWN = const(6)
+_DEALS = const(7)
+_CUT_LATE = const(8)
+_NOT_CARD = const(9)
+_CUT_TWICE = const(10)
+_TIE = const(11)
+_STARTER_WHEN = const(12)
+_IN_PLAY = const(13)
+_MUGGINS_OFF = const(14)
+_NO_MUGGINS = const(15)
+_OWN_MUGGINS = const(16)
 _RULES = const(59)  # Match._where's byte of the game's rules (events.py): who deals the
 _DEAL_CUT = const(1)  # next game (0 round the table, 1 the players cut, 2 the loser)
 _DEAL_LOSER = const(2)
@@ -106,7 +138,8 @@ def undo(self):
         return True
     j = self._j
     d = self.deals
-    p = _ck_at(self, d - 1) if d else 0  # the newest event is in the newest deal
+    w = _DEAL_HEAD + 2 * self.sides  # (a deal record's size: its journal offset first)
+    p = get16(self._cks, (d - 1) * w) if d else 0  # the newest event is in the newest deal
     while True:  # find where the newest event starts
         q = p + _size(j, p, self.players)
         if q >= n:
@@ -177,10 +210,6 @@ def show_prev(self):
     self._showing = True
 
 
-def _ck_at(self, k):
-    return get16(self._cks, k * (_DEAL_HEAD + 2 * self.sides))
-
-
 def checkpoint(self, k, at):
     """Record deal k's starting state (before its deal event at journal offset `at`)."""
     s = self.sides
@@ -196,20 +225,21 @@ def checkpoint(self, k, at):
         c[i + _DEAL_HEAD + s + q] = self.back[q]
 
 
-def replay(self, upto):
+def _replay(self, upto):
     """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
     before that point (one deal of events at most), or from the game's start."""
     # the records of deals 0..deals-1 hold for the committed journal (none from its start:
     # deals may be a finished game's, shown by undo and loaded from a save without records)
     k = self.deals - 1 if upto else -1
-    while k >= 0 and _ck_at(self, k) >= upto:
+    w = _DEAL_HEAD + 2 * self.sides  # (a deal record's size: its journal offset first)
+    while k >= 0 and get16(self._cks, k * w) >= upto:
         k -= 1
     self._reset()
     i = 0
     if k >= 0:
         c = self._cks
         s = self.sides
-        b = k * (_DEAL_HEAD + 2 * s)
+        b = k * w
         i = get16(c, b)
         _unpack(self, _DEAL, _DEAL_NARROW, c, b + 2)
         for q in range(s):
@@ -238,39 +268,24 @@ def room(self, size):
         j.extend(bytes(128))
 
 
-def mark(self):
-    """Where the journal is now, redo events included: rollback(mark) returns to it."""
-    return self._n, bytes(memoryview(self._j)[self._n:self._top])
-
-
-def rollback(self, mark):
-    """Undo back to mark() (one deal of replay at most) and put its redo events back."""
-    n, tail = mark
-    while self._n > n and self.undo():
-        pass
-    self._j[n:n + len(tail)] = tail
-    self._top = n + len(tail)
-
-
-def state(self):
-    """The derived state as one tuple (tests compare it; allocates)."""
-    return (tuple(self.score), tuple(self.back), tuple(self.games), self.phase,
-            self.dealer, self.next_dealer, self.turn, self.crib_next, self.count,
-            bytes(self.pile), bytes(self.played), self.gone, self.starter_card, self.winner,
-            self.result, self.last_side, self.last_points, self.last_why, self.deals,
-            self.events, bytes(self._where), self._plays, self._last_player, self._mug,
-            self._mug_ev, self._fg)
-
-
-def journal(self):
-    """The committed events as a list of bytes objects, oldest first (for tools)."""
-    out = []
-    i = 0
-    while i < self._n:
-        k = _size(self._j, i, self.players)
-        out.append(bytes(self._j[i:i + k]))
-        i += k
-    return out
+def replay(self, at):
+    """The committed game again on this Match, in place, an event at a time: a public walk
+    through a game, deal by deal (self.deals counts them), as the engine replays it after an
+    undo. replay(-1) puts the game at its start, before any event; replay(at) applies the
+    event at committed()[at] (checked as when it was entered). Each returns where the next
+    event starts, or -1 after the last: the state is then the game's again (last_play aside:
+    a replay sets it, an undo's leaves it unset). ValueError, nothing changed, when there is
+    no journal (an undo shows a finished game's end only); whoever stops early, or sees an
+    exception, calls restore(). Allocates nothing: a board's heap at a game's end is in
+    pieces."""
+    if at < 0:
+        if self._showing:
+            raise ValueError("journal")
+        self._reset()
+        at = 0
+    else:
+        at += self._apply(self._j, at)
+    return at if at < self._n else -1
 
 
 def committed(self):
@@ -279,8 +294,113 @@ def committed(self):
     return memoryview(self._j)[:self._n]
 
 
-def enter(self, e, i, n):
-    """Enter the n-byte event at e[i] (a journal's bytes) on this Match as the engine would
-    journal it: decoded and checked by events.py, exactly as a public call makes it."""
-    self._ev[:n] = e[i:i + n]
-    return self._do(n)
+# --- how each event changes the Match: apply() decodes one and calls its handler, here or in
+# pegging.py (as functions, not bound: a name in the class is one more interned for good).
+# Here, not in events.py, so that nothing below imports back up (no import circle: events.py
+# is the bottom). Each handler validates everything first and only then changes the state, so
+# a refused event (ValueError) leaves the game exactly as it was.
+
+def apply(self, b, i):
+    """Validate and apply the event at b[i]; return its size. ValueError changes nothing."""
+    k = b[i]
+    self.got = 0
+    phase = self.phase
+    if phase == ev.OVER and not (k & 0xF8 == ev.E_DEAD | 8 and self._fg >= 0
+                              and self._fg >> 3 == self.events - 1):
+        raise ValueError(ev.say(_NO, _OVER))  # (but a false go its card's win proved: pegging.dead)
+    n = _size(b, i, self.players)  # an unknown code is refused here
+    if k < cards.DECK:
+        pegging.play(self, k)
+    elif k == ev.E_GO:
+        pegging.go(self)
+    elif k & 0xF0 == ev.E_DEAL:
+        d = k & 15
+        if d >= self.players:
+            raise ValueError(ev.say(_NO, _SEAT, (d,)))
+        if self.deals >= ev.MAX_DEALS:
+            raise ValueError(ev.say(_NO, _DEALS, (ev.MAX_DEALS,)))
+        checkpoint(self, self.deals, i if b is self._j else self._n)
+        self._new_deal()
+        self.dealer = d
+        self.next_dealer = (d + 1) % self.players
+        self.deals += 1
+        self.phase = ev.STARTER
+    elif k == ev.E_STARTER:
+        starter(self, b[i + 1])
+    elif k & 0xF0 == ev.E_SHOW:
+        pegging.show(self, b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
+    elif k & 0xF0 == ev.E_PEG:
+        side = k & 15
+        pts = b[i + 1]
+        if side >= self.sides or not 1 <= pts <= ev.MAX_PLAY_PEG:
+            raise ValueError(ev.say(_NO, _BAD_PEG, (pts, side)))
+        ev.peg(self, side, pts, ev.WHY_PEG)
+    elif k & 0xF0 == ev.E_PENALTY:
+        side = k & 7
+        if side >= self.sides:
+            raise ValueError(ev.say(_NO, _SIDE, (side,)))
+        ev.peg(self, side, 2, ev.WHY_PENALTY)
+    elif k & 0xF0 == ev.E_DEAD:
+        # (8: a false go, the card before it is taken back: where it is in the journal)
+        pegging.dead(self, k & 7, b[i + 1], (i if b is self._j else self._n) - 1 if k & 8 else -1)
+        if self.phase != ev.OVER:  # (a go point the dead cards brought may have won)
+            ev.peg(self, k & 7, 2, ev.WHY_PENALTY)
+    elif k & 0xF0 == ev.E_MUGGINS:
+        muggins(self, k & 15)
+    elif k == ev.E_CUT:
+        cut(self, b, i + 1)
+    else:
+        raise ValueError(ev.say(_NO, _UNKNOWN, (k,)))
+    self.events += 1
+    return n
+
+
+def cut(self, b, i):
+    if self.phase != ev.DEAL or self.deals:
+        raise ValueError(ev.say(_NO, _CUT_LATE))
+    n = self.players
+    low = 13
+    for s in range(n):
+        c = b[i + s]
+        if c >= cards.DECK:
+            raise ValueError(ev.say(_NO, _NOT_CARD, (c,)))
+        for t in range(s):
+            if b[i + t] == c:
+                raise ValueError(ev.say(_NO, _CUT_TWICE, (cards.fmt(c),)))
+        if c >> 2 < low:
+            low = c >> 2
+    dealer = -1
+    for s in range(n):
+        if b[i + s] >> 2 == low:
+            if dealer >= 0:
+                raise ValueError(ev.say(_NO, _TIE, (dealer, s)))
+            dealer = s
+    self.next_dealer = dealer
+
+
+def starter(self, c):
+    if self.phase != ev.STARTER:
+        raise ValueError(ev.say(_NO, _STARTER_WHEN))
+    if c != ev.NO_CARD and c != ev.JACK_UNSEEN:
+        if c >= cards.DECK:
+            raise ValueError(ev.say(_NO, _NOT_CARD, (c,)))
+        if self._where[c]:
+            raise ValueError(ev.say(_NO, _IN_PLAY, (cards.fmt(c),)))
+        self.starter_card = c
+        self._where[c] = ev.AT_STARTER
+    self.phase = ev.PLAY
+    self.turn = self.pone()
+    if c == ev.JACK_UNSEEN or (c < cards.DECK and c >> 2 == cards.JACK):
+        ev.peg(self, self.dealer % self.sides, 2, ev.WHY_HEELS)
+
+
+def muggins(self, side):
+    if not self.muggins_on:
+        raise ValueError(ev.say(_NO, _MUGGINS_OFF))
+    if not self.overlooked():  # (right after a show that claimed short)
+        raise ValueError(ev.say(_NO, _NO_MUGGINS))
+    if side >= self.sides or side == self._mug_ev & 7:  # (its low bits: the show's side)
+        raise ValueError(ev.say(_NO, _OWN_MUGGINS, (side,)))
+    pts = self._mug
+    self._mug = 0
+    ev.peg(self, side, pts, ev.WHY_MUGGINS)

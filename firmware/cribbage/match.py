@@ -54,8 +54,8 @@
 
 from . import score  # noqa: F401  (first: its 6 KB table wants an unfragmented heap)
 from .cards import DECK, JACK, fmt
-from . import events, pegging, saved
-from . import journal as jl  # (not `journal`: the class has a method of that name)
+from . import journal as jl  # (not `journal`: the class has a method of that name; before
+from . import pegging, saved  # these: the biggest to compile, on the emptier heap)
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
     VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
@@ -488,24 +488,24 @@ class Match:
         self._plays = 0  # cards out of the hands in this play: played, or dead
         self._last_player = -1
 
-    # --- the events (events.py: it calls the handlers, there and in pegging.py, as functions)
+    # --- the events (journal.apply: it calls the handlers, there and in pegging.py, as functions)
     # and the journal (journal.py)
-    _apply = events.apply
+    _apply = jl.apply
     dead = pegging.dead_seats
     check_card = pegging.check_card
     _room = jl.room
     restore = jl.restore
-    mark = jl.mark
-    rollback = jl.rollback
+    mark = saved.mark
+    rollback = saved.rollback
     can_undo = jl.can_undo
     can_redo = jl.can_redo
     undo = jl.undo
     redo = jl.redo
     dumps = saved.dumps
     dump = saved.dump
-    state = jl.state
-    _replay = jl.replay
-    journal = jl.journal
+    state = saved.state
+    _replay = jl._replay
+    journal = saved.journal
 
 
 def loads(data):

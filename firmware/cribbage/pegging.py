@@ -1,6 +1,6 @@
-"""The play and the show: the Match handlers that score cards (events.apply calls them).
+"""The play and the show: the Match handlers that score cards (journal.apply calls them).
 
-Split from events.py so each module compiles within a small heap; like every handler, each
+Split from journal.py so each module compiles within a small heap; like every handler, each
 validates first and changes the state only when the event is good.
 """
 
@@ -168,7 +168,7 @@ def dead(self, side, seat, at):
     # else all): dead, out of the play (they count in the show); the rest he plays as they fit
     # (and says go at any count once only dead cards are left: they are out). A game saved
     # by earlier firmware (its rules lack the bit) kills all his cards left, as it was played.
-    # If he was to play and now cannot, the play passes on (pass_on); then events.apply pegs
+    # If he was to play and now cannot, the play passes on (pass_on); then journal.apply pegs
     # two to side. at >= 0: a false go, proved by the card just played (journal offset at):
     # it is taken back first, dead (it fitted; it stays in the journal: undo brings it back).
     if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
@@ -196,7 +196,7 @@ def dead(self, side, seat, at):
     else:
         self.gone |= 1 << seat  # no card of his may go on now: as if he said go
     if self.turn == seat:  # (when the last cards out are his, it is his turn)
-        pass_on(self, seat)  # (events.apply pegs the two)
+        pass_on(self, seat)  # (journal.apply pegs the two)
 
 
 def dead_seats(self):

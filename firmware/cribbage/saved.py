@@ -10,12 +10,13 @@ committed and total journal lengths (2 bytes each), flags (1: the finished game 
 points), the finished game's record if kept (journal.py), the journal with its redo events,
 CRC-32 of all that (4 bytes; numbers little-endian). loads() refuses anything truncated,
 padded, corrupt or of an unknown version, and reads the version 1 saves of earlier firmware
-(saved1.py).
+(saved1.py). Also here, so that journal.py compiles within a small heap: the journal's mark()
+and rollback(), and its views for tools, state() and journal() (bound on the Match).
 """
 
 import binascii
 
-from .events import VERSION, say, events_whole
+from .events import VERSION, say, events_whole, size as _size
 from .journal import CAP, show_prev, prev_size, get16, put16
 
 from micropython import const
@@ -156,3 +157,49 @@ def loads(data, match_class):
     except (ValueError, IndexError) as e:
         raise ValueError(say(_NO, _REPLAY, (e,))) from None
     return m
+
+
+# --- views of the journal for tools and the board (bound as Match.mark, Match.rollback,
+# Match.state, Match.journal): here, not in journal.py, so that it compiles within a small heap
+
+
+def mark(self):
+    """Where the journal is now, redo events included: rollback(mark) returns to it."""
+    return self._n, bytes(memoryview(self._j)[self._n:self._top])
+
+
+def rollback(self, mark):
+    """Undo back to mark() (one deal of replay at most) and put its redo events back."""
+    n, tail = mark
+    while self._n > n and self.undo():
+        pass
+    self._j[n:n + len(tail)] = tail
+    self._top = n + len(tail)
+
+
+def state(self):
+    """The derived state as one tuple (tests compare it; allocates)."""
+    return (tuple(self.score), tuple(self.back), tuple(self.games), self.phase,
+            self.dealer, self.next_dealer, self.turn, self.crib_next, self.count,
+            bytes(self.pile), bytes(self.played), self.gone, self.starter_card, self.winner,
+            self.result, self.last_side, self.last_points, self.last_why, self.deals,
+            self.events, bytes(self._where), self._plays, self._last_player, self._mug,
+            self._mug_ev, self._fg)
+
+
+def journal(self):
+    """The committed events as a list of bytes objects, oldest first (for tools)."""
+    out = []
+    i = 0
+    while i < self._n:
+        k = _size(self._j, i, self.players)
+        out.append(bytes(self._j[i:i + k]))
+        i += k
+    return out
+
+
+def enter(self, e, i, n):
+    """Enter the n-byte event at e[i] (a journal's bytes) on this Match as the engine would
+    journal it: decoded and checked by events.py, exactly as a public call makes it."""
+    self._ev[:n] = e[i:i + n]
+    return self._do(n)

@@ -12,9 +12,9 @@ finished game's record keeps (board/history.py), and read back."""
 #                             # pegged, penalties, muggins taken): the last five a value per
 #                             # side; crib and a side's hand None when not shown
 #
-# dumps() replays m's committed journal on m itself, from the game's start, event by event, as
-# the engine replays it after an undo (_reset, then _apply each event in place: decoded and
-# checked as when it was entered), and after each one reads who pegged what and why
+# dumps() replays m's committed journal on m itself, from the game's start, event by event
+# (journal.replay: each decoded and checked in place as when it was entered, as the engine
+# replays it after an undo), and after each one reads who pegged what and why
 # (last_side, got, last_why; any other points the event pegged, from the scores: the go a
 # failure to play ends the play with, counts as play; points taken back, as a false go's
 # penalty takes back the card that proved it, come off that side's play), and, for a show,
@@ -48,7 +48,8 @@ finished game's record keeps (board/history.py), and read back."""
 
 import gc
 
-from .events import SHOW, E_SHOW
+from . import events as ev  # (as ev.X: a name each here would cost the heap at a game's
+from .journal import replay, committed  # end, when there is least; ev: journal.py's name too)
 
 from micropython import const
 
@@ -83,8 +84,7 @@ def dumps(m, limit):
     touched); after a failure half way (MemoryError) m.restore() puts the game back, as the
     engine does after a failed entry, and the failure is raised (if the restore fails too,
     that is raised: the caller must restore the game before it goes on)."""
-    if m._showing:  # an undo shows a finished game's end only: its scores, not its events
-        raise ValueError("journal")
+    j = committed(m)  # the game's events, in place
     sides = m.sides
     score = list(m.score)
     deals = m.deals
@@ -93,27 +93,23 @@ def dumps(m, limit):
     parts = [head]
     cur = bytearray(_FIELDS * sides)  # the deal's points, [side][field]
     was = bytearray(sides)  # each side's score before the event (< 256 until it is won)
-    field = b"\0\2\2\3\0\1\4\5\6"  # of each WHY_* (1..8): play, go, heels, hand, crib,
-    # peg, penalty, muggins
-    j = m._j  # the committed journal, in place: every block here is small (a board's heap
-    end = m._n  # at a game's end is in pieces: the largest free one may be 512 bytes)
-    i = d = dealer = 0  # (d: the deal; a peg before the first deal is deal 0's)
+    d = dealer = 0  # (d: the deal; a peg before the first deal is deal 0's)
     crib = show = False
     side = 0
-    try:
-        m._reset()
+    at = replay(m, -1)  # m at its game's start (ValueError, m not touched: an undo shows a
+    try:  # finished game's end only, no journal)
         for f in range(0, len(cur), _FIELDS):
             cur[f + _HAND] = cur[f + _CRIB] = _NONE
         while True:
-            last = i >= end
+            last = at < 0  # (at: where the next event starts, -1 after the last)
             if not last:
-                show = j[i] & 0xF0 == E_SHOW
+                show = j[at] & 0xF0 == ev.E_SHOW  # (events.py: a code's high nibble)
                 if show:  # whose hand, or the crib: as the engine will see it
-                    crib = m.phase == SHOW and m.crib_next
-                    side = (m.turn if m.phase == SHOW else m.pone()) % sides
+                    crib = m.phase == ev.SHOW and m.crib_next
+                    side = (m.turn if m.phase == ev.SHOW else m.pone()) % sides
                 for k in range(sides):
                     was[k] = m.score[k]
-                i += m._apply(j, i)  # checked and applied as when it was entered
+                at = replay(m, at)  # checked and applied as when it was entered
             if (last or m.deals > d + 1) and d < m.deals:  # deal d is over: its totals, its
                 fl = 0  # part (none when no deal was dealt: points pegged by hand only)
                 for k in range(sides):
@@ -160,7 +156,12 @@ def dumps(m, limit):
                 elif got == 29 and head[t + _T_SHOWN + 1] < 0xF0:
                     head[t + _T_SHOWN + 1] += 16
             elif got:
-                _add(cur, m.last_side * _FIELDS + field[m.last_why], got)
+                w = m.last_why  # its field (no table: nothing to allocate)
+                _add(cur, m.last_side * _FIELDS + (
+                    _PLAY if w == ev.WHY_PLAY or w == ev.WHY_GO else _HEELS if w == ev.WHY_HEELS
+                    else _PEG if w == ev.WHY_PEG else _PENALTY if w == ev.WHY_PENALTY
+                    else _MUGGINS if w == ev.WHY_MUGGINS else _CRIB if w == ev.WHY_CRIB
+                    else _HAND), got)
             for k in range(sides):  # what else the event pegged (the go a dead hand ends the
                 n = m.score[k] - was[k] - (got if k == m.last_side else 0)  # play with), or
                 if n > 0:  # took back (a false go: the card that proved it, and its points)
