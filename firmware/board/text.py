@@ -4,7 +4,7 @@ count or the last message, and the error (8 lines of 16 characters, see board/sc
 Loaded only when there is a display (or the simulator asks): an LED-only board skips it.
 """
 
-from cribbage import match as M
+from cribbage import events, match as M
 from cribbage.cards import fmt
 from cribbage.score import play_points, score_hand, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
 from cribbage.spoken import breakdown, spoken
@@ -156,9 +156,8 @@ def message(app):
             return side + " " + play_why(app.m.last_play)
         if why == M.WHY_GO:
             return side + " go 1"
-        why = ("", "", "", " heels", " hand", " crib", "", " penalty", " muggins")[why] \
-            if 0 <= why <= 8 else ""
-        return "%s +%d%s" % (side, msg[2], why)
+        word = "" if why == M.WHY_PEG else events.why(why)  # (one table: cribbage.events)
+        return "%s +%d%s" % (side, msg[2], " " + word if word else "")
     return msg[1]
 
 

@@ -34,6 +34,7 @@ from microdot.sse import sse_response
 
 from cribbage import match as M
 from cribbage.cards import fmt
+from cribbage.events import why
 from board import screen
 from board.fault import room, forget
 from board.settings import MATCHES  # (the menu's words: one table)
@@ -79,7 +80,6 @@ Request.max_content_length = _BODY
 Request.max_body_length = _BODY
 
 PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
-WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
 
 
 def _root():
@@ -458,7 +458,7 @@ def snapshot(app):
         "crib_next": bool(m.crib_next), "count": m.count, "pile": pile,
         "starter": fmt(m.starter_card) if m.starter_card >= 0 else "",
         "last": {"side": m.last_side, "points": m.last_points,
-                 "why": WHY[m.last_why] if 0 <= m.last_why < len(WHY) else ""},
+                 "why": why(m.last_why)},
         "winner": m.winner,
         "result": screen.RESULTS[m.result] if 0 <= m.result < len(screen.RESULTS) else "",
         "error": app.err or "",
@@ -481,7 +481,7 @@ def deals_next(app):
 def last_show(m):
     """The newest hand or crib shown with its cards in this deal: {"cards", "starter",
     "crib", "points", "said"} (the spoken count), or None."""
-    from cribbage.events import E_SHOW, E_DEAL, size
+    from cribbage.events import E_SHOW, E_DEAL, shown, size
     from cribbage.journal import committed
 
     room("cribbage.spoken")  # (a board without a display has not loaded it)
@@ -494,20 +494,22 @@ def last_show(m):
     end = len(e)
     last = -1  # where the newest show with cards is, and which show of its deal it was
     at = shows = 0
+    cards = None
     while i < end:
         k = e[i]
         if k & 0xF0 == E_SHOW:
-            if k & 1:
+            c = shown(e, i)
+            if c is not None:
                 last = i
                 at = shows
+                cards = c
             shows += 1
         elif k & 0xF0 == E_DEAL:
             last = -1
             shows = 0
         i += size(e, i, m.players)
-    if last < 0 or m.starter_card < 0:
+    if last < 0 or cards is None or m.starter_card < 0:
         return None
-    cards = bytes(e[last + 1:last + 5])
     crib = at == m.players  # a deal shows each seat's hand, then the crib
     items = breakdown(cards, m.starter_card, crib)
     pts = 0
