@@ -49,6 +49,12 @@ def ticks_diff(a, b):
     return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
+def ticks_add(t, ms):
+    """The clock reading ms after t, wrapped as time.ticks_ms wraps (time.ticks_add): the one
+    place beside ticks_diff that knows the wrap."""
+    return (t + ms) & 0x3FFFFFFF
+
+
 class Keypad:
     debounce_ms = 30
     long_ms = 700

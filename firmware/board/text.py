@@ -11,7 +11,7 @@ from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.screen import seat_name
-from board.keypad import ticks_diff
+from board.keypad import ticks_diff, ticks_add
 from board.modes import NORMAL, MSG_TEXT, MSG_PLAYER, VERSION_MSG
 from board.entry import showing, shower, dealer_next
 
@@ -77,7 +77,7 @@ def lines(app):
                 k = (t // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
                 # drawn again at the next line's time (else only when an event changes it)
-                redraw = (app.now + _SCROLL_MS - t % _SCROLL_MS) & 0x3FFFFFFF
+                redraw = ticks_add(app.now, _SCROLL_MS - t % _SCROLL_MS)
             out.extend(said[:room])
         elif app.msg[0] == VERSION_MSG[0]:  # power-up: the firmware's version is the first line
             out.insert(0, message(app))

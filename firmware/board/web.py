@@ -38,7 +38,7 @@ from cribbage.events import why
 from board import screen
 from board.fault import room, forget
 from board.settings import MATCHES  # (the menu's words: one table)
-from board.keypad import ticks_diff, sleep_ms
+from board.keypad import ticks_diff, ticks_add, sleep_ms
 from board.modes import NEW_GAME, SAY, PIN, SUSPECT, MSG_TEXT, message
 from version import VERSION
 
@@ -232,7 +232,7 @@ def _strike(web, now, ip, what):
                     old = k
             del phones[old]
         w = phones[ip] = [now, now, 0]
-    w[what] = (now + (_LOCK_MS << w[_DOUBLED])) & 0x3FFFFFFF
+    w[what] = ticks_add(now, _LOCK_MS << w[_DOUBLED])
     if w[_DOUBLED] < _LOCK_MAX:
         w[_DOUBLED] += 1
 
