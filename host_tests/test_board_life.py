@@ -8,6 +8,7 @@ from boards.fake import build
 from boards.ramfs import RamFs
 from board.app import App
 from board import history
+from board.record import Record
 from board.keypad import DOWN, UP
 from cribbage import match as M
 from boardkit import board, play_game
@@ -109,13 +110,14 @@ def test_finished_games_go_to_a_bounded_history_once_each():
         assert app.m.phase == M.DEAL and app.m.score == [0, 0]
     recs = kept(app.store)
     assert len(recs) == 3
-    serials = [r[9] | r[10] << 8 for r in recs]
+    recs = [Record(r) for r in recs]  # (read by name: board/record.py)
+    serials = [g.serial for g in recs]
     assert serials == sorted(serials) and serials[-1] == sum(app.m.games)
-    for r in recs:  # (the record's fields: board/history.py; host_tests/test_history.py)
-        assert r[0] == 2 and (r[3], r[4], r[5]) == (2, 2, 121) and r[7] in (0, 1)
-        at, body = history.head(r)[9:]
-        assert body  # the game's summary is in it
-        assert max(r[at], r[at + 1]) >= 121
+    for g in recs:
+        assert g.version == 2 and (g.players, g.sides, g.target) == (2, 2, 121)
+        assert g.winner in (0, 1)
+        assert g.summary  # the game's summary is in it
+        assert max(g.score(0), g.score(1)) >= 121
     # a power cut after the record, before the game's save: the same game is offered again,
     # and recorded once
     m = app.m

@@ -173,6 +173,7 @@ def test_game_after_game_from_a_romfs_image(rom_data, players):
     and the game is replayed on a heap in pieces) and starts the next, for ROM_GAMES games in
     the same heap: a board goes on game after game. Within the frozen budget (the page's)."""
     import history as tool  # tools/history.py
+    from board.record import Record
 
     g, _live = run_rom(rom_data, budgets.heap_kb("rom_games"), str(players), "7", "0",
                        str(ROM_GAMES))
@@ -180,8 +181,9 @@ def test_game_after_game_from_a_romfs_image(rom_data, players):
     with open(os.path.join(rom_data[0], "history"), "rb") as f:  # (the board's /data)
         recs = tool.records(f.read())
     assert g["phase"] == "0" and len(recs) == ROM_GAMES, (g, len(recs))  # and the next game
-    for r in recs:  # each game's record, with its summary (byte 11: SUMMARY)
-        assert r[4] == int(g["sides"]) and r[11] & 2, r
+    for r in recs:  # each game's record, with its summary
+        rec = Record(r)
+        assert rec.sides == int(g["sides"]) and rec.summary, r
     # within the frozen budget: the heap they ran in beside the image (run_rom checks it),
     # taken as all live (their peak is below that heap whatever the code does: no bound)
     frozen = budgets.frozen_page_live(budgets.heap_kb("rom_games") * 1024)

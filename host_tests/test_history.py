@@ -17,6 +17,7 @@ from boards.fake import build as fake_board
 from webkit import sim
 from boards.ramfs import RamFs
 from board import history, stats
+from board.record import Record, TOTALS
 from board.app import App
 from board.storage import Storage
 from cribbage import summary as S
@@ -162,7 +163,7 @@ def test_version_1_records_still_read_and_stay_until_they_are_the_oldest():
     for _ in range(KEEP):  # they go first, like any oldest record
         m.games[0] += 1
         history.add(st, m)
-    assert all(r[0] == 2 for r in kept(st))
+    assert all(Record(r).version == 2 for r in kept(st))
 
 
 def test_statistics_per_side_from_known_records():
@@ -210,8 +211,10 @@ def test_the_board_records_each_finished_game_with_its_summary():
     g = tool.decode(r, 1)
     assert g["summary"] and [s["score"] for s in g["by_side"]] == scores
     for k, s in enumerate(g["by_side"]):
-        t = S.totals(want, 0, m.sides, k)  # hands shown, hand, cribs shown, crib, ...
-        assert (s["hand"], s["crib"]) == (t[1], t[3]) and s["hands"] + s["cribs"] > 0
+        t = dict(zip(TOTALS, S.totals(want, 0, m.sides, k)))  # (in its order)
+        assert (s["hand"], s["crib"]) == (t["hand"], t["crib"]) and s["hands"] + s["cribs"] > 0
+        rec = Record(r)  # the same, read by name
+        assert rec.side(k) and (rec.hand, rec.crib, rec.best) == (t["hand"], t["crib"], t["best"])
         assert s["hand"] + s["crib"] + s["play"] + s["heels"] + s["pegged"] == scores[k]
     assert len(g["by_deal"]) == deals == g["deals"]
 

@@ -3,56 +3,48 @@ the live page offers for download (board/web.py, streamed a game at a time) and 
 tools/history.py writes on a computer.
 
     decode(r, number)       # one record as a dict: GAME_COLUMNS, "by_side" (SIDE_COLUMNS each),
-                            # "by_deal" (with the summary)
+                            # "by_deal" (with the summary); read by name: board/record.py
     csv_lines(store)        # the CSV's lines: a header, then a row per game and side
     json_chunks(store)      # a JSON list of the decoded games, a game at a time
 """
 
 import json
 
-from cribbage import summary as S
 from board import history as H
+from board.record import Record, TOTALS
 from board.screen import RESULTS, SIDE_NAMES
 
 GAME_COLUMNS = ("game", "version", "players", "sides", "target", "result", "winner", "deals",
                 "serial", "muggins", "summary")
-SIDE_COLUMNS = ("side", "name", "score", "won", "hands", "hand", "cribs", "crib", "play",
-                "heels", "pegged", "penalties", "muggins_taken", "best", "n28", "n29")
+SIDE_COLUMNS = ("side", "name", "score", "won") + TOTALS
 
 
 def decode(r, number):
     """One record as a dict: GAME_COLUMNS, "by_side" (a dict of SIDE_COLUMNS each) and
     "by_deal" (with the summary: dealer, heels, crib and per side hand, play, pegged,
     penalties, muggins_taken; hand and crib None when not shown)."""
-    h = H.head(r)
+    g = Record(r)
     game = {"game": number}
-    for k in range(1, 10):  # version .. muggins: head()'s order
-        game[GAME_COLUMNS[k]] = h[k - 1]
-    n = h[2]
-    at = h[9]  # the scores
-    body = h[10]  # the summary (0: none): deals detailed, per side totals, the deals
-    game["summary"] = body > 0
-    res = game["result"]
+    for c in GAME_COLUMNS[1:]:
+        game[c] = getattr(g, c)
+    res = g.result
     game["result"] = RESULTS[res] if 1 <= res < len(RESULTS) else res
+    n = g.sides
     sides = []
     for k in range(n):
-        side = {"side": k, "name": SIDE_NAMES[k], "score": r[at + k],
-                "won": game["winner"] == k}
-        for col in SIDE_COLUMNS[4:]:
-            side[col] = None
-        if body:
-            for col, v in zip(SIDE_COLUMNS[4:], S.totals(r, body, n, k)):
-                side[col] = v
+        side = {"side": k, "name": SIDE_NAMES[k], "score": g.score(k), "won": g.winner == k}
+        g.side(k)
+        for c in TOTALS:
+            side[c] = getattr(g, c)
         sides.append(side)
     game["by_side"] = sides
     deals = game["by_deal"] = []
-    if body:
-        for dealer, heels, crib, hands, plays, pegs, pens, mugs in S.rows(r, body, n):
-            each = []
-            for k in range(n):
-                each.append({"hand": hands[k], "play": plays[k], "pegged": pegs[k],
-                             "penalties": pens[k], "muggins_taken": mugs[k]})
-            deals.append({"dealer": dealer, "heels": heels, "crib": crib, "by_side": each})
+    for dealer, heels, crib, hands, plays, pegs, pens, mugs in g.rows():
+        each = []
+        for k in range(n):
+            each.append({"hand": hands[k], "play": plays[k], "pegged": pegs[k],
+                         "penalties": pens[k], "muggins_taken": mugs[k]})
+        deals.append({"dealer": dealer, "heels": heels, "crib": crib, "by_side": each})
     return game
 
 

@@ -23,8 +23,8 @@ Records of earlier firmware (version 1: 16 bytes, the result and the scores) are
 until they are the oldest. A record that does not check is skipped (the next good one is
 found) and left out the next time the file is written. Nothing past the 8 KB bound is read (no
 record starts there); a bigger file is set aside as history.bad when the next game is
-recorded, unread, and the display says so. board/stats.py and board/export.py
-read the records: walk() and head().
+recorded, unread, and the display says so. The records are read by name through
+board/record.py's Record (over walk() and head()): board/stats.py, the page, tools and tests.
 """
 
 import gc
@@ -47,7 +47,7 @@ _SUMMARY_ROOM = const(10240)  # bytes free before the summary is tried (its code
 # the replay's passing garbage; below it the record keeps the result and the scores)
 # (Private: a public name is interned for good when the module loads, and this one loads at
 # a game's end, when a board has a handful of names to spare: cribbage/summary.py. Readers
-# use head().)
+# use board/record.py.)
 
 
 def _next(f, at, r):

@@ -9,7 +9,8 @@ Averages: a hand's points per hand shown, the crib's per crib, the play's (its c
 and points pegged by hand: the play when its cards are not entered) per deal; from the games
 whose record has the summary (records of earlier firmware and games recorded when memory was
 short count for games, wins and skunks only). Loaded for the menu: reads the file a record at
-a time, and the summary's module only to read its totals (dropped after).
+a time, by name (board/record.py, and the summary's module under it: both dropped
+after).
 """
 
 import sys
@@ -37,53 +38,55 @@ _N = const(12)
 
 
 class _Tally:
-    """Adds up each record history.walk() hands it (write)."""
+    """Adds up each record history.walk() hands it (write), read by name (board/record.py:
+    loaded for the tally and dropped after, with the summary's module)."""
 
     def __init__(self):
-        from cribbage.summary import totals
+        from board.record import Record
 
-        self.totals = totals
+        self.g = Record()
         self.t = []
 
     def write(self, r):
-        _, _, sides, _, result, winner, deals, _, _, _, body = H.head(r)
+        g = self.g.read(r)
+        sides = g.sides
         t = self.t
         while len(t) < sides:
             t.append([0] * _N)
         for k in range(sides):
             c = t[k]
             c[GAMES] += 1
-            if winner == k:
+            if g.winner == k:
                 c[WINS] += 1
-                if result > WIN:  # SKUNK, DOUBLE_SKUNK, LURCH
+                if g.result > WIN:  # SKUNK, DOUBLE_SKUNK, LURCH
                     c[SKUNKS] += 1
-            if body:  # the summary's totals
-                hands, hand, cribs, crib, play, _, pegged, _, _, best, n28, n29 = \
-                    self.totals(r, body, sides, k)
-                c[HANDS] += hands
-                c[HAND] += hand
-                c[CRIBS] += cribs
-                c[CRIB] += crib
-                c[DEALS] += deals
-                c[PLAY] += play + pegged
-                c[BEST] = max(c[BEST], best)
-                c[N28] += n28
-                c[N29] += n29
+            if g.side(k):  # the summary's totals
+                c[HANDS] += g.hands
+                c[HAND] += g.hand
+                c[CRIBS] += g.cribs
+                c[CRIB] += g.crib
+                c[DEALS] += g.deals
+                c[PLAY] += g.play + g.pegged
+                c[BEST] = max(c[BEST], g.best)
+                c[N28] += g.n28
+                c[N29] += g.n29
 
 
 def tally(store):
     """The counters (T_* above) of each side seen in store's "history" file: a list, one
     list per side (empty: no games)."""
-    had = "cribbage.summary" in sys.modules  # (the live page keeps it)
-    acc = _Tally()
+    had = ("board.record" in sys.modules, "cribbage.summary" in sys.modules)  # (the live
+    acc = _Tally()  # page keeps them)
     f = store.open("history")
     try:
         H.walk(acc, f)
     finally:
         if f:
             f.close()
-        if not had:
-            forget("cribbage.summary")  # its code leaves the heap
+        if not had[0]:
+            forget("board.record")  # their code leaves the heap
+        if not had[1]:
+            forget("cribbage.summary")
     return acc.t
 
 

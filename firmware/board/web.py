@@ -68,7 +68,7 @@ _QUEUE = const(3)  # states a live stream may have waiting: more, and its page i
 _BUSY = b"HTTP/1.0 503 Busy\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n"
 # the modules a request may load (the statistics, the deals' replay, the export): dropped
 # after it unless the board had them loaded
-_LAZY = ("board.stats", "board.export", "board.history", "cribbage.summary")
+_LAZY = ("board.stats", "board.export", "board.record", "board.history", "cribbage.summary")
 
 # the commands the page gives the app (App.apply: the door every input goes through)
 _NEW_GAME = (NEW_GAME,)

@@ -36,8 +36,9 @@ finished game's record keeps (board/history.py), and read back."""
 # by part. Its names are
 # few: every public name of a module is interned for good when it loads, and at a game's end
 # a board has a handful to spare before the next pool of names (7 KB at once on this port);
-# the layout's numbers are private constants, and readers (board/stats.py, board/export.py,
-# board/web.py) use totals() and rows().
+# the layout's numbers are private constants, and readers use totals() and rows() (a record's
+# by name: board/record.py, for board/stats.py, the page and tools; the live deals:
+# board/web.py).
 #
 # The bytes: the number of deals that follow (the first `limit`); per side _TOTALS bytes (the
 # order of totals(): 28s | 29s << 4 in one byte); then the deals, each: the dealer's seat |
