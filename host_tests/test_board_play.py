@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st
 
 from boardkit import board, marked, new_game, peg_out, shown
 from board.menu import MENU_ITEMS
-from board.text import play_why
+from cribbage.spoken import play_why
 from cribbage import match as M
 
 

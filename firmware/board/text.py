@@ -6,8 +6,8 @@ Loaded only when there is a display (or the simulator asks): an LED-only board s
 
 from cribbage import events, match as M
 from cribbage.cards import fmt
-from cribbage.score import play_points, score_hand, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
-from cribbage.spoken import breakdown, spoken
+from cribbage.score import score_hand
+from cribbage.spoken import breakdown, play_why, spoken
 
 from board import screen
 from board.screen import seat_name
@@ -159,40 +159,3 @@ def message(app):
         word = "" if why == M.WHY_PEG else events.why(why)  # (one table: cribbage.events)
         return "%s +%d%s" % (side, msg[2], " " + word if word else "")
     return msg[1]
-
-
-# play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant
-# tuple: its strings are objects, not names interned on the board for good)
-_WORDS = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
-_PAIR = const(2)
-_W15 = const(5)
-_W31 = const(6)
-_LAST = const(7)
-
-
-def play_why(parts):
-    """What a card in the play made, in words (cribbage.score.PLAY_*): "15 for 2", "pair 2",
-    "run of 4", "31 for 2", "last card 1", "15 and a pair, 4"."""
-    said = []
-    if parts & PLAY_15:
-        said.append(_WORDS[_W15])
-    if parts & PLAY_31:
-        said.append(_WORDS[_W31])
-    k = parts >> 2 & 7
-    if k > 1:
-        said.append(_WORDS[k])
-    if parts >> 5 & 7:
-        said.append("run of %d" % (parts >> 5 & 7))
-    if parts & PLAY_GO:
-        said.append("go")
-    if parts & PLAY_LAST:
-        said.append(_WORDS[_LAST])
-    pts = play_points(parts)
-    if len(said) > 1:
-        return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
-    w = said[0] if said else ""
-    if w[:3] == "run":
-        return w  # its points are its length
-    if w == _WORDS[_W15] or w == _WORDS[_W31]:
-        return "%s for %d" % (w, pts)
-    return "%s %d" % (w[2:] if w == _WORDS[_PAIR] else w, pts)

@@ -89,7 +89,8 @@ def score_hand(hand, starter, crib=False):
     return pts
 
 
-# What the newest card of a play made (play_parts), as bits of one small int:
+# What the newest card of a play made (play_parts), as bits of one small int (read by
+# play_points() here and, in words, by spoken.py's play_why()):
 PLAY_15 = const(1)         # the count is 15
 PLAY_31 = const(2)         # the count is 31
 # (parts >> 2) & 7: the cards of its rank at the end of the pile (1, or 2-4: a pair, ...)

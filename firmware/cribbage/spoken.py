@@ -1,5 +1,6 @@
 """The count item by item, for people: breakdown() lists what a hand scores (fifteens, pairs,
-runs, flush, nobs), spoken() says it ("fifteen two, fifteen four and a pair is six").
+runs, flush, nobs), spoken() says it ("fifteen two, fifteen four and a pair is six");
+play_why() says what a card in the play made (score.py's PLAY_* bits: "15 and a pair, 4").
 
 Loaded by the board's display text, the tools and the tests; it allocates freely. The board
 itself scores with score.py (table-driven, allocation-free); tablegen.py builds those tables
@@ -7,7 +8,7 @@ from rank_items() here, and the tests check the two agree on every hand.
 """
 
 from .cards import PIP, JACK, fmt_many
-from .score import score_hand
+from .score import score_hand, play_points, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
 
 from micropython import const
 
@@ -115,3 +116,41 @@ def describe(item):
     """One item as a line: 'fifteen  5H 10C  2'."""
     kind, cards, pts = item
     return "%-18s %-16s %2d" % (kind, fmt_many(cards), pts)
+
+
+# play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant
+# tuple: its strings are objects, not names interned on the board for good)
+_WORDS = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
+_W_PAIR = const(2)
+_W_15 = const(5)
+_W_31 = const(6)
+_W_LAST = const(7)
+
+
+def play_why(parts):
+    """What a card in the play made, in words, from play_parts()'s bits (score.py: this and
+    play_points() read them): "15 for 2", "pair 2", "run of 4", "31 for 2", "last card 1",
+    "15 and a pair, 4"."""
+    said = []
+    if parts & PLAY_15:
+        said.append(_WORDS[_W_15])
+    if parts & PLAY_31:
+        said.append(_WORDS[_W_31])
+    k = parts >> 2 & 7  # the cards of its rank at the end of the pile
+    if k > 1:
+        said.append(_WORDS[k])
+    if parts >> 5 & 7:  # the run it ends
+        said.append("run of %d" % (parts >> 5 & 7))
+    if parts & PLAY_GO:
+        said.append("go")
+    if parts & PLAY_LAST:
+        said.append(_WORDS[_W_LAST])
+    pts = play_points(parts)
+    if len(said) > 1:
+        return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
+    w = said[0] if said else ""
+    if w[:3] == "run":
+        return w  # its points are its length
+    if w == _WORDS[_W_15] or w == _WORDS[_W_31]:
+        return "%s for %d" % (w, pts)
+    return "%s %d" % (w[2:] if w == _WORDS[_W_PAIR] else w, pts)
