@@ -166,6 +166,30 @@ def test_version_1_records_still_read_and_stay_until_they_are_the_oldest():
     assert all(Record(r).version == 2 for r in kept(st))
 
 
+def test_one_record_reader_reads_record_after_record_by_name():
+    """board/record.py's Record, as the statistics use it: one reader, record after record
+    (a version 2 one with its summary, then a version 1 one: no totals, muggins unknown)."""
+    st = Storage("/data", RamFs())
+    m = known_game()
+    history.add(st, m, S.dumps(m, DETAIL))
+    (new,) = kept(st)
+    old = v1_record(3, 61, SKUNK, 2, 5, (40, 30, 61), 4)
+    g = Record()
+    assert g.read(new) is g
+    assert (g.version, g.players, g.sides, g.target, g.winner, g.deals, g.muggins,
+            g.summary) == (2, 2, 2, 61, RED, 3, True, True)
+    assert (g.score(RED), g.score(BLUE)) == (71, 49)
+    assert g.side(RED) and (g.hands, g.hand, g.cribs, g.crib, g.best, g.n28) == (
+        3, 58, 1, 6, 28, 1)
+    assert g.side(BLUE) and (g.hand, g.heels, g.pegged, g.muggins_taken) == (36, 2, 6, 2)
+    assert [d[:3] for d in g.rows()] == [(0, 0, 6), (1, 2, 2), (0, 0, None)]
+    g.read(old)
+    assert (g.version, g.players, g.sides, g.target, g.result, g.winner, g.deals, g.serial,
+            g.muggins, g.summary) == (1, 3, 3, 61, SKUNK, 2, 5, 4, None, False)
+    assert [g.score(k) for k in range(3)] == [40, 30, 61]
+    assert not g.side(BLUE) and g.hand is None and g.n29 is None and g.rows() == []
+
+
 def test_statistics_per_side_from_known_records():
     st = Storage("/data", RamFs())
     fs = st.fs
