@@ -14,7 +14,8 @@ from board.fault import room
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
 HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "match mode 0-3",
-        "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1")
+        "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1",
+        "cards 6 or 5")
 MATCHES = ("single games", "best of 3", "best of 5", "ACC points")  # the match setting's values
 DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 
@@ -93,7 +94,8 @@ def act(app, call):
         app.renderer.brightness = cfg.get("bright")
         app.renderer.limit_ma = cfg.get("limit")
         app.watchdog(cfg.get("watchdog"))
-        app.msg = "new game to apply" if call[1] in NAMES[:RULES] else ""
+        app.msg = "new game to apply" if call[1] in NAMES[:RULES] or call[1] == "cards" \
+            else ""
     else:  # SELFTEST
         app.selftest_step = 0
         app.mode = NORMAL
@@ -108,8 +110,12 @@ def advise(app, name):
     if len(cards) not in (5, 6):
         return "type 5 or 6 cards, then A or B"
     try:
-        room("cribbage.advise")
-        from cribbage.advise import best_discards  # lazily: only this mode needs it
+        if app.m.five():  # five-card cribbage: throw two of the five
+            room("cribbage.advise5")
+            from cribbage.advise5 import best_discards
+        else:
+            room("cribbage.advise")
+            from cribbage.advise import best_discards  # lazily: only this mode needs it
     except ImportError:
         return "no advisor on this board"
     try:

@@ -7,9 +7,9 @@ hand's count.
 
 from cribbage import match as M
 from cribbage.cards import PIP
-from cribbage.score import score_hand, score_play
+from cribbage.score import score_hand, score_play, score_three
 from board.modes import NORMAL, MENU, ADVISE, PENALTY
-from board.entry import showing, shower
+from board.entry import showing, shower, hand_size
 
 
 def preview(app):
@@ -25,10 +25,11 @@ def preview(app):
         seat = shower(m)
         if seat < 0:
             return -1, 0
-        if len(app.e.cards) == 4 and m.starter_card >= 0:
+        if len(app.e.cards) == hand_size(m) and m.starter_card >= 0:
             crib = m.phase == M.SHOW and m.crib_next
             try:
-                total = score_hand(app.e.cards, m.starter_card, crib)
+                total = score_hand(app.e.cards, m.starter_card, crib) if not m.five() or crib \
+                    else score_three(app.e.cards, m.starter_card)  # (five-card: 3 cards)
             except ValueError:
                 return -1, 0
             app.counting = 1 if crib else 0  # (the display says it item by item: text.py)

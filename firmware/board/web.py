@@ -74,7 +74,7 @@ Request.max_body_length = _BODY
 
 PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
 MATCHES = ("games", "best of 3", "best of 5", "ACC points")  # by cribbage.events SINGLE..ACC
-WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
+WHY = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins", "last")
 
 
 def _root():
@@ -459,6 +459,8 @@ def snapshot(app):
         "error": app.err or "",
         "show": last_show(m),
     }
+    if m.five():  # five-card cribbage (a six-card game's state: as before)
+        st["cards"] = 5
     if app.display is not None:
         st["lines"] = app.lines()
     return st
@@ -502,7 +504,7 @@ def last_show(m):
         i += size(e, i, m.players)
     if last < 0 or m.starter_card < 0:
         return None
-    cards = bytes(e[last + 1:last + 5])
+    cards = bytes(e[last + 1:last + (4 if e[last + 4] == M.NO_CARD else 5)])  # (five-card: 3)
     crib = at == m.players  # a deal shows each seat's hand, then the crib
     items = breakdown(cards, m.starter_card, crib)
     pts = 0

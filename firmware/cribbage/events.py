@@ -50,6 +50,7 @@ WHY_CRIB = const(5)     # the crib
 WHY_PEG = const(6)      # a plain peg entered by hand
 WHY_PENALTY = const(7)  # misdeal / failure to play: two to the other side
 WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
+WHY_LAST = const(9)     # five-card cribbage: three for last, the first pone's at the first deal
 
 # Penalty kinds (Match.penalty).
 MISDEAL = const(0)
@@ -199,6 +200,9 @@ def apply(self, b, i):
         self.next_dealer = (d + 1) % self.players
         self.deals += 1
         self.phase = STARTER
+        if self.deals == 1 and self._where[59] & 8:  # (_RULES, _FIVE: match.py)
+            # five-card cribbage: the pone takes three for last at the start of the game
+            peg(self, (d + 1) % self.players % self.sides, 3, WHY_LAST)
     elif k == E_STARTER:
         starter(self, b[i + 1])
     elif k & 0xF0 == E_SHOW:

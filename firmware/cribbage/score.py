@@ -40,7 +40,8 @@ def show_index(a, b, c, d, e):
 
 def score_hand(hand, starter, crib=False):
     """Points in a four-card hand (or crib) with the starter: fifteens, pairs, runs,
-    flush (4 in hand, 5 with the starter; a crib only counts 5) and one for his nobs."""
+    flush (4 in hand, 5 with the starter; a crib only counts 5) and one for his nobs.
+    (A hand of five-card cribbage, three cards: score_three.)"""
     if len(hand) != 4:
         raise ValueError("a hand is 4 cards, not %d" % len(hand))
     c0, c1, c2, c3 = hand
@@ -87,6 +88,62 @@ def score_hand(hand, starter, crib=False):
     if c0 == nob or c1 == nob or c2 == nob or c3 == nob:
         pts += 1
     return pts
+
+
+def score_three(hand, starter):
+    """Points in a three-card hand of five-card cribbage with the starter (Hoyle): fifteens,
+    pairs, runs as in any hand; a flush is the three hand cards of one suit, 3, or 4 with the
+    starter; one for his nobs. Four cards are few: counted directly, allocating nothing."""
+    if len(hand) != 3:
+        raise ValueError("a five-card hand is 3 cards, not %d" % len(hand))
+    c0, c1, c2 = hand
+    s = starter
+    if not (0 <= c0 < _DECK and 0 <= c1 < _DECK and 0 <= c2 < _DECK and 0 <= s < _DECK):
+        raise ValueError("not a card in %r + %r" % (hand, starter))
+    if c0 == c1 or c0 == c2 or c0 == s or c1 == c2 or c1 == s or c2 == s:
+        raise ValueError("duplicate card in " + fmt_many(hand) + " + " + fmt_many((s,)))
+    p0 = PIP[c0]
+    p1 = PIP[c1]
+    p2 = PIP[c2]
+    p3 = PIP[s]
+    pts = 0
+    for m in range(1, 16):  # fifteens: each of the 15 non-empty sets of the four cards
+        if ((p0 if m & 1 else 0) + (p1 if m & 2 else 0) + (p2 if m & 4 else 0)
+                + (p3 if m & 8 else 0)) == 15:
+            pts += 2
+    a = c0 >> 2
+    b = c1 >> 2
+    c = c2 >> 2
+    d = s >> 2
+    pts += 2 * ((a == b) + (a == c) + (a == d) + (b == c) + (b == d) + (c == d))
+    # runs: sort the four ranks (five compare-and-swaps), then a run of four, else each
+    # three-card run among the four sets of three
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    if b == a + 1 and c == b + 1 and d == c + 1:
+        pts += 4
+    else:
+        pts += 3 * (_run3(a, b, c) + _run3(a, b, d) + _run3(a, c, d) + _run3(b, c, d))
+    su = c0 & 3
+    if (c1 & 3) == su and (c2 & 3) == su:
+        pts += 4 if (s & 3) == su else 3
+    nob = JACK * 4 + (s & 3)
+    if c0 == nob or c1 == nob or c2 == nob:
+        pts += 1
+    return pts
+
+
+def _run3(x, y, z):
+    """1 if the sorted ranks x <= y <= z are a run of three, else 0."""
+    return 1 if y == x + 1 and z == y + 1 else 0
 
 
 # What the newest card of a play made (play_parts), as bits of one small int:

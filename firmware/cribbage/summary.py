@@ -93,8 +93,8 @@ def dumps(m, limit):
     parts = [head]
     cur = bytearray(_FIELDS * sides)  # the deal's points, [side][field]
     was = bytearray(sides)  # each side's score before the event (< 256 until it is won)
-    field = b"\0\2\2\3\0\1\4\5\6"  # of each WHY_* (1..8): play, go, heels, hand, crib,
-    # peg, penalty, muggins
+    field = b"\0\2\2\3\0\1\4\5\6\4"  # of each WHY_* (1..9): play, go, heels, hand, crib,
+    # peg, penalty, muggins, five-card's three for last (as a peg)
     j = m._j  # the committed journal, in place: every block here is small (a board's heap
     end = m._n  # at a game's end is in pieces: the largest free one may be 512 bytes)
     i = d = dealer = 0  # (d: the deal; a peg before the first deal is deal 0's)
