@@ -30,9 +30,9 @@ def test_the_cards_setting_starts_a_five_card_game_of_two_to_61():
     f.press("5#")
     assert app.cfg.get("cards") == 5 and app.msg == "new game to apply"
     f.press("*")
-    assert not app.m.five()  # the game on keeps its rules
+    assert app.m.cards() == 6  # the game on keeps its rules
     new_game(f, app, {"players": 3})  # five-card is a two-player game whatever players says
-    assert app.m.five() and app.m.players == 2 and app.m.target == 61
+    assert app.m.cards() == 5 and app.m.players == 2 and app.m.target == 61
     assert settings_loads(app.cfg.dumps()).get("cards") == 5
 
 
@@ -79,7 +79,7 @@ def test_a_five_card_game_survives_a_reset():
     hw, app, f = five_board()
     f.press("#" + keys("2S") + keys("10H KD 9H") + "BB")
     again = App(hw)  # a power cut: the board boots from its flash
-    assert again.m.five() and again.m.state() == app.m.state()
+    assert again.m.cards() == 5 and again.m.state() == app.m.state()
     assert again.cfg.get("cards") == 5
 
 
@@ -104,7 +104,7 @@ def test_the_history_says_a_game_was_five_card():
     from cribbage import summary as S
     import history as tool  # tools/history.py
 
-    m = M.Match(players=2, target=61, five=True)
+    m = M.Match(players=2, target=61, cards=5)
     m.deal(1)  # Red, the pone: three for last
     m.starter(parse("2S"))
     for c in C("10H KD 9H"):

@@ -203,7 +203,7 @@ class App:
                        muggins=bool(c.get("muggins")),
                        skunk_line=-1 if c.get("skunk") else 0,
                        double_line=-1 if c.get("skunk") else 0, mode=c.get("match"),
-                       deal=c.get("deal"), five=five)
+                       deal=c.get("deal"), cards=5 if five else 6)
 
     def watchdog(self, on):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""

@@ -95,17 +95,12 @@ def follow(app):
     e.fill_at = m.events
 
 
-def hand_size(m):
-    """Cards the show's next hand holds: 4, or 3 in five-card cribbage (its crib: 4)."""
-    return 3 if m.five() and not (m.phase == M.SHOW and m.crib_next) else 4
-
-
 def dealer_next(app):
     """The dealer's hand as played, when one OK on the pone's counts it too (two players,
     muggins off, both hands filled in from the play, the pone's untouched); else None."""
     m = app.m
     e = app.e
-    n = hand_size(m)
+    n = 3 if m.cards() == 5 else 4  # (five-card cribbage: a hand of three)
     if (m.players == 2 and e.filled == n and e.num < 0 and not m.muggins_on
             and m.phase == M.SHOW and m.turn == m.pone() and m.played[m.dealer] == n):
         cards = []
@@ -220,13 +215,13 @@ def suit(app, s):
                 m.check_card(c)  # played by another seat, or shown: refused at once
             except ValueError as x:
                 return str(x)
-    n = hand_size(m)
+    n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4  # (five-card: 3)
     if e.filled == n:  # the hand as played, untouched: a card typed starts it afresh
         cards.clear()
     e.filled = 0
     if c in cards:
         return no(_TYPED, (fmt(c),))
-    if len(cards) >= ((5 if m.five() else 6) if app.mode == ADVISE else n):
+    if len(cards) >= (m.cards() if app.mode == ADVISE else n):
         return no(_ALL_CARDS)
     cards.append(c)
     # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait for
@@ -270,7 +265,7 @@ def letter(app, name):
             e.fill_at = -1  # follow() fills it in
         else:
             if m.phase == M.PLAY and not e.show_next:
-                n = hand_size(m)
+                n = 3 if m.cards() == 5 else 4  # (five-card cribbage: three each)
                 left = n * m.players - sum(m.played)
                 for s in range(m.players):  # a seat whose cards are dead plays no more
                     if m.dead() >> s & 1:
@@ -332,7 +327,7 @@ def ok(app):
         return no(_WHO_DEALS)
     if cards:
         if showing(app):
-            n = hand_size(m)
+            n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4
             if len(cards) != n:
                 return no(_HAND if n == 4 else _HAND3, (len(cards),))
             if m.muggins_on and e.num < 0:

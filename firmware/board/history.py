@@ -146,7 +146,7 @@ def add(store, m, summary=None):
     head[0:_HEAD] = bytes((2, n & 255, n >> 8, m.players, sides, m.target, m.result,
                            m.winner & 255, min(m.deals, 255), c & 255, c >> 8,
                            (_MUGGINS_ON if m.muggins_on else 0) | (_SUMMARY if summary else 0)
-                           | (_FIVE if m.five() else 0)))
+                           | (_FIVE if m.cards() == 5 else 0)))
     for c in range(sides):
         head[_HEAD + c] = min(m.score[c], 255)
     c = 0

@@ -110,7 +110,7 @@ def advise(app, name):
     if len(cards) not in (5, 6):
         return "type 5 or 6 cards, then A or B"
     try:
-        if app.m.five():  # five-card cribbage: throw two of the five
+        if app.m.cards() == 5:  # five-card cribbage: throw two of the five
             room("cribbage.advise5")
             from cribbage.advise5 import best_discards
         else:

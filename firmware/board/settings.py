@@ -12,7 +12,7 @@ firmware), 1 the players cut for deal (the sheets; the board asks who deals, as 
 game), 2 the loser (cribbage.match.Match(deal=...)); ACC points: the loser.
 
 cards: 6 six-card cribbage, 5 five-card cribbage (two players to 61 whatever "players" and
-"game" say: cribbage.match.Match(five=True)); a rule of the game like the first RULES names,
+"game" say: cribbage.match.Match(cards=5)); a rule of the game like the first RULES names,
 last in the table so the menu's other items keep their places.
 
 Saved form (version 4): version, count of values, each value (2 bytes, little-endian), the

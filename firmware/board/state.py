@@ -7,9 +7,9 @@ hand's count.
 
 from cribbage import match as M
 from cribbage.cards import PIP
-from cribbage.score import score_hand, score_play, score_three
+from cribbage.score import score_hand, score_play
 from board.modes import NORMAL, MENU, ADVISE, PENALTY
-from board.entry import showing, shower, hand_size
+from board.entry import showing, shower
 
 
 def preview(app):
@@ -25,11 +25,12 @@ def preview(app):
         seat = shower(m)
         if seat < 0:
             return -1, 0
-        if len(app.e.cards) == hand_size(m) and m.starter_card >= 0:
+        if len(app.e.cards) == (3 if m.cards() == 5 and not m.crib_next else 4) \
+                and m.starter_card >= 0:  # (five-card cribbage: a hand of three)
             crib = m.phase == M.SHOW and m.crib_next
-            try:
-                total = score_hand(app.e.cards, m.starter_card, crib) if not m.five() or crib \
-                    else score_three(app.e.cards, m.starter_card)  # (five-card: 3 cards)
+            try:  # (three cards: score.hand, a name a board has anyway)
+                total = (score_hand if len(app.e.cards) == 4 else M.score.hand)(
+                    app.e.cards, m.starter_card, crib)
             except ValueError:
                 return -1, 0
             app.counting = 1 if crib else 0  # (the display says it item by item: text.py)

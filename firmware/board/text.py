@@ -7,13 +7,12 @@ Loaded only when there is a display (or the simulator asks): an LED-only board s
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.score import play_points, score_hand, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
-from cribbage.score import score_three
 from cribbage.spoken import breakdown, spoken
 
 from board import screen
 from board.keypad import ticks_diff
 from board.modes import NORMAL, VERSION_MSG
-from board.entry import showing, shower, dealer_next, hand_size
+from board.entry import showing, shower, dealer_next
 
 from micropython import const
 
@@ -57,7 +56,8 @@ def lines(app):
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
-        if app.counting >= 0 and len(app.e.cards) == hand_size(m) and not m.muggins_on:
+        if app.counting >= 0 and not m.muggins_on and \
+                len(app.e.cards) == (3 if m.cards() == 5 and app.counting == 0 else 4):
             # (muggins: counted after OK; 4 cards (five-card: 3): the view's update, not a
             # fault since, said it is one)
             items = breakdown(app.e.cards, m.starter_card, app.counting == 1)
@@ -67,9 +67,9 @@ def lines(app):
             out.append("= %d" % total)
             more = dealer_next(app)
             if more:  # one OK counts the dealer's hand too: its count, before the OK
-                out.append("then %s = %d" % (seat_name(app, m.dealer),
-                                             score_three(more, m.starter_card) if m.five()
-                                             else score_hand(more, m.starter_card, False)))
+                out.append("then %s = %d" % (seat_name(app, m.dealer), score_hand(
+                    more, m.starter_card, False) if len(more) == 4 else sum(
+                    item[2] for item in breakdown(more, m.starter_card, False))))
             said = screen.wrap(spoken(items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second

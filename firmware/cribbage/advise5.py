@@ -2,7 +2,7 @@
 
 best_discards(cards, dealer, n=3) -> [(points, (i, j)), ...], best first, as advise.py's for
 six cards (i, j index into cards; dealer: the crib is yours). points = the exact average of
-the three kept cards over the 47 starters you cannot see (score.score_three, every one
+the three kept cards over the 47 starters you cannot see (score.hand, every one
 scored), plus the expected crib of the two thrown when the crib is yours, minus it when it is
 the opponent's: cribtable.CRIB2, the two-card crib values the six-card advisor uses (the
 crib's other two cards and the starter at random; a crib is four cards in both games).
@@ -10,7 +10,7 @@ rank() allocates nothing once the cards are valid (preallocated buffers, as advi
 """
 
 from .cards import check_distinct
-from .score import score_three
+from .score import hand as count_hand
 from .cribtable import CRIB2, CRIB2_PONE
 
 # The throws of five cards: pairs (i, j) in order, and the three kept indices of each.
@@ -59,7 +59,7 @@ def rank(cards, dealer):
         total = 0
         for s in range(52):
             if not dealt[s]:
-                total += score_three(kept, s)
+                total += count_hand(kept, s)
         HAND[k] = total
         t = THROWS[k]
         i = cell(cards[t[0]], cards[t[1]])

@@ -106,7 +106,7 @@ def play_deal(m, rand, strategies, seen=None):
     shuffle(deck, rand)
     m.deal()
     d = m.dealer
-    if m.five():  # five-card cribbage: five each, two each to the crib
+    if m.cards() == 5:  # five-card cribbage: five each, two each to the crib
         hands, crib, rest = deal_five(d, deck)
         for s in range(2):
             crib.extend(_throw_five(hands[s], strategies[s], s == d, rand))

@@ -50,7 +50,8 @@ WHY_CRIB = const(5)     # the crib
 WHY_PEG = const(6)      # a plain peg entered by hand
 WHY_PENALTY = const(7)  # misdeal / failure to play: two to the other side
 WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
-WHY_LAST = const(9)     # five-card cribbage: three for last, the first pone's at the first deal
+# (9: five-card cribbage's three for last, the first pone's at the first deal; private,
+# _WHY_LAST where used: a name more in this module is one more in every board's RAM)
 
 # Penalty kinds (Match.penalty).
 MISDEAL = const(0)
@@ -125,6 +126,7 @@ _IN_PLAY = const(11)
 _MUGGINS_OFF = const(12)
 _NO_MUGGINS = const(13)
 _OWN_MUGGINS = const(14)
+_WHY_LAST = const(9)  # (the page says "last": board/web.py)
 
 
 def say(table, k, args=()):
@@ -202,7 +204,7 @@ def apply(self, b, i):
         self.phase = STARTER
         if self.deals == 1 and self._where[59] & 8:  # (_RULES, _FIVE: match.py)
             # five-card cribbage: the pone takes three for last at the start of the game
-            peg(self, (d + 1) % self.players % self.sides, 3, WHY_LAST)
+            peg(self, (d + 1) % self.players % self.sides, 3, _WHY_LAST)
     elif k == E_STARTER:
         starter(self, b[i + 1])
     elif k & 0xF0 == E_SHOW:

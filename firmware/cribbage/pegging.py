@@ -5,7 +5,7 @@ validates first and changes the state only when the event is good.
 """
 
 from .cards import PIP, DECK, fmt
-from .score import score_hand, score_three, play_parts, play_points, PLAY_LAST, PLAY_GO
+from .score import score_hand, play_parts, play_points, PLAY_LAST, PLAY_GO
 from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
                      AT_STARTER, AT_HAND, AT_CRIB, NO_CARD, show_points_ok, say, peg)
 
@@ -66,21 +66,7 @@ _GO_AT = const(52)
 _DEAD = const(58)
 _RULES = const(59)
 _ALL_DEAD = const(4)
-_FIVE = const(8)  # five-card cribbage (Match(five=True)): three cards each in the play and show
-
-
-def held(self):
-    """Cards each seat holds for the play and the show: 4, or 3 in five-card cribbage."""
-    return 3 if self._where[_RULES] & _FIVE else 4
-
-
-def _end(self):
-    # The series is over: in five-card cribbage the play with it (one series, no second
-    # count: Hoyle, "such cards as remain ... are not to be played"), else the count resets.
-    if self._where[_RULES] & _FIVE:
-        end_play(self)
-    else:
-        end_series(self)
+_FIVE = const(8)  # five-card cribbage (Match(cards=5)): three cards each in the play and show
 
 
 def play(self, c):
@@ -109,16 +95,17 @@ def play(self, c):
     self._plays += 1
     self._last_player = seat
     parts = play_parts(self.pile)
-    last = self._plays == held(self) * self.players
+    # (five-card cribbage, _FIVE: three cards each, one series; no local more: see show())
+    last = self._plays == (3 if self._where[_RULES] & _FIVE else 4) * self.players
     if self.count == 31:
-        _end(self)
+        (end_play if self._where[_RULES] & _FIVE else end_series)(self)
     elif last:
         parts |= PLAY_LAST  # one for the last card
     else:
         nxt = next_active(self, seat)
         if nxt < 0:  # he has no cards left and nobody else can go on: one for the go
             parts |= PLAY_GO
-            _end(self)
+            (end_play if self._where[_RULES] & _FIVE else end_series)(self)
         else:
             self.turn = nxt
     self.last_play = parts
@@ -137,7 +124,7 @@ def go(self):
     if w[_DEAD] >> t & 1:  # some of his cards are dead (the rest did not fit at his go)
         if self.count <= 21:  # any live card would fit: he has none, his cards left are dead
             w[_GO_AT + t] = 0
-            self._plays += held(self) - self.played[t]
+            self._plays += (3 if w[_RULES] & _FIVE else 4) - self.played[t]
     elif self.count == 0:
         raise ValueError(say(_NO, _GO_AT_0))
     elif self.count <= 21:  # the seat to play holds a card and any card fits: no go
@@ -157,10 +144,11 @@ def pass_on(self, seat):
         return
     last = self._last_player
     pts = 1 if self.count else 0
-    if self._plays == held(self) * self.players:  # (dead cards took the last ones out)
+    if self._plays == (3 if self._where[_RULES] & _FIVE else 4) * self.players:  # (dead cards
+        # took the last ones out)
         end_play(self)
-    else:
-        _end(self)
+    else:  # (five-card cribbage: one series, no count after a go or a 31: Hoyle)
+        (end_play if self._where[_RULES] & _FIVE else end_series)(self)
     peg(self, last % self.sides, pts, WHY_GO)
 
 
@@ -172,7 +160,7 @@ def next_active(self, seat):
     out = self.gone
     for k in range(1, n + 1):
         t = (seat + k) % n
-        if self.played[t] < held(self) and not out >> t & 1 \
+        if self.played[t] < (3 if w[_RULES] & _FIVE else 4) and not out >> t & 1 \
                 and not (w[_DEAD] >> t & 1 and not w[_GO_AT + t]):
             return t
     return -1
@@ -207,7 +195,8 @@ def dead(self, side, seat, at):
         g = 0
     w[_GO_AT + seat] = g  # his cards of pips 31 - g or less are dead (g 0: all)
     if not g:
-        self._plays += held(self) - self.played[seat]  # (cards out of the play: played or dead)
+        self._plays += (3 if w[_RULES] & _FIVE else 4) - self.played[seat]  # (out: played,
+        # or dead)
     elif self.turn != seat or self.count < g:
         return  # (to play: a live card, over 31 - g, may fit: he plays it or says go)
     else:
@@ -254,18 +243,13 @@ def end_play(self):
     self.crib_next = False
 
 
-def three_points_ok(points):
-    """True if a three-card hand of five-card cribbage can count this many points with the
-    starter: 0 to 15, or 20 (5-5-5 and a 5); never 16 to 19 (every hand and starter tried)."""
-    return 0 <= points <= 15 or points == 20
-
-
 def show(self, b, i, has_cards, claim):
     # The next hand (or the crib): its four cards at b[i:i+4] when has_cards, the points
     # claimed (or entered) in claim (-1: none). See Match.show.
     phase = self.phase
     if phase == PLAY and self._plays:
-        raise ValueError(say(_NO, _PLAY_ON, (held(self) * self.players - self._plays,)))
+        raise ValueError(say(_NO, _PLAY_ON, ((3 if self._where[_RULES] & _FIVE else 4)
+                                             * self.players - self._plays,)))
     if phase not in (SHOW, PLAY, STARTER):
         raise ValueError(say(_NO, _NO_SHOW))
     if phase == SHOW:
@@ -276,8 +260,9 @@ def show(self, b, i, has_cards, claim):
         crib = False
     w = self._where
     mug = 0
-    n = 3 if w[_RULES] & _FIVE and not crib else 4  # (a 3-card hand: its 4th byte NO_CARD)
-    ok = show_points_ok if n == 4 else three_points_ok
+    # (five-card cribbage: a hand of 3 cards, its 4th byte NO_CARD; as few locals more as can
+    # be: a bigger frame in this hot path moved the heap's peak, test_board_mp)
+    n = 3 if w[_RULES] & _FIVE and not crib else 4
     if has_cards:
         if self.starter_card < 0:
             raise ValueError(say(_NO, _NO_STARTER))
@@ -297,18 +282,24 @@ def show(self, b, i, has_cards, claim):
         if not crib and mine != self.played[seat]:
             raise ValueError(say(_NO, _HOLD, (seat, self.played[seat])))
         hand = bytes(b[i:i + n])
-        pts = score_three(hand, self.starter_card) if n == 3 else \
-            score_hand(hand, self.starter_card, crib)
+        if n == 4:
+            pts = score_hand(hand, self.starter_card, crib)
+        else:  # five-card cribbage: three cards (score.hand: a name a board has anyway)
+            from .score import hand as count
+
+            pts = count(hand, self.starter_card)
         if claim >= 0:
             if claim > pts:
                 raise ValueError(say(_NO, _OVER_CLAIM,
                                      (claim, "crib" if crib else "hand", pts)))
-            if not ok(claim):  # under the true count, yet no hand makes it
+            if not (show_points_ok(claim) if n == 4 else
+                    0 <= claim <= 15 or claim == 20):  # under the true count, yet no hand
+                # makes it (a three-card hand: 0 to 15, or 20; test_five_exhaustive)
                 raise ValueError(say(_NO, _NO_COUNT, (claim,)))
             mug = pts - claim
             pts = claim
     else:
-        if not ok(claim):
+        if not (show_points_ok(claim) if n == 4 else 0 <= claim <= 15 or claim == 20):
             raise ValueError(say(_NO, _NO_COUNT if claim <= HAND_MAX else _COUNT_RANGE,
                              (claim,)))
         pts = claim

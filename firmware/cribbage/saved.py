@@ -121,7 +121,7 @@ def loads(data, match_class):
     m = match_class(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
                     skunk_games=s[4], double_line=s[5], double_games=s[6],
                     pairs=not s[2] & 2,  # (six players saved before the two teams: pairs)
-                    mode=s[2] >> 2 & 3, deal=s[2] >> 4 & 3, five=bool(s[2] & 128))
+                    mode=s[2] >> 2 & 3, deal=s[2] >> 4 & 3, cards=5 if s[2] & 128 else 6)
     if not s[2] & 64:  # saved by earlier firmware: a failure to play kills every card left
         m._where[59] |= 4  # (events.py: _RULES, _ALL_DEAD)
     committed = get16(data, 8)

@@ -41,7 +41,7 @@ def show_index(a, b, c, d, e):
 def score_hand(hand, starter, crib=False):
     """Points in a four-card hand (or crib) with the starter: fifteens, pairs, runs,
     flush (4 in hand, 5 with the starter; a crib only counts 5) and one for his nobs.
-    (A hand of five-card cribbage, three cards: score_three.)"""
+    (A hand of five-card cribbage, three cards: hand().)"""
     if len(hand) != 4:
         raise ValueError("a hand is 4 cards, not %d" % len(hand))
     c0, c1, c2, c3 = hand
@@ -90,18 +90,21 @@ def score_hand(hand, starter, crib=False):
     return pts
 
 
-def score_three(hand, starter):
-    """Points in a three-card hand of five-card cribbage with the starter (Hoyle): fifteens,
-    pairs, runs as in any hand; a flush is the three hand cards of one suit, 3, or 4 with the
-    starter; one for his nobs. Four cards are few: counted directly, allocating nothing."""
-    if len(hand) != 3:
-        raise ValueError("a five-card hand is 3 cards, not %d" % len(hand))
-    c0, c1, c2 = hand
+def hand(cards, starter, crib=False):
+    """Points in a hand of either game with the starter: four cards (or the crib), as
+    score_hand; three cards, a hand of five-card cribbage (Hoyle): fifteens, pairs and runs
+    as in any hand, a flush the three hand cards of one suit, 3, or 4 with the starter, and
+    one for his nobs. Allocates nothing. (Its name, and every name in its code, is one a
+    board has anyway: a name more in a module a six-card game loads is one more in the RAM
+    of every board, and a few more take a new 7 KB block of names: test_board_mp.)"""
+    if len(cards) != 3 or crib:
+        return score_hand(cards, starter, crib)
+    c0, c1, c2 = cards
     s = starter
     if not (0 <= c0 < _DECK and 0 <= c1 < _DECK and 0 <= c2 < _DECK and 0 <= s < _DECK):
-        raise ValueError("not a card in %r + %r" % (hand, starter))
+        raise ValueError("not a card in %r + %r" % (cards, starter))
     if c0 == c1 or c0 == c2 or c0 == s or c1 == c2 or c1 == s or c2 == s:
-        raise ValueError("duplicate card in " + fmt_many(hand) + " + " + fmt_many((s,)))
+        raise ValueError("duplicate card in " + fmt_many(cards) + " + " + fmt_many((s,)))
     p0 = PIP[c0]
     p1 = PIP[c1]
     p2 = PIP[c2]
@@ -116,8 +119,8 @@ def score_three(hand, starter):
     c = c2 >> 2
     d = s >> 2
     pts += 2 * ((a == b) + (a == c) + (a == d) + (b == c) + (b == d) + (c == d))
-    # runs: sort the four ranks (five compare-and-swaps), then a run of four, else each
-    # three-card run among the four sets of three
+    # runs: sort the four ranks (five compare-and-swaps), then a run of four, else each run
+    # of three among the four sets of three (sorted: a-b-d is one only when c is b or d)
     if a > b:
         a, b = b, a
     if c > d:
@@ -131,7 +134,8 @@ def score_three(hand, starter):
     if b == a + 1 and c == b + 1 and d == c + 1:
         pts += 4
     else:
-        pts += 3 * (_run3(a, b, c) + _run3(a, b, d) + _run3(a, c, d) + _run3(b, c, d))
+        pts += 3 * ((b == a + 1 and c == b + 1) + (b == a + 1 and d == b + 1)
+                    + (c == a + 1 and d == c + 1) + (c == b + 1 and d == c + 1))
     su = c0 & 3
     if (c1 & 3) == su and (c2 & 3) == su:
         pts += 4 if (s & 3) == su else 3
@@ -139,11 +143,6 @@ def score_three(hand, starter):
     if c0 == nob or c1 == nob or c2 == nob:
         pts += 1
     return pts
-
-
-def _run3(x, y, z):
-    """1 if the sorted ranks x <= y <= z are a run of three, else 0."""
-    return 1 if y == x + 1 and z == y + 1 else 0
 
 
 # What the newest card of a play made (play_parts), as bits of one small int:

@@ -7,7 +7,7 @@ from rank_items() here, and the tests check the two agree on every hand.
 """
 
 from .cards import PIP, JACK, fmt_many
-from .score import score_hand, score_three
+from .score import score_hand
 
 from micropython import const
 
@@ -64,9 +64,11 @@ def rank_items(cards):
 def breakdown(hand, starter, crib=False):
     """The count as a player says it: a list of (kind, cards, points) items, fifteens first,
     then pairs, runs, flush and nobs. The points add up to score_hand(hand, starter, crib)
-    (three cards: a hand of five-card cribbage, score_three)."""
+    (three cards: a hand of five-card cribbage, score.hand)."""
     if len(hand) == 3 and not crib:
-        total = score_three(hand, starter)  # validates
+        from .score import hand as count  # (a name a board has anyway)
+
+        total = count(hand, starter)  # validates
     else:
         total = score_hand(hand, starter, crib)  # validates
     items = rank_items(list(hand) + [starter])

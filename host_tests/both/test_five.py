@@ -9,7 +9,7 @@ four and the starter (a flush only with the starter: 5); his heels 2, his nobs 1
 
 import gc
 
-from cribbage.score import score_hand, score_three  # (first: the scorer's 6 KB table)
+from cribbage.score import score_hand, hand  # (first: the scorer's 6 KB table)
 gc.collect()
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
@@ -20,7 +20,7 @@ from matchkit import C, plays, unchanged  # noqa: E402
 
 def five(dealer=1, starter="KC"):
     """A five-card game dealt by seat `dealer`, starter turned."""
-    m = Match(players=2, target=61, five=True)
+    m = Match(players=2, target=61, cards=5)
     m.deal(dealer)
     if starter:
         m.starter(parse(starter))
@@ -30,7 +30,7 @@ def five(dealer=1, starter="KC"):
 def three(text):
     """'5H 5C 5S + JD' -> the three-card hand's points with that starter."""
     h, s = text.split("+")
-    return score_three(C(h), parse(s))
+    return hand(C(h), parse(s))
 
 
 # --- the show: three cards and the starter --------------------------------------------------
@@ -66,34 +66,41 @@ def test_the_crib_flush_counts_only_with_the_starter():
     assert score_hand(crib, parse("KH"), True) == 2 + 5
 
 
-def test_score_three_is_refused_for_bad_hands():
-    assert "3 cards" in str(raises(ValueError, score_three, C("2H 4H"), parse("KS")))
-    assert "duplicate" in str(raises(ValueError, score_three, C("2H 4H 2H"), parse("KS")))
-    assert "duplicate" in str(raises(ValueError, score_three, C("2H 4H 5C"), parse("5C")))
+def test_a_three_card_hand_is_refused_when_it_is_not_one():
+    assert "4 cards, not 2" in str(raises(ValueError, hand, C("2H 4H"), parse("KS")))
+    assert "duplicate" in str(raises(ValueError, hand, C("2H 4H 2H"), parse("KS")))
+    assert "duplicate" in str(raises(ValueError, hand, C("2H 4H 5C"), parse("5C")))
+    assert "not a card" in str(raises(ValueError, hand, [1, 2, 52], 5))
+    # three cards as a crib are not one: a crib is four (score_hand says so)
+    assert "4 cards, not 3" in str(raises(ValueError, hand, C("2H 4H 9C"), parse("KS"), True))
+    # four cards: score_hand's count, the crib's too
+    assert hand(C("5H 5C 5S JD"), parse("5D")) == 29 == score_hand(C("5H 5C 5S JD"), parse("5D"))
+    assert hand(C("2H 4H 9H QH"), parse("KS"), True) == 2
 
 
 def test_scoring_a_three_card_hand_allocates_nothing():
     h = C("5H 5C JS")
     s = parse("5S")
-    assert no_alloc(lambda: score_three(h, s)) == 15
+    assert no_alloc(lambda: hand(h, s)) == 15
 
 
 # --- the game -------------------------------------------------------------------------------
 
 def test_five_card_cribbage_is_a_two_player_game_to_61():
-    assert "2 players to 61" in str(raises(ValueError, Match, players=3, target=61, five=True))
+    assert "2 players to 61" in str(raises(ValueError, Match, players=3, target=61, cards=5))
+    assert "the cards are 6, or 5" in str(raises(ValueError, Match, players=2, target=61, cards=4))
     assert "2 players to 61" in str(raises(ValueError, Match, players=2, target=121,
-                                           five=True))
-    assert Match(players=2, target=61, five=True).five()
-    assert not Match(players=2, target=61).five()
+                                           cards=5))
+    assert Match(players=2, target=61, cards=5).cards() == 5
+    assert Match(players=2, target=61).cards() == 6
 
 
 def test_the_pone_takes_three_for_last_at_the_first_deal_only():
     # Hoyle: "The non-dealer at the commencement of the game in five-card cribbage scores 3
     # points, called taking three for last"
-    m = Match(players=2, target=61, five=True)
+    m = Match(players=2, target=61, cards=5)
     assert m.deal(1) == 3 and m.score == [3, 0]
-    assert m.last_why == match.WHY_LAST and m.last_side == 0
+    assert m.last_why == 9 and m.last_side == 0  # (events: three for last)
     m.undo()
     assert m.score == [0, 0]
     assert m.deal(0) == 3 and m.score == [0, 3]  # the other dealer: the other pone
@@ -197,9 +204,9 @@ def test_a_five_card_game_is_saved_and_loads_as_five_card():
     b = m.dumps()
     assert b[3] & 128  # the settings' flags byte: five-card
     n = loads(b)
-    assert n.five() and n.state() == m.state() and n.score == [4, 0]
+    assert n.cards() == 5 and n.state() == m.state() and n.score == [4, 0]
     six = Match(players=2, target=61)
-    assert not six.dumps()[3] & 128 and not loads(six.dumps()).five()
+    assert not six.dumps()[3] & 128 and loads(six.dumps()).cards() == 6
 
 
 # --- the advisor: two of five to the crib ------------------------------------------------------
