@@ -60,6 +60,9 @@ def test_a_five_card_deal_typed_on_the_keys():
     f.press("#")
     assert "3 cards in five-card cribbage: 2 typed" in app.err and m.turn == 1
     f.press(keys("3C"))
+    text = shown(hw)  # the count before OK, said item by item, as for four cards
+    assert "= 2" in text and "fifteen two" in text, text
+    assert app.view.preview_side == 1 and app.view.preview_score == 6  # and on the LEDs
     f.press(keys("AC"))  # a fourth card: refused
     assert "all the cards" in app.err and len(app.e.cards) == 3
     f.press("#")  # 10+3+2: fifteen two
