@@ -32,6 +32,8 @@ def decode(r, number):
     at = h[9]  # the scores
     body = h[10]  # the summary (0: none): deals detailed, per side totals, the deals
     game["summary"] = body > 0
+    if H.cards(r) == 5:  # five-card cribbage (six-card games: no key, as before)
+        game["cards"] = 5
     res = game["result"]
     game["result"] = RESULTS[res] if 1 <= res < len(RESULTS) else res
     sides = []

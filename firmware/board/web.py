@@ -464,6 +464,8 @@ def snapshot(app):
         "error": app.err or "",
         "show": last_show(m),
     }
+    if m.cards() == 5:  # five-card cribbage (a six-card game's state: as before)
+        st["cards"] = 5
     if app.display is not None:
         st["lines"] = app.lines()
     return st
