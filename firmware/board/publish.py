@@ -44,7 +44,7 @@ _KEEPALIVE = const(60)
 _PACKET = const(512)  # the longest packet taken from the broker (it sends acknowledgements)
 _OUTBOX = const(128)  # the outbox file's bound
 _NAMES = const(128)  # the names file's bound
-NAME_MAX = const(8)  # a player's short name
+NAME_MAX = const(7)  # a player's short name (six and the PIN fit the page's form: 64 bytes)
 SEATS = const(6)
 
 CURRENT = None  # the running Publisher (the page shows its status)
@@ -195,8 +195,8 @@ def check_name(s):
     if len(s) > NAME_MAX:
         raise ValueError("a name is at most %d letters" % NAME_MAX)
     for c in s:
-        if not (c.isalpha() or c.isdigit() or c in " .-'"):
-            raise ValueError("a name has letters, digits, space . - ' only")
+        if not (c.isalpha() or c.isdigit() or c in " .-"):
+            raise ValueError("a name has letters, digits, space . - only")
     return s
 
 
@@ -228,6 +228,14 @@ def save_names(store, names):
     if CURRENT is not None:
         CURRENT.names = names
         CURRENT.seen = -1  # (the state goes out again with them)
+
+
+def info(app):
+    """What the page shows of the club: the broker, the connection's status, the names."""
+    p = CURRENT
+    out = p.info() if p is not None else {"broker": None, "status": "off"}
+    out["names"] = p.names if p is not None else load_names(app.store)
+    return out
 
 
 class Publisher:
@@ -284,8 +292,21 @@ class Publisher:
                     self.status = "down"
             self.close()
             gc.collect()
-            await sleep_ms(wait)
+            t0 = self.app.clock()
+            while ticks_diff(self.app.clock(), t0) < wait:
+                await sleep_ms(_POLL_MS << 2)
+                self.count()  # (the page says how many games wait)
             wait = min(wait * 2, _RETRY_MS << 5)
+
+    def count(self):
+        """When the game's phase has changed: how many games wait (the history after the
+        mark), and the first of them (or None)."""
+        m = self.app.m
+        if m.phase == self.phase:
+            return None
+        self.phase = m.phase
+        r, self.waiting = after(self.app.store, self.box[1])
+        return r
 
     def close(self):
         s = self.sock
@@ -415,14 +436,12 @@ class Publisher:
         while True:
             app = self.app
             now = app.clock()
-            if app.m.phase != self.phase:  # a game ended, or began: is one waiting?
-                self.phase = app.m.phase
-                r, self.waiting = after(app.store, self.box[1])
-                if r is not None:
-                    await self.send_game(r)
-                    self.phase = -1  # (the next, if any)
-                    sent_at = app.clock()
-                    continue
+            r = self.count()  # a game ended, or began: is one waiting?
+            if r is not None:
+                await self.send_game(r)
+                self.phase = -1  # (the next, if any)
+                sent_at = app.clock()
+                continue
             if app.changes != self.seen and ticks_diff(now, self.state_at) >= _STATE_MS:
                 self.seen = app.changes
                 self.state_at = now

@@ -624,6 +624,46 @@ def routes(web):
             app.recover(e)
         return ("new game", 200) if app.err is None else (app.err, 500)
 
+    # The club (board/publish.py): the broker's address and the connection's status, and
+    # the seats' names, set with the PIN the board shows (as a new game is; a PIN serves once).
+    @web.get("/club")
+    async def club(req):
+        room("board.publish")
+        from board import publish as P
+        return json.dumps(P.info(app)), 200, {"Content-Type": "application/json"}
+
+    @web.post("/names")
+    async def names(req):
+        if not web.origin_ok(req):
+            return "not from the board's page", 403
+        now = app.clock()
+        ip = _ip(req.client_addr)
+        left = _waits(web, now, ip, _TRY)
+        if left:
+            return "locked: wait %d s" % (left // 1000 + 1), 429
+        form = req.form or {}
+        if not (web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
+                and web.pin_for == ip):
+            return "ask for the PIN first", 403
+        if form.get("pin", "") != str(web.pin):
+            _strike(web, now, ip, _TRY)
+            web.tries += 1
+            if web.tries >= _TRIES:
+                web.new_pin()
+                show_pin(web, False)
+            return "wrong PIN", 403
+        room("board.publish")
+        from board import publish as P
+        try:
+            got = P.parse_names(form.get("names", ""))
+        except ValueError as e:
+            return str(e), 400  # (the PIN still works: the names can be put right)
+        web.phones.pop(ip, None)
+        web.new_pin()
+        show_pin(web, False)
+        P.save_names(app.store, got)
+        return "names kept", 200
+
     @web.errorhandler(404)
     async def not_found(req):
         return "no such page", 404
