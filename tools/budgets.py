@@ -107,6 +107,9 @@ HEAPS = {
                     "test_board_mp: main_game.py with the page and its clients (4 when measured), "
                     "game after game, "
                     "from .mpy: the Pico W's heap"),
+    "pico_w_club": (219, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
+                    "test_publish: main_game.py as pico_w_page, publishing to a real broker "
+                    "(board/publish.py, umqtt.simple): the Pico W's heap"),
     "rom_games": (76, 0, "test_board_mp: rom_game.py, 20 games in a row, beside the image"),
     "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and its clients (4 when "
                          "measured), game after game, beside the image"),

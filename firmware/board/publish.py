@@ -4,8 +4,9 @@ Started by board/tasks.py as its own asyncio task on a board with a network and 
 in its configuration (hw["broker"]: boards/wifi.py reads the "broker" of wifi.json, written by
 `make flash WIFI=...`). The packets are made by micropython-lib's MQTT client (umqtt.simple),
 which is never let near the network: its calls block on their socket, so it writes into
-memory (_Pipe) and this task moves the bytes over a non-blocking socket, every wait awaited
-and bounded (_IO_MS). The game never waits for the network: a broker that is down, slow or
+memory (board/clubfiles.py's _Pipe) and this task moves the bytes over a non-blocking
+socket, every wait awaited and bounded (_IO_MS). The game never waits for the network: a
+broker that is down, slow or
 silent costs the board a status mark (shown on the page) and a try again later (_RETRY_MS,
 doubling to 32x).
 
@@ -17,12 +18,16 @@ Topics, under PREFIX/BOARD/ (cribbage/t1/ by default):
   game    QoS 1: {"id": "BOARD-N", "board": BOARD, "seats": [{"name", "side"}, ...] (seat i
           plays for side k), "game": board/export.py's decode(record, N)}
 
-The outbox: a finished game is in the history (board/history.py) once the next begins. The
-file "outbox" (saved as the game is: board/storage.py, atomic) holds the next game's number N
-and the mark of the last record the broker took (its head and checksum). The first record
-after the mark is sent as BOARD-N until the broker acknowledges it (PUBACK); then the mark
-moves past it and N grows, in one save. A power cut, a broker restart or a Wi-Fi drop before
-that: it is sent again, with the same id (the club keeps one game per id).
+The outbox (board/clubfiles.py): a finished game is in the history (board/history.py) once
+the next begins. The file "outbox" (saved as the game is: board/storage.py, atomic) holds the
+next game's number N and the mark of the last record the broker took (its head and checksum).
+The first record after the mark is sent as BOARD-N until the broker acknowledges it (PUBACK);
+then the mark moves past it and N grows, in one save. A power cut, a broker restart or a
+Wi-Fi drop before that: it is sent again, with the same id (the club keeps one game per id).
+The history is looked at when a game is over and the next begun, not at every phase.
+
+Memory: what the publisher loads for a moment (umqtt.simple for each packet, the outbox's and
+the game's modules for each game) it lets go after; only this module and its state stay.
 """
 
 import gc
@@ -39,84 +44,15 @@ _IO_MS = const(5000)  # connecting, a packet sent, an answer awaited: longer, an
 _RETRY_MS = const(2000)  # after a failure, doubling to 32x (a minute)
 _STATE_MS = const(3000)  # the live state at most this often
 _POLL_MS = const(250)  # the task looks for work this often
-_PING_MS = const(30000)  # a ping after this long without a packet sent (keepalive 60 s)
-_KEEPALIVE = const(60)
+_PING_MS = const(30000)  # a ping after this long without a packet sent (the keepalive: 60 s,
+# board/clubfiles.py's CONNECT)
 _PACKET = const(512)  # the longest packet taken from the broker (it sends acknowledgements)
-_OUTBOX = const(128)  # the outbox file's bound
-_NAMES = const(128)  # the names file's bound
-NAME_MAX = const(7)  # a player's short name (six and the PIN fit the page's form: 64 bytes)
-SEATS = const(6)
+_OVER = const(4)  # cribbage.match.OVER
+_CONNECT = const(0)  # the packets made with umqtt.simple (board/clubfiles.py's packet)
+_PUBLISH = const(1)
+_PING = const(2)
 
 CURRENT = None  # the running Publisher (the page shows its status)
-
-
-class _Wait(OSError):
-    """umqtt.simple asked for an answer: this task awaits it instead."""
-
-
-class _Pipe:
-    """umqtt.simple's socket: what it writes is kept for the task to send; a read means it
-    wants the broker's answer, which the task awaits itself (_Wait)."""
-
-    def __init__(self):
-        self.out = bytearray()
-
-    def write(self, b, n=-1):
-        self.out += b if n < 0 else memoryview(b)[:n]
-        return len(b) if n < 0 else n
-
-    def read(self, n):
-        raise _Wait()
-
-    def take(self):
-        b = self.out
-        self.out = bytearray()
-        return b
-
-    def settimeout(self, t):
-        pass
-
-    def setblocking(self, f):
-        pass
-
-    def connect(self, addr):
-        pass
-
-    def close(self):
-        pass
-
-
-class _Sockets:
-    """umqtt.simple's socket module while it connects: the pipe is its socket."""
-
-    def __init__(self, pipe):
-        self.pipe = pipe
-
-    def socket(self):
-        return self.pipe
-
-    def getaddrinfo(self, host, port):
-        return ((0, 0, 0, "", None),)
-
-
-class _Ready:
-    """Awaited: until socket s can be read (write False) or written."""
-
-    def __init__(self, s, write):
-        self.s = s
-        self.w = write
-
-    def __await__(self):
-        import asyncio
-
-        q = getattr(asyncio, "core")._io_queue  # noqa: B009 (pyright)
-        yield q.queue_write(self.s) if self.w else q.queue_read(self.s)
-
-    __iter__ = __await__  # (MicroPython awaits through it)
-
-
-async def _ready(s, write):
-    await _Ready(s, write)
 
 
 def _whole(b):
@@ -140,102 +76,38 @@ def _whole(b):
     return n + i if len(b) >= n + i else 0
 
 
-def mark(r):
-    """A history record's mark: its head and checksum, as hex."""
-    from binascii import hexlify
+def _files():
+    """board/clubfiles.py, loaded for a moment (_done lets it go)."""
+    room("board.clubfiles")
+    from board import clubfiles
 
-    return hexlify(bytes(r[:12]) + bytes(r[-2:])).decode()
-
-
-def after(store, last):
-    """(the first record of the history after the last one marked `last`, how many follow
-    it): (None, 0) when there is none. A mark found nowhere (the history set aside, the
-    games beyond its 64): every record follows it."""
-    room("board.export")
-    from board.export import records
-
-    first = None
-    k = 0
-    f = store.open("history")
-    try:
-        for r in records(f):
-            if last and mark(r) == last:
-                first = None
-                k = 0
-            else:
-                if first is None:
-                    first = r
-                k += 1
-    finally:
-        if f:
-            f.close()
-    return first, k
+    return clubfiles
 
 
-def load_outbox(store):
-    """[N, mark] of the outbox file, or None when there is none (or it is unreadable)."""
-    def parse(b):
-        v = json.loads(b)
-        if not (isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and v[0] > 0
-                and isinstance(v[1], str)):
-            raise ValueError("not an outbox")
-        return v
-    return store.load("outbox", parse, _OUTBOX)
-
-
-def save_outbox(store, box):
-    store.save("outbox", json.dumps(box))
-
-
-def check_name(s):
-    """A seat's name as typed: None for none, else the name (ValueError says why not)."""
-    s = s.strip()
-    if not s:
-        return None
-    if len(s) > NAME_MAX:
-        raise ValueError("a name is at most %d letters" % NAME_MAX)
-    for c in s:
-        if not (c.isalpha() or c.isdigit() or c in " .-"):
-            raise ValueError("a name has letters, digits, space . - only")
-    return s
-
-
-def parse_names(text):
-    """The names form's field ("Ann,Bob,,Dee": seat by seat) as a list of SEATS names or
-    None; ValueError says what is wrong."""
-    parts = text.split(",")
-    if len(parts) > SEATS:
-        raise ValueError("at most %d names" % SEATS)
-    out = []
-    for i in range(SEATS):
-        out.append(check_name(parts[i]) if i < len(parts) else None)
-    return out
-
-
-def load_names(store):
-    """The seats' names kept on flash: SEATS names or None (all None when none are)."""
-    def parse(b):
-        return parse_names(",".join(x or "" for x in json.loads(b)))
-    try:
-        got = store.load("names", parse, _NAMES)
-    except Exception:  # noqa: BLE001  (a file of another shape: no names)
-        got = None
-    return got or [None] * SEATS
-
-
-def save_names(store, names):
-    store.save("names", json.dumps(names))
-    if CURRENT is not None:
-        CURRENT.names = names
-        CURRENT.seen = -1  # (the state goes out again with them)
+def _done(had):
+    if not had:
+        forget("board.clubfiles")
 
 
 def info(app):
     """What the page shows of the club: the broker, the connection's status, the names."""
     p = CURRENT
-    out = p.info() if p is not None else {"broker": None, "status": "off"}
-    out["names"] = p.names if p is not None else load_names(app.store)
-    return out
+    if p is None:
+        had = "board.clubfiles" in sys.modules
+        names = _files().load_names(app.store)
+        _done(had)
+        return {"broker": None, "status": "off", "names": names}
+    c = p.cfg
+    return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
+            "board": p.board, "status": p.status, "waiting": p.waiting, "sent": p.sent,
+            "names": p.names}
+
+
+def names_kept(names):
+    """The page has kept new names: the state goes out again with them."""
+    if CURRENT is not None:
+        CURRENT.names = names
+        CURRENT.seen = -1
 
 
 class Publisher:
@@ -249,33 +121,27 @@ class Publisher:
         self.topic = ((top + "status").encode(), (top + "state").encode(),
                       (top + "game").encode())
         self.status = "connecting"
-        self.names = load_names(app.store)
-        self.box = load_outbox(app.store)
-        if self.box is None:  # publishing starts now: the games before it are not the club's
-            last = _last(app.store)
-            self.box = [1, mark(last[0]) if last else ""]
-            save_outbox(app.store, self.box)
+        had = "board.clubfiles" in sys.modules
+        f = _files()
+        self.names = f.load_names(app.store)
+        self.box = f.outbox(app.store)
+        f = None
+        _done(had)
         self.waiting = 0  # games after the mark, when last looked
         self.sent = 0  # games the broker took since the board started
         self.seen = -1  # app.changes when the state was last published
         self.state_at = 0
-        self.phase = -1
+        self.phase = -1  # the game's phase when the history was last looked at
+        self.pid = 0  # the last packet id
         self.sock = None
+        self.io = None  # asyncio's stream of the socket
+        self.up = False  # connected (the broker has answered)
         self.inp = bytearray()
-        self.pipe = _Pipe()
-        self.client = None
 
     def say(self, text):
         if text != self.status:
             print("club:", text)
             self.status = text
-
-    def info(self):
-        """What the page shows of the club's connection."""
-        c = self.cfg
-        return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
-                "board": self.board, "status": self.status, "waiting": self.waiting,
-                "sent": self.sent}
 
     async def run(self):
         """Connect, publish, and on any failure close, wait and connect again; forever."""
@@ -298,29 +164,42 @@ class Publisher:
                 self.count()  # (the page says how many games wait)
             wait = min(wait * 2, _RETRY_MS << 5)
 
-    def count(self):
-        """When the game's phase has changed: how many games wait (the history after the
-        mark), and the first of them (or None)."""
-        m = self.app.m
-        if m.phase == self.phase:
-            return None
-        self.phase = m.phase
-        r, self.waiting = after(self.app.store, self.box[1])
-        return r
-
     def close(self):
         s = self.sock
-        self.sock = None
+        self.sock = self.io = None
+        self.up = False
         self.inp = bytearray()
-        self.pipe.take()
         if s is not None:
             try:
                 s.close()
             except Exception:  # noqa: BLE001
                 pass
 
+    def count(self):
+        """After a game is over (or at the start): how many games wait (the history after
+        the mark), and the first of them (or None)."""
+        ph = self.app.m.phase
+        if ph == self.phase or (self.phase >= 0 and self.phase != _OVER):
+            self.phase = ph
+            return None
+        self.phase = ph
+        had = "board.clubfiles" in sys.modules
+        r, self.waiting = _files().after(self.app.store, self.box[1])
+        _done(had)
+        return r
+
+    def make(self, what, *args):
+        """umqtt.simple's packet (_CONNECT, _PUBLISH topic msg retain qos, _PING) as bytes to
+        send (board/clubfiles.py makes it: loaded for the packet, and let go)."""
+        had = "board.clubfiles" in sys.modules
+        try:
+            return _files().packet(self, what, args)
+        finally:
+            _done(had)
+
     async def connect(self):
-        """The TCP connection, made without blocking, within _IO_MS."""
+        """The TCP connection, begun without blocking (its CONNECT is sent once it is made:
+        send)."""
         import asyncio
         import socket
 
@@ -334,37 +213,33 @@ class Publisher:
         except OSError as e:
             if e.args[0] not in (115, 119):  # EINPROGRESS (unix, lwIP)
                 raise
-        try:
-            await asyncio.wait_for(_ready(s, True), _IO_MS / 1000)
-        except asyncio.TimeoutError:
-            raise OSError("no answer") from None
+        self.io = getattr(asyncio, "StreamReader")(s)  # noqa: B009 (asyncio's Stream: it
+        # reads and writes, awaiting the socket; pyright's stubs split it in two)
 
     async def send(self, data):
         """data to the broker, all of it within _IO_MS."""
         import asyncio
 
-        s = self.sock
-        t0 = self.app.clock()
-        mv = memoryview(data)
-        at = 0
-        while at < len(mv):
-            n = s.write(mv[at:])
-            if n:
-                at += n
-                continue
-            left = _IO_MS - ticks_diff(self.app.clock(), t0)
-            if left <= 0:
-                raise OSError("send timed out")
-            try:
-                await asyncio.wait_for(_ready(s, True), left / 1000)
-            except asyncio.TimeoutError:
-                raise OSError("send timed out") from None
+        io = self.io
+        if io is None:
+            raise OSError("closed")
+        n = io.s.write(data) if self.up else 0  # what the socket takes now (connected:
+        if n is not None and n >= len(data):  # nothing is held for it while it drains)
+            return
+        io.write(memoryview(data)[n or 0:])  # the rest, when it can be written
+        data = None
+        try:
+            await asyncio.wait_for(io.drain(), _IO_MS / 1000)
+        except asyncio.TimeoutError:
+            raise OSError("no answer") from None
 
     async def packet(self, ms):
         """The broker's next packet (bytes), waiting at most ms; None when none came."""
         import asyncio
 
-        s = self.sock
+        io = self.io
+        if io is None:
+            raise OSError("closed")
         t0 = self.app.clock()
         while True:
             n = _whole(self.inp)
@@ -376,12 +251,9 @@ class Publisher:
             if left <= 0:
                 return None
             try:
-                await asyncio.wait_for(_ready(s, False), left / 1000)
+                got = await asyncio.wait_for(io.read(_PACKET), left / 1000)
             except asyncio.TimeoutError:
                 return None
-            got = s.read(_PACKET)
-            if got is None:
-                continue
             if not got:
                 raise OSError("closed by the broker")
             self.inp += got
@@ -389,8 +261,8 @@ class Publisher:
                 raise ValueError("flooded")
 
     async def answer(self, kind, pid=-1):
-        """The broker's packet of kind (2 CONNACK, 4 PUBACK with packet id pid, 13
-        PINGRESP) within _IO_MS; others are let go by."""
+        """The broker's packet of kind (2 CONNACK, 4 PUBACK with packet id pid) within
+        _IO_MS; others are let go by."""
         t0 = self.app.clock()
         while True:
             left = _IO_MS - ticks_diff(self.app.clock(), t0)
@@ -400,43 +272,25 @@ class Publisher:
             if p[0] >> 4 == kind and (pid < 0 or (len(p) >= 4 and (p[2] << 8 | p[3]) == pid)):
                 return p
 
-    def client_of(self):
-        """umqtt.simple's client, writing into the pipe."""
-        from umqtt import simple
-
-        simple.socket = _Sockets(self.pipe)  # (it is this module's alone)
-        cfg = self.cfg
-        c = simple.MQTTClient(("crib-" + self.board).encode(), cfg["host"], cfg["port"],
-                              keepalive=_KEEPALIVE)
-        c.set_last_will(self.topic[0], b"offline", True, 1)
-        return c
-
     async def session(self):
         """One connection, from connecting to its failure (raised)."""
         self.say("connecting")
         await self.connect()
-        if self.client is None:
-            self.client = self.client_of()
-        c = self.client
-        try:
-            c.connect()
-        except _Wait:
-            pass
-        await self.send(self.pipe.take())
+        await self.send(self.make(_CONNECT))
         p = await self.answer(2)
         if len(p) < 4 or p[3]:
             raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
-        c.publish(self.topic[0], b"online", True, 0)
-        await self.send(self.pipe.take())
+        self.up = True
+        await self.send(self.make(_PUBLISH, self.topic[0], b"online", True, 0))
         self.say("online")
         self.phase = -1  # (the history is looked at once connected)
         self.seen = -1
-        sent_at = self.app.clock()
+        app = self.app
+        sent_at = app.clock()
         ping = -1  # when a ping went unanswered
         while True:
-            app = self.app
             now = app.clock()
-            r = self.count()  # a game ended, or began: is one waiting?
+            r = self.count()  # a game over and the next begun: one to send?
             if r is not None:
                 await self.send_game(r)
                 self.phase = -1  # (the next, if any)
@@ -445,15 +299,13 @@ class Publisher:
             if app.changes != self.seen and ticks_diff(now, self.state_at) >= _STATE_MS:
                 self.seen = app.changes
                 self.state_at = now
-                c.publish(self.topic[1], self.state(), True, 0)
-                await self.send(self.pipe.take())
+                await self.send(self.make(_PUBLISH, self.topic[1], self.state(), True, 0))
                 sent_at = app.clock()
             elif ticks_diff(now, sent_at) >= _PING_MS:
-                c.ping()
-                await self.send(self.pipe.take())
+                await self.send(self.make(_PING))
                 sent_at = ping = app.clock()
             p = await self.packet(_POLL_MS)
-            if p is not None and p[0] >> 4 == 13:
+            if p is not None and p[0] >> 4 == 13:  # PINGRESP
                 ping = -1
             elif ping >= 0 and ticks_diff(app.clock(), ping) > _IO_MS:
                 raise OSError("no answer to a ping")
@@ -469,50 +321,23 @@ class Publisher:
 
     async def send_game(self, r):
         """Record r as game N until the broker has it; then the outbox moves past it."""
-        app = self.app
         n = self.box[0]
-        m = app.m
-        seats = []
-        for i in range(m.players):
-            seats.append({"name": self.names[i] if i < len(self.names) else None,
-                          "side": m.side_of(i)})
-        had = "cribbage.summary" in sys.modules
-        room("board.export")
-        from board.export import decode
-        try:
-            body = json.dumps({"id": "%s-%d" % (self.board, n), "board": self.board,
-                               "seats": seats, "game": decode(r, n)}).encode()
-        finally:
-            if not had:
-                forget("cribbage.summary")
-        c = self.client
-        try:
-            c.publish(self.topic[2], body, False, 1)
-        except _Wait:
-            pass
-        body = None
-        await self.send(self.pipe.take())
-        await self.answer(4, c.pid)
-        self.box = [n + 1, mark(r)]
-        save_outbox(app.store, self.box)
+        await self.send(self.make(_PUBLISH, self.topic[2], self.game(r, n), False, 1))
+        await self.answer(4, self.pid)
+        had = "board.clubfiles" in sys.modules
+        self.box = [n + 1, _files().mark(r)]
+        _files().save_outbox(self.app.store, self.box)
+        _done(had)
         self.sent += 1
         self.waiting = max(self.waiting - 1, 0)
 
-
-def _last(store):
-    """The history's last record (as a one-item list), or none."""
-    room("board.export")
-    from board.export import records
-
-    last = []
-    f = store.open("history")
-    try:
-        for r in records(f):
-            last = [r]
-    finally:
-        if f:
-            f.close()
-    return last
+    def game(self, r, n):
+        """Record r's message as game n (JSON bytes: board/clubfiles.py)."""
+        had = "board.clubfiles" in sys.modules
+        try:
+            return _files().game(self.app, self.board, n, r, self.names)
+        finally:
+            _done(had)
 
 
 async def task(app):

@@ -626,11 +626,23 @@ def routes(web):
 
     # The club (board/publish.py): the broker's address and the connection's status, and
     # the seats' names, set with the PIN the board shows (as a new game is; a PIN serves once).
+    def clubfiles():  # board/clubfiles.py, for the request (let go after: forget)
+        room("board.clubfiles")
+        from board import clubfiles as F
+        return F
+
     @web.get("/club")
     async def club(req):
-        room("board.publish")
-        from board import publish as P
-        return json.dumps(P.info(app)), 200, {"Content-Type": "application/json"}
+        P = sys.modules.get("board.publish")  # (loaded by its task: a broker is named)
+        if P is not None:
+            return json.dumps(P.info(app)), 200, {"Content-Type": "application/json"}
+        had = "board.clubfiles" in sys.modules
+        try:
+            out = {"broker": None, "status": "off", "names": clubfiles().load_names(app.store)}
+        finally:
+            if not had:
+                forget("board.clubfiles")
+        return json.dumps(out), 200, {"Content-Type": "application/json"}
 
     @web.post("/names")
     async def names(req):
@@ -652,16 +664,24 @@ def routes(web):
                 web.new_pin()
                 show_pin(web, False)
             return "wrong PIN", 403
-        room("board.publish")
-        from board import publish as P
+        had = "board.clubfiles" in sys.modules
         try:
-            got = P.parse_names(form.get("names", ""))
-        except ValueError as e:
-            return str(e), 400  # (the PIN still works: the names can be put right)
-        web.phones.pop(ip, None)
-        web.new_pin()
-        show_pin(web, False)
-        P.save_names(app.store, got)
+            F = clubfiles()
+            try:
+                got = F.parse_names(form.get("names", ""))
+            except ValueError as e:
+                return str(e), 400  # (the PIN still works: the names can be put right)
+            web.phones.pop(ip, None)
+            web.new_pin()
+            show_pin(web, False)
+            F.save_names(app.store, got)
+        finally:
+            F = None
+            if not had:
+                forget("board.clubfiles")
+        P = sys.modules.get("board.publish")
+        if P is not None:
+            P.names_kept(got)  # (the state goes out again with them)
         return "names kept", 200
 
     @web.errorhandler(404)
