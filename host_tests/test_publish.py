@@ -323,3 +323,78 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
               % (int(g["peak"]), live))
     finally:
         club.close()
+
+
+# --- configuration: the broker in the Wi-Fi file, set with `make flash WIFI=...` --------------
+
+@pytest.fixture
+def fake_board(tmp_path, monkeypatch):
+    """host_tests/test_flash.py's fake board behind a fake mpremote: (folder, env, calls)."""
+    import sys
+
+    from test_flash import FAKE_MPREMOTE, MICROPYTHON
+
+    board = tmp_path / "board"
+    board.mkdir()
+    exe = tmp_path / "mpremote"
+    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable, "micropython": MICROPYTHON})
+    exe.chmod(0o755)
+    log = tmp_path / "mpremote.log"
+    env = dict(os.environ, MPREMOTE=str(exe), FAKE_BOARD=str(board), FAKE_LOG=str(log))
+    for k, v in env.items():
+        if k.startswith(("MPREMOTE", "FAKE_")):
+            monkeypatch.setenv(k, v)
+    return board, env, lambda: log.read_text().splitlines() if log.exists() else []
+
+
+def test_the_broker_is_read_from_the_wifi_file(tmp_path):
+    from boards.wifi import broker
+
+    f = tmp_path / "wifi.json"
+    f.write_text(json.dumps({"ssid": "club", "broker": {"host": "10.0.0.2"}}))
+    assert broker(str(f), b"\x01\x02\xa3\xb4\xc5") == {  # the id: the uid's last 3 bytes
+        "host": "10.0.0.2", "port": 1883, "prefix": "cribbage", "board": "a3b4c5"}
+    f.write_text(json.dumps({"ssid": "club", "broker": "pi.local"}))  # a host alone
+    assert broker(str(f), b"\x01")["host"] == "pi.local"
+    f.write_text(json.dumps({"ssid": "club", "broker": {"host": "h", "port": 1884,
+                                                        "prefix": "club-7", "board": "t_1"}}))
+    assert broker(str(f), b"") == {"host": "h", "port": 1884, "prefix": "club-7",
+                                   "board": "t_1"}
+    for bad in ({"host": ""}, {"port": 1883}, {"host": "h", "board": "t/1"},
+                {"host": "h", "board": "#"}, {"host": "h", "prefix": "a+b"},
+                {"host": "h", "port": "1883"}, {"host": "h", "port": 0},
+                {"host": "h", "board": "x" * 17}, ["h"], 5):
+        f.write_text(json.dumps({"ssid": "club", "broker": bad}))
+        assert broker(str(f), b"\x01") is None, bad
+    f.write_text(json.dumps({"ssid": "club"}))  # none named: no publishing
+    assert broker(str(f), b"\x01") is None
+    assert broker(str(tmp_path / "none.json"), b"\x01") is None
+
+
+def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake_board):
+    from test_flash import FLASH, cli, real_build
+
+    board, env, _calls = fake_board
+    b = real_build(tmp_path)
+    creds = tmp_path / "my-wifi.json"
+    creds.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass",
+                                 "broker": {"host": "192.168.1.10", "board": "t1"}}))
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "wifi.json").read_bytes() == creds.read_bytes()
+    assert "MQTT broker 192.168.1.10:1883 under cribbage/t1/" in r.stdout
+    assert (board / "lib" / "umqtt" / "simple.mpy").exists()  # the client, beside microdot
+
+
+@pytest.mark.parametrize("entry", [{"host": ""}, {"host": "h", "board": "table/1"},
+                                   {"host": "h", "port": "x"}, "", {"port": 1883}])
+def test_a_bad_broker_is_refused_before_anything_changes(tmp_path, fake_board, entry):
+    from test_flash import FLASH, cli
+
+    board, env, calls = fake_board
+    creds = tmp_path / "wifi.json"
+    creds.write_text(json.dumps({"ssid": "home", "broker": entry}))
+    r = cli(FLASH, "flash", "--board", "esp32", "--build", str(tmp_path), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 2 and '"broker" is {"host"' in r.stderr and calls() == []
