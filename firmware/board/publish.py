@@ -30,7 +30,6 @@ Memory: what the publisher loads for a moment (umqtt.simple for each packet, the
 the game's modules for each game) it lets go after; only this module and its state stay.
 """
 
-import gc
 import json
 import sys
 
@@ -136,6 +135,7 @@ class Publisher:
         self.sock = None
         self.io = None  # asyncio's stream of the socket
         self.up = False  # connected (the broker has answered)
+        self.hello = None  # the CONNECT packet
         self.inp = bytearray()
 
     def say(self, text):
@@ -157,7 +157,6 @@ class Publisher:
                 except Exception:  # noqa: BLE001
                     self.status = "down"
             self.close()
-            gc.collect()
             t0 = self.app.clock()
             while ticks_diff(self.app.clock(), t0) < wait:
                 await sleep_ms(_POLL_MS << 2)
@@ -276,7 +275,9 @@ class Publisher:
         """One connection, from connecting to its failure (raised)."""
         self.say("connecting")
         await self.connect()
-        await self.send(self.make(_CONNECT))
+        if self.hello is None:  # (the same each time: made once, no module loaded again)
+            self.hello = bytes(self.make(_CONNECT))
+        await self.send(self.hello)
         p = await self.answer(2)
         if len(p) < 4 or p[3]:
             raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
