@@ -31,10 +31,16 @@ class _Pipe:
     (socket(), getaddrinfo()) while it connects."""
 
     def __init__(self):
-        self.out = bytearray()
+        self.out = []  # the packet's parts: a message (bytes) is kept as it is, not copied
+        self.out.append(bytearray())  # (a game's is a few KB); the small writes are copied
+        # (umqtt.simple reuses their buffers)
 
     def write(self, b, n=-1):
-        self.out += b if n < 0 else memoryview(b)[:n]
+        if n < 0 and isinstance(b, bytes) and len(b) > 64:
+            self.out.append(b)
+            self.out.append(bytearray())
+        else:
+            self.out[-1] += b if n < 0 else memoryview(b)[:n]
         return len(b) if n < 0 else n
 
     def read(self, n):
@@ -54,9 +60,10 @@ class _Pipe:
 
 def packet(pub, what, args):
     """umqtt.simple's packet for Publisher pub (board/publish.py): what 0 CONNECT (with the
-    last will "offline"), 1 PUBLISH (args: topic, message, retain, qos), 2 PINGREQ; as bytes
-    to send. Its client is made for the packet, writing into a _Pipe (its reads: _Wait), with
-    pub's packet id; the module is let go after, unless it was loaded."""
+    last will "offline"), 1 PUBLISH (args: topic, message, retain, qos), 2 PINGREQ; as the
+    list of its parts to send (the message itself one of them). Its client is made for the
+    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id; the module is let
+    go after, unless it was loaded."""
     import sys
 
     had = "umqtt.simple" in sys.modules
@@ -160,12 +167,48 @@ def save_outbox(store, box):
     store.save("outbox", json.dumps(box))
 
 
-def game(app, board, n, r, names):
-    """The game message of record r as game n (JSON bytes): its id, the board, the seats
-    (seat i's name and the side it plays for) and board/export.py's decode(r, n)."""
+def start(pub):
+    """Publisher pub's names and outbox, from flash."""
+    pub.names = load_names(pub.app.store)
+    pub.box = outbox(pub.app.store)
+
+
+def waiting(pub):
+    """The first record of the history pub has still to send (or None); pub.waiting: how
+    many."""
+    r, pub.waiting = after(pub.app.store, pub.box[1])
+    return r
+
+
+def sent(pub, r):
+    """The broker has record r: pub's outbox moves past it (one atomic save)."""
+    pub.box = [pub.box[0] + 1, mark(r)]
+    save_outbox(pub.app.store, pub.box)
+    pub.sent += 1
+    pub.waiting = max(pub.waiting - 1, 0)
+
+
+def state(pub):
+    """The state's PUBLISH (retained, QoS 0): what the page's GET /state answers (board/
+    web.py's snapshot) with the board's id and the seats' names."""
+    from board.web import snapshot
+
+    app = pub.app
+    st = snapshot(app)
+    st["board"] = pub.board
+    st["names"] = pub.names[:app.m.players]
+    return packet(pub, 1, (pub.topic[1], json.dumps(st).encode(), True, 0))
+
+
+def game(pub, r):
+    """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
+    the seats (seat i's name, the side it plays for) and board/export.py's decode(r, N)."""
     import sys
 
+    app = pub.app
     m = app.m
+    n = pub.box[0]
+    names = pub.names
     seats = []
     for i in range(m.players):
         seats.append({"name": names[i] if i < len(names) else None, "side": m.side_of(i)})
@@ -174,13 +217,25 @@ def game(app, board, n, r, names):
         room("board.export")
         from board.export import decode
 
-        return json.dumps({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
-                           "game": decode(r, n)}).encode()
+        body = json.dumps({"id": "%s-%d" % (pub.board, n), "board": pub.board,
+                           "seats": seats, "game": decode(r, n)}).encode()
     finally:
         decode = None
         for k in ("board.export", "cribbage.summary", "board.history"):
             if k not in had:
                 forget(k)
+    return packet(pub, 1, (pub.topic[2], body, False, 1))
+
+
+def info(pub, app):
+    """What the page shows of the club (pub: the Publisher, or None): the broker, the
+    connection's status, the games waiting and sent, the names."""
+    if pub is None:
+        return {"broker": None, "status": "off", "names": load_names(app.store)}
+    c = pub.cfg
+    return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
+            "board": pub.board, "status": pub.status, "waiting": pub.waiting,
+            "sent": pub.sent, "names": pub.names}
 
 
 def check_name(s):

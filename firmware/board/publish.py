@@ -30,7 +30,6 @@ Memory: what the publisher loads for a moment (umqtt.simple for each packet, the
 the game's modules for each game) it lets go after; only this module and its state stay.
 """
 
-import json
 import sys
 
 from micropython import const
@@ -75,31 +74,29 @@ def _whole(b):
     return n + i if len(b) >= n + i else 0
 
 
-def _files():
-    """board/clubfiles.py, loaded for a moment (_done lets it go)."""
+def _call(what, *args):
+    """board/clubfiles.py's function what(*args): the module loaded for it and let go."""
+    had = "board.clubfiles" in sys.modules
     room("board.clubfiles")
     from board import clubfiles
 
-    return clubfiles
-
-
-def _done(had):
-    if not had:
-        forget("board.clubfiles")
+    try:
+        return getattr(clubfiles, what)(*args)
+    finally:
+        clubfiles = None
+        if not had:
+            forget("board.clubfiles")
 
 
 def info(app):
     """What the page shows of the club: the broker, the connection's status, the names."""
-    p = CURRENT
-    if p is None:
-        had = "board.clubfiles" in sys.modules
-        names = _files().load_names(app.store)
-        _done(had)
-        return {"broker": None, "status": "off", "names": names}
-    c = p.cfg
-    return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
-            "board": p.board, "status": p.status, "waiting": p.waiting, "sent": p.sent,
-            "names": p.names}
+    return _call("info", CURRENT, app)
+
+
+def _say(pub, text):
+    if text != pub.status:
+        print("club:", text)
+        pub.status = text
 
 
 def names_kept(names):
@@ -120,12 +117,8 @@ class Publisher:
         self.topic = ((top + "status").encode(), (top + "state").encode(),
                       (top + "game").encode())
         self.status = "connecting"
-        had = "board.clubfiles" in sys.modules
-        f = _files()
-        self.names = f.load_names(app.store)
-        self.box = f.outbox(app.store)
-        f = None
-        _done(had)
+        self.names = self.box = None
+        _call("start", self)  # (the names and the outbox, from flash)
         self.waiting = 0  # games after the mark, when last looked
         self.sent = 0  # games the broker took since the board started
         self.seen = -1  # app.changes when the state was last published
@@ -138,11 +131,6 @@ class Publisher:
         self.hello = None  # the CONNECT packet
         self.inp = bytearray()
 
-    def say(self, text):
-        if text != self.status:
-            print("club:", text)
-            self.status = text
-
     async def run(self):
         """Connect, publish, and on any failure close, wait and connect again; forever."""
         wait = _RETRY_MS
@@ -153,26 +141,23 @@ class Publisher:
                 if self.status == "online":
                     wait = _RETRY_MS  # (it was up: try again soon)
                 try:
-                    self.say("down: %s" % (e.args[0] if e.args else type(e).__name__))
+                    _say(self, "down: %s" % (e.args[0] if e.args else type(e).__name__))
                 except Exception:  # noqa: BLE001
                     self.status = "down"
-            self.close()
+            s = self.sock  # (closed: a new one next time)
+            self.sock = self.io = None
+            self.up = False
+            self.inp = bytearray()
+            if s is not None:
+                try:
+                    s.close()
+                except Exception:  # noqa: BLE001
+                    pass
             t0 = self.app.clock()
             while ticks_diff(self.app.clock(), t0) < wait:
                 await sleep_ms(_POLL_MS << 2)
                 self.count()  # (the page says how many games wait)
             wait = min(wait * 2, _RETRY_MS << 5)
-
-    def close(self):
-        s = self.sock
-        self.sock = self.io = None
-        self.up = False
-        self.inp = bytearray()
-        if s is not None:
-            try:
-                s.close()
-            except Exception:  # noqa: BLE001
-                pass
 
     def count(self):
         """After a game is over (or at the start): how many games wait (the history after
@@ -182,55 +167,27 @@ class Publisher:
             self.phase = ph
             return None
         self.phase = ph
-        had = "board.clubfiles" in sys.modules
-        r, self.waiting = _files().after(self.app.store, self.box[1])
-        _done(had)
-        return r
+        return _call("waiting", self)
 
-    def make(self, what, *args):
-        """umqtt.simple's packet (_CONNECT, _PUBLISH topic msg retain qos, _PING) as bytes to
-        send (board/clubfiles.py makes it: loaded for the packet, and let go)."""
-        had = "board.clubfiles" in sys.modules
-        try:
-            return _files().packet(self, what, args)
-        finally:
-            _done(had)
-
-    async def connect(self):
-        """The TCP connection, begun without blocking (its CONNECT is sent once it is made:
-        send)."""
-        import asyncio
-        import socket
-
-        c = self.cfg
-        ai = socket.getaddrinfo(c["host"], c["port"], 0, socket.SOCK_STREAM)[0]
-        s = socket.socket(ai[0], ai[1], ai[2])
-        self.sock = s
-        s.setblocking(False)
-        try:
-            s.connect(ai[-1])
-        except OSError as e:
-            if e.args[0] not in (115, 119):  # EINPROGRESS (unix, lwIP)
-                raise
-        self.io = getattr(asyncio, "StreamReader")(s)  # noqa: B009 (asyncio's Stream: it
-        # reads and writes, awaiting the socket; pyright's stubs split it in two)
-
-    async def send(self, data):
-        """data to the broker, all of it within _IO_MS."""
+    async def send(self, parts):
+        """A packet's parts (a list of bytes) to the broker, each within _IO_MS."""
         import asyncio
 
         io = self.io
         if io is None:
             raise OSError("closed")
-        n = io.s.write(data) if self.up else 0  # what the socket takes now (connected:
-        if n is not None and n >= len(data):  # nothing is held for it while it drains)
-            return
-        io.write(memoryview(data)[n or 0:])  # the rest, when it can be written
-        data = None
-        try:
-            await asyncio.wait_for(io.drain(), _IO_MS / 1000)
-        except asyncio.TimeoutError:
-            raise OSError("no answer") from None
+        for i in range(len(parts)):
+            data = parts[i]
+            parts[i] = None  # (nothing is held once it is sent)
+            n = io.s.write(data) if self.up else 0  # what the socket takes now (connected)
+            if n is not None and n >= len(data):
+                continue
+            io.write(memoryview(data)[n or 0:])  # the rest, when it can be written
+            data = None
+            try:
+                await asyncio.wait_for(io.drain(), _IO_MS / 1000)
+            except asyncio.TimeoutError:
+                raise OSError("no answer") from None
 
     async def packet(self, ms):
         """The broker's next packet (bytes), waiting at most ms; None when none came."""
@@ -273,17 +230,31 @@ class Publisher:
 
     async def session(self):
         """One connection, from connecting to its failure (raised)."""
-        self.say("connecting")
-        await self.connect()
+        import asyncio
+        import socket
+
+        _say(self, "connecting")
+        c = self.cfg  # the TCP connection, begun without blocking (the CONNECT is sent once
+        ai = socket.getaddrinfo(c["host"], c["port"], 0, socket.SOCK_STREAM)[0]  # it is made)
+        s = socket.socket(ai[0], ai[1], ai[2])
+        self.sock = s
+        s.setblocking(False)
+        try:
+            s.connect(ai[-1])
+        except OSError as e:
+            if e.args[0] not in (115, 119):  # EINPROGRESS (unix, lwIP)
+                raise
+        self.io = getattr(asyncio, "StreamReader")(s)  # noqa: B009 (asyncio's Stream: it
+        # reads and writes, awaiting the socket; pyright's stubs split it in two)
         if self.hello is None:  # (the same each time: made once, no module loaded again)
-            self.hello = bytes(self.make(_CONNECT))
-        await self.send(self.hello)
+            self.hello = b"".join(_call("packet", self, _CONNECT, ()))
+        await self.send([self.hello])
         p = await self.answer(2)
         if len(p) < 4 or p[3]:
             raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
         self.up = True
-        await self.send(self.make(_PUBLISH, self.topic[0], b"online", True, 0))
-        self.say("online")
+        await self.send(_call("packet", self, _PUBLISH, (self.topic[0], b"online", True, 0)))
+        _say(self, "online")
         self.phase = -1  # (the history is looked at once connected)
         self.seen = -1
         app = self.app
@@ -300,10 +271,10 @@ class Publisher:
             if app.changes != self.seen and ticks_diff(now, self.state_at) >= _STATE_MS:
                 self.seen = app.changes
                 self.state_at = now
-                await self.send(self.make(_PUBLISH, self.topic[1], self.state(), True, 0))
+                await self.send(_call("state", self))
                 sent_at = app.clock()
             elif ticks_diff(now, sent_at) >= _PING_MS:
-                await self.send(self.make(_PING))
+                await self.send(_call("packet", self, _PING, ()))
                 sent_at = ping = app.clock()
             p = await self.packet(_POLL_MS)
             if p is not None and p[0] >> 4 == 13:  # PINGRESP
@@ -311,34 +282,11 @@ class Publisher:
             elif ping >= 0 and ticks_diff(app.clock(), ping) > _IO_MS:
                 raise OSError("no answer to a ping")
 
-    def state(self):
-        """The live state's JSON: the page's, with the board's id and the seats' names."""
-        from board.web import snapshot
-
-        st = snapshot(self.app)
-        st["board"] = self.board
-        st["names"] = self.names[:self.app.m.players]
-        return json.dumps(st).encode()
-
     async def send_game(self, r):
         """Record r as game N until the broker has it; then the outbox moves past it."""
-        n = self.box[0]
-        await self.send(self.make(_PUBLISH, self.topic[2], self.game(r, n), False, 1))
+        await self.send(_call("game", self, r))
         await self.answer(4, self.pid)
-        had = "board.clubfiles" in sys.modules
-        self.box = [n + 1, _files().mark(r)]
-        _files().save_outbox(self.app.store, self.box)
-        _done(had)
-        self.sent += 1
-        self.waiting = max(self.waiting - 1, 0)
-
-    def game(self, r, n):
-        """Record r's message as game n (JSON bytes: board/clubfiles.py)."""
-        had = "board.clubfiles" in sys.modules
-        try:
-            return _files().game(self.app, self.board, n, r, self.names)
-        finally:
-            _done(had)
+        _call("sent", self, r)
 
 
 async def task(app):
