@@ -16,6 +16,7 @@ import tomllib
 
 import pytest
 
+from board import clubfiles as F
 from hostenv import ROOT
 from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
                      until, wifi)
@@ -324,6 +325,72 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
               % (int(g["peak"]), live))
     finally:
         club.close()
+
+
+# --- the outbox (board/clubfiles.py) on its own ------------------------------------------------
+
+def record(serial, a, b):
+    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""
+    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
+    c = sum(r[:14])
+    r[14] = c & 255
+    r[15] = c >> 8
+    return bytes(r)
+
+
+def store_with(*recs):
+    from board.storage import Storage
+    from boards.ramfs import RamFs
+
+    st = Storage("/d", RamFs())
+    if recs:
+        st.save("history", b"".join(recs))
+    return st
+
+
+A, B, C = record(1, 121, 90), record(2, 100, 121), record(3, 121, 60)
+
+
+def test_the_games_after_the_mark():
+    st = store_with(A, B, C)
+    assert F.after(st, "") == (A, 3)  # nothing sent yet: all of them
+    assert F.after(st, F.mark(A)) == (B, 2)
+    assert F.after(st, F.mark(C)) == (None, 0)
+    assert F.after(st, F.mark(record(9, 121, 1))) == (A, 3)  # a mark gone: all of them
+    assert F.after(store_with(), "") == (None, 0)
+    assert len({F.mark(A), F.mark(B), F.mark(C)}) == 3
+
+
+class Pub:
+    """What the outbox's functions use of board/publish.py's Publisher."""
+
+    def __init__(self, st):
+        self.app = self
+        self.store = st
+        self.sent = 0
+        self.waiting = 0
+        self.box = self.names = None
+
+
+def test_the_outbox_starts_at_the_history_and_moves_past_each_game_in_one_save():
+    st = store_with(A, B)
+    p = Pub(st)
+    F.start(p)  # publishing starts now: the games before it are not the club's
+    assert p.box == [1, F.mark(B)] and p.names == [None] * F.SEATS
+    assert F.waiting(p) is None and p.waiting == 0
+    st.save("history", A + B + C)  # a game is over
+    assert F.waiting(p) == C and p.waiting == 1
+    saves = st.saves
+    F.sent(p, C)
+    assert st.saves == saves + 1 and p.box == [2, F.mark(C)] and p.sent == 1
+    q = Pub(st)  # after a reset: the same outbox
+    F.start(q)
+    assert q.box == [2, F.mark(C)] and F.waiting(q) is None
+    st.save("outbox", b"[0, 5]")  # not an outbox: a new one, at the history's end
+    F.start(q)
+    assert q.box == [1, F.mark(C)]
+    assert F.outbox(store_with()) == [1, ""]  # no history: every game to come is new
+
 
 
 # --- configuration: the broker in the Wi-Fi file, set with `make flash WIFI=...` --------------

@@ -13,7 +13,6 @@ import json
 
 from micropython import const
 
-from board.fault import forget, room
 
 _OUTBOX = const(128)  # the outbox file's bound
 _NAMES = const(128)  # the names file's bound
@@ -64,6 +63,8 @@ def packet(pub, what, args):
     list of its parts to send (the message itself one of them). Its client is made for the
     packet, writing into a _Pipe (its reads: _Wait), with pub's packet id; the module is let
     go after, unless it was loaded."""
+    from board.fault import forget, room  # (loaded on a board: here, only when used)
+
     import sys
 
     had = "umqtt.simple" in sys.modules
@@ -98,6 +99,8 @@ def packet(pub, what, args):
 def records(store):
     """Each good record of the history, oldest first, read one at a time as board/history.py
     reads them (its module is let go after, unless the board had it)."""
+    from board.fault import forget, room  # (loaded on a board: here, only when used)
+
     import sys
 
     had = "board.history" in sys.modules
@@ -164,7 +167,7 @@ def outbox(store):
 
 
 def save_outbox(store, box):
-    store.save("outbox", json.dumps(box))
+    store.save("outbox", json.dumps(box).encode())
 
 
 def start(pub):
@@ -203,6 +206,8 @@ def state(pub):
 def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
     the seats (seat i's name, the side it plays for) and board/export.py's decode(r, N)."""
+    from board.fault import forget, room  # (loaded on a board: here, only when used)
+
     import sys
 
     app = pub.app
@@ -278,4 +283,4 @@ def load_names(store):
 
 
 def save_names(store, names):
-    store.save("names", json.dumps(names))
+    store.save("names", json.dumps(names).encode())
