@@ -31,9 +31,6 @@
 # names' line again; NEXT N: that game played too, and the next, N games in all, each
 # recorded: the peak is theirs too. With PORT, last: WEB pushed K bytes B least L clients C
 # (the states all the clients read, their bytes, the fewest one client read).
-# With BROKER (a port, after CLIENTS), the board also publishes to the club's MQTT broker there
-# (board/publish.py, as board/tasks.py starts it): last, CLUB sent N status S peak X, once the
-# broker has every game recorded (N), the peak with the publisher's waits.
 # saved: the file saved is exactly what m.dump() writes (checked 32 bytes at a time: no block
 # the size of the game). peak: the most gc.mem_alloc() after a gc.collect() (at every card and
 # count) of the whole process; heap: the heap's size.
@@ -52,7 +49,7 @@ def game(argv):
     import os
 
     players = int(argv[1]) if len(argv) > 1 else 2
-    for n in ("game", "game.tmp", "history", "history.tmp", "boots", "outbox"):  # a fresh board
+    for n in ("game", "game.tmp", "history", "history.tmp", "boots"):  # a fresh board
         try:
             os.remove(n)
         except OSError:
@@ -73,10 +70,6 @@ def game(argv):
         hw["net"] = net  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
-    club = int(argv[6]) if len(argv) > 6 else 0  # BROKER: a port, the club's (publishing on)
-    if club:
-        hw["broker"] = lambda: {"host": "127.0.0.1", "port": club, "prefix": "cribbage",
-                                "board": "t1"}
     from board.app import App  # (main.py imports board.app, then its run(hw), board.tasks.run,
     import asyncio  # imports asyncio and makes the app: step by step here)
 
@@ -84,7 +77,6 @@ def game(argv):
     app.boot()
     keys = app.keys
     seen = [0, 0]  # the live page's client: events and bytes read
-    kept = []  # the publisher's task (with BROKER)
 
     def press(k, now):
         # The key chr(k) pressed and released, as the scan queues them (board.keypad's DOWN,
@@ -112,10 +104,6 @@ def game(argv):
         from board.tasks import web as serve
 
         seen.append(asyncio.create_task(serve(app)))  # (kept: a task nobody holds may go)
-        if club:  # the club's publisher, as board/tasks.py starts it
-            from board.publish import task
-
-            kept.append(asyncio.create_task(task(app)))
         for _ in range(clients):
             seen.append(0)  # this client's events
             for _t in range(100):  # until the server listens (a refused connect shows at the
@@ -224,18 +212,6 @@ def game(argv):
             m = app.m
             print("NEXT phase %d games %d peak %d" % (m.phase, sum(m.games), peak))
             micropython.qstr_info()  # (the names with the history's and the summary's)
-        if club:  # until the broker has every game (or 20 s): CLUB sent N status S peak X
-            from board import publish
-
-            for _ in range(100):
-                p = publish.CURRENT
-                if p is not None and p.sent >= max(int(argv[4]) if argv[4].isdigit() else 1, 1):
-                    break
-                await asyncio.sleep_ms(200)
-                gc.collect()
-                if gc.mem_alloc() > peak:
-                    peak = gc.mem_alloc()
-            print("CLUB sent %d status %s peak %d" % (p.sent, p.status.split()[0], peak))
         if web:
             print("WEB pushed %d bytes %d least %d clients %d"
                   % (seen[0], seen[1], min(seen[3::2]), clients))
