@@ -53,5 +53,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
     if net is not None:
         hw["net"] = net
         from boards.wifi import broker  # the club's broker (board/publish.py), if named
-        hw["broker"] = lambda: broker(uid=machine.unique_id())
+        club = broker(uid=machine.unique_id())
+        if club:  # (else board/publish.py is never loaded)
+            hw["broker"] = lambda: club
     return hw
