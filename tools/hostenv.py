@@ -34,7 +34,11 @@ def venv_program(name):
 # micropython-lib-style packages the firmware imports that the unix port lacks: the page's
 # web framework, installed from PyPI into the venv (pyproject.toml) and copied, as a board's
 # /lib holds it, into a folder for the micropython command's MICROPYPATH.
-MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "sse.py", "helpers.py")}
+MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "sse.py", "helpers.py"),
+               "umqtt": ("simple.py",)}
+# ... and those pip cannot install, kept in vendor/ as published (vendor/README.md): the club
+# publisher's MQTT client (board/publish.py), micropython-lib's umqtt.simple.
+VENDORED = {"umqtt": os.path.join(ROOT, "vendor", "umqtt")}
 
 
 def mp_lib():
@@ -45,10 +49,12 @@ def mp_lib():
 
     out = os.path.join(ROOT, ".venv", "mp-lib")
     for pkg, files in MP_PACKAGES.items():
-        spec = importlib.util.find_spec(pkg)
-        if spec is None or not spec.submodule_search_locations:
-            raise SystemExit("%s is not installed: run `make venv` (pyproject.toml)" % pkg)
-        src = next(iter(spec.submodule_search_locations))
+        src = VENDORED.get(pkg)
+        if src is None:
+            spec = importlib.util.find_spec(pkg)
+            if spec is None or not spec.submodule_search_locations:
+                raise SystemExit("%s is not installed: run `make venv` (pyproject.toml)" % pkg)
+            src = next(iter(spec.submodule_search_locations))
         dest = os.path.join(out, pkg)
         os.makedirs(dest, exist_ok=True)
         for f in files:

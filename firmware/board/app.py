@@ -35,6 +35,8 @@ the module is compiled on the board; a long docstring does).
 #                None (no network): a board with Wi-Fi (boards/wifi.py) joins the network in
 #                it; then the live page is served (board/web.py), as its own asyncio task
 #   web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
+#   broker       optional: a function -> the club's MQTT broker ({"host", "port", "prefix",
+#                "board"}: boards/wifi.py's broker()) or None; with net, board/publish.py
 #
 # A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
 # buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not

@@ -628,6 +628,66 @@ def routes(web):
         app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
 
+    # The club (board/publish.py): the broker's address and the connection's status, and
+    # the seats' names, set with the PIN the board shows (as a new game is; a PIN serves once).
+    def clubfiles():  # board/clubfiles.py, for the request (let go after: forget)
+        room("board.clubfiles")
+        from board import clubfiles as F
+        return F
+
+    @web.get("/club")
+    async def club(req):
+        P = sys.modules.get("board.publish")  # (loaded by its task: a broker is named)
+        if P is not None:
+            return json.dumps(P.info(app)), 200, {"Content-Type": "application/json"}
+        had = "board.clubfiles" in sys.modules
+        try:
+            out = {"broker": None, "status": "off", "names": clubfiles().load_names(app.store)}
+        finally:
+            if not had:
+                forget("board.clubfiles")
+        return json.dumps(out), 200, {"Content-Type": "application/json"}
+
+    @web.post("/names")
+    async def names(req):
+        if not web.origin_ok(req):
+            return "not from the board's page", 403
+        now = app.clock()
+        ip = _ip(req.client_addr)
+        left = _waits(web, now, ip, _TRY)
+        if left:
+            return "locked: wait %d s" % (left // 1000 + 1), 429
+        form = req.form or {}
+        if not (web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
+                and web.pin_for == ip):
+            return "ask for the PIN first", 403
+        if form.get("pin", "") != str(web.pin):
+            _strike(web, now, ip, _TRY)
+            web.tries += 1
+            if web.tries >= _TRIES:
+                web.new_pin()
+                show_pin(web, False)
+            return "wrong PIN", 403
+        had = "board.clubfiles" in sys.modules
+        try:
+            F = clubfiles()
+            try:
+                got = F.parse_names(form.get("names", ""))
+            except ValueError as e:
+                return str(e), 400  # (the PIN still works: the names can be put right)
+            web.phones.pop(ip, None)
+            web.new_pin()
+            show_pin(web, False)
+            F.save_names(app.store, got)
+        finally:
+            F = None
+            if not had:
+                forget("board.clubfiles")
+        P = sys.modules.get("board.publish")
+        if P is not None:
+            P.names_kept(got)  # (the state goes out again with them)
+        return "names kept", 200
+
     @web.errorhandler(404)
     async def not_found(req):
         return "no such page", 404
