@@ -147,7 +147,7 @@ def test_the_history_says_a_game_was_five_card():
 
 
 def test_the_page_names_the_game_and_shows_a_three_card_hand():
-    from board.web import snapshot
+    from board.snapshot import snapshot
 
     hw, app, f = five_board()
     f.press("#" + keys("2S") + keys("10H KD 9H") + "BB")
@@ -165,7 +165,7 @@ def test_the_page_names_the_game_and_shows_a_three_card_hand():
 
 
 def test_the_page_says_three_for_last():
-    from board.web import snapshot
+    from board.snapshot import snapshot
 
     hw, app, f = five_board()
     f.press("#")

@@ -300,7 +300,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     import build  # tools/build.py
     from test_board_mp import GAMES, MAIN_PATH, MICROPYTHON, game_lines
 
-    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path))  # as `make build`
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
     tree = str(tmp_path / "esp32")
     for name in ("main_game", "main_club"):
         r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, name + ".mpy"),

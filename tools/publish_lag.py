@@ -106,7 +106,7 @@ def main(argv):
     folder = tempfile.mkdtemp(prefix="publish-lag-")
     import build  # tools/build.py: the firmware as `make build` compiles it
 
-    build.build("esp32", FIRMWARE, folder)
+    build.build("esp32", FIRMWARE, folder, host=True)  # (and the fake board)
     tree = os.path.join(folder, "esp32")
     broker, port = mosquitto(folder)
     hole = socket.create_server(("127.0.0.1", 0))  # takes connections, never answers

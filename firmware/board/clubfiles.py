@@ -194,7 +194,7 @@ def sent(pub, r):
 def state(pub):
     """The state's PUBLISH (retained, QoS 0): what the page's GET /state answers (board/
     web.py's snapshot) with the board's id and the seats' names."""
-    from board.web import snapshot
+    from board.snapshot import snapshot
 
     app = pub.app
     st = snapshot(app)
