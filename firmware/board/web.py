@@ -489,27 +489,10 @@ def routes(web):
 
     @web.post("/new-game")
     async def new_game(req):
-        if not web.origin_ok(req):
-            return "not from the board's page", 403
-        now = app.clock()
-        ip = _ip(req.client_addr)
-        left = _waits(web, now, ip, _TRY)
-        if left:
-            return "locked: wait %d s" % (left // 1000 + 1), 429
-        pin = (req.form or {}).get("pin", "")
-        shown = web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
-        if not shown or web.pin_for != ip:
-            return "ask for the PIN first", 403  # (no PIN of this phone's to guess)
-        if pin != str(web.pin):
-            _strike(web, now, ip, _TRY)  # (its own wait: nobody else's)
-            web.tries += 1
-            if web.tries >= _TRIES:  # enough guesses at this one
-                web.new_pin()
-                show_pin(web, False)
-            return "wrong PIN", 403
-        web.phones.pop(ip, None)  # (its waits start again)
-        web.new_pin()  # a PIN serves once
-        show_pin(web, False)
+        no = _pin_refused(web, req, req.form or {})
+        if no:
+            return no
+        _pin_used(web, req)
         app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
 
@@ -535,24 +518,10 @@ def routes(web):
 
     @web.post("/names")
     async def names(req):
-        if not web.origin_ok(req):
-            return "not from the board's page", 403
-        now = app.clock()
-        ip = _ip(req.client_addr)
-        left = _waits(web, now, ip, _TRY)
-        if left:
-            return "locked: wait %d s" % (left // 1000 + 1), 429
         form = req.form or {}
-        if not (web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
-                and web.pin_for == ip):
-            return "ask for the PIN first", 403
-        if form.get("pin", "") != str(web.pin):
-            _strike(web, now, ip, _TRY)
-            web.tries += 1
-            if web.tries >= _TRIES:
-                web.new_pin()
-                show_pin(web, False)
-            return "wrong PIN", 403
+        no = _pin_refused(web, req, form)
+        if no:
+            return no
         had = "board.clubfiles" in sys.modules
         try:
             F = clubfiles()
@@ -560,9 +529,7 @@ def routes(web):
                 got = F.parse_names(form.get("names", ""))
             except ValueError as e:
                 return str(e), 400  # (the PIN still works: the names can be put right)
-            web.phones.pop(ip, None)
-            web.new_pin()
-            show_pin(web, False)
+            _pin_used(web, req)
             F.save_names(app.store, got)
         finally:
             F = None
@@ -580,6 +547,39 @@ def routes(web):
     @web.errorhandler(MemoryError)
     async def short(req, e):
         return "short of memory: try again", 503, {"Retry-After": "3"}
+
+
+def _pin_refused(web, req, form):
+    """Why a write with the PIN in form is refused, as (text, status), or None: it must come
+    from the board's own page, from the phone the PIN was shown for, within _PIN_SHOWN_MS, and
+    that phone not waiting; a wrong PIN makes only that phone wait (doubling), and the third
+    takes the PIN off the board. (The page's new game and the seats' names: one check.)"""
+    if not web.origin_ok(req):
+        return "not from the board's page", 403
+    now = web.app.clock()
+    ip = _ip(req.client_addr)
+    left = _waits(web, now, ip, _TRY)
+    if left:
+        return "locked: wait %d s" % (left // 1000 + 1), 429
+    shown = web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
+    if not shown or web.pin_for != ip:
+        return "ask for the PIN first", 403  # (no PIN of this phone's to guess)
+    if form.get("pin", "") != str(web.pin):
+        _strike(web, now, ip, _TRY)  # (its own wait: nobody else's)
+        web.tries += 1
+        if web.tries >= _TRIES:  # enough guesses at this one
+            web.new_pin()
+            show_pin(web, False)
+        return "wrong PIN", 403
+    return None
+
+
+def _pin_used(web, req):
+    """The PIN served: it is taken off the board (a PIN serves once), the phone's waits start
+    again."""
+    web.phones.pop(_ip(req.client_addr), None)
+    web.new_pin()
+    show_pin(web, False)
 
 
 def show_pin(web, on):
