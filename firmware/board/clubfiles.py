@@ -77,7 +77,7 @@ def packet(pub, what, args):
     c = simple.MQTTClient(("crib-" + pub.board).encode(), cfg["host"], cfg["port"],
                           keepalive=60)
     c.pid = pub.pid
-    c.sock = pipe
+    c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
     try:
         if what == 0:
             c.set_last_will(pub.topic[0], b"offline", True, 1)
