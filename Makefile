@@ -41,6 +41,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q '.[dev]'
+	$(BIN)/python tools/hostenv.py --fetch  # board packages pip cannot install (pyproject.toml)
 	touch $@
 
 test: lint typecheck test-py test-mp

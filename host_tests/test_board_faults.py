@@ -515,7 +515,7 @@ def test_every_corrupt_game_file_is_kept_aside_and_the_board_starts_afresh():
 
 def test_every_corrupt_settings_file_is_kept_aside_and_defaults_used():
     game, cfg, m = a_save_after_a_few_deals()
-    assert len(cfg) == 21  # version 3: nine settings
+    assert len(cfg) == 23  # version 4: ten settings
     parsed = 0
     for what, bad in corruptions(cfg):
         fs = fs_with(game, bad)

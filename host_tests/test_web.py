@@ -548,7 +548,12 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
 
 # --- the page under a flood, at its heap (issue 23.1) --------------------------------------
 
-FLOOD_HEAP = "192k"  # the page's budget from .mpy files (README; test_board_mp's WEB_HEAP)
+# A squeeze, not a budget: about 24 KB over what the game and the page hold once every page
+# has been visited (176 KB at 0.5.0 on this 64-bit port), so that a flood takes the board
+# below the page's shed line (web._SHED) and back. (192k until 0.4.0: the keypad's timer,
+# the one door and five-card cribbage took 6.6 KB of it; the Pico W's own heap, budgets'
+# pico_w_page, is far above.)
+FLOOD_HEAP = "200k"
 PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history.json")
 
 

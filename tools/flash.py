@@ -638,6 +638,14 @@ def read_wifi(path):
     country = cfg.get("country", "GB")
     if not (isinstance(country, str) and len(country) == 2 and country.isalpha()):
         raise FlashError('the Wi-Fi file %s: "country" is two letters, like "GB" or "US"' % path)
+    if "broker" in cfg:  # the club's MQTT broker (board/publish.py): checked as the board reads it
+        from boards.wifi import broker
+
+        if broker(path, b"\0\0\0") is None:
+            raise FlashError('the Wi-Fi file %s: "broker" is {"host": "192.168.1.10"} (the '
+                             'club\'s MQTT broker), with optional "port" (1883), "prefix" '
+                             '("cribbage") and "board" (this board\'s id, up to 16 letters, '
+                             'digits, - or _)' % path)
     return cfg["ssid"]
 
 
@@ -767,6 +775,14 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
         run([mpremote(), *connect(port), "cp", wifi, ":" + WIFI_FILE], dry, port)
         notes.append("Wi-Fi: the board joins %r at its next start (wifi.json; the live page "
                      "is at http://cribbage.local/ or the address on its display)" % ssid)
+        from boards.wifi import broker
+        club = broker(wifi, b"")
+        if club:
+            notes.append("club: the board publishes its games to the MQTT broker %s:%d under "
+                         "%s/%s/ (its page shows the connection)"
+                         % (club["host"], club["port"], club["prefix"],
+                            club["board"] if club["board"] != "board" else
+                            "<its id: the last 3 bytes of machine.unique_id() in hex>"))
     if dry:
         for line in notes:
             print(line)

@@ -34,7 +34,64 @@ def venv_program(name):
 # micropython-lib-style packages the firmware imports that the unix port lacks: the page's
 # web framework, installed from PyPI into the venv (pyproject.toml) and copied, as a board's
 # /lib holds it, into a folder for the micropython command's MICROPYPATH.
-MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "sse.py", "helpers.py")}
+MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "sse.py", "helpers.py"),
+               "umqtt": ("simple.py",)}
+# ... and those whose PyPI release pip cannot install (a source archive without a setup.py):
+# taken by name and version from PyPI at `make venv` (fetch_sources(), pinned by the archive's
+# sha256 in pyproject.toml's [tool.cribbage-board.pypi-sources]) and unpacked into .venv/pypi/:
+# the club publisher's MQTT client (board/clubfiles.py), micropython-lib's umqtt.simple.
+SOURCES_DIR = os.path.join(ROOT, ".venv", "pypi")
+
+
+def pypi_sources():
+    """pyproject.toml's [tool.cribbage-board.pypi-sources]: {package: (project, version,
+    sha256 of its source archive)}."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        pins = tomllib.load(f)["tool"]["cribbage-board"]["pypi-sources"]
+    return {pkg: (p["project"], p["version"], p["sha256"]) for pkg, p in pins.items()}
+
+
+def source_folder(pkg):
+    """Where fetch_sources() unpacked package pkg's folder (umqtt: .../umqtt)."""
+    project, version, _digest = pypi_sources()[pkg]
+    return os.path.join(SOURCES_DIR, "%s-%s" % (project, version), pkg)
+
+
+def fetch_sources():
+    """Download each pinned source archive from PyPI (its JSON API gives the archive's
+    address), check its sha256, unpack it into .venv/pypi/ (once: an unpacked one is kept)."""
+    import hashlib
+    import io
+    import json
+    import tarfile
+    import urllib.request
+
+    for pkg, (project, version, digest) in pypi_sources().items():
+        if os.path.isdir(source_folder(pkg)):
+            continue
+        index = os.environ.get("PYPI_JSON", "https://pypi.org/pypi")
+        with urllib.request.urlopen("%s/%s/json" % (index, project), timeout=60) as r:
+            files = json.load(r)["releases"][version]
+        (sdist,) = [u for u in files if u["packagetype"] == "sdist"]
+        with urllib.request.urlopen(sdist["url"], timeout=60) as r:
+            data = r.read()
+        got = hashlib.sha256(data).hexdigest()
+        if got != digest:
+            raise SystemExit("%s %s from PyPI: sha256 %s, pinned %s (pyproject.toml)"
+                             % (project, version, got, digest))
+        os.makedirs(SOURCES_DIR, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(data)) as t:
+            for m in t.getmembers():  # (what the "data" filter of Python 3.12 refuses)
+                if not (m.isfile() or m.isdir()) or m.name.startswith("/") or ".." in m.name:
+                    raise SystemExit("%s %s: unexpected %s in its archive" % (project, version,
+                                                                               m.name))
+            t.extractall(SOURCES_DIR)
+        print("%s %s: from PyPI into %s" % (project, version, source_folder(pkg)))
 
 
 def mp_lib():
@@ -44,11 +101,17 @@ def mp_lib():
     import importlib.util
 
     out = os.path.join(ROOT, ".venv", "mp-lib")
+    fetched = pypi_sources()
     for pkg, files in MP_PACKAGES.items():
-        spec = importlib.util.find_spec(pkg)
-        if spec is None or not spec.submodule_search_locations:
-            raise SystemExit("%s is not installed: run `make venv` (pyproject.toml)" % pkg)
-        src = next(iter(spec.submodule_search_locations))
+        if pkg in fetched:
+            src = source_folder(pkg)
+            if not os.path.isdir(src):
+                raise SystemExit("%s is not fetched: run `make venv` (pyproject.toml)" % pkg)
+        else:
+            spec = importlib.util.find_spec(pkg)
+            if spec is None or not spec.submodule_search_locations:
+                raise SystemExit("%s is not installed: run `make venv` (pyproject.toml)" % pkg)
+            src = next(iter(spec.submodule_search_locations))
         dest = os.path.join(out, pkg)
         os.makedirs(dest, exist_ok=True)
         for f in files:
@@ -59,4 +122,6 @@ def mp_lib():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--fetch"]:  # make venv
+        fetch_sources()
     print(mp_lib())

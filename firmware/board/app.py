@@ -35,6 +35,8 @@ the module is compiled on the board; a long docstring does).
 #                None (no network): a board with Wi-Fi (boards/wifi.py) joins the network in
 #                it; then the live page is served (board/web.py), as its own asyncio task
 #   web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
+#   broker       optional: a function -> the club's MQTT broker ({"host", "port", "prefix",
+#                "board"}: boards/wifi.py's broker()) or None; with net, board/publish.py
 #
 # A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
 # buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
@@ -206,11 +208,13 @@ class App:
 
     def new_match(self):
         c = self.cfg
-        return M.Match(players=c.get("players"), target=c.get("game"),
+        five = c.get("cards") == 5  # five-card cribbage: two players to 61, whatever else
+        return M.Match(players=2 if five else c.get("players"),
+                       target=61 if five else c.get("game"),
                        muggins=bool(c.get("muggins")),
                        skunk_line=-1 if c.get("skunk") else 0,
                        double_line=-1 if c.get("skunk") else 0, mode=c.get("match"),
-                       deal=c.get("deal"))
+                       deal=c.get("deal"), cards=5 if five else 6)
 
     def watchdog(self, on):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
@@ -392,7 +396,8 @@ class App:
             self.renderer.brightness = cfg.get("bright")
             self.renderer.limit_ma = cfg.get("limit")
             self.watchdog(cfg.get("watchdog"))
-            self.msg = message("new game to apply" if call[1] in NAMES[:RULES] else "")
+            self.msg = message("new game to apply" if call[1] in NAMES[:RULES] or call[1] == "cards"
+                               else "")
             return False
         if what == SELFTEST:
             self.selftest_step = 0

@@ -116,8 +116,9 @@ def dealer_next(app):
     muggins off, both hands filled in from the play, the pone's untouched); else None."""
     m = app.m
     e = app.e
-    if (m.players == 2 and e.filled == 4 and e.num < 0 and not m.muggins_on
-            and m.phase == M.SHOW and m.turn == m.pone() and m.played[m.dealer] == 4):
+    n = 3 if m.cards() == 5 else 4  # (five-card cribbage: a hand of three)
+    if (m.players == 2 and e.filled == n and e.num < 0 and not m.muggins_on
+            and m.phase == M.SHOW and m.turn == m.pone() and m.played[m.dealer] == n):
         cards = []
         m.played_cards(m.dealer, cards)
         return cards
@@ -156,7 +157,8 @@ no card is wanted now
 nothing to confirm: type first
 %d cards still to play: type them
 muggins: A next, OK takes, * cancels
-no cards played to bring back: type the hand"""
+no cards played to bring back: type the hand
+a hand is 3 cards in five-card cribbage: %d typed"""
 _DIGITS = const(0)
 _RANK = const(1)
 _TYPED = const(2)
@@ -176,6 +178,7 @@ _NOTHING = const(15)
 _PLAY_ON = const(16)
 _CALLING = const(17)
 _NONE_PLAYED = const(18)
+_HAND3 = const(19)
 
 
 def no(k, args=()):
@@ -229,12 +232,13 @@ def suit(app, s):
                 m.check_card(c)  # played by another seat, or shown: refused at once
             except ValueError as x:
                 return (REFUSE, str(x))
-    if e.filled == 4:  # the hand as played, untouched: a card typed starts it afresh
+    n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4  # (five-card: 3)
+    if e.filled == n:  # the hand as played, untouched: a card typed starts it afresh
         cards.clear()
     e.filled = 0
     if c in cards:
         return no(_TYPED, (fmt(c),))
-    if len(cards) >= (6 if app.mode == ADVISE else 4):
+    if len(cards) >= (m.cards() if app.mode == ADVISE else n):
         return no(_ALL_CARDS)
     cards.append(c)
     # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait for
@@ -279,11 +283,12 @@ def letter(app, name):
             e.fill_at = -1  # follow() fills it in
         else:
             if m.phase == M.PLAY and not e.show_next:
-                left = 4 * m.players - sum(m.played)
+                n = 3 if m.cards() == 5 else 4  # (five-card cribbage: three each)
+                left = n * m.players - sum(m.played)
                 for s in range(m.players):  # a seat whose cards are dead plays no more
                     if m.dead() >> s & 1:
-                        left -= 4 - m.played[s]
-                if left < 4 * m.players:  # cards were entered: the play ends with its last
+                        left -= n - m.played[s]
+                if left < n * m.players:  # cards were entered: the play ends with its last
                     return no(_PLAY_ON, (left,))  # card
             e.show_next = not e.show_next
     elif name == "D":
@@ -341,8 +346,9 @@ def ok(app):
         return no(_WHO_DEALS)
     if cards:
         if showing(app):
-            if len(cards) != 4:
-                return no(_HAND, (len(cards),))
+            n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4
+            if len(cards) != n:
+                return no(_HAND if n == 4 else _HAND3, (len(cards),))
             if m.muggins_on and e.num < 0:
                 return no(_MUGGINS)
             more = dealer_next(app)

@@ -27,6 +27,8 @@ def decode(r, number):
     game = {"game": number}
     for c in GAME_COLUMNS[1:]:
         game[c] = getattr(g, c)
+    if g.cards == 5:  # five-card cribbage (six-card games: no key, as before)
+        game["cards"] = 5
     res = g.result
     game["result"] = RESULTS[res] if 1 <= res < len(RESULTS) else res
     n = g.sides

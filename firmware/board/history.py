@@ -13,9 +13,10 @@ A record (version 2; numbers little-endian) carries its length and a checksum:
   0 version 2, 1-2 length n of the whole record, 3 players, 4 sides, 5 target, 6 result
   (cribbage.events WIN..LURCH), 7 winning side, 8 deals, 9-10 serial (games won by all sides
   after this game, low 16 bits), 11 flags (_MUGGINS_ON; _SUMMARY: the summary follows the
-  scores), 12.. the final score of each side (a byte each), then the game's summary
-  (cribbage/summary.py, dumps: each side's hand, crib and play points, heels, pegs,
-  penalties, muggins taken, best show, 28s and 29s; then deal by deal, the first 40: _DETAIL),
+  scores; _FIVE: five-card cribbage, records of earlier firmware lack it: six-card), 12..
+  the final score of each side (a byte each), then the game's summary (cribbage/summary.py,
+  dumps: each side's hand, crib and play points, heels, pegs, penalties, muggins taken,
+  best show, 28s and 29s; then deal by deal, the first 40: _DETAIL),
   n-2..n-1 the sum of bytes 0..n-3 (low 16 bits). When memory is too short for the summary
   (or an undo shows the finished game's end only: no journal), the record keeps the result
   and the scores.
@@ -42,6 +43,7 @@ _DETAIL = const(40)  # deals in a record's summary (a real game takes 5-30)
 _HEAD = const(12)
 _MUGGINS_ON = const(1)
 _SUMMARY = const(2)
+_FIVE = const(4)
 _LONGEST = const(1400)  # no record is longer (6 sides, _DETAIL deals with every field)
 _SUMMARY_ROOM = const(10240)  # bytes free before the summary is tried (its code, its parts,
 # the replay's passing garbage; below it the record keeps the result and the scores)
@@ -84,6 +86,12 @@ def head(r):
                 r[12] | r[13] << 8, None, 6, 0)
     return (2, r[3], r[4], r[5], r[6], r[7], r[8], r[9] | r[10] << 8, bool(r[11] & _MUGGINS_ON),
             _HEAD, _HEAD + r[4] if r[11] & _SUMMARY else 0)
+
+
+def cards(r):
+    """Cards dealt each player in a good record's game: 5 (five-card cribbage) or 6 (the
+    game of its players: records of earlier firmware are of those)."""
+    return 5 if r[0] == 2 and r[11] & _FIVE else 6
 
 
 def walk(out, f, count=0, room=0, data=None):
@@ -137,7 +145,8 @@ def add(store, m, summary=None):
     c = sum(m.games) & 0xFFFF  # the serial
     head[0:_HEAD] = bytes((2, n & 255, n >> 8, m.players, sides, m.target, m.result,
                            m.winner & 255, min(m.deals, 255), c & 255, c >> 8,
-                           (_MUGGINS_ON if m.muggins_on else 0) | (_SUMMARY if summary else 0)))
+                           (_MUGGINS_ON if m.muggins_on else 0) | (_SUMMARY if summary else 0)
+                           | (_FIVE if m.cards() == 5 else 0)))
     for c in range(sides):
         head[_HEAD + c] = min(m.score[c], 255)
     c = 0

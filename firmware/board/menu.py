@@ -15,7 +15,8 @@ DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who dea
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 # a setting's help line on the display, by board.settings.NAMES
 HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "match mode 0-3",
-        "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1")
+        "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1",
+        "cards 6 or 5")
 
 
 def menu_key(app, name):
@@ -83,8 +84,12 @@ def advise(app, name):
     if len(cards) not in (5, 6):
         return (REFUSE, "type 5 or 6 cards, then A or B")
     try:
-        room("cribbage.advise")
-        from cribbage.advise import best_discards  # lazily: only this mode needs it
+        if app.m.cards() == 5:  # five-card cribbage: throw two of the five
+            room("cribbage.advise5")
+            from cribbage.advise5 import best_discards
+        else:
+            room("cribbage.advise")
+            from cribbage.advise import best_discards  # lazily: only this mode needs it
     except ImportError:
         return (REFUSE, "no advisor on this board")
     try:

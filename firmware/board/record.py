@@ -4,7 +4,8 @@ board/stats.py, the page's export (board/export.py), tools/history.py and the te
     g = Record(r)   # r: a good record (history.walk() hands them out); g.version, g.players,
                     # g.sides, g.target, g.result (cribbage.events WIN..LURCH), g.winner,
                     # g.deals, g.serial, g.muggins (None: a version 1 record does not say),
-                    # g.summary (it holds the game's summary: cribbage/summary.py)
+                    # g.summary (it holds the game's summary: cribbage/summary.py),
+                    # g.cards (dealt each player: 5, five-card cribbage, or 6)
     g.score(k)      # side k's final score
     g.side(k)       # side k's summary totals to g.hands, g.hand, ... (TOTALS; None each
                     # without the summary): True if it has them
@@ -39,6 +40,7 @@ class Record:
          self.deals, self.serial, self.muggins, self._at, self._body) = H.head(r)
         self.r = r
         self.summary = self._body > 0
+        self.cards = H.cards(r)
         return self
 
     def score(self, k):

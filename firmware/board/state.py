@@ -17,12 +17,13 @@ def counting(app):
     """Whether the typed entry is a hand with its count (the display says it item by item:
     text.py): 0 a hand, 1 the crib, -1 not."""
     m = app.m
-    if (app.mode != NORMAL or m.phase == M.OVER or app.e.mug >= 0 or not showing(app)
-            or shower(m) < 0 or len(app.e.cards) != 4 or m.starter_card < 0):
-        return -1
     crib = m.phase == M.SHOW and m.crib_next
-    try:
-        score_hand(app.e.cards, m.starter_card, crib)
+    n = 3 if m.cards() == 5 and not crib else 4  # (five-card cribbage: a hand of three)
+    if (app.mode != NORMAL or m.phase == M.OVER or app.e.mug >= 0 or not showing(app)
+            or shower(m) < 0 or len(app.e.cards) != n or m.starter_card < 0):
+        return -1
+    try:  # (three cards: score.hand, a name a board has anyway)
+        (score_hand if n == 4 else M.score.hand)(app.e.cards, m.starter_card, crib)
     except ValueError:
         return -1
     return 1 if crib else 0
@@ -41,10 +42,12 @@ def preview(app):
         seat = shower(m)
         if seat < 0:
             return -1, 0
-        if len(app.e.cards) == 4 and m.starter_card >= 0:
+        if len(app.e.cards) == (3 if m.cards() == 5 and not m.crib_next else 4) \
+                and m.starter_card >= 0:  # (five-card cribbage: a hand of three)
             crib = m.phase == M.SHOW and m.crib_next
-            try:
-                total = score_hand(app.e.cards, m.starter_card, crib)
+            try:  # (three cards: score.hand, a name a board has anyway)
+                total = (score_hand if len(app.e.cards) == 4 else M.score.hand)(
+                    app.e.cards, m.starter_card, crib)
             except ValueError:
                 return -1, 0
             if app.e.num >= 0:

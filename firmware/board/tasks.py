@@ -119,5 +119,8 @@ async def tasks(app, frame_ms):
     start()
     if app.hw.get("net") is not None:  # the live page (board/web.py), on a board with Wi-Fi
         running.append(asyncio.create_task(web(app)))  # (it restarts the server itself)
+        if app.hw.get("broker") is not None:  # the club's broker (board/publish.py): its own
+            from board.publish import task  # task, which never ends and never blocks
+            running.append(asyncio.create_task(task(app)))
     while True:
         await sleep_ms(1000)

@@ -59,8 +59,10 @@ def lines(app):
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
-        if app.counting >= 0 and len(app.e.cards) == 4 and not m.muggins_on:  # (muggins:
-            # counted after OK; 4 cards: the view's update, not a fault since, said it is one)
+        if app.counting >= 0 and not m.muggins_on and \
+                len(app.e.cards) == (3 if m.cards() == 5 and app.counting == 0 else 4):
+            # (muggins: counted after OK; 4 cards (five-card: 3): the view's update, not a
+            # fault since, said it is one)
             items = breakdown(app.e.cards, m.starter_card, app.counting == 1)
             total = 0
             for item in items:
@@ -68,8 +70,9 @@ def lines(app):
             out.append("= %d" % total)
             more = dealer_next(app)
             if more:  # one OK counts the dealer's hand too: its count, before the OK
-                out.append("then %s = %d" % (seat_name(app, m.dealer),
-                                             score_hand(more, m.starter_card, False)))
+                out.append("then %s = %d" % (seat_name(app, m.dealer), score_hand(
+                    more, m.starter_card, False) if len(more) == 4 else sum(
+                    item[2] for item in breakdown(more, m.starter_card, False))))
             said = screen.wrap(spoken(items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second

@@ -32,15 +32,11 @@ import sys
 from microdot import Microdot, Request, Response
 from microdot.sse import sse_response
 
-from cribbage import match as M
-from cribbage.cards import fmt
-from cribbage.events import why
 from board import screen
 from board.fault import room, forget
-from board.settings import MATCHES  # (the menu's words: one table)
+from board.snapshot import snapshot  # (the game as the page shows it)
 from board.keypad import ticks_diff, ticks_add, sleep_ms
 from board.modes import NEW_GAME, SAY, PIN, SUSPECT, MSG_TEXT, message
-from version import VERSION
 
 from micropython import const
 
@@ -79,7 +75,6 @@ Request.max_readline = _LINE
 Request.max_content_length = _BODY
 Request.max_body_length = _BODY
 
-PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..OVER
 
 
 def _root():
@@ -414,114 +409,6 @@ class Web(Microdot):
         return host.endswith(".local" + self.port) and o == "http://" + host
 
 
-def snapshot(app):
-    """What the page shows, as a dict (JSON): the scores, pegs (as LED numbers on the layout),
-    games won, whose deal/turn/crib, the count and the series, the last points and why, the
-    display's lines, the last show's cards and count."""
-    m = app.m
-    L = app.layout
-    sides = m.sides
-    lanes = L.lanes
-    pegs = []
-    for s in range(sides):
-        lane = s % lanes
-        pegs.append([L.peg(lane, min(m.score[s], m.target), m.target),
-                     L.peg(lane, min(m.back[s], m.target), m.target) if m.back[s] else -1,
-                     s // lanes])
-    skunk = []
-    for lane in range(min(lanes, sides)):
-        skunk.append([L.peg(lane, m.skunk_line, m.target) if m.skunk_line else -1,
-                      L.peg(lane, m.double_line, m.target) if m.double_line else -1])
-    games = []
-    for lane in range(lanes):
-        k = []
-        for i in range(L.games):
-            k.append(L.games_led(lane, i))
-        games.append(k)
-    pile = []
-    for c in m.pile:
-        pile.append(fmt(c))
-    phase = m.phase
-    turn = m.turn
-    st = {
-        "version": VERSION, "changes": app.changes,
-        "players": m.players, "sides": sides, "target": m.target,
-        "names": screen.SIDE_NAMES[:sides],
-        "phase": PHASES[phase] if 0 <= phase < len(PHASES) else str(phase),
-        "deal": m.deals, "score": list(m.score), "back": list(m.back),
-        "games": list(m.games[:sides]),
-        "match": MATCHES[m.mode] if 0 <= m.mode < len(MATCHES) else "",
-        "match_won": m.match_won(), "pegs": pegs, "skunk": skunk, "games_leds": games,
-        "dealer": m.dealer, "dealer_side": m.side_of(m.dealer) if m.dealer >= 0 else -1,
-        "deals_next": deals_next(app),
-        "turn": turn, "turn_side": m.side_of(turn) if turn >= 0 else -1,
-        "crib_next": bool(m.crib_next), "count": m.count, "pile": pile,
-        "starter": fmt(m.starter_card) if m.starter_card >= 0 else "",
-        "last": {"side": m.last_side, "points": m.last_points,
-                 "why": why(m.last_why)},
-        "winner": m.winner,
-        "result": screen.RESULTS[m.result] if 0 <= m.result < len(screen.RESULTS) else "",
-        "error": app.err or "",
-        "show": last_show(m),
-    }
-    if app.display is not None:
-        st["lines"] = app.lines()
-    return st
-
-
-def deals_next(app):
-    """Between deals, the side that deals next, as the display names it ("deal: Blue": the
-    seat after the last dealer, or the one chosen with A before the first deal); else -1."""
-    m = app.m
-    if m.phase != M.DEAL:
-        return -1
-    return m.side_of(m.next_dealer if m.next_dealer >= 0 else app.e.seat)
-
-
-def last_show(m):
-    """The newest hand or crib shown with its cards in this deal: {"cards", "starter",
-    "crib", "points", "said"} (the spoken count), or None."""
-    from cribbage.events import E_SHOW, E_DEAL, shown, size
-    from cribbage.journal import committed
-
-    room("cribbage.spoken")  # (a board without a display has not loaded it)
-    from cribbage.spoken import breakdown, spoken
-
-    if m.phase != M.SHOW and m.phase != M.DEAL and m.phase != M.OVER:
-        return None
-    e = committed(m)  # the journal's events, in place
-    i = 0
-    end = len(e)
-    last = -1  # where the newest show with cards is, and which show of its deal it was
-    at = shows = 0
-    cards = None
-    while i < end:
-        k = e[i]
-        if k & 0xF0 == E_SHOW:
-            c = shown(e, i)
-            if c is not None:
-                last = i
-                at = shows
-                cards = c
-            shows += 1
-        elif k & 0xF0 == E_DEAL:
-            last = -1
-            shows = 0
-        i += size(e, i, m.players)
-    if last < 0 or cards is None or m.starter_card < 0:
-        return None
-    crib = at == m.players  # a deal shows each seat's hand, then the crib
-    items = breakdown(cards, m.starter_card, crib)
-    pts = 0
-    for it in items:
-        pts += it[2]
-    out = []
-    for c in cards:
-        out.append(fmt(c))
-    return {"cards": out, "starter": fmt(m.starter_card), "crib": crib, "points": pts,
-            "said": spoken(items)}
-
-
 def _ip(addr):
     """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
     if isinstance(addr, tuple):
@@ -602,29 +489,56 @@ def routes(web):
 
     @web.post("/new-game")
     async def new_game(req):
-        if not web.origin_ok(req):
-            return "not from the board's page", 403
-        now = app.clock()
-        ip = _ip(req.client_addr)
-        left = _waits(web, now, ip, _TRY)
-        if left:
-            return "locked: wait %d s" % (left // 1000 + 1), 429
-        pin = (req.form or {}).get("pin", "")
-        shown = web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
-        if not shown or web.pin_for != ip:
-            return "ask for the PIN first", 403  # (no PIN of this phone's to guess)
-        if pin != str(web.pin):
-            _strike(web, now, ip, _TRY)  # (its own wait: nobody else's)
-            web.tries += 1
-            if web.tries >= _TRIES:  # enough guesses at this one
-                web.new_pin()
-                show_pin(web, False)
-            return "wrong PIN", 403
-        web.phones.pop(ip, None)  # (its waits start again)
-        web.new_pin()  # a PIN serves once
-        show_pin(web, False)
+        no = _pin_refused(web, req, req.form or {})
+        if no:
+            return no
+        _pin_used(web, req)
         app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
+
+    # The club (board/publish.py): the broker's address and the connection's status, and
+    # the seats' names, set with the PIN the board shows (as a new game is; a PIN serves once).
+    def clubfiles():  # board/clubfiles.py, for the request (let go after: forget)
+        room("board.clubfiles")
+        from board import clubfiles as F
+        return F
+
+    @web.get("/club")
+    async def club(req):
+        P = sys.modules.get("board.publish")  # (loaded by its task: a broker is named)
+        if P is not None:
+            return json.dumps(P.info(app)), 200, {"Content-Type": "application/json"}
+        had = "board.clubfiles" in sys.modules
+        try:
+            out = {"broker": None, "status": "off", "names": clubfiles().load_names(app.store)}
+        finally:
+            if not had:
+                forget("board.clubfiles")
+        return json.dumps(out), 200, {"Content-Type": "application/json"}
+
+    @web.post("/names")
+    async def names(req):
+        form = req.form or {}
+        no = _pin_refused(web, req, form)
+        if no:
+            return no
+        had = "board.clubfiles" in sys.modules
+        try:
+            F = clubfiles()
+            try:
+                got = F.parse_names(form.get("names", ""))
+            except ValueError as e:
+                return str(e), 400  # (the PIN still works: the names can be put right)
+            _pin_used(web, req)
+            F.save_names(app.store, got)
+        finally:
+            F = None
+            if not had:
+                forget("board.clubfiles")
+        P = sys.modules.get("board.publish")
+        if P is not None:
+            P.names_kept(got)  # (the state goes out again with them)
+        return "names kept", 200
 
     @web.errorhandler(404)
     async def not_found(req):
@@ -633,6 +547,39 @@ def routes(web):
     @web.errorhandler(MemoryError)
     async def short(req, e):
         return "short of memory: try again", 503, {"Retry-After": "3"}
+
+
+def _pin_refused(web, req, form):
+    """Why a write with the PIN in form is refused, as (text, status), or None: it must come
+    from the board's own page, from the phone the PIN was shown for, within _PIN_SHOWN_MS, and
+    that phone not waiting; a wrong PIN makes only that phone wait (doubling), and the third
+    takes the PIN off the board. (The page's new game and the seats' names: one check.)"""
+    if not web.origin_ok(req):
+        return "not from the board's page", 403
+    now = web.app.clock()
+    ip = _ip(req.client_addr)
+    left = _waits(web, now, ip, _TRY)
+    if left:
+        return "locked: wait %d s" % (left // 1000 + 1), 429
+    shown = web.pin_at >= 0 and 0 <= ticks_diff(now, web.pin_at) < _PIN_SHOWN_MS
+    if not shown or web.pin_for != ip:
+        return "ask for the PIN first", 403  # (no PIN of this phone's to guess)
+    if form.get("pin", "") != str(web.pin):
+        _strike(web, now, ip, _TRY)  # (its own wait: nobody else's)
+        web.tries += 1
+        if web.tries >= _TRIES:  # enough guesses at this one
+            web.new_pin()
+            show_pin(web, False)
+        return "wrong PIN", 403
+    return None
+
+
+def _pin_used(web, req):
+    """The PIN served: it is taken off the board (a PIN serves once), the phone's waits start
+    again."""
+    web.phones.pop(_ip(req.client_addr), None)
+    web.new_pin()
+    show_pin(web, False)
 
 
 def show_pin(web, on):

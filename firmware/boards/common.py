@@ -72,4 +72,8 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
     net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net
+        from boards.wifi import broker  # the club's broker (board/publish.py), if named
+        club = broker(uid=machine.unique_id())
+        if club:  # (else board/publish.py is never loaded)
+            hw["broker"] = lambda: club
     return hw

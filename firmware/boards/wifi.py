@@ -69,3 +69,40 @@ def joiner(path=PATH, setup=None, light=None):
             await sleep_ms(_RETRY_MS)
 
     return join
+
+
+def broker(path=PATH, uid=b""):
+    """The club's MQTT broker named in the Wi-Fi file (board/publish.py publishes to it):
+    {"host", "port", "prefix", "board"} from its "broker" entry ({"host": "192.168.1.10",
+    "port": 1883, "prefix": "cribbage", "board": "t1"}: only host is needed), or None when
+    the file names none or is unreadable. The board's id defaults to the last 3 bytes of uid
+    (machine.unique_id()) in hex."""
+    import json
+
+    try:
+        with open(path) as f:
+            b = json.load(f)["broker"]
+        if isinstance(b, str):
+            b = {"host": b}
+        host = b["host"]
+        if not (isinstance(host, str) and host):
+            return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
+    port = b.get("port", 1883)
+    prefix = b.get("prefix", "cribbage")
+    if not (_word(board, 16) and _word(prefix, 32) and isinstance(port, int)
+            and 0 < port < 65536):
+        return None  # (tools/flash.py says why before it is written)
+    return {"host": host, "port": port, "prefix": prefix, "board": board}
+
+
+def _word(s, n):
+    """s is a topic level of at most n letters, digits, "-" and "_" (no "/", "+", "#")."""
+    if not isinstance(s, str) or not 0 < len(s) <= n:
+        return False
+    for c in s:
+        if not (c.isalpha() or c.isdigit() or c in "-_"):
+            return False
+    return True

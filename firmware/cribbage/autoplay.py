@@ -13,7 +13,7 @@ SHOW keeps the four cards with the best average hand, ignoring the crib, and pla
 """
 
 from .cards import PIP
-from .deal import new_deck, shuffle, deal_hands, dealt
+from .deal import new_deck, shuffle, deal_hands, dealt, deal_five
 from .score import score_play
 from . import match as _m
 
@@ -43,6 +43,25 @@ def _throw(hand, k, strategy, crib_mine, rand):
                 best = i
     idx = advise.THROWS6[best] if len(hand) == 6 else advise.THROWS5[best]
     out = [hand[i] for i in idx]
+    for c in out:
+        hand.remove(c)
+    return out
+
+
+def _throw_five(hand, strategy, crib_mine, rand):
+    """Remove two of the five cards of a five-card cribbage hand and return them (the
+    advisor's throw: cribbage/advise5.py; SHOW: the best kept three alone)."""
+    if strategy == RANDOM:
+        return [hand.pop(rand(len(hand))), hand.pop(rand(len(hand)))]
+    from . import advise5
+
+    advise5.rank(hand, crib_mine)
+    best = advise5.ORDER[0]
+    if strategy == SHOW:
+        for i in range(10):
+            if advise5.HAND[i] > advise5.HAND[best]:
+                best = i
+    out = [hand[i] for i in advise5.THROWS[best]]
     for c in out:
         hand.remove(c)
     return out
@@ -87,11 +106,16 @@ def play_deal(m, rand, strategies, seen=None):
     shuffle(deck, rand)
     m.deal()
     d = m.dealer
-    hands, crib, rest = deal_hands(n, d, deck)
-    for s in range(n):
-        k = dealt(n, d, s)[1]
-        mine = m.side_of(s) == m.side_of(d)
-        crib.extend(_throw(hands[s], k, strategies[s], mine, rand))
+    if m.cards() == 5:  # five-card cribbage: five each, two each to the crib
+        hands, crib, rest = deal_five(d, deck)
+        for s in range(2):
+            crib.extend(_throw_five(hands[s], strategies[s], s == d, rand))
+    else:
+        hands, crib, rest = deal_hands(n, d, deck)
+        for s in range(n):
+            k = dealt(n, d, s)[1]
+            mine = m.side_of(s) == m.side_of(d)
+            crib.extend(_throw(hands[s], k, strategies[s], mine, rand))
     left = [list(h) for h in hands]
     cards = (hands, crib, left)
     if seen:

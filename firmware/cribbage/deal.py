@@ -43,6 +43,15 @@ def dealt(players, dealer, seat):
     return 5, 1
 
 
+def deal_five(dealer, deck):
+    """Five-card cribbage (two players): five each, one at a time, the pone first. Returns
+    (hands, crib, rest) as deal_hands does (the crib empty: two each are thrown to it)."""
+    hands = [[], []]
+    for k in range(10):
+        hands[(dealer + 1 + k) % 2].append(deck[k])
+    return hands, [], deck[10:]
+
+
 def deal_hands(players, dealer, deck):
     """Deal from the top of the (shuffled) deck one card at a time round the table, starting
     left of the dealer. Returns (hands, crib, rest): hands[seat] a list of 5 or 6 cards (4

@@ -48,6 +48,9 @@ WHY_CRIB = const(5)     # the crib
 WHY_PEG = const(6)      # a plain peg entered by hand
 WHY_PENALTY = const(7)  # misdeal / failure to play: two to the other side
 WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
+# (9: five-card cribbage's three for last, the first pone's at the first deal; private,
+# _WHY_LAST where used: journal.py, summary.py; a name more in this module is one more in
+# every board's RAM)
 
 # Penalty kinds (Match.penalty).
 MISDEAL = const(0)
@@ -156,17 +159,21 @@ def size(b, i, players):
 
 def why(k):
     """The word for why points were pegged (Match.last_why: WHY_PLAY ... WHY_MUGGINS):
-    "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins"; "" for none (0) or
-    an unknown one. (The one table of these words: the display and the live page say them.)"""
-    w = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins")
+    "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins", "last" (9: five-card
+    cribbage's three for last); "" for none (0) or an unknown one. (The one table of these
+    words: the display and the live page say them.)"""
+    w = ("", "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins", "last")
     return w[k] if 0 <= k < len(w) else ""
 
 
 def shown(b, i):
     """The cards of the show event at b[i] (a journal's bytes: E_SHOW | 1 has the hand's four
-    cards after its code, | 2 its points after them), as bytes; None when it gives its points
-    only. (The one reader of a show's layout outside the engine's handlers.)"""
-    return bytes(b[i + 1:i + 5]) if b[i] & 0xF1 == E_SHOW | 1 else None
+    cards after its code, the fourth NO_CARD in a five-card game's three-card hand, | 2 its
+    points after them), as bytes; None when it gives its points only. (The one reader of a
+    show's layout outside the engine's handlers.)"""
+    if b[i] & 0xF1 != E_SHOW | 1:
+        return None
+    return bytes(b[i + 1:i + (4 if b[i + 4] == NO_CARD else 5)])
 
 
 def events_whole(j, start, end, top, players):

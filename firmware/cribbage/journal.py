@@ -73,6 +73,7 @@ _PREV = ("winner", "result", "last_side", "last_points", "last_why", "dealer", "
          "deals", "events")
 _PREV_NARROW = const(7)
 _PREV_HEAD = const(13)  # 11 bytes of _PREV, 2 spare
+_WHY_LAST = const(9)  # five-card cribbage's three for last (events.py: private, a name less)
 
 
 def put16(b, i, v):
@@ -325,6 +326,9 @@ def apply(self, b, i):
         self.next_dealer = (d + 1) % self.players
         self.deals += 1
         self.phase = ev.STARTER
+        if self.deals == 1 and self._where[59] & 8:  # (_RULES, _FIVE: pegging.py)
+            # five-card cribbage: the pone takes three for last at the start of the game
+            ev.peg(self, (d + 1) % self.players % self.sides, 3, _WHY_LAST)
     elif k == ev.E_STARTER:
         starter(self, b[i + 1])
     elif k & 0xF0 == ev.E_SHOW:

@@ -88,7 +88,9 @@ no side %r: sides are 0 to %d
 no deal now: show the hands and the crib first
 no penalty before the first deal
 the match mode is 0 to 3, not %r
-who deals the next game is 0 to 2, not %r"""
+who deals the next game is 0 to 2, not %r
+the cards are 6, or 5: five-card cribbage, a game of 2 players to 61
+in five-card cribbage a hand is 3 cards"""
 _PLAYERS = const(0)
 _TARGET = const(1)
 _LINES = const(2)
@@ -110,8 +112,11 @@ _DEAL_ON = const(17)
 _NO_DEAL_YET = const(18)
 _MODE = const(19)
 _DEAL_RULE = const(20)
+_FIVE_GAME = const(21)
+_HAND3 = const(22)
 _RULES = const(59)  # _where's byte of rules a new deal keeps, and its bit (events.py)
 _ALL_DEAD = const(4)
+_FIVE = const(8)  # five-card cribbage (pegging.py)
 _DEAL_CUT = const(1)  # who deals the next game: the players cut (events.py)
 
 
@@ -141,7 +146,8 @@ class Match:
     # events                                 events in the journal (undo depth)
 
     def __init__(self, players=2, target=121, muggins=False, skunk_line=-1, skunk_games=2,
-                 double_line=-1, double_games=3, pairs=False, mode=SINGLE, deal=_DEAL_CUT):
+                 double_line=-1, double_games=3, pairs=False, mode=SINGLE, deal=_DEAL_CUT,
+                 cards=6):
         # A new game. players 2..6; target 121 or 61; muggins on/off. skunk_line: a loser
         # under it makes the win count skunk_games (default 91 in the 121 game; in the 61 game
         # it is the lurch, default 31); double_line: under it, double_games (default 61 in the
@@ -153,6 +159,9 @@ class Match:
         # the first (1: the players cut for deal, as the sheets; 2: the loser; 0: on round
         # the table, as earlier firmware did; ACC: the loser, whatever it says). ValueError
         # for bad settings. (A game saved by earlier firmware: saved.loads sets _ALL_DEAD.)
+        # cards: 6, or 5 for five-card cribbage (Hoyle): two players, 61 holes, three cards
+        # each in the play and the show, one series of play, three for last to the first
+        # pone. ("cards", not "five": a name every board has already, see score.hand.)
         if mode not in (SINGLE, BEST_OF_3, BEST_OF_5, ACC):
             raise ValueError(say(_NO, _MODE, (mode,)))
         if deal not in (0, 1, 2):
@@ -161,6 +170,8 @@ class Match:
             raise ValueError(say(_NO, _PLAYERS, (players,)))
         if target not in (61, 121):
             raise ValueError(say(_NO, _TARGET, (target,)))
+        if cards != 6 and (cards != 5 or players != 2 or target != 61):
+            raise ValueError(say(_NO, _FIVE_GAME))
         if skunk_line == -1 or skunk_line is None:
             skunk_line = 91 if target == 121 else 31
         if double_line == -1 or double_line is None:
@@ -190,7 +201,7 @@ class Match:
         self._prev = b""         # the finished game's end, for one undo (journal.py)
         self._showing = False    # True while undo shows it
         self._where = bytearray(DECK + 8)  # (and each seat's go, the dead, RULES: events.py)
-        self._where[_RULES] = deal  # (a new deal keeps it)
+        self._where[_RULES] = deal | (_FIVE if cards == 5 else 0)  # (a new deal keeps it)
         self.error = None
         self.deals = 0
         s = self.sides
@@ -214,13 +225,18 @@ class Match:
         # (byte 2: muggins, | 2 for six players in two teams: saves before them lack it,
         # | the match mode << 2: saves before it have 0, SINGLE; | who deals the next game
         # << 4, | 64 when a failure to play kills only the cards that fitted: saves before
-        # them have 0: the deal round the table, every card dead, as they were played)
+        # them have 0: the deal round the table, every card dead, as they were played;
+        # | 128 five-card cribbage: saves before it have 0, six cards)
         r = self._where[_RULES]
         return bytes((self.players, self.target, (1 if self.muggins_on else 0)
                       | (2 if self.players == 6 and self.sides == 2 else 0) | self.mode << 2
-                      | (r & 3) << 4 | (0 if r & _ALL_DEAD else 64),
+                      | (r & 3) << 4 | (0 if r & _ALL_DEAD else 64) | (128 if r & _FIVE else 0),
                       self.skunk_line,
                       self.skunk_games, self.double_line, self.double_games))
+
+    def cards(self):
+        """5 in five-card cribbage (hands of three, one series of play: pegging.py), else 6."""
+        return 5 if self._where[_RULES] & _FIVE else 6
 
     def match_won(self):
         # The side whose game just won the match (best of 3 or 5: it has the games the match
@@ -350,10 +366,14 @@ class Match:
         flags = 0
         k = 1
         if hand is not None:
-            if len(hand) != 4:
-                raise self._refuse(_HAND, (len(hand),))
-            for i in range(4):
+            n = 3 if self._where[_RULES] & _FIVE and not self.crib_next else 4
+            if len(hand) != n:
+                raise self._refuse(_HAND, (len(hand),)) if n == 4 else self._refuse(_HAND3)
+            for i in range(n):
                 ev[k] = self._card_arg(hand[i])
+                k += 1
+            if n == 3:  # (journalled as four bytes, the last NO_CARD: events.size is unchanged)
+                ev[k] = NO_CARD
                 k += 1
             flags |= 1
         if points is not None and points != -1:

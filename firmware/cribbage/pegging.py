@@ -7,7 +7,7 @@ validates first and changes the state only when the event is good.
 from .cards import PIP, DECK, fmt
 from .score import score_hand, play_parts, play_points, PLAY_LAST, PLAY_GO
 from .events import (PLAY, SHOW, STARTER, DEAL, WHY_PLAY, WHY_GO, WHY_HAND, WHY_CRIB, HAND_MAX,
-                     AT_STARTER, AT_HAND, AT_CRIB, show_points_ok, say, peg)
+                     AT_STARTER, AT_HAND, AT_CRIB, NO_CARD, show_points_ok, say, peg)
 
 from micropython import const
 
@@ -36,7 +36,8 @@ a hand or crib counts 0 to 29, not %d
 no go on a count of %d: every card fits (go at 22 or more)
 seat %d cannot pay side %d: not in the play, his own side, or his cards are dead
 no false go: the card just played did not prove one
-%s is dead: it fitted at %d when seat %d said go"""
+%s is dead: it fitted at %d when seat %d said go
+in five-card cribbage a hand is 3 cards and the crib 4"""
 _STARTER = const(5)
 _PLAYED = const(6)
 _OVER_31 = const(7)
@@ -57,6 +58,7 @@ _GO_FITS = const(21)
 _BAD_DEAD = const(22)
 _NOT_FALSE_GO = const(23)
 _DEAD_CARD = const(24)
+_THREE = const(25)
 
 # Match._where after the DECK cards (events.py): each seat's lowest go count (a dead seat's:
 # the count that says which of his cards are dead, 0 all), the dead seats, the game's rules.
@@ -64,6 +66,7 @@ _GO_AT = const(52)
 _DEAD = const(58)
 _RULES = const(59)
 _ALL_DEAD = const(4)
+_FIVE = const(8)  # five-card cribbage (Match(cards=5)): three cards each in the play and show
 
 
 def play(self, c):
@@ -92,16 +95,17 @@ def play(self, c):
     self._plays += 1
     self._last_player = seat
     parts = play_parts(self.pile)
-    last = self._plays == 4 * self.players
+    # (five-card cribbage, _FIVE: three cards each, one series; no local more: see show())
+    last = self._plays == (3 if self._where[_RULES] & _FIVE else 4) * self.players
     if self.count == 31:
-        end_series(self)
+        (end_play if self._where[_RULES] & _FIVE else end_series)(self)
     elif last:
         parts |= PLAY_LAST  # one for the last card
     else:
         nxt = next_active(self, seat)
         if nxt < 0:  # he has no cards left and nobody else can go on: one for the go
             parts |= PLAY_GO
-            end_series(self)
+            (end_play if self._where[_RULES] & _FIVE else end_series)(self)
         else:
             self.turn = nxt
     self.last_play = parts
@@ -120,7 +124,7 @@ def go(self):
     if w[_DEAD] >> t & 1:  # some of his cards are dead (the rest did not fit at his go)
         if self.count <= 21:  # any live card would fit: he has none, his cards left are dead
             w[_GO_AT + t] = 0
-            self._plays += 4 - self.played[t]
+            self._plays += (3 if w[_RULES] & _FIVE else 4) - self.played[t]
     elif self.count == 0:
         raise ValueError(say(_NO, _GO_AT_0))
     elif self.count <= 21:  # the seat to play holds a card and any card fits: no go
@@ -140,10 +144,11 @@ def pass_on(self, seat):
         return
     last = self._last_player
     pts = 1 if self.count else 0
-    if self._plays == 4 * self.players:  # (dead cards took the last ones out)
+    if self._plays == (3 if self._where[_RULES] & _FIVE else 4) * self.players:  # (dead cards
+        # took the last ones out)
         end_play(self)
-    else:
-        end_series(self)
+    else:  # (five-card cribbage: one series, no count after a go or a 31: Hoyle)
+        (end_play if self._where[_RULES] & _FIVE else end_series)(self)
     peg(self, last % self.sides, pts, WHY_GO)
 
 
@@ -155,7 +160,7 @@ def next_active(self, seat):
     out = self.gone
     for k in range(1, n + 1):
         t = (seat + k) % n
-        if self.played[t] < 4 and not out >> t & 1 \
+        if self.played[t] < (3 if w[_RULES] & _FIVE else 4) and not out >> t & 1 \
                 and not (w[_DEAD] >> t & 1 and not w[_GO_AT + t]):
             return t
     return -1
@@ -190,7 +195,8 @@ def dead(self, side, seat, at):
         g = 0
     w[_GO_AT + seat] = g  # his cards of pips 31 - g or less are dead (g 0: all)
     if not g:
-        self._plays += 4 - self.played[seat]  # (cards out of the play: played or dead)
+        self._plays += (3 if w[_RULES] & _FIVE else 4) - self.played[seat]  # (out: played,
+        # or dead)
     elif self.turn != seat or self.count < g:
         return  # (to play: a live card, over 31 - g, may fit: he plays it or says go)
     else:
@@ -242,7 +248,8 @@ def show(self, b, i, has_cards, claim):
     # claimed (or entered) in claim (-1: none). See Match.show.
     phase = self.phase
     if phase == PLAY and self._plays:
-        raise ValueError(say(_NO, _PLAY_ON, (4 * self.players - self._plays,)))
+        raise ValueError(say(_NO, _PLAY_ON, ((3 if self._where[_RULES] & _FIVE else 4)
+                                             * self.players - self._plays,)))
     if phase not in (SHOW, PLAY, STARTER):
         raise ValueError(say(_NO, _NO_SHOW))
     if phase == SHOW:
@@ -253,11 +260,16 @@ def show(self, b, i, has_cards, claim):
         crib = False
     w = self._where
     mug = 0
+    # (five-card cribbage: a hand of 3 cards, its 4th byte NO_CARD; as few locals more as can
+    # be: a bigger frame in this hot path moved the heap's peak, test_board_mp)
+    n = 3 if w[_RULES] & _FIVE and not crib else 4
     if has_cards:
         if self.starter_card < 0:
             raise ValueError(say(_NO, _NO_STARTER))
+        if w[_RULES] & _FIVE and (b[i + 3] == NO_CARD) != (n == 3):
+            raise ValueError(say(_NO, _THREE))
         mine = 0
-        for a in range(4):
+        for a in range(n):
             c = b[i + a]
             if c >= DECK:
                 raise ValueError(say(_NO, _NOT_CARD, (c,)))
@@ -269,18 +281,25 @@ def show(self, b, i, has_cards, claim):
                 mine += 1
         if not crib and mine != self.played[seat]:
             raise ValueError(say(_NO, _HOLD, (seat, self.played[seat])))
-        hand = bytes(b[i:i + 4])
-        pts = score_hand(hand, self.starter_card, crib)
+        hand = bytes(b[i:i + n])
+        if n == 4:
+            pts = score_hand(hand, self.starter_card, crib)
+        else:  # five-card cribbage: three cards (score.hand: a name a board has anyway)
+            from .score import hand as count
+
+            pts = count(hand, self.starter_card)
         if claim >= 0:
             if claim > pts:
                 raise ValueError(say(_NO, _OVER_CLAIM,
                                      (claim, "crib" if crib else "hand", pts)))
-            if not show_points_ok(claim):  # under the true count, yet no hand makes it
+            if not (show_points_ok(claim) if n == 4 else
+                    0 <= claim <= 15 or claim == 20):  # under the true count, yet no hand
+                # makes it (a three-card hand: 0 to 15, or 20; test_five_exhaustive)
                 raise ValueError(say(_NO, _NO_COUNT, (claim,)))
             mug = pts - claim
             pts = claim
     else:
-        if not show_points_ok(claim):
+        if not (show_points_ok(claim) if n == 4 else 0 <= claim <= 15 or claim == 20):
             raise ValueError(say(_NO, _NO_COUNT if claim <= HAND_MAX else _COUNT_RANGE,
                              (claim,)))
         pts = claim
@@ -288,7 +307,7 @@ def show(self, b, i, has_cards, claim):
     if phase != SHOW:
         end_play(self)
     if has_cards:
-        for a in range(4):
+        for a in range(n):
             w[b[i + a]] = AT_CRIB if crib else AT_HAND + seat
     if crib:
         self.phase = DEAL

@@ -2,9 +2,9 @@
 
 Saved form (dumps, version 2): version byte, the 7 settings bytes (Match.settings: players,
 target, flags (1 muggins, 2 six players in two teams, the match mode << 2, who deals the next
-game << 4, 64 dead cards as sheet 000 (only those that fitted): saves of earlier firmware have
-0 there, single games, the deal on round the table, every card dead, and load as they were
-played), skunk line and games, double line and games),
+game << 4, 64 dead cards as sheet 000 (only those that fitted), 128 five-card cribbage: saves
+of earlier firmware have 0 there, single games, the deal on round the table, every card dead,
+six cards, and load as they were played), skunk line and games, double line and games),
 committed and total journal lengths (2 bytes each), flags (1: the finished game is kept,
 2: it is showing), the base (next dealer, games won per side, 2 bytes each: in ACC mode game
 points), the finished game's record if kept (journal.py), the journal with its redo events,
@@ -122,7 +122,7 @@ def loads(data, match_class):
     m = match_class(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
                     skunk_games=s[4], double_line=s[5], double_games=s[6],
                     pairs=not s[2] & 2,  # (six players saved before the two teams: pairs)
-                    mode=s[2] >> 2 & 3, deal=s[2] >> 4 & 3)
+                    mode=s[2] >> 2 & 3, deal=s[2] >> 4 & 3, cards=5 if s[2] & 128 else 6)
     if not s[2] & 64:  # saved by earlier firmware: a failure to play kills every card left
         m._where[59] |= 4  # (events.py: _RULES, _ALL_DEAD)
     committed = get16(data, 8)

@@ -64,15 +64,21 @@ def rank_items(cards):
 
 def breakdown(hand, starter, crib=False):
     """The count as a player says it: a list of (kind, cards, points) items, fifteens first,
-    then pairs, runs, flush and nobs. The points add up to score_hand(hand, starter, crib)."""
-    total = score_hand(hand, starter, crib)  # validates
+    then pairs, runs, flush and nobs. The points add up to score_hand(hand, starter, crib)
+    (three cards: a hand of five-card cribbage, score.hand)."""
+    if len(hand) == 3 and not crib:
+        from .score import hand as count  # (a name a board has anyway)
+
+        total = count(hand, starter)  # validates
+    else:
+        total = score_hand(hand, starter, crib)  # validates
     items = rank_items(list(hand) + [starter])
     suit = hand[0] & 3
     if all(c & 3 == suit for c in hand):
         if starter & 3 == suit:
-            items.append((KINDS[_FLUSH], tuple(hand) + (starter,), 5))
+            items.append((KINDS[_FLUSH], tuple(hand) + (starter,), len(hand) + 1))
         elif not crib:
-            items.append((KINDS[_FLUSH], tuple(hand), 4))
+            items.append((KINDS[_FLUSH], tuple(hand), len(hand)))
     for c in hand:
         if c >> 2 == JACK and c & 3 == starter & 3:
             items.append((KINDS[_NOBS], (c,), 1))

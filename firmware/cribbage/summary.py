@@ -63,6 +63,7 @@ _PEG = const(4)      # WHY_PEG: points pegged by hand
 _PENALTY = const(5)
 _MUGGINS = const(6)  # points this side took from another's short count
 _FIELDS = const(7)
+_WHY_LAST = const(9)  # five-card cribbage's three for last (cribbage/journal.py): as a peg
 _NONE = const(255)   # _HAND, _CRIB: nothing shown
 # the bytes: a side's totals (the order of totals()), a deal's flags
 _T_SHOWN = const(9)  # best show, then 28s | 29s << 4
@@ -160,7 +161,8 @@ def dumps(m, limit):
                 w = m.last_why  # its field (no table: nothing to allocate)
                 _add(cur, m.last_side * _FIELDS + (
                     _PLAY if w == ev.WHY_PLAY or w == ev.WHY_GO else _HEELS if w == ev.WHY_HEELS
-                    else _PEG if w == ev.WHY_PEG else _PENALTY if w == ev.WHY_PENALTY
+                    else _PEG if w == ev.WHY_PEG or w == _WHY_LAST
+                    else _PENALTY if w == ev.WHY_PENALTY
                     else _MUGGINS if w == ev.WHY_MUGGINS else _CRIB if w == ev.WHY_CRIB
                     else _HAND), got)
             for k in range(sides):  # what else the event pegged (the go a dead hand ends the

@@ -16,7 +16,8 @@ def test_every_why_has_its_word_and_none_has_none():
                                      match.WHY_HAND, match.WHY_CRIB, match.WHY_PEG,
                                      match.WHY_PENALTY, match.WHY_MUGGINS)] == [
         "play", "go", "heels", "hand", "crib", "peg", "penalty", "muggins"]
-    assert events.why(0) == "" and events.why(9) == "" and events.why(-1) == ""
+    assert events.why(9) == "last"  # five-card cribbage's three for last
+    assert events.why(0) == "" and events.why(10) == "" and events.why(-1) == ""
 
 
 def test_a_games_last_why_is_said():

@@ -15,7 +15,8 @@ import hostenv  # noqa: F401  (firmware/ on sys.path)
 from boards.fake import build
 from boards.ramfs import RamFs
 from board.app import App
-from board import export, history, web
+from board import export, history
+from board.snapshot import snapshot
 from board.storage import Storage
 from cribbage import summary
 from cribbage.autoplay import RANDOM, cut_for_deal, play_deal, seeded
@@ -82,7 +83,7 @@ class SimBoard:
         (a game just won shows its end, as the board does until OK)."""
         if self.m is None:
             self._match()
-        st = web.snapshot(self.app)
+        st = snapshot(self.app)
         st["board"] = self.name
         st["names"] = list(self.names)
         return st

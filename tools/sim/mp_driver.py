@@ -340,6 +340,10 @@ async def main(storage, realtime, display=True, board="", web=0):
         hw["net"] = localhost
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
+        from boards.wifi import broker  # the club's broker, if STORAGE/wifi.json names one
+        club = broker(storage + "/wifi.json", b"sim")
+        if club:
+            hw["broker"] = lambda: club
     if realtime:
         hw["clock"] = time.ticks_ms
         hw["sleep_ms"] = time.sleep_ms

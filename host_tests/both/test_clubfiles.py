@@ -1,0 +1,29 @@
+"""The seats' names of the club publisher (board/clubfiles.py), under CPython and MicroPython:
+checked, kept and read back; a bad file is no names. (Its outbox's tests are in
+host_tests/test_publish.py: the history's reader wants more heap than make test-mp's from
+source.)"""
+
+from boards.ramfs import RamFs
+from check import raises
+from board import clubfiles as F
+from board.storage import Storage
+
+
+def store_with():
+    return Storage("/d", RamFs())
+
+
+def test_names_are_checked_kept_and_read_back():
+    assert F.parse_names("Ann,Bob") == ["Ann", "Bob", None, None, None, None]
+    assert F.parse_names(" Ann , ,Cy-D.") == ["Ann", None, "Cy-D.", None, None, None]
+    assert F.parse_names("") == [None] * 6
+    assert "at most 7" in str(raises(ValueError, F.parse_names, "Bartholomew"))
+    assert "letters" in str(raises(ValueError, F.parse_names, "A,<b>"))
+    assert "at most 6" in str(raises(ValueError, F.parse_names, "a,b,c,d,e,f,g"))
+    st = store_with()
+    assert F.load_names(st) == [None] * 6
+    F.save_names(st, F.parse_names("Ann,,Cy"))
+    assert F.load_names(st) == ["Ann", None, "Cy", None, None, None]
+    for bad in (b"{", b'{"a": 1}', b'["far too long a name"]', b"x" * 500):
+        st.save("names", bad)
+        assert F.load_names(st) == [None] * 6

