@@ -104,7 +104,8 @@ def test_two_pegs_on_one_hole_both_show(tmp_path):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_player_count_fits_a_phone(tmp_path, players):
     """Issue 22.13: at 390 px wide (a phone) the page never scrolls sideways, whatever the
-    number of players, with deals in its "This game" table."""
+    number of players, with deals in its "This game" table and the race chart under it (issue
+    24): a line per side whose last point is the side's score."""
     from playwright.sync_api import expect
 
     storage = str(tmp_path / "board")
@@ -116,6 +117,20 @@ def test_every_player_count_fits_a_phone(tmp_path, players):
             expect(page.locator("#deals tbody tr")).to_have_count(2, timeout=5000)
             expect(page.locator("#deals thead th")).to_have_count(
                 1 + board.state()["sides"])
+            st = board.state()
+            # the race: a line per side in its colour, from 0, a point per deal, ending at its score
+            lines = page.locator("#race polyline")
+            expect(lines).to_have_count(st["sides"], timeout=3000)
+            for i in range(st["sides"]):
+                run = [int(v) for v in lines.nth(i).get_attribute("data-run").split(",")]
+                assert run[0] == 0 and run[-1] == st["score"][i], (players, i, run)
+                assert run == sorted(run) and len(run) >= 3, run  # two deals: it climbs
+                pts = lines.nth(i).get_attribute("points").split()
+                assert len(pts) == len(run)
+                assert lines.nth(i).get_attribute("stroke") == page.evaluate("COL[%d]" % i)
+            # the skunk line (dashed) under the target's
+            expect(page.locator("#race line")).to_have_count(2)
+            expect(page.locator("#race text").first).to_have_text(str(st["target"]))
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= 390, (players, wide)
         finally:
