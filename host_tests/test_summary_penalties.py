@@ -101,6 +101,17 @@ def accounted(m):
         assert by_rows == m.score[k], (k, rows, m.score)
 
 
+def race(m):
+    """The page's race (board/web.py deal_rows: all each side pegged, deal by deal) climbs to
+    each side's score: his heels, penalties and muggins included."""
+    from board import web
+
+    rows = web.deal_rows(m)
+    assert len(rows) == m.deals
+    for k in range(m.sides):
+        assert sum(d[2][k] for d in rows) == m.score[k], (k, rows, m.score)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_side_totals_its_score_whatever_the_penalties(players):
     seen = {"misdeal": 0, "fail": 0, "proved": 0, "taken": 0, "muggins": 0}
@@ -114,4 +125,5 @@ def test_every_side_totals_its_score_whatever_the_penalties(players):
         accounted(m)
         if g % 50 == 0:
             assert loads(m.dumps()).state() == m.state()
+            race(m)
     assert min(seen.values()) > 20, seen

@@ -609,9 +609,11 @@ async def _hide_pin(web):
 
 
 def deal_rows(m):
-    """This game deal by deal: [dealer side, [hand, crib, play] per side] (None: not shown).
-    The game replays itself (cribbage/summary.py): a failure half way is raised, the game
-    restored or to be restored (app.broken: see now_deals)."""
+    """This game deal by deal: [dealer side, [hand, crib, play] per side (None: not shown),
+    all each side pegged in the deal (his heels, penalties and muggins too: the race's
+    steps, which add up to the score)]. The game replays itself (cribbage/summary.py): a
+    failure half way is raised, the game restored or to be restored (app.broken: see
+    now_deals)."""
     room("cribbage.summary")
     from cribbage import summary as S
     try:
@@ -619,12 +621,16 @@ def deal_rows(m):
     except ValueError:
         return []
     out = []
-    for dealer, _, crib, hands, plays, pegs, _, _ in S.rows(b, 0, m.sides):
+    for dealer, heels, crib, hands, plays, pegs, pens, mugs in S.rows(b, 0, m.sides):
         row = []
+        got = []
         at = m.side_of(dealer)
         for side in range(m.sides):
-            row.append([hands[side], crib if side == at else None, plays[side] + pegs[side]])
-        out.append([at, row])
+            c = crib if side == at else None
+            row.append([hands[side], c, plays[side] + pegs[side]])
+            got.append((hands[side] or 0) + (c or 0) + plays[side] + pegs[side] + pens[side]
+                       + mugs[side] + (heels if side == at else 0))
+        out.append([at, row, got])
     return out
 
 
