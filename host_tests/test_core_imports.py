@@ -7,6 +7,8 @@ is still found."""
 import ast
 import os
 
+from test_board_imports import cycle  # (one circle finder for the board's and the core's)
+
 CORE = os.path.join(os.path.dirname(__file__), "..", "firmware", "cribbage")
 
 
@@ -44,35 +46,6 @@ def graph(root=CORE):
         if name.endswith(".py") and name != "__init__.py":
             g[name[:-3]] = imports(os.path.join(root, name))
     return g
-
-
-def cycle(g):
-    """One import circle of g as a list of modules (first == last), or None."""
-    state = {}
-    path = []
-
-    def visit(m):
-        state[m] = 1
-        path.append(m)
-        for n in sorted(g.get(m, ())):
-            if n not in g:
-                continue
-            if state.get(n) == 1:
-                return path[path.index(n):] + [n]
-            if n not in state:
-                found = visit(n)
-                if found:
-                    return found
-        state[m] = 2
-        path.pop()
-        return None
-
-    for m in sorted(g):
-        if m not in state:
-            found = visit(m)
-            if found:
-                return found
-    return None
 
 
 def test_the_walk_sees_the_engine_imports():
