@@ -1,6 +1,6 @@
 """Key-to-frame with the club's publisher (board/publish.py) against brokers that work, are
 down, never answer or answer slowly: what the network costs the game. A measurement, not a
-test (real time, this machine's load): tools/bench/mp_lag.py runs the real firmware, compiled
+test (real time, this machine's load): tools/publish_lag_board.py runs the real firmware, compiled
 as `make build` compiles it, in the MicroPython unix port on the fake board, its tasks as on a
 board, and times keys to frames.
 
@@ -24,7 +24,7 @@ import hostenv  # noqa: F401  (firmware/ on sys.path)
 from hostenv import FIRMWARE, ROOT, venv_program
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-SCRIPT = os.path.join(ROOT, "tools", "bench", "mp_lag.py")
+SCRIPT = os.path.join(ROOT, "tools", "publish_lag_board.py")
 
 
 def free_port():
@@ -85,8 +85,8 @@ def slow_proxy(to, delay):
 
 
 def lag(tree, port, presses):
-    """mp_lag.py's LAG line as a dict: the firmware of tree (a build's: .mpy, as a board runs
-    it), the publisher at broker port (0: none)."""
+    """publish_lag_board.py's LAG line as a dict: the firmware of tree (a build's: .mpy, as a board
+    runs it), the publisher at broker port (0: none)."""
     store = tempfile.mkdtemp(prefix="lag-")
     env = dict(os.environ, MICROPYPATH=os.pathsep.join([tree, os.path.join(tree, "lib"),
                                                         ".frozen"]))
@@ -96,7 +96,7 @@ def lag(tree, port, presses):
     shutil.rmtree(store, ignore_errors=True)
     line = [x for x in r.stdout.splitlines() if x.startswith("LAG ")]
     if r.returncode or not line:
-        raise SystemExit("mp_lag.py failed:\n" + r.stdout + r.stderr)
+        raise SystemExit("publish_lag_board.py failed:\n" + r.stdout + r.stderr)
     w = line[0].split()
     return dict(zip(w[1::2], w[2::2]))
 

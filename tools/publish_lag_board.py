@@ -5,7 +5,7 @@
 # after the app took the key): a digit from its press, "*" (which acts on its release) from
 # its release. Run by tools/publish_lag.py (which starts the brokers):
 #
-#     MICROPYPATH=firmware:.venv/mp-lib:.frozen micropython tools/bench/mp_lag.py \
+#     MICROPYPATH=firmware:.venv/mp-lib:.frozen micropython tools/publish_lag_board.py \
 #         STORAGE WEB_PORT BROKER_PORT|0 PRESSES
 #
 # Printed: LAG n N median_us M p95_us P max_us X club STATUS
