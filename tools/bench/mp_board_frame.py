@@ -45,4 +45,5 @@ for what, col in (("no key down", object), ("a key held", int)):
         kp.update(_t[0])
 
     row("board: one keypad scan, 4x4 + 2 buttons, " + what, per_call_us(scan, 500), "us",
-        note="every %d ms from its own task" % kp.scan_ms)
+        note="every 5 ms from the keypad's timer on a board (board/keytimer.py), every %d ms "
+             "from its task without one" % kp.scan_ms)
