@@ -326,7 +326,7 @@ def apply(self, b, i):
         self.next_dealer = (d + 1) % self.players
         self.deals += 1
         self.phase = ev.STARTER
-        if self.deals == 1 and self._where[59] & 8:  # (_RULES, _FIVE: pegging.py)
+        if self.deals == 1 and self.cards() == 5:  # (the rules bit: pegging.py _FIVE)
             # five-card cribbage: the pone takes three for last at the start of the game
             ev.peg(self, (d + 1) % self.players % self.sides, 3, _WHY_LAST)
     elif k == ev.E_STARTER:
