@@ -646,7 +646,31 @@ def read_wifi(path):
                              'club\'s MQTT broker), with optional "port" (1883), "prefix" '
                              '("cribbage") and "board" (this board\'s id, up to 16 letters, '
                              'digits, - or _)' % path)
+    if "club" in cfg:  # the club page's address, where the board's page asks the club's names
+        why = _club_why(cfg["club"]) or ("" if "broker" in cfg else 'no "broker" is named')
+        if why:
+            raise FlashError('the Wi-Fi file %s: "club" is the club page\'s address, like '
+                             '"http://192.168.1.10:8124", beside a "broker": %s' % (path, why))
     return cfg["ssid"]
+
+
+def _club_why(v):
+    """Why v is no club page's address (http or https, a host, an optional port and path:
+    the board's page asks v + "/players.json"), or "" when it is one."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(v, str):
+        return "%r is not text" % (v,)
+    try:
+        u = urlsplit(v)
+        u.port  # noqa: B018  (a port that is no number raises)
+    except ValueError as e:
+        return "%r: %s" % (v, e)
+    if u.scheme not in ("http", "https") or not u.hostname:
+        return "%r does not begin http://HOST" % v
+    if len(v) > 100 or any(c.isspace() or c in "\"'<>?#" for c in v):
+        return "%r: at most 100 characters, no spaces, quotes, ? or #" % v
+    return ""
 
 
 # Run on the board after `mpremote romfs deploy`: the sha256 of the partition's first N bytes
@@ -783,6 +807,9 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
                          % (club["host"], club["port"], club["prefix"],
                             club["board"] if club["board"] != "board" else
                             "<its id: the last 3 bytes of machine.unique_id() in hex>"))
+            notes.append("club: the board's page offers the club's names from %s"
+                         % (club.get("club") or "http://%s:8124 (the club service's default "
+                            "port on the broker's host)" % club["host"]))
     if dry:
         for line in notes:
             print(line)

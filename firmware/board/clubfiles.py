@@ -234,13 +234,14 @@ def game(pub, r):
 
 def info(pub, app):
     """What the page shows of the club (pub: the Publisher, or None): the broker, the
-    connection's status, the games waiting and sent, the names."""
+    connection's status, the games waiting and sent, the names; and the club page's address
+    when the Wi-Fi file names it (else null: the page asks the broker's host, port 8124)."""
     if pub is None:
         return {"broker": None, "status": "off", "names": load_names(app.store)}
     c = pub.cfg
     return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
             "board": pub.board, "status": pub.status, "waiting": pub.waiting,
-            "sent": pub.sent, "names": pub.names}
+            "sent": pub.sent, "names": pub.names, "club": c.get("club")}
 
 
 def check_name(s):

@@ -76,12 +76,15 @@ def broker(path=PATH, uid=b""):
     {"host", "port", "prefix", "board"} from its "broker" entry ({"host": "192.168.1.10",
     "port": 1883, "prefix": "cribbage", "board": "t1"}: only host is needed), or None when
     the file names none or is unreadable. The board's id defaults to the last 3 bytes of uid
-    (machine.unique_id()) in hex."""
+    (machine.unique_id()) in hex. With "club" too when the file has a "club" entry: the club
+    page's address ("http://192.168.1.10:8124"), for the board's page to ask the club's names
+    there rather than at the broker's host, port 8124."""
     import json
 
     try:
         with open(path) as f:
-            b = json.load(f)["broker"]
+            cfg = json.load(f)
+        b = cfg["broker"]
         if isinstance(b, str):
             b = {"host": b}
         host = b["host"]
@@ -95,7 +98,11 @@ def broker(path=PATH, uid=b""):
     if not (_word(board, 16) and _word(prefix, 32) and isinstance(port, int)
             and 0 < port < 65536):
         return None  # (tools/flash.py says why before it is written)
-    return {"host": host, "port": port, "prefix": prefix, "board": board}
+    out = {"host": host, "port": port, "prefix": prefix, "board": board}
+    club = cfg.get("club")
+    if isinstance(club, str) and club:
+        out["club"] = club
+    return out
 
 
 def _word(s, n):

@@ -13,7 +13,8 @@ breaks the contract (contract.py) is logged and dropped (and acknowledged: sendi
 would not mend it). Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=,
 /game?id=, /race.svg?id=, /director; data: /games.json, /games.csv, /standings.json,
 /state.json, /tournament.json, /players.json (the tournament's players, then tonight's other
-names: the list a board's page may offer), /health.json.
+names: the list a board's page offers), /health.json. The JSON is any page's to read (CORS:
+a board's page, on the phone, asks /players.json and /tournament.json).
 """
 
 import argparse
@@ -189,7 +190,10 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _json(self, v):
-        self._send(json.dumps(v), "application/json")
+        # Any page may read the club's data (a board's page asks /players.json and
+        # /tournament.json from the phone): a simple GET, so this header is all CORS needs.
+        self._send(json.dumps(v), "application/json",
+                   headers=[("Access-Control-Allow-Origin", "*")])
 
     def do_GET(self):
         try:
