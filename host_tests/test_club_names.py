@@ -8,6 +8,7 @@ firmware (MicroPython, its page and publisher), a real Mosquitto, the club servi
 Chromium; it is skipped, saying why, without Chromium or Mosquitto."""
 
 import json
+import os
 import re
 import threading
 import urllib.parse
@@ -18,6 +19,7 @@ import pytest
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
 from club import tournament
 from club.service import Club, serve, today
+from hostenv import ROOT
 from test_flash import FLASH, cli, fake_build
 from test_web_browser import ARGS, CHROMIUM
 from webkit import Board
@@ -26,7 +28,7 @@ PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Margaretha"]  # the last too long f
 
 
 def _get(url, origin=None):
-    """(headers, JSON body) of a GET, as a page from origin would ask it."""
+    """(headers, body) of a GET, as a page from origin would ask it."""
     req = urllib.request.Request(url, headers={"Origin": origin} if origin else {})
     with urllib.request.urlopen(req, timeout=10) as r:
         return r.headers, r.read()
@@ -99,8 +101,6 @@ def test_make_flash_says_where_the_page_finds_the_clubs_names(tmp_path):
 
 
 def _wifi(storage, broker_port, **more):
-    import os
-
     os.makedirs(storage, exist_ok=True)
     with open(os.path.join(storage, "wifi.json"), "w") as f:
         json.dump(dict({"ssid": "club", "password": "", "broker": {
@@ -182,6 +182,9 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
             assert _seats(page) == list(mine)
             pairs.first.click()
             assert _seats(page) == [mine[1], mine[0]]
+            os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+            page.locator("section:has(#seats)").screenshot(
+                path=os.path.join(ROOT, "build", "club-names.png"))
             # kept with the PIN: on the board, and on to the club with the board's state
             _pin(page, board)
             page.click("#setnames")
