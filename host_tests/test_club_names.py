@@ -177,9 +177,11 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
             expect(pairs).to_have_count(2)
             expect(pairs.first).to_have_text("table 3 (this board): %s v %s" % mine)
             expect(pairs.nth(1)).to_have_text("table 2: %s v %s" % other)
-            expect(page.locator("#pairs")).to_contain_text("game 1: ")
+            expect(page.locator("#pairs")).to_contain_text("tournament, game 1 of 3: ")
             pairs.first.click()
             assert _seats(page) == list(mine)
+            expect(page.locator("#pairs button.on")).to_have_count(1)  # the pair seated
+            expect(pairs.first).to_have_class("chip on")
             pairs.first.click()
             assert _seats(page) == [mine[1], mine[0]]
             os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
