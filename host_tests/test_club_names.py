@@ -157,8 +157,8 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
             chips = page.locator("#chips button")
             expect(chips).to_have_count(5, timeout=10000)
             assert chips.all_text_contents() == PLAYERS[:5]
-            expect(page.locator("#clubsays")).to_contain_text("1 of the club's names are "
-                                                              "too long")
+            expect(page.locator("#clubsays")).to_contain_text("1 of the club's names do not "
+                                                              "fit a board")
             expect(page.locator("#seats input")).to_have_count(2)  # a seat per player
             assert page.locator("#clubnames option").count() == 5  # typing offers them too
             # a name goes into the first empty seat, and out again at a second tap
