@@ -31,7 +31,7 @@ def board_files(pkg):
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules (asyncio, ...)
 require("ssd1306")  # the optional OLED's driver, from micropython-lib
 
-metadata(description="Electronic cribbage board firmware", version="0.5.0")  # = version.py
+metadata(description="Electronic cribbage board firmware", version="0.6.0")  # = version.py
 
 # (makemanifest runs this file in its own folder, firmware/)
 package("cribbage", files=board_files("cribbage"), opt=3)  # the rules core, the match engine
