@@ -219,9 +219,12 @@ def test_statistics_per_side_from_known_records():
                                     "crib avg 2.0", "play avg 18.0"]
     assert stats.lines(t, 2) == ["Green: no games"]
     assert stats.lines(stats.tally(Storage("/empty", RamFs())), RED) == ["Red: no games"]
-    for side in range(6):  # the display's width, whatever the numbers
-        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64]] * 6  # (64 games at most)
+    for side in range(6):  # the display's width, whatever the numbers (six-card, five-card)
+        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64] * 2] * 6  # (64 games at most)
         assert all(len(line) <= 16 for line in stats.lines(t, side))
+        for cards in (6, 5):  # a display page each: 6 lines at most under its header
+            assert 5 <= len(stats.lines(t, side, cards)) <= 6
+            assert all(len(line) <= 16 for line in stats.lines(t, side, cards))
 
 
 def test_the_board_records_each_finished_game_with_its_summary():
