@@ -328,8 +328,9 @@ def test_the_tool_reads_a_simulator_folder_and_writes_csv_and_json(tmp_path):
     assert "(hand/crib/play)" in p.stdout.splitlines()[1]
     with open(out_csv, newline="") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS)
+    assert list(rows[0]) == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS + ("cards",))
     assert len(rows) == 2 and [r["name"] for r in rows] == ["Red", "Blue"]
+    assert {r["cards"] for r in rows} == {"6"}  # six-card (five: 5)
     assert {r["won"] for r in rows} == {"True", "False"}
     for r in rows:  # every point is in the summary
         parts = ("hand", "crib", "play", "heels", "pegged", "penalties", "muggins_taken")
@@ -353,7 +354,7 @@ def test_the_tool_on_a_copied_file_and_on_nothing(tmp_path):
     finally:
         sys.stdout = old
     rows = list(csv.reader(io.StringIO(out.getvalue())))  # the CSV alone: nothing said
-    assert rows[0] == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS) and len(rows) == 3
+    assert rows[0] == list(tool.CSV_COLUMNS) and len(rows) == 3
     assert rows[1][:8] == ["1", "2", "2", "2", "61", "win", "0", "3"]
     assert tool.main(["--storage", str(tmp_path / "none")]) == 1
 
@@ -370,7 +371,7 @@ def test_the_tool_has_a_legend_for_every_column(tmp_path, capsys):
     keys = set(g) | set(g["by_side"][0])
     named = [c for c, _t in tool.LEGEND]
     assert len(named) == len(set(named))
-    assert set(named) == set(tool.GAME_COLUMNS + tool.SIDE_COLUMNS) | keys
+    assert set(named) == set(tool.CSV_COLUMNS) | keys
     assert all(t for _c, t in tool.LEGEND)
     assert tool.main(["--legend"]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -153,3 +153,26 @@ def test_a_history_of_earlier_firmware_is_six_card_games():
                                    "crib avg 6.0", "play avg 1.7", "28s 1 29s 0"]
     assert stats.lines(t, BLUE) == ["Blue won 1/3", "skunk 1 best 16", "hand avg 12.0",
                                     "crib avg 2.0", "play avg 2.3"]
+
+
+def test_the_csv_says_which_game_each_row_is_in_its_last_column():
+    """The page's CSV (and tools/history.py's) ends each row with the cards dealt: 6, or 5
+    for five-card cribbage; the columns before it keep the places earlier firmware gave
+    them (GAME_COLUMNS, SIDE_COLUMNS, as the club's CSV has them)."""
+    import csv
+    from board import export
+    import history as tool  # tools/history.py
+
+    st = Storage("/data", RamFs())
+    for r, _c in (GAMES[0], GAMES[6], GAMES[1]):  # five-card, six-card, five-card
+        st.fs.files["/data/history"] = (st.read("history") or b"") + r
+    text = "".join(export.csv_lines(st))
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == list(export.GAME_COLUMNS + export.SIDE_COLUMNS) + ["cards"]
+    assert [(r[0], r[-1]) for r in rows[1:]] == [("1", "5"), ("1", "5"), ("2", "6"),
+                                                 ("2", "6"), ("3", "5"), ("3", "5")]
+    games = tool.games(st.read("history"))
+    assert [g.get("cards") for g in games] == [5, None, 5]  # the JSON: as before
+    plain = [row for g in games for row in export.csv_rows(g)]  # the club's rows
+    assert [r[:-1] for r in rows[1:]] == [[str(x) for x in r] for r in plain]
+    assert rows == [[str(x) for x in r] for r in tool.csv_rows(games)]
