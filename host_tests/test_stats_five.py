@@ -176,3 +176,28 @@ def test_the_csv_says_which_game_each_row_is_in_its_last_column():
     plain = [row for g in games for row in export.csv_rows(g)]  # the club's rows
     assert [r[:-1] for r in rows[1:]] == [[str(x) for x in r] for r in plain]
     assert rows == [[str(x) for x in r] for r in tool.csv_rows(games)]
+
+
+def test_the_page_gives_each_side_its_lines_of_both_kinds():
+    """/stats: a side's six-card lines then its five-card lines (what tools/history.py
+    prints); /history.csv ends each row with the cards dealt."""
+    import json
+    import history as tool  # tools/history.py
+    from webkit import Page
+
+    page = Page()
+    try:
+        data = b"".join(r for r, _c in (GAMES[6], GAMES[0], GAMES[7]))  # six, five, six
+        page.app.store.fs.files[page.app.store.path("history")] = data
+        st = json.loads(page.get("/stats")[1])
+        assert [s["name"] for s in st] == ["Red", "Blue", "Green"]
+        assert [line for s in st for line in s["lines"]] == tool.stats_lines(data)
+        red = st[0]["lines"]
+        assert red[0].startswith("Red won ") and red[5] == "Red 5-card"
+        assert st[2]["lines"][0].startswith("Green won ") and len(st[2]["lines"]) <= 6
+        body = page.get("/history.csv")[1].decode()
+        assert body.splitlines()[0].endswith(",cards")
+        assert [line.rsplit(",", 1)[1] for line in body.splitlines()[1:]] == ["6"] * 2 + [
+            "5"] * 2 + ["6"] * 3
+    finally:
+        page.close()
