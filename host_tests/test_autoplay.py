@@ -32,3 +32,26 @@ def test_show_player_keeps_the_best_average_hand_and_advisor_counts_the_crib():
 def test_strategy_names():
     assert autoplay.NAMES[autoplay.SHOW] == "show"
     assert autoplay.NAMES[autoplay.GREEDY] == "greedy"
+
+
+def test_five_card_show_player_keeps_the_best_average_three():
+    """Five-card cribbage (--cards 5 in tools/sim.py and tools/simulate.py): every strategy
+    throws two of the five dealt; SHOW keeps the three with the best exact average over the
+    47 starters it cannot see (score.hand: three cards and the starter)."""
+    from itertools import combinations
+    from cribbage.score import hand as count
+
+    rng = random.Random(5)
+    for _ in range(40):
+        dealt = rng.sample(range(52), 5)
+        starters = [s for s in range(52) if s not in dealt]
+        best = max(sum(count(list(k), s) for s in starters) / 47
+                   for k in combinations(dealt, 3))
+        hand = list(dealt)
+        thrown = autoplay._throw_five(hand, autoplay.SHOW, False, rng.randrange)
+        assert len(hand) == 3 and sorted(hand + thrown) == sorted(dealt)
+        assert abs(sum(count(hand, s) for s in starters) / 47 - best) < 1e-9
+        for strategy in (autoplay.RANDOM, autoplay.DISCARD, autoplay.GREEDY):
+            hand = list(dealt)
+            thrown = autoplay._throw_five(hand, strategy, True, rng.randrange)
+            assert len(hand) == 3 and sorted(hand + thrown) == sorted(dealt)

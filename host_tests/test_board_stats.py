@@ -14,23 +14,26 @@ from board import history
 from board.menu import MENU_ITEMS
 from board.modes import MENU, NORMAL, STATS
 from board.storage import Storage
+from cribbage import match as M
 from cribbage import summary as S
 from boardkit import board, new_game, next_game, peg_out, play_game, shown
 from test_summary import known_game
-from test_history import DETAIL, KEEP
+from test_history import DETAIL, KEEP, kept
 
 MICROPYTHON = venv_program("micropython")
 TO_STATS = "D" + "A" * MENU_ITEMS.index("stats")
 
 
 def expected(store):
-    """Each side's lines, as board/stats.py makes them from the history file (a fresh import
-    of it: the menu drops the module after use)."""
+    """The pages: each side's lines, as board/stats.py makes them from the history file (a
+    fresh import of it: the menu drops the module after use), its six-card games' and then
+    its five-card games' (a page each kind it played)."""
     from board import stats
 
     t = stats.tally(store)
     unload()
-    return [stats.lines(t, side) for side in range(len(t))]
+    return [stats.lines(t, side, n) for side in range(len(t)) for n in (6, 5)
+            if stats.lines(t, side, n)]
 
 
 def unload():
@@ -119,6 +122,31 @@ def test_every_side_seen_gets_a_page():
     assert page(hw)[0] == "STATS 3/3"
 
 
+def test_a_side_that_played_five_card_cribbage_gets_a_page_for_it():
+    """Six-card and five-card games apart (board/stats.py): Red and Blue played both, a page
+    each kind; Green only six-card games, one page."""
+    hw, app, f = board(display=True)
+    new_game(f, app, {"players": 3})
+    peg_out(f)  # six-card, three players
+    next_game(f, app)
+    new_game(f, app, {"cards": 5})
+    m = app.m
+    assert m.cards() == 5
+    peg_out(f)  # a five-card game pegged by hand
+    next_game(f, app)
+    assert [history.cards(r) for r in kept(app.store)] == [6, 5]
+    want = expected(app.store)
+    assert [p[0] for p in want] == ["Red won 1/1", "Red 5-card", "Blue won 0/1",
+                                    "Blue 5-card", "Green won 0/1"]
+    assert want[1][1] == "won 1/1" and want[3][1] == "won 0/1"
+    f.press(TO_STATS + "#")
+    for k in range(5):
+        assert page(hw) == ["STATS %d/5" % (k + 1), *want[k], "A/B side * back"]
+        assert all(len(x) <= 16 for x in page(hw))
+        f.press("A")
+    assert page(hw)[0] == "STATS 1/5"
+
+
 def test_a_board_without_a_display_says_no():
     unload()
     hw, app, f = board(display=False)
@@ -148,15 +176,20 @@ def test_a_history_that_cannot_be_read_is_said():
 
 
 def test_the_pages_on_micropython(mpy_tree, tmp_path):
-    """The history full (64 games, two and three sides): the board app with the fake display
-    opens the pages, turns them and leaves; every page is what CPython makes of the same
-    file, and the module and the pages are gone after."""
+    """The history full (64 games, two and three sides, six- and five-card): the board app
+    with the fake display opens the pages, turns them and leaves; every page is what CPython
+    makes of the same file, and the module and the pages are gone after."""
     folder = tmp_path / "flash"
     folder.mkdir()
     st = Storage(str(folder), None)
+    five = M.Match(players=2, target=61, cards=5)  # a five-card game: pages of its own
+    five.deal(0)
+    for _ in range(5):
+        five.peg(0, 13)
+    history.add(st, five, S.dumps(five, DETAIL))
     m = known_game()
     body = S.dumps(m, DETAIL)
-    for _ in range(KEEP - 1):
+    for _ in range(KEEP - 2):
         m.games[0] += 1
         history.add(st, m, body)
     hw, app, f = board(display=True)
@@ -165,7 +198,7 @@ def test_the_pages_on_micropython(mpy_tree, tmp_path):
     three = app.m
     history.add(st, three, S.dumps(three, DETAIL))
     want = expected(st)
-    assert len(want) == 3
+    assert len(want) == 5 and want[1][0] == "Red 5-card"  # Red, Red 5-card, Blue, ..., Green
     env = dict(os.environ, MICROPYPATH=".")
     import budgets  # tools/budgets.py
 
@@ -180,7 +213,7 @@ def test_the_pages_on_micropython(mpy_tree, tmp_path):
         elif line.startswith("| "):
             pages[-1].append(line[2:])
     pages = [[x for x in pg if x] for pg in pages]
-    assert pages == [["STATS %d/3" % (k % 3 + 1), *want[k % 3], "A/B side * back"]
+    assert pages == [["STATS %d/5" % (k + 1), *want[k], "A/B side * back"]
                      for k in range(4)], p.stdout
     (end,) = [x.split() for x in p.stdout.splitlines() if x.startswith("LEFT ")]
     # LEFT mode M stats None modules 0 err None menu F1 pages F2 left F3 again F4 third F5
@@ -191,7 +224,9 @@ def test_the_pages_on_micropython(mpy_tree, tmp_path):
     q_menu, q_pages, q_left, q_again = [int(x.rsplit("n_total_bytes=", 1)[1])
                                         for x in p.stdout.splitlines()
                                         if x.startswith("qstr pool: ")]
-    assert menu - pages - (q_pages - q_menu) < 3072, end  # the pages of three sides: lines
+    # the pages' lines: 1 KB a page at most (five pages here: three sides, two kinds;
+    # measured 3080 bytes, 2024 for three pages of six-card games alone)
+    assert menu - pages - (q_pages - q_menu) < 1024 * len(want), end
     # left: the module, the file's reading and the pages are gone; the names the modules
     # brought stay interned (MicroPython's qstrs, about 900 bytes, once)...
     assert left >= menu - (q_left - q_menu) - 1536, end

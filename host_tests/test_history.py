@@ -219,9 +219,12 @@ def test_statistics_per_side_from_known_records():
                                     "crib avg 2.0", "play avg 18.0"]
     assert stats.lines(t, 2) == ["Green: no games"]
     assert stats.lines(stats.tally(Storage("/empty", RamFs())), RED) == ["Red: no games"]
-    for side in range(6):  # the display's width, whatever the numbers
-        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64]] * 6  # (64 games at most)
+    for side in range(6):  # the display's width, whatever the numbers (six-card, five-card)
+        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64] * 2] * 6  # (64 games at most)
         assert all(len(line) <= 16 for line in stats.lines(t, side))
+        for cards in (6, 5):  # a display page each: 6 lines at most under its header
+            assert 5 <= len(stats.lines(t, side, cards)) <= 6
+            assert all(len(line) <= 16 for line in stats.lines(t, side, cards))
 
 
 def test_the_board_records_each_finished_game_with_its_summary():
@@ -325,8 +328,9 @@ def test_the_tool_reads_a_simulator_folder_and_writes_csv_and_json(tmp_path):
     assert "(hand/crib/play)" in p.stdout.splitlines()[1]
     with open(out_csv, newline="") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS)
+    assert list(rows[0]) == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS + ("cards",))
     assert len(rows) == 2 and [r["name"] for r in rows] == ["Red", "Blue"]
+    assert {r["cards"] for r in rows} == {"6"}  # six-card (five: 5)
     assert {r["won"] for r in rows} == {"True", "False"}
     for r in rows:  # every point is in the summary
         parts = ("hand", "crib", "play", "heels", "pegged", "penalties", "muggins_taken")
@@ -350,7 +354,7 @@ def test_the_tool_on_a_copied_file_and_on_nothing(tmp_path):
     finally:
         sys.stdout = old
     rows = list(csv.reader(io.StringIO(out.getvalue())))  # the CSV alone: nothing said
-    assert rows[0] == list(tool.GAME_COLUMNS + tool.SIDE_COLUMNS) and len(rows) == 3
+    assert rows[0] == list(tool.CSV_COLUMNS) and len(rows) == 3
     assert rows[1][:8] == ["1", "2", "2", "2", "61", "win", "0", "3"]
     assert tool.main(["--storage", str(tmp_path / "none")]) == 1
 
@@ -367,7 +371,7 @@ def test_the_tool_has_a_legend_for_every_column(tmp_path, capsys):
     keys = set(g) | set(g["by_side"][0])
     named = [c for c, _t in tool.LEGEND]
     assert len(named) == len(set(named))
-    assert set(named) == set(tool.GAME_COLUMNS + tool.SIDE_COLUMNS) | keys
+    assert set(named) == set(tool.CSV_COLUMNS) | keys
     assert all(t for _c, t in tool.LEGEND)
     assert tool.main(["--legend"]) == 0
     out = capsys.readouterr().out.splitlines()

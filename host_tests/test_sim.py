@@ -7,7 +7,8 @@ import os
 import pytest
 from board.keypad import KEYS_4X4
 from hostenv import ROOT
-from sim.games import game_keys
+from sim.games import game_keys, settings_keys
+from cribbage import match as M
 from sim.keys import parse_keys
 from sim.runner import HW_DIR, Sim, micropython
 
@@ -122,6 +123,40 @@ def test_complete_game_matches_the_engine(tmp_path, seed, players, target):
         if side % board.lanes != lane and m.sides <= board.lanes:
             assert m.score[side] in lit_holes(board, lit, side)
             assert hue(lit[pixel(board, HOLE, side, m.score[side])]) == COLOURS[side]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_five_card_game_matches_the_engine(tmp_path, seed):
+    """--cards 5: the board's cards setting set in its menu, then a whole game of five-card
+    cribbage typed (the pone's three for last pegged by the board itself; a hand the play did
+    not enter in full typed after the cards filled in): the board ends where the engine's
+    own five-card game ends, nothing refused."""
+    keys, m = game_keys(seed, cards=5)
+    assert m.cards() == 5 and (m.players, m.target) == (2, 61) and m.phase == M.OVER
+    assert keys.startswith(settings_keys(cards=5) + " ")
+    board, st = run(tmp_path, keys)
+    assert (st["players"], st["target"], st["cards"]) == (2, 61, 5)
+    assert [s for _n, s in st["scores"]] == list(m.score[:2]) and max(m.score) >= 61
+    assert st["games"] == list(m.games[:2])
+    assert st["phase"] == "over" and st["error"] == ""
+    assert st["winner"] == ("Red", "Blue")[m.winner]
+    keys6, _m = game_keys(seed)  # the six-card game's state says nothing of cards
+    assert "cards" not in run(tmp_path / "six", keys6)[1]
+
+
+def test_autoplay_five_card_on_the_command_line(capsys):
+    code, out, err = cli_err(capsys, "--autoplay", "2", "--cards", "5")
+    assert code == 0 and err == "", err
+    assert "autoplay: seed 2, five-card, 2 players, game 61: " in out
+    keys, m = game_keys(2, cards=5)
+    assert "scores: Red %d, Blue %d" % tuple(m.score[:2]) in out and "phase: over" in out
+    for bad in (["--players", "3"], ["--game", "121"]):  # five-card: two players to 61
+        with pytest.raises(SystemExit):
+            cli_err(capsys, "--autoplay", "1", "--cards", "5", *bad)
+        assert "two players to 61" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # the board's own setting, not a key script's
+        cli_err(capsys, "--keys", "#", "--cards", "5")
+    assert "--cards 5 goes with --autoplay" in capsys.readouterr().err
 
 
 def test_restart_resumes_the_saved_game(tmp_path):
@@ -397,8 +432,8 @@ def test_autoplay_that_did_not_reach_the_end_exits_1(tmp_path, capsys, monkeypat
     key of the script lost on the way: the board refuses what follows)."""
     from sim import cli as sim_cli
 
-    def lossy(seed, players, target):
-        keys, m = game_keys(seed, players, target)
+    def lossy(seed, players, target, **kw):
+        keys, m = game_keys(seed, players, target, **kw)
         return " ".join(keys.split(" ")[:-1]), m  # the last entry lost
 
     monkeypatch.setattr(sim_cli, "game_keys", lossy)

@@ -10,10 +10,10 @@
 Prints one line a game (oldest first: result, final scores, and each side's hand, crib and
 play points, as its legend line says) and the statistics of each side (board/stats.py, as the
 board's menu shows them), then where it wrote each file. The CSV has a row per game and side
-(GAME_COLUMNS then SIDE_COLUMNS); the JSON a list of games, each with GAME_COLUMNS, its sides
-(by_side) and, with the game's summary, its deals (by_deal): LEGEND says what each column
-means. The file's format is board/history.py's (records) and cribbage/summary.py's (the
-summary in them).
+(CSV_COLUMNS: GAME_COLUMNS, SIDE_COLUMNS, then cards); the JSON a list of games, each with
+GAME_COLUMNS (and cards: 5 for a five-card game), its sides (by_side) and, with the game's
+summary, its deals (by_deal): LEGEND says what each column means. The file's format is
+board/history.py's (records) and cribbage/summary.py's (the summary in them).
 """
 
 import argparse
@@ -29,7 +29,8 @@ from hostenv import ROOT  # (firmware/ on sys.path)
 from board import history as H
 from board import stats
 from board import export
-from board.export import GAME_COLUMNS, SIDE_COLUMNS, decode  # noqa: F401  (tests use them)
+from board.export import (GAME_COLUMNS, SIDE_COLUMNS, CSV_COLUMNS,  # noqa: F401  (tests
+                          decode)  # use them)
 from board.screen import RESULTS, SIDE_NAMES
 
 SIM_FOLDER = os.path.join(ROOT, ".sim")
@@ -37,7 +38,8 @@ BOARD_FILE = "/data/history"  # where the board keeps it (board/boot.py's /data)
 
 _SIDES = ", ".join("%d %s" % (k, n) for k, n in enumerate(SIDE_NAMES))
 # What each column of the CSV (and key of the JSON) means: GAME_COLUMNS, then SIDE_COLUMNS
-# (a test checks that board/export.py has no column without a line here), then the JSON's own.
+# (a test checks that board/export.py has no column without a line here), then cards (the
+# CSV's last), then the JSON's own.
 LEGEND = (
     ("game", "the game's number in the file, oldest first, from 1"),
     ("version", "the record's format: 2, or 1 (earlier firmware: result and scores only)"),
@@ -67,6 +69,8 @@ LEGEND = (
     ("best", "its best hand or crib, in points (as claimed)"),
     ("n28", "hands or cribs of 28 it showed"),
     ("n29", "hands or cribs of 29 it showed"),
+    ("cards", "cards dealt each player: 6, or 5 for five-card cribbage (the CSV's last "
+     "column; the JSON has it for five-card games only)"),
     ("by_side", "(JSON) a game's sides, each with the side columns"),
     ("by_deal", "(JSON, with the summary) its deals, the first 40: dealer (seat), heels, "
      "crib, and by_side each side's hand, play, pegged, penalties, muggins_taken (hand and "
@@ -106,9 +110,9 @@ def games(data):
 
 def csv_rows(gs):
     """The CSV: a header, then a row per game and side (board/export.py's, as the page's)."""
-    out = [list(GAME_COLUMNS) + list(SIDE_COLUMNS)]
+    out = [list(CSV_COLUMNS)]
     for g in gs:
-        out.extend(export.csv_rows(g))
+        out.extend(export.csv_rows(g, True))
     return out
 
 
@@ -121,8 +125,9 @@ def table(gs):
             detail = (" (%d/%d/%d)" % (s["hand"], s["crib"], s["play"] + s["pegged"])
                       if g["summary"] else "")
             parts.append("%s %d%s%s" % (s["name"], s["score"], "*" if s["won"] else "", detail))
-        out.append("%3d  %d players to %d, %s in %d deals: %s" % (
-            g["game"], g["players"], g["target"], g["result"], g["deals"], ", ".join(parts)))
+        out.append("%3d  %d players to %d%s, %s in %d deals: %s" % (
+            g["game"], g["players"], g["target"], " five-card" if g.get("cards") == 5 else "",
+            g["result"], g["deals"], ", ".join(parts)))
     return out
 
 

@@ -1,7 +1,7 @@
 """Whole games of cribbage between computer players, through the board's match engine.
 
     python tools/simulate.py --games 1000 --players 2 [--seed 1] [--strategy greedy]
-        [--target 121|61] [--json]
+        [--target 121|61] [--cards 5] [--json]
 
 Strategies (firmware/cribbage/autoplay.py): random (random discards and legal plays), discard
 (the advisor's best discard by expected show points, random plays), greedy (advisor's discard,
@@ -12,6 +12,8 @@ seeded generator, so the same arguments print the same numbers.
 Prints: average points per hand, per crib and per player in the play (per deal), heels per
 deal, skunk/lurch rates, game length in deals, and how often the first dealer's side wins.
 Only hands and cribs actually shown count: a game pegged out mid-show stops counting there.
+--cards 5 plays five-card cribbage (docs/five-card.md: two players to 61, a hand of three, a
+lurch under 31); its pone's three for last are not play points.
 """
 
 import argparse
@@ -70,12 +72,13 @@ class Stats:
         self.loser_scores.append(max(s for i, s in enumerate(m.score) if i != m.winner))
 
 
-def run(games, players, seed, strategies, target=121):
-    """Play `games` games; returns the Stats."""
+def run(games, players, seed, strategies, target=121, cards=6):
+    """Play `games` games (cards 5: five-card cribbage, two players to 61); returns the
+    Stats."""
     stats = Stats()
     rand = autoplay.seeded(seed)
     for _ in range(games):
-        m = Match(players=players, target=target)
+        m = Match(players=players, target=target, cards=cards)
         first = autoplay.cut_for_deal(m, rand)
         autoplay.play_game(m, rand, strategies, stats.seen)
         stats.game_over(m, first)
@@ -115,9 +118,16 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strategy", default="greedy",
                     help="random, discard or greedy; or one per seat, comma-separated")
-    ap.add_argument("--target", type=int, default=121, choices=(121, 61))
+    ap.add_argument("--target", type=int, default=None, choices=(121, 61),
+                    help="the game's holes (default 121; 61 with --cards 5)")
+    ap.add_argument("--cards", type=int, default=6, choices=(6, 5),
+                    help="5: five-card cribbage (two players to 61)")
     ap.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     args = ap.parse_args(argv)
+    if args.cards == 5 and (args.players != 2 or args.target not in (None, 61)):
+        ap.error("--cards 5: five-card cribbage is two players to 61")
+    if args.target is None:
+        args.target = 61 if args.cards == 5 else 121
     names = args.strategy.split(",")
     if len(names) == 1:
         names = names * args.players
@@ -127,11 +137,13 @@ def main(argv=None):
     if args.games < 1:
         ap.error("--games must be 1 or more")
     strategies = [autoplay.NAMES.index(n) for n in names]
-    out = summary(run(args.games, args.players, args.seed, strategies, args.target),
-                  args.players)
+    out = summary(run(args.games, args.players, args.seed, strategies, args.target,
+                      args.cards), args.players)
     out["strategy"] = ",".join(names)
     out["seed"] = args.seed
     out["target"] = args.target
+    if args.cards == 5:  # (six-card: no key, as before)
+        out["cards"] = 5
     if args.json:
         print(json.dumps(out))
     else:

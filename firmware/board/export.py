@@ -4,7 +4,8 @@ tools/history.py writes on a computer.
 
     decode(r, number)       # one record as a dict: GAME_COLUMNS, "by_side" (SIDE_COLUMNS each),
                             # "by_deal" (with the summary); read by name: board/record.py
-    csv_lines(store)        # the CSV's lines: a header, then a row per game and side
+    csv_lines(store)        # the CSV's lines: a header (CSV_COLUMNS), then a row per game and
+                            # side
     json_chunks(store)      # a JSON list of the decoded games, a game at a time
 """
 
@@ -17,6 +18,9 @@ from board.screen import RESULTS, SIDE_NAMES
 GAME_COLUMNS = ("game", "version", "players", "sides", "target", "result", "winner", "deals",
                 "serial", "muggins", "summary")
 SIDE_COLUMNS = ("side", "name", "score", "won") + TOTALS
+# The CSV's: the game's, the side's, then the cards dealt each player (6, or 5: five-card
+# cribbage; last, so that the columns of earlier firmware's CSV keep their places)
+CSV_COLUMNS = GAME_COLUMNS + SIDE_COLUMNS + ("cards",)
 
 
 def decode(r, number):
@@ -62,8 +66,9 @@ def records(f):
         yield rec
 
 
-def csv_rows(game):
-    """A decoded game's CSV rows (lists of cells): one per side."""
+def csv_rows(game, cards=False):
+    """A decoded game's CSV rows (lists of cells): one per side, GAME_COLUMNS and
+    SIDE_COLUMNS (cards: and the cards dealt, CSV_COLUMNS)."""
     head = []
     for c in GAME_COLUMNS:
         head.append(game[c])
@@ -72,6 +77,8 @@ def csv_rows(game):
         row = list(head)
         for c in SIDE_COLUMNS:
             row.append("" if s[c] is None else s[c])
+        if cards:
+            row.append(game.get("cards", 6))
         out.append(row)
     return out
 
@@ -87,11 +94,11 @@ def _cell(v):
 
 def csv_lines(store):
     """The history as CSV text, a line at a time (a header, then a row per game and side)."""
-    yield ",".join(GAME_COLUMNS + SIDE_COLUMNS) + "\r\n"
+    yield ",".join(CSV_COLUMNS) + "\r\n"
     f = store.open("history")
     try:
         for k, r in enumerate(records(f), 1):
-            for row in csv_rows(decode(r, k)):
+            for row in csv_rows(decode(r, k), True):
                 cells = []
                 for v in row:
                     cells.append(_cell(v))

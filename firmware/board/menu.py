@@ -236,7 +236,8 @@ def _can_fail(m, seat, s):
 
 def open_stats(app):
     """OK on "stats": each side's statistics (board/stats.py) from the history of finished
-    games, as the display's lines, one page per side. board.stats is loaded for this and
+    games, as the display's lines, one page per side (two for a side that played both six-
+    and five-card cribbage: each kind apart). board.stats is loaded for this and
     dropped at once (board.history too, unless the board had it loaded): only the lines stay,
     in the entry, until the pages are left (Entry.clear drops them)."""
     if app.display is None:
@@ -247,7 +248,12 @@ def open_stats(app):
         room("board.stats")
         from board import stats
         t = stats.tally(app.store)
-        pages = [stats.lines(t, side) for side in range(len(t))]
+        pages = []
+        for side in range(len(t)):
+            for n in (6, 5):  # a page per side and kind of game it played
+                p = stats.lines(t, side, n)
+                if p:
+                    pages.append(p)
     except OSError as err:
         return (REFUSE, "history unreadable (%s)" % err)
     finally:

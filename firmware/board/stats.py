@@ -2,15 +2,22 @@
 games, wins, skunks, average hand, crib and play points, best hand; and the display's lines
 for one side (at most 16 characters each, board/screen.py).
 
-    t = tally(app.store)      # one list of counters per side seen (T_* below)
+    t = tally(app.store)      # one list of counters per side seen (T_* below): the six-card
+                              # games' at 0.._N-1, the five-card games' at _N + the same
     lines(t, side)            # 5 lines (6 with 28s or 29s): "Red won 7/12", "skunk 1 best 24",
-                              # "hand avg 8.1", "crib avg 4.6", "play avg 3.2", "28s 1 29s 0"
-Averages: a hand's points per hand shown, the crib's per crib, the play's (its cards and go,
-and points pegged by hand: the play when its cards are not entered) per deal; from the games
-whose record has the summary (records of earlier firmware and games recorded when memory was
-short count for games, wins and skunks only). Loaded for the menu: reads the file a record at
-a time, by name (board/record.py, and the summary's module under it: both dropped
-after).
+                              # "hand avg 8.1", "crib avg 4.6", "play avg 3.2", "28s 1 29s 0";
+                              # then, if the side played five-card cribbage, its 6 lines
+    lines(t, side, 6)         # the six-card games' lines only ([] if none), a display page;
+    lines(t, side, 5)         # the five-card games': "Red 5-card", "won 2/3", "lurch 0 best
+                              # 20", "hand avg 4.2", "crib avg 3.9", "play avg 2.0"
+Six-card and five-card games are counted apart, each kind as if the other were not there: a
+five-card hand is three cards and its game goes to 61, so an average (or a win rate) over
+both kinds would describe neither. Averages: a hand's points per hand shown, the crib's per
+crib, the play's (its cards and go, and points pegged by hand: the play when its cards are
+not entered) per deal; from the games whose record has the summary (records of earlier
+firmware and games recorded when memory was short count for games, wins and skunks only;
+records of earlier firmware are six-card games). Loaded for the menu: reads the file a record
+at a time, by name (board/record.py, and the summary's module under it: both dropped after).
 """
 
 import sys
@@ -34,7 +41,7 @@ PLAY = const(8)
 BEST = const(9)
 N28 = const(10)
 N29 = const(11)
-_N = const(12)
+_N = const(12)     # counters of one kind of game: the five-card games' follow at _N
 
 
 class _Tally:
@@ -52,29 +59,31 @@ class _Tally:
         sides = g.sides
         t = self.t
         while len(t) < sides:
-            t.append([0] * _N)
+            t.append([0] * (2 * _N))
+        i = _N if g.cards == 5 else 0  # the kind of game: its own counters
         for k in range(sides):
             c = t[k]
-            c[GAMES] += 1
+            c[i + GAMES] += 1
             if g.winner == k:
-                c[WINS] += 1
+                c[i + WINS] += 1
                 if g.result > WIN:  # SKUNK, DOUBLE_SKUNK, LURCH
-                    c[SKUNKS] += 1
+                    c[i + SKUNKS] += 1
             if g.side(k):  # the summary's totals
-                c[HANDS] += g.hands
-                c[HAND] += g.hand
-                c[CRIBS] += g.cribs
-                c[CRIB] += g.crib
-                c[DEALS] += g.deals
-                c[PLAY] += g.play + g.pegged
-                c[BEST] = max(c[BEST], g.best)
-                c[N28] += g.n28
-                c[N29] += g.n29
+                c[i + HANDS] += g.hands
+                c[i + HAND] += g.hand
+                c[i + CRIBS] += g.cribs
+                c[i + CRIB] += g.crib
+                c[i + DEALS] += g.deals
+                c[i + PLAY] += g.play + g.pegged
+                c[i + BEST] = max(c[i + BEST], g.best)
+                c[i + N28] += g.n28
+                c[i + N29] += g.n29
 
 
 def tally(store):
     """The counters (T_* above) of each side seen in store's "history" file: a list, one
-    list per side (empty: no games)."""
+    list per side (empty: no games), the six-card games' counters, then (from _N on) the
+    five-card games'."""
     had = ("board.record" in sys.modules, "cribbage.summary" in sys.modules)  # (the live
     acc = _Tally()  # page keeps them)
     f = store.open("history")
@@ -98,17 +107,29 @@ def _avg(pts, n):
     return "%d.%d" % (x // 10, x % 10)
 
 
-def lines(t, side):
-    """The display's lines for side (16 characters at most) from tally()'s counters t."""
+def lines(t, side, cards=0):
+    """The display's lines for side (16 characters at most) from tally()'s counters t: of
+    its six-card games (cards 6) or its five-card games (cards 5), [] when it played none of
+    them; cards 0: both, six-card first (the page, tools/history.py)."""
     name = SIDE_NAMES[side]
-    if side >= len(t) or not t[side][GAMES]:
+    if side >= len(t) or not (t[side][GAMES] or t[side][_N + GAMES]):
         return [name + ": no games"]
     c = t[side]
-    out = ["%s won %d/%d" % (name, c[WINS], c[GAMES]),
-           "skunk %d best %d" % (c[SKUNKS], c[BEST]),
-           "hand avg " + _avg(c[HAND], c[HANDS]),
-           "crib avg " + _avg(c[CRIB], c[CRIBS]),
-           "play avg " + _avg(c[PLAY], c[DEALS])]
-    if c[N28] or c[N29]:
-        out.append("28s %d 29s %d" % (c[N28], c[N29]))
+    out = []
+    if c[GAMES] and cards != 5:
+        out = ["%s won %d/%d" % (name, c[WINS], c[GAMES]),
+               "skunk %d best %d" % (c[SKUNKS], c[BEST]),
+               "hand avg " + _avg(c[HAND], c[HANDS]),
+               "crib avg " + _avg(c[CRIB], c[CRIBS]),
+               "play avg " + _avg(c[PLAY], c[DEALS])]
+        if c[N28] or c[N29]:
+            out.append("28s %d 29s %d" % (c[N28], c[N29]))
+    if c[_N + GAMES] and cards != 6:  # (a 28 or a 29, in a five-card crib: its best)
+        c = c[_N:]
+        out += [name + " 5-card",
+                "won %d/%d" % (c[WINS], c[GAMES]),
+                "lurch %d best %d" % (c[SKUNKS], c[BEST]),
+                "hand avg " + _avg(c[HAND], c[HANDS]),
+                "crib avg " + _avg(c[CRIB], c[CRIBS]),
+                "play avg " + _avg(c[PLAY], c[DEALS])]
     return out

@@ -3,6 +3,7 @@
     python tools/sim.py                         # interactive: the board in the terminal
     python tools/sim.py --keys "# 5C# 10A#"     # scripted: feed keys, print the final state
     python tools/sim.py --autoplay 1 --png board.png --show   # a whole game, and a picture
+    python tools/sim.py --autoplay 1 --cards 5 --show         # a game of five-card cribbage
     python tools/sim.py --board esp32           # the real board module on fake machine pins
 
 The app runs in `micropython` (the unix port from the venv) with firmware/boards/fake.py's
@@ -122,8 +123,9 @@ def scripted(a):
         if a.show:
             print(ui.screen(sim.board, st, key_help(), colour=sys.stdout.isatty()))
         if a.autoplay is not None:
-            print("autoplay: seed %d, %d players, game %d: %d key presses"
-                  % (a.autoplay, a.players, a.game, len(parse_keys(a.script))))
+            print("autoplay: seed %d, %s%d players, game %d: %d key presses"
+                  % (a.autoplay, "five-card, " if a.cards == 5 else "", a.players, a.game,
+                     len(parse_keys(a.script))))
         cards = describe_cards(a.user_keys or "")
         if cards:
             print(cards)
@@ -148,7 +150,11 @@ def main(argv=None):
                     help="type a whole game the core's computer players play (seeded deck), "
                     "on a fresh board")
     ap.add_argument("--players", type=int, default=2, help="with --autoplay: 2 to 6 players")
-    ap.add_argument("--game", type=int, default=121, help="with --autoplay: 121 or 61")
+    ap.add_argument("--game", type=int, default=None,
+                    help="with --autoplay: 121 or 61 (default 121; 61 with --cards 5)")
+    ap.add_argument("--cards", type=int, default=6, choices=(6, 5),
+                    help="with --autoplay: 5 plays five-card cribbage (two players to 61, "
+                    "set in the board's menu as a player would: docs/five-card.md)")
     ap.add_argument("--upto", type=int, metavar="N",
                     help="with --autoplay: stop after the first N entries (mid-game pictures)")
     ap.add_argument("--png", help="save a picture of the board (with --keys)")
@@ -175,6 +181,12 @@ def main(argv=None):
     ap.add_argument("--heap", default="512k",
                     help="MicroPython heap size (the unix port has 64-bit objects)")
     a = ap.parse_args(argv)
+    if a.cards == 5 and (a.players != 2 or a.game not in (None, 61)):
+        ap.error("--cards 5: five-card cribbage is two players to 61 (--players 2, --game 61)")
+    if a.cards == 5 and a.autoplay is None:
+        ap.error("--cards 5 goes with --autoplay (on the board: the menu's cards setting)")
+    if a.game is None:
+        a.game = 61 if a.cards == 5 else 121
     a.user_keys = a.keys
     a.script = ""
     a.engine = None  # with --autoplay: the engine's own game, where the board must end
@@ -193,7 +205,7 @@ def main(argv=None):
             forget(a.storage, GAME_FILES)
         try:
             if a.autoplay is not None:
-                script, a.engine = game_keys(a.autoplay, a.players, a.game)
+                script, a.engine = game_keys(a.autoplay, a.players, a.game, cards=a.cards)
                 if a.upto is not None:
                     script = " ".join(script.split(" ")[:a.upto])
                 a.script = script

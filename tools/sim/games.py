@@ -25,19 +25,25 @@ def settings_keys(**values):
     return keys + "B" * at + "#"  # back to "new game", OK
 
 
-def game_keys(seed, players=2, target=121, strategies=None):
+def game_keys(seed, players=2, target=121, strategies=None, cards=6):
     """A complete game as keypad presses: the core's computer players (cribbage.autoplay)
     play it on CPython with a seeded deck, and every call they make on their Match becomes
     the keys a player would type for it (after the menu keys for players and game, if they
-    are not the defaults), as few as the board takes: no OK after a card or a go (they go in
-    as typed), no OK for a deal after the first (typing the starter deals), OK alone on a hand
-    the play entered (the board fills it in; with two players one OK counts both hands), the
-    crib typed without an OK (its fourth card puts it in: muggins is off). Returns (key
-    script, that Match) so a caller can compare the simulated board with the engine's own result."""
-    m = M.Match(players=players, target=target)
+    are not the defaults, or for cards 5: five-card cribbage, two players to 61, whatever
+    players and target say), as few as the board takes: no OK after a card or a go (they go
+    in as typed), no OK for a deal after the first (typing the starter deals), a hand's cards
+    the play did not enter then OK (the board fills in those it did; with two players, both
+    hands played in full, one OK counts both), the crib typed without an OK (its fourth card
+    puts it in: muggins is off). Returns (key script, that Match) so a caller can compare the
+    simulated board with the engine's own result."""
     keys = []
-    if players != 2 or target != 121:
+    if cards == 5:  # (the board's cards setting: its players and game do not apply)
+        players, target = 2, 61
+        keys.append(settings_keys(cards=5))
+    elif players != 2 or target != 121:
         keys.append(settings_keys(players=players, game=target))
+    m = M.Match(players=players, target=target, cards=cards)
+    full = 3 if cards == 5 else 4  # a hand's cards
     rec = keys.append
     orig = {name: getattr(m, name) for name in ("deal", "starter", "play", "go", "show")}
 
@@ -63,13 +69,15 @@ def game_keys(seed, players=2, target=121, strategies=None):
     def show(hand=None, points=-1):
         if m.crib_next:
             rec("".join(card_keys(c) for c in hand))  # its fourth card puts it in
-        elif m.played[m.turn] < 4:
-            rec("".join(card_keys(c) for c in hand) + "#")
+        elif m.played[m.turn] < full:  # the cards played are filled in: the rest, OK
+            played = []
+            m.played_cards(m.turn, played)
+            rec("".join(card_keys(c) for c in hand if c not in played) + "#")
         elif both:
             both.pop()  # (the pone's OK counted it)
         else:
             rec("#")  # a hand played in full is filled in: OK counts it
-            if players == 2 and m.played[m.dealer] == 4 and m.turn == m.pone():
+            if players == 2 and m.played[m.dealer] == full and m.turn == m.pone():
                 both.append(True)  # and the dealer's, played in full too
         return orig["show"](hand, points)
 

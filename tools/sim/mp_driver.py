@@ -295,6 +295,8 @@ def app_state(app):
         "target": m.target,
         "players": m.players,
     }
+    if m.cards() == 5:  # five-card cribbage (six-card: no key, as before)
+        st["cards"] = 5
     if m.phase == M.OVER:
         st["winner"] = screen.SIDE_NAMES[m.winner]
     return st
