@@ -104,9 +104,10 @@ class Table:
 
     def ok(self):
         """OK on the finished game: into the history (and the outbox), the next begins. A
-        game won on a crib typed (no OK: its fourth card put it in) takes a second OK (the
-        first shows nothing): OK again while the game stays unrecorded (a press more, past
-        it, deals the next game: nothing the night counts)."""
+        game won on a crib typed (its fourth card put it in, no OK) takes a second OK: the
+        board lets the OK right after a card typed go as a habit (board/app.py, e.quick). So
+        OK again while the game stays unrecorded (a press more, past it, would deal the next
+        game: nothing the night counts)."""
         assert self.page_state()["phase"] == "over"
         self.played.append(list(self.names))
         n = len(self.played)
@@ -239,7 +240,7 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
     until("every board mid-game", lambda: all(
         sum(s["score"]) > 0 and s["phase"] != "over" for s in (t.page_state() for t in tables)))
     broker.kill(signal.SIGKILL)
-    until("every board to show the broker down", lambda: all(t.down() for t in tables))
+    until("every board to show the broker down", lambda: all(t.down() for t in tables), LONG)
     broker.start()
     for th in threads:
         th.join(600)
@@ -300,5 +301,10 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
     h = assert_the_club_has_every_game_once(svc, tables)
     assert h["games"] == 12 and h["dropped"] == 2
     assert cut.cuts == 2
+    # the live tables: every board online, its state with the names seated now
+    until("the club's live tables", lambda: (lambda live: live["status"] == dict.fromkeys(
+        ("t1", "t2", "t3", "t4"), "online") and all(
+        live["states"][t.name]["names"] == t.names for t in tables))(svc.get("/state.json")),
+        LONG)
     for t in tables:
         assert len(t.records()) == 3
