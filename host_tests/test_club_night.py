@@ -37,7 +37,7 @@ from mqttkit import Club as Listener, Proxy, history_records, over, wifi
 from webkit import Board, game_tokens
 
 pytestmark = [pytest.mark.skipif(not HAVE_MOSQUITTO, reason=WHY_SKIPPED),
-              pytest.mark.slow]  # (three minutes: a game typed key by key in real time)
+              pytest.mark.slow]  # (over a minute: a game typed key by key in real time)
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 LONG = 180  # a board's reconnect backs off to a minute: generous bounds on waiting for it
