@@ -124,11 +124,12 @@ class Proxy:
     """A TCP proxy from 127.0.0.1:port to the broker: a board connects through it. cut() asks
     it to drop the connection as the next game is published: before the broker has all of it
     ("before": half the packet goes), or after the broker has it and before its acknowledgement
-    reaches the board ("after"). inject(data) sends the board bytes as if from the broker."""
+    reaches the board ("after"). inject(data) sends the board bytes as if from the broker.
+    port: listen there (a proxy closed and opened again where its board looks), else a free one."""
 
-    def __init__(self, broker_port):
+    def __init__(self, broker_port, port=0):
         self.to = broker_port
-        self.port = free_port()
+        self.port = port or free_port()
         self.ls = socket.create_server(("127.0.0.1", self.port))
         self.mode = None
         self.cuts = 0
@@ -208,6 +209,10 @@ class Proxy:
         self._drop(pair)
 
     def close(self):
+        try:
+            self.ls.shutdown(socket.SHUT_RDWR)  # wakes the accept: the port is let go at once
+        except OSError:
+            pass
         self.ls.close()
         with self.lock:
             pairs = list(self.conns)
