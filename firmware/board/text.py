@@ -1,5 +1,7 @@
-"""The display's text: the scores, what the board waits for, the typed entry, the spoken
-count or the last message, and the error (8 lines of 16 characters, see board/screen.py).
+"""The display's text, all of it: the scores, what the board waits for, the typed entry, the
+spoken count or the last message, and the error (8 lines of 16 characters, see
+board/screen.py); in the menu, the penalty entry, the statistics and the advisor, their page
+(page(): board/menu.py only says what their keys do).
 
 Loaded only when there is a display (or the simulator asks): an LED-only board skips it.
 """
