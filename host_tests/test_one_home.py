@@ -5,7 +5,7 @@ from the source with ast:
   the advisor (it returns commands, board/modes.py) and builds no line of the display: no
   string formatted or joined there but a refusal's words (REFUSE, ...), no list of lines,
   nothing of board/screen.py or board/text.py. The display's lines on those pages are
-  board/text.py's (page()), beside the game's.
+  board/menutext.py's (page(), asked by board/text.py when a page shows: loaded only then).
 * The bits of what a card in the play made (cribbage/score.py's play_parts) are laid out and
   read in score.py only: no other firmware module shifts or masks them (spoken.play_why reads
   them through score.play_cards and play_points, and names only the flags).
@@ -66,10 +66,11 @@ def display_text_built(source):
                 and any(_texty(a) or (isinstance(a, (ast.Tuple, ast.List))
                                       and any(_texty(e) for e in a.elts)) for a in node.args):
             found.append((node.lineno, "a line of text added"))
-        elif isinstance(node, ast.ImportFrom) and node.module in ("board.screen", "board.text"):
+        elif isinstance(node, ast.ImportFrom) and node.module in ("board.screen", "board.text",
+                                                                  "board.menutext"):
             found.append((node.lineno, "imports " + node.module))
         elif isinstance(node, ast.ImportFrom) and node.module == "board" \
-                and any(a.name in ("screen", "text") for a in node.names):
+                and any(a.name in ("screen", "text", "menutext") for a in node.names):
             found.append((node.lineno, "imports the display's module"))
     return found
 

@@ -1,7 +1,7 @@
 """The menu (new game, settings, discard advisor, statistics, LED test, penalty), the
 advisor's answer, the statistics' pages and the penalty entry: what their keys mean, as
-commands (board/modes.py) the app applies. What the display shows of them is board/text.py's
-(page()): nothing here builds a line of the display.
+commands (board/modes.py) the app applies. What the display shows of them is the display's
+text (board/text.py, board/menutext.py): nothing here builds a line of the display.
 
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
 """

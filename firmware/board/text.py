@@ -1,7 +1,7 @@
-"""The display's text, all of it: the scores, what the board waits for, the typed entry, the
-spoken count or the last message, and the error (8 lines of 16 characters, see
-board/screen.py); in the menu, the penalty entry, the statistics and the advisor, their page
-(page(): board/menu.py only says what their keys do).
+"""The display's text: the scores, what the board waits for, the typed entry, the spoken
+count or the last message, and the error (8 lines of 16 characters, see board/screen.py); in
+the menu, the penalty entry, the statistics and the advisor, their page's lines from
+board/menutext.py (loaded when one shows). board/menu.py only says what their keys do.
 
 Loaded only when there is a display (or the simulator asks): an LED-only board skips it.
 """
@@ -14,8 +14,7 @@ from cribbage.spoken import breakdown, play_why, spoken
 from board import screen
 from board.screen import seat_name
 from board.keypad import ticks_diff, ticks_add
-from board.modes import NORMAL, MENU, ADVISE, PENALTY, STATS, MSG_TEXT, MSG_PLAYER, VERSION_MSG
-from board.settings import NAMES, MATCHES
+from board.modes import NORMAL, MSG_TEXT, MSG_PLAYER, VERSION_MSG
 from board.entry import showing, shower, dealer_next
 
 from micropython import const
@@ -31,7 +30,10 @@ def lines(app):
     out = screen.scores(m.score, m.sides)
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
-    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor
+    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: their page
+        from board.fault import room
+        room("board.menutext")  # (loaded the first time one shows, and kept, as the menu)
+        from board.menutext import page
         out = page(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
@@ -100,68 +102,6 @@ def lines(app):
     if err:
         out = out[:max(0, screen.ROWS - len(err))] + err
     return out, redraw
-
-
-def page(app, out):
-    """The display's lines on a page of the menu (board/menu.py says what its keys do): the
-    menu's item, the penalty entry, the advisor, after the scores' lines in out; a side's
-    statistics on a page of their own. (Some lines are joined by newlines and wrapped, as
-    prompt()'s: a line of 10 characters or fewer, on its own, is a name interned for good.)"""
-    mode = app.mode
-    e = app.e
-    if mode == MENU:
-        from board.fault import room
-        room("board.menu")  # (loaded already: its keys brought the menu)
-        from board.menu import MENU_ITEMS
-        from version import VERSION
-
-        item = MENU_ITEMS[app.item]
-        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
-        out.append(item)
-        if item in NAMES:  # a setting: its value (the match's and the deal's in words too)
-            v = app.cfg.get(item)
-            said = "= %d" % v
-            if item == "match":
-                said += " " + MATCHES[v]
-            elif item == "deal":  # who deals the next game
-                said += " " + ("rotate", "cut for deal", "loser deals")[v]
-            out.append(said)
-            out.append(("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1",
-                        "match mode 0-3", "next game 0-2", "LED brightness", "supply mA",
-                        "watchdog 0/1", "cards 6 or 5")[NAMES.index(item)])  # its help
-        if e.num >= 0:
-            out.append("> " + str(e.num))
-        out.append("A/B move # ok")
-    elif mode == PENALTY:  # the kind, whose two, who failed (named), the keys
-        off = e.off
-        if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
-            out.append("PENALTY")
-        kind = ("misdeal", "failed to play", "false go")[app.pen]
-        if off >= 0:  # whose cards left are dead
-            said = "%s\n+2 to %s\nby %s\nA who B misdeal\nC failed D by" % (
-                kind, seat_name(app, e.seat), seat_name(app, off))
-        else:
-            said = "%s\n+2 to %s\nA who B misdeal\nC failed to play" % (
-                kind, seat_name(app, e.seat))
-        out.extend(screen.wrap(said + "\n# peg * leave"))
-    elif mode == STATS:  # its own page: the side's lines (board/stats.py: 6 at most) fill it
-        pages = e.stats
-        if not pages:
-            return screen.wrap("STATS\nno history yet:\na game counts\nwhen it is over\n* back")
-        out = ["STATS %d/%d" % (e.page + 1, len(pages))]
-        out.extend(pages[e.page])
-        out.append("A/B side * back")
-    elif mode == ADVISE:  # the cards typed, the number typed, the best throws
-        said = "ADVISE 5-6 cards\n> " + " ".join(fmt(c) for c in e.cards) + (
-            " " + str(e.num) if e.num >= 0 else "")
-        if e.advice:
-            for pts, throw in e.advice:
-                said += "\n%s %d.%02d" % (" ".join(fmt(e.cards[i]) for i in throw),
-                                           int(pts), int(pts * 100 + 0.5) % 100)
-        else:
-            said += "\nA my crib, B not"
-        out.extend(screen.wrap(said))
-    return out
 
 
 def prompt(app):
