@@ -102,5 +102,6 @@ def test_random_five_card_games_keep_the_rules_and_add_up():
         assert loads(m.dumps()).state() == m.state()
         parts = b"".join(S.dumps(m, 40))
         for k in range(2):
-            t = S.totals(parts, 0, 2, k)  # hands, hand, cribs, crib, play, heels, pegged, ...
-            assert t[1] + t[3] + t[4] + t[5] + t[6] + t[7] + t[8] == m.score[k], (seed, t)
+            t = dict(zip(S.TOTALS, S.totals(parts, 0, 2, k)))  # (by name)
+            assert (t["hand"] + t["crib"] + t["play"] + t["heels"] + t["pegged"]
+                    + t["penalties"] + t["muggins_taken"]) == m.score[k], (seed, t)

@@ -91,8 +91,9 @@ def accounted(m):
     rows = S.rows(b, 0, m.sides)
     assert len(rows) == m.deals
     for k in range(m.sides):
-        t = S.totals(b, 0, m.sides, k)
-        assert t[1] + sum(t[3:9]) == m.score[k], (k, t, m.score)
+        t = dict(zip(S.TOTALS, S.totals(b, 0, m.sides, k)))  # (by name)
+        assert (t["hand"] + t["crib"] + t["play"] + t["heels"] + t["pegged"] + t["penalties"]
+                + t["muggins_taken"]) == m.score[k], (k, t, m.score)
         by_rows = 0
         for dealer, heels, crib, hands, plays, pegged, pens, mugs in rows:
             mine = m.side_of(dealer) == k

@@ -30,10 +30,16 @@ def main(argv):
     print("%s %s + starter %s" % ("crib" if crib else "hand", cards.fmt_many(hand),
                                   cards.fmt(starter)))
     for item in items:
-        print("  " + spoken.describe(item))
+        print("  " + describe(item))
     print(spoken.spoken(items))
     print("total %d" % sum(i[2] for i in items))
     return 0
+
+
+def describe(item):
+    """One item of the count as a line: 'fifteen  5H 10C  2'."""
+    kind, cards_of, pts = item
+    return "%-18s %-16s %2d" % (kind, cards.fmt_many(cards_of), pts)
 
 
 def fail(msg):

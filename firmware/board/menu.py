@@ -1,22 +1,19 @@
 """The menu (new game, settings, discard advisor, statistics, LED test, penalty), the
-advisor's answer, the statistics' pages and the penalty entry.
+advisor's answer, the statistics' pages and the penalty entry: what their keys mean, as
+commands (board/modes.py) the app applies. What the display shows of them is the display's
+text (board/text.py, board/menutext.py): nothing here builds a line of the display.
 
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
 """
 
 from cribbage.events import MISDEAL, FAIL_TO_PLAY, PLAY
 
-from board.settings import NAMES, MATCHES
+from board.settings import NAMES
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST,
                          NOTHING, REFUSE, CALL, MODE)
 from board.fault import room, unload
 
-DEALS = ("rotate", "cut for deal", "loser deals")  # the deal setting's: who deals the next game
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
-# a setting's help line on the display, by board.settings.NAMES
-HELP = ("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1", "match mode 0-3",
-        "next game 0-2", "LED brightness", "supply mA", "watchdog 0/1",
-        "cards 6 or 5")
 
 
 def menu_key(app, name):
@@ -135,71 +132,6 @@ def penalty_key(app, name):
     else:
         return (REFUSE, "A-D, OK or *")  # the display lists them
     return NOTHING
-
-
-def lines(app, out):
-    """The display's lines (board/text.py) in the menu, the advisor, the statistics or the
-    penalty entry: out has the scores' lines."""
-    if app.mode == MENU:
-        item = MENU_ITEMS[app.item]
-        from version import VERSION
-
-        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
-        out.append(item)
-        if item in NAMES:
-            v = app.cfg.get(item)
-            out.append("= %d %s" % (v, MATCHES[v]) if item == "match"
-                       else "= %d %s" % (v, DEALS[v]) if item == "deal" else "= %d" % v)
-            out.append(HELP[NAMES.index(item)])
-        if app.e.num >= 0:
-            out.append("> %d" % app.e.num)
-        out.append("A/B move # ok")
-    elif app.mode == PENALTY:
-        penalty_text(app, out)
-    elif app.mode == STATS:  # its own page: the side's lines fill the screen
-        return stats_text(app)
-    elif app.mode == ADVISE:
-        from board.screen import wrap
-        from cribbage.cards import fmt
-
-        out.append("ADVISE 5-6 cards")
-        out.extend(wrap("> " + " ".join(fmt(c) for c in app.e.cards)
-                        + (" %d" % app.e.num if app.e.num >= 0 else "")))
-        if app.e.advice:
-            for pts, throw in app.e.advice:
-                out.append("%s %d.%02d" % (" ".join(fmt(app.e.cards[i]) for i in throw),
-                                           int(pts), int(pts * 100 + 0.5) % 100))
-        else:
-            out.append("A my crib, B not")
-    return out
-
-
-def penalty_text(app, out):
-    """The penalty entry's lines on the display, after the scores: the kind, whose two, who
-    failed (the seat named), the keys."""
-    from board.screen import seat_name  # (loaded: the display asks)
-    off = app.e.off
-    if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
-        out.append("PENALTY")
-    out.append(("misdeal", "failed to play", "false go")[app.pen])
-    out.append("+2 to " + seat_name(app, app.e.seat))
-    if off >= 0:
-        out.append("by " + seat_name(app, off))  # whose cards left are dead
-    out.append("A who B misdeal")
-    out.append("C failed D by" if off >= 0 else "C failed to play")
-    out.append("# peg * leave")
-
-
-def stats_text(app):
-    """The display's lines on the statistics' pages: a header with the page,
-    the side's lines (board/stats.py: 6 at most), the keys."""
-    pages = app.e.stats
-    if not pages:
-        return ["STATS", "no history yet:", "a game counts", "when it is over", "* back"]
-    out = ["STATS %d/%d" % (app.e.page + 1, len(pages))]
-    out.extend(pages[app.e.page])
-    out.append("A/B side * back")
-    return out
 
 
 def offender(m, seat, now, step):

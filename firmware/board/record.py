@@ -20,9 +20,8 @@ statistics and the page's export, and leaves with them.
 from cribbage import summary as S
 from board import history as H
 
-# a side's totals in a record's summary (cribbage/summary.py's totals(), in its order)
-TOTALS = ("hands", "hand", "cribs", "crib", "play", "heels", "pegged", "penalties",
-          "muggins_taken", "best", "n28", "n29")
+# a side's totals in a record's summary, by name: cribbage/summary.py's TOTALS (its one list)
+TOTALS = S.TOTALS
 
 
 class Record:

@@ -54,11 +54,11 @@ def wrap(text, width=COLS):
     return out
 
 
-def scores(score, sides, marker=-1):
-    """'R 45 *B 38' style: each side's initial and score; marker flags one side."""
+def scores(score, sides):
+    """'R45 B38': each side's initial and score (wrapped to the display's width)."""
     parts = []
     for s in range(sides):
-        parts.append(("*" if s == marker else "") + SIDE_NAMES[s][0] + str(score[s]))
+        parts.append(SIDE_NAMES[s][0] + str(score[s]))
     line = " ".join(parts)
     return wrap(line)
 

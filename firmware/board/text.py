@@ -1,5 +1,7 @@
 """The display's text: the scores, what the board waits for, the typed entry, the spoken
-count or the last message, and the error (8 lines of 16 characters, see board/screen.py).
+count or the last message, and the error (8 lines of 16 characters, see board/screen.py); in
+the menu, the penalty entry, the statistics and the advisor, their page's lines from
+board/menutext.py (loaded when one shows). board/menu.py only says what their keys do.
 
 Loaded only when there is a display (or the simulator asks): an LED-only board skips it.
 """
@@ -28,11 +30,11 @@ def lines(app):
     out = screen.scores(m.score, m.sides)
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
-    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: board/menu.py
+    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: their page
         from board.fault import room
-        room("board.menu")  # (loaded already, but for a false go's penalty entry)
-        from board.menu import lines as menu_lines
-        out = menu_lines(app, out)
+        room("board.menutext")  # (loaded the first time one shows, and kept, as the menu)
+        from board.menutext import page
+        out = page(app, out)
     else:
         out.extend(screen.wrap(prompt(app)))
         if m.phase == M.PLAY and not app.e.show_next:  # the starter, who said go, the pile

@@ -145,12 +145,14 @@ def hand(cards, starter, crib=False):
     return pts
 
 
-# What the newest card of a play made (play_parts), as bits of one small int (read by
-# play_points() here and, in words, by spoken.py's play_why()):
+# What the newest card of a play made (play_parts), as bits of one small int. Their layout is
+# known here only: play_parts() writes them, play_points() counts them, play_cards() reads the
+# cards in them (for the words: spoken.py's play_why()); elsewhere only the flags are named.
 PLAY_15 = const(1)         # the count is 15
 PLAY_31 = const(2)         # the count is 31
-# (parts >> 2) & 7: the cards of its rank at the end of the pile (1, or 2-4: a pair, ...)
-# (parts >> 5) & 7: the run it ends (0, or 3-7 cards)
+_SAME = const(2)           # (parts >> _SAME) & 7: the cards of its rank at the end of the
+# pile (1, or 2-4: a pair, ...)
+_RUN = const(5)            # (parts >> _RUN) & 7: the run it ends (0, or 3-7 cards)
 PLAY_LAST = const(0x100)   # one for the last card (the match engine sets it)
 PLAY_GO = const(0x200)     # one for the go: nobody can play on (the match engine sets it)
 
@@ -158,9 +160,16 @@ PLAY_GO = const(0x200)     # one for the go: nobody can play on (the match engin
 def play_points(parts):
     """The points of play_parts(): 2 for 15, 2 for 31, 2/6/12 for pairs, 1 a run's card, 1
     for the go or the last card."""
-    k = parts >> 2 & 7
-    return (2 * (parts & 1) + (parts & 2) + k * (k - 1) + (parts >> 5 & 7)
-            + (parts >> 8 & 1) + (parts >> 9 & 1))
+    k = parts >> _SAME & 7
+    return (2 * (parts & PLAY_15) + (parts & PLAY_31) + k * (k - 1) + (parts >> _RUN & 7)
+            + (parts >> 8 & 1) + (parts >> 9 & 1))  # PLAY_LAST, PLAY_GO
+
+
+def play_cards(parts):
+    """The cards of play_parts() bits: (the cards of the newest card's rank at the end of the
+    pile: 1, or 2-4 for a pair, pair royal, double pair royal; the cards of the run it ends:
+    0, or 3-7). For the words (spoken.py); the scorer counts with play_points()."""
+    return parts >> _SAME & 7, parts >> _RUN & 7
 
 
 def score_play(pile):
@@ -203,7 +212,7 @@ def play_parts(pile):
     while i >= 0 and pile[i] >> 2 == r:
         k += 1
         i -= 1
-    parts |= k << 2
+    parts |= k << _SAME
     # Runs: grow the tail while its ranks are distinct; it is a run when max - min + 1 == length.
     mask = 0
     lo = 13
@@ -224,7 +233,7 @@ def play_parts(pile):
         if k >= 3 and hi - lo == k - 1:
             best = k
         i -= 1
-    return parts | best << 5
+    return parts | best << _RUN
 
 
 def count(pile):

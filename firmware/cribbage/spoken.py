@@ -1,14 +1,15 @@
 """The count item by item, for people: breakdown() lists what a hand scores (fifteens, pairs,
 runs, flush, nobs), spoken() says it ("fifteen two, fifteen four and a pair is six");
-play_why() says what a card in the play made (score.py's PLAY_* bits: "15 and a pair, 4").
+play_why() says what a card in the play made ("15 and a pair, 4": score.py's PLAY_* bits,
+read through score.py, which alone knows their layout).
 
 Loaded by the board's display text, the tools and the tests; it allocates freely. The board
 itself scores with score.py (table-driven, allocation-free); tablegen.py builds those tables
 from rank_items() here, and the tests check the two agree on every hand.
 """
 
-from .cards import PIP, JACK, fmt_many
-from .score import score_hand, play_points, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
+from .cards import PIP, JACK
+from .score import score_hand, play_points, play_cards, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
 
 from micropython import const
 
@@ -86,15 +87,12 @@ def breakdown(hand, starter, crib=False):
     return items
 
 
-_NUMBERS = ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-            "seventeen", "eighteen", "nineteen", "twenty")
-
-
 def number_word(n):
-    if n <= 20:
-        return _NUMBERS[n]
-    return "twenty-" + _NUMBERS[n - 20] if n < 30 else str(n)
+    if n <= 20:  # (a constant tuple: no block at run time, and no name of its own)
+        return ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                "seventeen", "eighteen", "nineteen", "twenty")[n]
+    return "twenty-" + number_word(n - 20) if n < 30 else str(n)
 
 
 def spoken(items):
@@ -118,15 +116,7 @@ def spoken(items):
     return ", ".join(words)
 
 
-def describe(item):
-    """One item as a line: 'fifteen  5H 10C  2'."""
-    kind, cards, pts = item
-    return "%-18s %-16s %2d" % (kind, fmt_many(cards), pts)
-
-
-# play_why's words: pairs by their number of cards, then 15, 31, the last card (a constant
-# tuple: its strings are objects, not names interned on the board for good)
-_WORDS = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
+# play_why's words, by their place in its table
 _W_PAIR = const(2)
 _W_15 = const(5)
 _W_31 = const(6)
@@ -134,29 +124,32 @@ _W_LAST = const(7)
 
 
 def play_why(parts):
-    """What a card in the play made, in words, from play_parts()'s bits (score.py: this and
-    play_points() read them): "15 for 2", "pair 2", "run of 4", "31 for 2", "last card 1",
-    "15 and a pair, 4"."""
+    """What a card in the play made, in words, from play_parts()'s bits (score.py: this reads
+    them through play_points() and play_cards()): "15 for 2", "pair 2", "run of 4", "31 for
+    2", "last card 1", "15 and a pair, 4"."""
+    # the words: pairs by their number of cards, then 15, 31, the last card (a constant tuple:
+    # its strings are objects, not names interned on the board for good)
+    words = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
     said = []
     if parts & PLAY_15:
-        said.append(_WORDS[_W_15])
+        said.append(words[_W_15])
     if parts & PLAY_31:
-        said.append(_WORDS[_W_31])
-    k = parts >> 2 & 7  # the cards of its rank at the end of the pile
-    if k > 1:
-        said.append(_WORDS[k])
-    if parts >> 5 & 7:  # the run it ends
-        said.append("run of %d" % (parts >> 5 & 7))
+        said.append(words[_W_31])
+    same, run = play_cards(parts)  # the cards of its rank at the end of the pile, its run
+    if same > 1:
+        said.append(words[same])
+    if run:
+        said.append("run of %d" % run)
     if parts & PLAY_GO:
         said.append("go")
     if parts & PLAY_LAST:
-        said.append(_WORDS[_W_LAST])
+        said.append(words[_W_LAST])
     pts = play_points(parts)
     if len(said) > 1:
         return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
     w = said[0] if said else ""
     if w[:3] == "run":
         return w  # its points are its length
-    if w == _WORDS[_W_15] or w == _WORDS[_W_31]:
+    if w == words[_W_15] or w == words[_W_31]:
         return "%s for %d" % (w, pts)
-    return "%s %d" % (w[2:] if w == _WORDS[_W_PAIR] else w, pts)
+    return "%s %d" % (w[2:] if w == words[_W_PAIR] else w, pts)

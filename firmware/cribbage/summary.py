@@ -5,9 +5,11 @@ finished game's record keeps (board/history.py), and read back."""
 #                             # bytes below), its first `limit` deals (<= 255) detailed
 #                             # (ValueError when there is no journal: an undo shows a finished
 #                             # game's end only). m is left as it was.
-#     totals(b, i, sides, k)  # side k's totals, of the bytes at b[i:]: (hands shown, hand
-#                             # points, cribs shown, crib points, play, heels, pegged by hand,
-#                             # penalties, muggins taken, best show, 28s, 29s)
+#     totals(b, i, sides, k)  # side k's totals, of the bytes at b[i:]: a tuple in the order
+#                             # of TOTALS, their names (hands shown, hand points, cribs
+#                             # shown, crib points, play, heels, pegged by hand, penalties,
+#                             # muggins taken, best show, 28s, 29s): read them by name,
+#                             # dict(zip(TOTALS, totals(...))), or board/record.py's Record
 #     rows(b, i, sides)       # its deals, each (dealer's seat, heels, crib, hands, plays,
 #                             # pegged, penalties, muggins taken): the last five a value per
 #                             # side; crib and a side's hand None when not shown
@@ -53,6 +55,12 @@ from . import events as ev  # (as ev.X: a name each here would cost the heap at 
 from .journal import replay, committed  # end, when there is least; ev: journal.py's name too)
 
 from micropython import const
+
+# the names of a side's totals, in the order totals() gives them: their one list (a record's
+# reader, board/record.py, and the tests read the totals by these names; a constant tuple: its
+# strings are objects, not names interned for good)
+TOTALS = ("hands", "hand", "cribs", "crib", "play", "heels", "pegged", "penalties",
+          "muggins_taken", "best", "n28", "n29")
 
 # a deal's points of a side, by why
 _HAND = const(0)
@@ -184,9 +192,9 @@ def dumps(m, limit):
 
 
 def totals(b, i, sides, k):
-    """Side k's totals in dumps() bytes at b[i:] (of `sides` sides), as a tuple: hands shown,
-    hand points, cribs shown, crib points, play, heels, pegged by hand, penalties, muggins
-    taken, best show, 28s, 29s."""
+    """Side k's totals in dumps() bytes at b[i:] (of `sides` sides), as a tuple in the order
+    of TOTALS (their names): hands shown, hand points, cribs shown, crib points, play, heels,
+    pegged by hand, penalties, muggins taken, best show, 28s, 29s."""
     t = i + 1 + _TOTALS * k
     return tuple(b[t:t + _T_SHOWN + 1]) + (b[t + _T_SHOWN + 1] & 15, b[t + _T_SHOWN + 1] >> 4)
 

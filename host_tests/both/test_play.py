@@ -102,3 +102,34 @@ def test_against_reference_every_two_and_three_card_series_from_one_suit_each():
                 pile3 = [a * 4, b * 4 + 1, c * 4 + 2]
                 if count(pile3) <= 31:
                     assert score_play(pile3) == reference.play(pile3)
+
+
+def test_what_a_card_made_read_through_the_scorer_and_said():
+    """score.play_cards reads the cards back out of play_parts()'s bits (the newest card's
+    rank at the end of the pile: 1, or 2-4; the run it ends: 0, or 3-7): the one reader of
+    that layout besides play_points, and spoken.play_why says them through it."""
+    from cribbage.score import play_parts, play_points, play_cards, PLAY_LAST, PLAY_GO
+    from cribbage.spoken import play_why
+
+    def made(text, extra=0):
+        return play_parts(parse_many(text)) | extra
+
+    assert play_cards(made("9H")) == (1, 0)
+    assert play_cards(made("9H 9C")) == (2, 0)
+    assert play_cards(made("9H 9C 9S")) == (3, 0)
+    assert play_cards(made("2H 2D 2C 2S")) == (4, 0)
+    assert play_cards(made("3C 5D 4H")) == (1, 3)  # a run in any order
+    assert play_cards(made("AC 2D 3H 4S 5C 6D 7H")) == (1, 7)
+    assert play_cards(made("5C 4D 3H 3S")) == (2, 0)  # a repeat breaks the run
+    assert play_cards(made("9H 9C", PLAY_LAST | PLAY_GO)) == (2, 0)  # (the flags apart)
+    # in words, with the points play_points counts (sheet 000: "fifteen for eight")
+    assert play_why(made("7C 8D")) == "15 for 2"
+    assert play_why(made("9H 9C")) == "pair 2"
+    assert play_why(made("5H 5C 5S")) == "15 and pair royal, 8"
+    assert play_why(made("2H 2D 2C 2S")) == "double pair royal 12"
+    assert play_why(made("3C 5D 4H")) == "run of 3"
+    assert play_why(made("10C JD 5H 6S")) == "31 for 2"
+    assert play_why(made("9H 8C", PLAY_LAST)) == "last card 1"
+    assert play_why(made("KH 10C 5D", PLAY_GO)) == "go 1"
+    assert play_why(made("AC 2D 3H 4S 5C", PLAY_LAST)) == "15, run of 5 and last card, 8"
+    assert play_points(made("AC 2D 3H 4S 5C", PLAY_LAST)) == 8

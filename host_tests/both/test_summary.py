@@ -23,6 +23,18 @@ def summary(m, limit=40):
     return b"".join(S.dumps(m, limit))
 
 
+def named(b, k, sides=2, i=0):
+    """Side k's totals in summary bytes b[i:], by their names (summary.TOTALS, as a record's
+    reader, board/record.py, reads them)."""
+    return dict(zip(S.TOTALS, S.totals(b, i, sides, k)))
+
+
+def pegged_in_all(t):
+    """Every point a side's totals account for: its score."""
+    return (t["hand"] + t["crib"] + t["play"] + t["heels"] + t["pegged"] + t["penalties"]
+            + t["muggins_taken"])
+
+
 def known_game():
     """A 61 game with muggins, three deals, counted by hand like a rule sheet's example.
 
@@ -70,30 +82,33 @@ def known_game():
 def test_a_known_game_deal_by_deal():
     m = known_game()
     b = summary(m)
-    assert b[0] == 3  # deals
+    assert len(S.rows(b, 0, 2)) == 3  # deals
     # (dealer's seat, heels, crib, hands, plays, pegged by hand, penalties, muggins taken)
     assert S.rows(b, 0, 2) == [(0, 0, 6, (12, 16), (2, 1), (0, 0), (0, 0), (0, 0)),
                                (1, 2, 2, (18, 8), (0, 0), (3, 2), (2, 0), (0, 2)),
                                (0, 0, None, (28, 12), (0, 0), (0, 4), (0, 0), (0, 0))]
-    # hands shown, hand, cribs shown, crib, play, heels, pegged, penalties, muggins taken,
-    # best show (as claimed: Red's 18 of 20 is not his best), 28s, 29s
-    assert S.totals(b, 0, 2, RED) == (3, 58, 1, 6, 2, 0, 3, 2, 0, 28, 1, 0)
-    assert S.totals(b, 0, 2, BLUE) == (3, 36, 1, 2, 1, 2, 6, 0, 2, 16, 0, 0)
+    # best: the best show as claimed (Red's 18 of 20 is not his best)
+    assert named(b, RED) == {"hands": 3, "hand": 58, "cribs": 1, "crib": 6, "play": 2,
+                             "heels": 0, "pegged": 3, "penalties": 2, "muggins_taken": 0,
+                             "best": 28, "n28": 1, "n29": 0}
+    assert named(b, BLUE) == {"hands": 3, "hand": 36, "cribs": 1, "crib": 2, "play": 1,
+                              "heels": 2, "pegged": 6, "penalties": 0, "muggins_taken": 2,
+                              "best": 16, "n28": 0, "n29": 0}
     for k in (RED, BLUE):  # every point is accounted for
-        t = S.totals(b, 0, 2, k)
-        assert t[1] + sum(t[3:9]) == m.score[k]
+        assert pegged_in_all(named(b, k)) == m.score[k]
 
 
 def test_the_first_deals_only_and_read_at_an_offset():
     m = known_game()
     b = summary(m)
     two = summary(m, 2)
-    assert two[0] == 2 and len(two) == len(b) - 8  # (the third deal: 2 + 3 a side)
+    assert len(S.rows(two, 0, 2)) == 2 and len(two) == len(b) - 8  # (the third deal: 2 + 3
+    # bytes a side)
     assert S.rows(two, 0, 2) == S.rows(b, 0, 2)[:2]
-    assert S.totals(two, 0, 2, BLUE) == S.totals(b, 0, 2, BLUE)  # (the game's, all deals)
+    assert named(two, BLUE) == named(b, BLUE)  # (the game's, all deals)
     rec = b"head" + b  # as in a history record
     assert S.rows(rec, 4, 2) == S.rows(b, 0, 2)
-    assert S.totals(rec, 4, 2, RED) == S.totals(b, 0, 2, RED)
+    assert named(rec, RED, i=4) == named(b, RED)
 
 
 def test_the_game_itself_is_left_as_it_was():
@@ -123,7 +138,7 @@ def test_points_pegged_before_any_deal():
     m.peg(RED, 2)
     b = summary(m)
     assert S.rows(b, 0, 2) == [(0, 0, None, (None, None), (0, 0), (5, 0), (0, 0), (0, 0))]
-    assert S.totals(b, 0, 2, RED)[6] == 5  # pegged by hand: both
+    assert named(b, RED)["pegged"] == 5  # pegged by hand: both
 
 
 def test_a_finished_game_shown_by_undo_has_no_journal_to_replay():
@@ -150,8 +165,9 @@ def test_a_failure_to_play_made_dead_in_the_play_pegs_the_go_and_the_penalty():
     assert m.penalty(RED, FAIL_TO_PLAY, BLUE) == 2
     assert plays(m, "KH go QH") == [0, 0, 1]
     assert m.score == [4 + 2 + 1, 5 + 5 + 1]
-    deal = S.rows(summary(m), 0, 2)[0]
-    assert (deal[4], deal[6]) == ((5, 11), (2, 0))  # plays, penalties: Red, Blue
+    (_dealer, _heels, _crib, _hands, play, _pegged, penalties,
+     _muggins), = S.rows(summary(m), 0, 2)
+    assert (play, penalties) == ((5, 11), (2, 0))  # Red, Blue
 
 
 def test_a_false_go_penalty_is_in_the_summary():
@@ -167,9 +183,10 @@ def test_a_false_go_penalty_is_in_the_summary():
     plays(m, "10H 8D 9H go go 6D 3C")  # A's 3C fitted at his go at 27: the go was false
     assert m.false_go() == 0
     assert m.penalty(BLUE, match.FALSE_GO) == 2
-    deal = S.rows(summary(m), 0, 2)[0]
-    assert deal[6] == (0, 2)  # penalties: Red, Blue
-    assert deal[4][RED] == m.score[RED] and m.score[BLUE] == 2 + deal[4][BLUE]
+    (_dealer, _heels, _crib, _hands, play, _pegged, penalties,
+     _muggins), = S.rows(summary(m), 0, 2)
+    assert penalties == (0, 2)  # Red, Blue
+    assert play[RED] == m.score[RED] and m.score[BLUE] == 2 + play[BLUE]
 
 
 def autoplayed(players, seed, target=121):
@@ -189,14 +206,17 @@ def test_every_size_of_table_every_point_once_and_the_game_left_as_it_was():
             b = summary(m)
             assert (m.state(), m.dumps()) == before
             rows = S.rows(b, 0, m.sides)
-            assert len(rows) == b[0] == min(m.deals, 40)
+            assert len(rows) == min(m.deals, 40)
             for k in range(m.sides):
-                t = S.totals(b, 0, m.sides, k)
-                assert t[1] + sum(t[3:9]) == m.score[k], (players, seed, k)
-                assert t[0] + t[2] >= len(rows) // m.sides  # (each side shows each round)
-                assert sum(r[3][k] or 0 for r in rows) == t[1]  # (all deals detailed here)
-            assert [r[0] for r in rows] == [(seat + m.dealer - m.deals + 1) % players for seat
-                                            in range(m.deals)]  # (the deal goes round)
+                t = named(b, k, m.sides)
+                assert pegged_in_all(t) == m.score[k], (players, seed, k)
+                assert t["hands"] + t["cribs"] >= len(rows) // m.sides  # (each side shows
+                # each round)
+                assert sum(hands[k] or 0 for _d, _h, _c, hands, _p, _g, _n, _u in rows) \
+                    == t["hand"]  # (all deals detailed here)
+            assert [dealer for dealer, _h, _c, _s, _p, _g, _n, _u in rows] == [
+                (seat + m.dealer - m.deals + 1) % players for seat in range(m.deals)]  # (the
+            # deal goes round)
             del m, before, b, rows  # (a 96 KB heap under MicroPython)
 
 
@@ -235,8 +255,7 @@ def test_mid_game_the_summary_so_far_and_undone_events_still_redo():
     b = summary(m, 255)
     assert (m.state(), m.dumps()) == mid
     for k in range(2):
-        t = S.totals(b, 0, 2, k)
-        assert t[1] + sum(t[3:9]) == m.score[k]
+        assert pegged_in_all(named(b, k)) == m.score[k]
     for _ in range(4):
         assert m.redo()
     assert (m.state(), m.dumps()) == end
@@ -255,10 +274,9 @@ def test_a_false_go_taken_takes_the_proving_cards_play_off_the_summary():
     assert m.penalty(BLUE, FALSE_GO) == 2 and m.score == [3, 2]
     b = summary(m)
     assert S.rows(b, 0, 2) == [(1, 0, None, (None, None), (3, 0), (0, 0), (0, 2), (0, 0))]
-    assert S.totals(b, 0, 2, RED)[4] == 3 and S.totals(b, 0, 2, BLUE)[7] == 2
+    assert named(b, RED)["play"] == 3 and named(b, BLUE)["penalties"] == 2
     for k in (RED, BLUE):
-        t = S.totals(b, 0, 2, k)
-        assert t[1] + sum(t[3:9]) == m.score[k]
+        assert pegged_in_all(named(b, k)) == m.score[k]
 
 
 def test_the_bytes_are_the_ones_boards_already_keep():
