@@ -376,9 +376,11 @@ class Pub:
     def __init__(self, st):
         self.app = self
         self.store = st
-        self.sent = 0
-        self.waiting = 0
+        self.cfg = {"board": "t1", "prefix": "cribbage"}
         self.box = self.names = None
+
+    def clock(self):
+        return 0
 
 
 def test_the_outbox_starts_at_the_history_and_moves_past_each_game_in_one_save():
