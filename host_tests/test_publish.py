@@ -376,7 +376,7 @@ class Pub:
     def __init__(self, st):
         self.app = self
         self.store = st
-        self.cfg = {"board": "t1", "prefix": "cribbage"}
+        self.hw = {"broker": lambda: {"board": "t1", "prefix": "cribbage"}}
         self.box = self.names = None
 
     def clock(self):

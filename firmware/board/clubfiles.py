@@ -16,7 +16,7 @@ from micropython import const
 
 _RETRY_MS = const(2000)  # after a failure, doubling to 32x (a minute)
 _PACKET = const(512)  # the longest packet taken from the broker (it sends acknowledgements)
-_LOOK = const(1)  # board/publish.py's _due(): what there is to do
+_LOOK = const(1)  # board/publish.py's task(): what there is to do
 _STATE = const(2)
 _PING = const(4)
 _IO = const(8)
@@ -67,6 +67,12 @@ class _Pipe:
     settimeout = setblocking = connect = close
 
 
+def _topic(pub, what):
+    """Publisher pub's topic PREFIX/BOARD/what, as bytes."""
+    c = pub.cfg
+    return ("%s/%s/%s" % (c["prefix"], c["board"], what)).encode()
+
+
 def packet(pub, what, args):
     """umqtt.simple's packet for Publisher pub (board/publish.py): what 0 CONNECT (with the
     last will "offline"), 1 PUBLISH (args: topic, message, retain, qos), 2 PINGREQ; as the
@@ -81,13 +87,13 @@ def packet(pub, what, args):
     pipe = _Pipe()
     setattr(simple, "socket", pipe)  # noqa: B010 (it connects to the pipe)
     cfg = pub.cfg
-    c = simple.MQTTClient(("crib-" + pub.board).encode(), cfg["host"], cfg["port"],
+    c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), cfg["host"], cfg["port"],
                           keepalive=60)
     c.pid = pub.pid
     c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
     try:
         if what == 0:
-            c.set_last_will(pub.topic[0], b"offline", True, 1)
+            c.set_last_will(_topic(pub, "status"), b"offline", True, 1)
             c.connect()
         elif what == 1:
             c.publish(*args)
@@ -170,12 +176,16 @@ def save_outbox(store, box):
 
 
 def start(pub):
-    """Publisher pub's state (board/publish.py: pub.app and pub.cfg set): its names and
-    outbox from flash, not connected."""
-    cfg = pub.cfg
-    pub.board = cfg["board"]
-    top = "%s/%s/" % (cfg["prefix"], pub.board)
-    pub.topic = ((top + "status").encode(), (top + "state").encode(), (top + "game").encode())
+    """Publisher pub's state (board/publish.py: pub.app set): the broker named (pub.cfg:
+    app.hw["broker"](), boards/wifi.py's broker()), the names and the outbox from flash, not
+    connected; False when no broker is named."""
+    try:
+        pub.cfg = pub.app.hw["broker"]()
+    except Exception as e:  # noqa: BLE001
+        print("club: no broker:", repr(e))
+        return False
+    if not pub.cfg:
+        return False
     pub.status = "connecting"
     pub.names = load_names(pub.app.store)
     pub.box = outbox(pub.app.store)
@@ -186,9 +196,10 @@ def start(pub):
     pub.phase = -1  # the game's phase when the history was last looked at (-1: look now)
     pub.pid = 0  # the last packet id
     pub.sock = pub.poll = None  # the socket (None: down), and a poll of it
-    pub.at = pub.app.clock()  # when the connection went down (or the board started)
-    pub.wait = 0  # and how long before the next try (doubling)
+    pub.wait = 0  # how long after pub.t the next try is, once down (doubling)
     _gone(pub)
+    pub.t = pub.app.clock()  # (down since the board started)
+    return True
 
 
 def _gone(pub):
@@ -196,8 +207,8 @@ def _gone(pub):
     pub.up = 0  # 0 connecting, 1 the connection made (the CONNECT goes out), 2 connected
     pub.inp = bytearray()  # what has come from the broker, not yet a whole packet
     pub.out = []  # the parts of what goes out, not yet written
-    pub.ask = -1  # the kind of packet awaited from the broker (-1 none); since pub.t
-    pub.t = 0
+    pub.ask = -1  # the kind of packet awaited from the broker (-1 none), since pub.t (when
+    # down: since it went down)
     pub.r = None  # the record sent as a game, until the broker has it
 
 
@@ -229,7 +240,7 @@ def _whole(b):
 
 
 def tick(pub, w):
-    """Publisher pub's work now (w: board/publish.py's _due() bits), in one call that never
+    """Publisher pub's work now (w: board/publish.py's task() bits), in one call that never
     waits on the network: look at the history, connect, write what the socket takes, read
     what has come, send the game (then await its PUBACK), the state, a ping. Any failure
     (the network's, a bad packet, an answer late: _LATE) closes the connection and the next
@@ -290,7 +301,7 @@ def _connect(pub, now):
 def _io(pub, now):
     """Write what the socket takes of pub.out, read what has come, and act on each whole
     packet: the answer awaited (CONNACK, the game's PUBACK, PINGRESP); others are let go.
-    The socket is polled for writing only while bytes wait (board/publish.py's _due())."""
+    The socket is polled for writing only while bytes wait (board/publish.py's task())."""
     import select
 
     s = pub.sock
@@ -331,7 +342,7 @@ def _io(pub, now):
             if len(p) < 4 or p[3]:
                 raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
             pub.up = 2
-            pub.out = packet(pub, 1, (pub.topic[0], b"online", True, 0))
+            pub.out = packet(pub, 1, (_topic(pub, "status"), b"online", True, 0))
             pub.phase = -1  # (the history is looked at once connected)
             pub.seen = -1
             pub.t = now
@@ -353,8 +364,8 @@ def _down(pub, e, now):
         pub.status = "down"
     s = pub.sock
     pub.sock = pub.poll = None
-    pub.at = now
     _gone(pub)
+    pub.t = now
     if s is not None:
         try:
             s.close()
@@ -384,9 +395,9 @@ def state(pub):
 
     app = pub.app
     st = snapshot(app)
-    st["board"] = pub.board
+    st["board"] = pub.cfg["board"]
     st["names"] = pub.names[:app.m.players]
-    return packet(pub, 1, (pub.topic[1], json.dumps(st).encode(), True, 0))
+    return packet(pub, 1, (_topic(pub, "state"), json.dumps(st).encode(), True, 0))
 
 
 def game(pub, r):
@@ -403,9 +414,10 @@ def game(pub, r):
     room("board.export")
     from board.export import decode
 
-    body = json.dumps({"id": "%s-%d" % (pub.board, n), "board": pub.board,
+    board = pub.cfg["board"]
+    body = json.dumps({"id": "%s-%d" % (board, n), "board": board,
                        "seats": seats, "game": decode(r, n)}).encode()
-    return packet(pub, 1, (pub.topic[2], body, False, 1))
+    return packet(pub, 1, (_topic(pub, "game"), body, False, 1))
 
 
 def info(pub, app):
@@ -415,7 +427,7 @@ def info(pub, app):
         return {"broker": None, "status": "off", "names": load_names(app.store)}
     c = pub.cfg
     return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
-            "board": pub.board, "status": pub.status, "waiting": pub.waiting,
+            "board": c["board"], "status": pub.status, "waiting": pub.waiting,
             "sent": pub.sent, "names": pub.names}
 
 

@@ -26,7 +26,7 @@ Wi-Fi drop before that: it is sent again, with the same id (the club keeps one g
 The history is looked at when a game is over and the next begun, not at every phase.
 
 Memory (the Pico W's budget holds with it: tools/budgets.py): only this module and the
-connection's state stay on the heap. Every _POLL_MS the task asks _due() what there is to do,
+connection's state stay on the heap. Every _POLL_MS the task looks what there is to do,
 without loading anything; when there is something, board/clubfiles.py's tick() does it
 (connects, writes, reads, makes a packet with umqtt.simple, reads the history) in one call
 that never waits, and everything loaded for it is let go after. Nothing the publisher loads
@@ -48,7 +48,7 @@ _STATE_MS = const(3000)  # the live state at most this often
 _PING_MS = const(30000)  # a ping after this long without a packet sent (the keepalive: 60 s,
 # board/clubfiles.py's CONNECT)
 _OVER = const(4)  # cribbage.match.OVER
-# What _due() finds to do, as bits (board/clubfiles.py's tick() does it: the same bits)
+# What task() finds to do, as bits (board/clubfiles.py's tick() does it: the same bits)
 _LOOK = const(1)  # a game over and the next begun (or connected): the history's games to send
 _STATE = const(2)  # the state changed, and _STATE_MS since it last went out
 _PING = const(4)  # nothing sent for _PING_MS
@@ -88,58 +88,46 @@ def names_kept(names):
 
 
 class Publisher:
-    """The board's connection to the club's broker (cfg: boards/wifi.py's broker()): its
-    state, which board/clubfiles.py's start() sets and its tick() keeps."""
-
-    def __init__(self, app, cfg):
-        self.app = app
-        self.cfg = cfg
-        _call("start", self)  # (the names and the outbox, from flash)
-
-
-def _due(pub):
-    """What there is to do now (bits _LOOK, _STATE, _PING, _IO, _LATE), found without
-    loading anything: most looks find nothing."""
-    app = pub.app
-    now = app.clock()
-    ph = app.m.phase
-    w = 0
-    if ph != pub.phase:  # (only a game over and the next begun is looked at)
-        if pub.phase < 0 or pub.phase == _OVER:
-            w = _LOOK
-        pub.phase = ph
-    if pub.sock is None:  # (down: connect when its pause is over)
-        return w | _IO if ticks_diff(now, pub.at) >= pub.wait else w
-    if (pub.out or pub.ask >= 0) and ticks_diff(now, pub.t) > _IO_MS:
-        return w | _LATE
-    if pub.poll.poll(0):  # (readable; writable when bytes wait, and so made when connecting)
-        w |= _IO
-    if pub.up == 2:
-        if app.changes != pub.seen and (pub.seen < 0 or  # (connected, names kept: at once)
-                                        ticks_diff(now, pub.state_at) >= _STATE_MS):
-            w |= _STATE
-        if ticks_diff(now, pub.sent_at) >= _PING_MS:
-            w |= _PING
-    return w
+    """The board's connection to the club's broker: its state, which board/clubfiles.py's
+    start() sets (pub.cfg: boards/wifi.py's broker()) and its tick() keeps."""
 
 
 async def task(app):
-    """board/tasks.py's club task: publish while the board runs, if a broker is named."""
+    """board/tasks.py's club task: publish while the board runs, if a broker is named. Every
+    _POLL_MS it looks what there is to do (bits _LOOK, _STATE, _PING, _IO, _LATE) without
+    loading anything, and most looks find nothing; board/clubfiles.py's tick() does it."""
     global CURRENT
-    try:
-        cfg = app.hw["broker"]()
-    except Exception as e:  # noqa: BLE001
-        print("club: no broker:", repr(e))
+    pub = Publisher()
+    pub.app = app
+    if not _call("start", pub):  # (no broker named)
         return
-    if not cfg:
-        return
-    pub = CURRENT = Publisher(app, cfg)
+    CURRENT = pub
     while True:
-        w = _due(pub)
+        await sleep_ms(_QUICK_MS if pub.out or pub.ask >= 0 else _POLL_MS)
+        now = app.clock()
+        w = 0
+        ph = app.m.phase
+        if ph != pub.phase:  # (only a game over and the next begun is looked at)
+            if pub.phase < 0 or pub.phase == _OVER:
+                w = _LOOK
+            pub.phase = ph
+        if pub.sock is None:  # (down: connect when its pause is over)
+            if ticks_diff(now, pub.t) >= pub.wait:
+                w |= _IO
+        elif (pub.out or pub.ask >= 0) and ticks_diff(now, pub.t) > _IO_MS:
+            w |= _LATE
+        else:
+            if pub.poll.poll(0):  # (readable; writable while bytes wait: made, if connecting)
+                w |= _IO
+            if pub.up == 2:
+                if app.changes != pub.seen and (pub.seen < 0 or  # (connected, names kept)
+                                                ticks_diff(now, pub.state_at) >= _STATE_MS):
+                    w |= _STATE
+                if ticks_diff(now, pub.sent_at) >= _PING_MS:
+                    w |= _PING
         if w:
             try:
                 _call("tick", pub, w)  # (it never raises: a failure is the connection's)
             except Exception:  # noqa: BLE001  (no room to load it now: the next look)
                 if w & _LOOK:
                     pub.phase = -1
-        await sleep_ms(_QUICK_MS if pub.out or pub.ask >= 0 else _POLL_MS)

@@ -18,36 +18,18 @@ import asyncio
 
 import board.tasks
 
-kept = []  # the publisher's task
-_web = board.tasks.web
+_kept = [board.tasks.web]  # the page's task (main_game.py starts it), then the publisher's
 
 
 async def _web_and_club(app):
     # main_game.py starts the page's task through board.tasks.web: the publisher starts too
-    port = int(sys.argv[6])
-    app.hw["broker"] = lambda: {"host": "127.0.0.1", "port": port, "prefix": "cribbage",
-                                "board": "t1"}
+    # (this script's code is all on the heap while the games run: kept short)
+    app.hw["broker"] = lambda: {"host": "127.0.0.1", "port": int(sys.argv[6]),
+                                "prefix": "cribbage", "board": "t1"}
     from board.publish import task
 
-    kept.append(asyncio.create_task(task(app)))
-    await _web(app)
-
-
-async def _done():
-    from board import publish
-
-    games = max(int(sys.argv[4]) if sys.argv[4].isdigit() else 1, 1)
-    peak = 0
-    p = publish.CURRENT
-    for _ in range(100):
-        p = publish.CURRENT
-        if p is not None and p.sent >= games:
-            break
-        await asyncio.sleep_ms(200)
-        gc.collect()
-        peak = max(peak, gc.mem_alloc())
-    print("CLUB sent %d status %s peak %d" % (p.sent if p else 0,
-                                              p.status.split()[0] if p else "none", peak))
+    _kept.append(asyncio.create_task(task(app)))
+    await _kept[0](app)
 
 
 try:
@@ -56,5 +38,22 @@ except OSError:
     pass
 board.tasks.web = _web_and_club
 import main_game  # noqa: E402, F401  (its games, to the end)
+
+
+async def _done():
+    from board import publish
+
+    peak = 0
+    for _ in range(100):
+        p = publish.CURRENT
+        if p is not None and p.sent >= max(int(sys.argv[4]) if sys.argv[4].isdigit() else 1,
+                                           1):
+            break
+        await asyncio.sleep_ms(200)
+        gc.collect()
+        peak = max(peak, gc.mem_alloc())
+    print("CLUB sent %d status %s peak %d" % (p.sent if p else 0,
+                                              p.status.split()[0] if p else "none", peak))
+
 
 asyncio.run(_done())
