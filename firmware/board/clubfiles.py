@@ -34,6 +34,46 @@ class _Wait(OSError):
     """umqtt.simple asked for an answer: the publisher awaits it itself."""
 
 
+class _Body:
+    """A message as JSON in parts (a game's is a few KB: as one block, with json.dumps'
+    growing buffer and the copy .encode() makes, it is what a heap in pieces lacks):
+    umqtt.simple asks its length and writes it to the _Pipe, which keeps the parts."""
+
+    def __init__(self):
+        self.parts = []
+        self.n = 0
+
+    def add(self, s):
+        b = s.encode()
+        self.parts.append(b)
+        self.n += len(b)
+
+    def __len__(self):
+        return self.n
+
+    def value(self, v):
+        """v as JSON: a dict key by key, a list item by item (each item one part)."""
+        if isinstance(v, dict):
+            sep = "{"
+            for k in v:
+                x = v[k]
+                if isinstance(x, (dict, list)):
+                    self.add(sep + json.dumps(k) + ": ")
+                    self.value(x)
+                else:
+                    self.add(sep + json.dumps(k) + ": " + json.dumps(x))
+                sep = ", "
+            self.add("}" if sep == ", " else "{}")
+        elif isinstance(v, list):
+            sep = "["
+            for x in v:
+                self.add(sep + json.dumps(x))
+                sep = ", "
+            self.add("]" if sep == ", " else "[]")
+        else:
+            self.add(json.dumps(v))
+
+
 class _Pipe:
     """umqtt.simple's socket: what it writes is kept for the task to send; a read means it
     wants the broker's answer, which the task awaits itself (_Wait). Also its socket module
@@ -45,7 +85,10 @@ class _Pipe:
         # (umqtt.simple reuses their buffers)
 
     def write(self, b, n=-1):
-        if n < 0 and isinstance(b, bytes) and len(b) > 64:
+        if isinstance(b, _Body):
+            self.out.extend(b.parts)  # (taken as they are: the message is never one block)
+            self.out.append(bytearray())
+        elif n < 0 and isinstance(b, bytes) and len(b) > 64:
             self.out.append(b)
             self.out.append(bytearray())
         else:
@@ -415,8 +458,9 @@ def game(pub, r):
     from board.export import decode
 
     board = pub.cfg["board"]
-    body = json.dumps({"id": "%s-%d" % (board, n), "board": board,
-                       "seats": seats, "game": decode(r, n)}).encode()
+    body = _Body()
+    body.value({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
+                "game": decode(r, n)})
     return packet(pub, 1, (_topic(pub, "game"), body, False, 1))
 
 

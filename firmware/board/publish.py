@@ -37,9 +37,6 @@ import sys
 
 from micropython import const
 
-from board.fault import forget, room
-from board.keypad import sleep_ms, ticks_diff
-
 _POLL_MS = const(250)  # the task looks for work this often
 _QUICK_MS = const(20)  # and this often while a packet is written or an answer awaited
 _IO_MS = const(5000)  # connecting, a packet written, an answer awaited: longer, and the
@@ -62,6 +59,8 @@ def _call(what, *args):
     """board/clubfiles.py's function what(*args): the modules loaded for it (that one, the
     MQTT client, the export and what it reads) are let go after, every one, or those it
     holds (board.record holds the summary) would stay on the heap for good."""
+    from board.fault import forget, room  # (as locals: this module's names stay few)
+
     had = list(sys.modules)
     room("board.clubfiles")
     from board import clubfiles
@@ -96,6 +95,8 @@ async def task(app):
     """board/tasks.py's club task: publish while the board runs, if a broker is named. Every
     _POLL_MS it looks what there is to do (bits _LOOK, _STATE, _PING, _IO, _LATE) without
     loading anything, and most looks find nothing; board/clubfiles.py's tick() does it."""
+    from board.keypad import sleep_ms, ticks_diff
+
     global CURRENT
     pub = Publisher()
     pub.app = app
