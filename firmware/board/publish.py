@@ -88,7 +88,24 @@ def names_kept(names):
 
 class Publisher:
     """The board's connection to the club's broker: its state, which board/clubfiles.py's
-    start() sets (pub.cfg: boards/wifi.py's broker()) and its tick() keeps."""
+    start() sets (pub.cfg: boards/wifi.py's broker()) and its tick() keeps. (What this
+    module reads of it is declared for the type checker: bare annotations cost nothing.)"""
+
+    app: object
+    names: list
+    status: str
+    sent: int  # games the broker took since the board started
+    seen: int  # app.changes when the state last went out (-1: at once)
+    phase: int  # the game's phase when last looked at (-1: look at the history)
+    sock: object  # None when down, since t; then the next try after wait ms
+    t: int
+    wait: int
+    poll: object  # select.poll() of sock
+    up: int  # 2 when connected
+    out: list  # what waits to be written
+    ask: int  # the kind of packet awaited (-1 none), since t
+    state_at: int
+    sent_at: int
 
 
 async def task(app):
@@ -118,7 +135,8 @@ async def task(app):
         elif (pub.out or pub.ask >= 0) and ticks_diff(now, pub.t) > _IO_MS:
             w |= _LATE
         else:
-            if pub.poll.poll(0):  # (readable; writable while bytes wait: made, if connecting)
+            if pub.poll.poll(0):  # pyright: ignore[reportAttributeAccessIssue]  (readable;
+                # writable while bytes wait: made, if connecting)
                 w |= _IO
             if pub.up == 2:
                 if app.changes != pub.seen and (pub.seen < 0 or  # (connected, names kept)
