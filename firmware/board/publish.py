@@ -5,7 +5,7 @@ in its configuration (hw["broker"]: boards/wifi.py reads the "broker" of wifi.js
 `make flash WIFI=...`). The packets are made by micropython-lib's MQTT client (umqtt.simple),
 which is never let near the network: its calls block on their socket, so it writes into
 memory (board/clubfiles.py's _Pipe) and the bytes go over a non-blocking socket, a write
-what the socket takes and a read what has come, every wait bounded (clubfiles' _IO_MS). The
+what the socket takes and a read what has come, every wait bounded (_IO_MS). The
 game never waits for the network: a broker that is down, slow or silent costs the board a
 status mark (shown on the page) and a try again later (2 s, doubling to 32x).
 
