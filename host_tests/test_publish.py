@@ -297,10 +297,10 @@ def test_without_a_broker_the_page_says_so_and_names_are_kept(tmp_path):
 
 def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     """main_game.py as the Pico W's budget test runs it (the page, its 3 clients, game after
-    game, from .mpy: host_tests/test_board_mp.py), publishing to the broker: in its heap
-    (budgets: pico_w_club, the Pico W's or more: its need with the margin is over it), every
-    game at the club once, every page as without publishing; the peak within PICO_W_CLUB
-    (73 % of the Pico W's heap on 32-bit: the 70 % of the page alone is not held)."""
+    game, from .mpy: host_tests/test_board_mp.py), publishing to the broker: in the Pico W's
+    heap (budgets: pico_w_club, 15 % over what the run needs), every game at the club once,
+    every page as without publishing; the peak within the Pico W's budget, as the page's
+    alone (PICO_W_PAGE: 70 % of its heap on 32-bit)."""
     import subprocess
 
     import budgets  # tools/budgets.py
@@ -330,7 +330,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
         peak = max(int(g["peak"]), int(w[-1]))  # the games' (NEXT) and after them (CLUB)
         assert peak < int(g["heap"]) <= budgets.heap_kb("pico_w_club") * 1024
         live = budgets.pico_w_page_live(peak)
-        assert live <= budgets.PICO_W_CLUB, "~%.1f KB live on 32-bit" % live
+        assert live <= budgets.PICO_W_PAGE, "~%.1f KB live on 32-bit" % live
         print("publishing on: peak %d bytes (64-bit), ~%.1f KB live on 32-bit" % (peak, live))
     finally:
         club.close()
@@ -376,9 +376,11 @@ class Pub:
     def __init__(self, st):
         self.app = self
         self.store = st
-        self.sent = 0
-        self.waiting = 0
+        self.hw = {"broker": lambda: {"board": "t1", "prefix": "cribbage"}}
         self.box = self.names = None
+
+    def clock(self):
+        return 0
 
 
 def test_the_outbox_starts_at_the_history_and_moves_past_each_game_in_one_save():

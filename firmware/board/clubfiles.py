@@ -1,7 +1,7 @@
 """The club's files on flash (board/publish.py): the outbox of finished games and the seats'
-names; and the publisher's packets, made with micropython-lib's umqtt.simple. Loaded for a
-moment and let go (the publisher, the page's /club and /names): nothing here, nor the MQTT
-client, stays on the heap between packets.
+names; and the publisher's work (tick()): its connection, its packets, made with
+micropython-lib's umqtt.simple. Loaded for a moment and let go (the publisher, the page's
+/club and /names): nothing here, nor the MQTT client, stays on the heap between two looks.
 
 outbox: [N, mark] as JSON, saved atomically (board/storage.py): the number of the next game
 to send (its id is BOARD-N), and the mark (head and checksum, hex) of the last history record
@@ -14,6 +14,16 @@ import json
 from micropython import const
 
 
+_RETRY_MS = const(2000)  # after a failure, doubling to 32x (a minute)
+_PACKET = const(512)  # the longest packet taken from the broker (it sends acknowledgements)
+_LOOK = const(1)  # board/publish.py's task(): what there is to do
+_STATE = const(2)
+_PING = const(4)
+_IO = const(8)
+_LATE = const(16)
+_CONNACK = const(2)  # the broker's packets awaited (their kind, the packet's high 4 bits)
+_PUBACK = const(4)
+_PINGRESP = const(13)
 _OUTBOX = const(128)  # the outbox file's bound
 _NAMES = const(128)  # the names file's bound
 NAME_MAX = const(7)  # a player's short name: six and the PIN fit the page's form (64 bytes)
@@ -22,6 +32,46 @@ SEATS = const(6)
 
 class _Wait(OSError):
     """umqtt.simple asked for an answer: the publisher awaits it itself."""
+
+
+class _Body:
+    """A message as JSON in parts (a game's is a few KB: as one block, with json.dumps'
+    growing buffer and the copy .encode() makes, it is what a heap in pieces lacks):
+    umqtt.simple asks its length and writes it to the _Pipe, which keeps the parts."""
+
+    def __init__(self):
+        self.parts = []
+        self.n = 0
+
+    def add(self, s):
+        b = s.encode()
+        self.parts.append(b)
+        self.n += len(b)
+
+    def __len__(self):
+        return self.n
+
+    def value(self, v):
+        """v as JSON: a dict key by key, a list item by item (each item one part)."""
+        if isinstance(v, dict):
+            sep = "{"
+            for k in v:
+                x = v[k]
+                if isinstance(x, (dict, list)):
+                    self.add(sep + json.dumps(k) + ": ")
+                    self.value(x)
+                else:
+                    self.add(sep + json.dumps(k) + ": " + json.dumps(x))
+                sep = ", "
+            self.add("}" if sep == ", " else "{}")
+        elif isinstance(v, list):
+            sep = "["
+            for x in v:
+                self.add(sep + json.dumps(x))
+                sep = ", "
+            self.add("]" if sep == ", " else "[]")
+        else:
+            self.add(json.dumps(v))
 
 
 class _Pipe:
@@ -35,7 +85,10 @@ class _Pipe:
         # (umqtt.simple reuses their buffers)
 
     def write(self, b, n=-1):
-        if n < 0 and isinstance(b, bytes) and len(b) > 64:
+        if isinstance(b, _Body):
+            self.out.extend(b.parts)  # (taken as they are: the message is never one block)
+            self.out.append(bytearray())
+        elif n < 0 and isinstance(b, bytes) and len(b) > 64:
             self.out.append(b)
             self.out.append(bytearray())
         else:
@@ -57,30 +110,33 @@ class _Pipe:
     settimeout = setblocking = connect = close
 
 
+def _topic(pub, what):
+    """Publisher pub's topic PREFIX/BOARD/what, as bytes."""
+    c = pub.cfg
+    return ("%s/%s/%s" % (c["prefix"], c["board"], what)).encode()
+
+
 def packet(pub, what, args):
     """umqtt.simple's packet for Publisher pub (board/publish.py): what 0 CONNECT (with the
     last will "offline"), 1 PUBLISH (args: topic, message, retain, qos), 2 PINGREQ; as the
     list of its parts to send (the message itself one of them). Its client is made for the
-    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id; the module is let
-    go after, unless it was loaded."""
-    from board.fault import forget, room  # (loaded on a board: here, only when used)
+    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id (the module is let
+    go after: board/publish.py's _call)."""
+    from board.fault import room  # (loaded on a board: here, only when used)
 
-    import sys
-
-    had = "umqtt.simple" in sys.modules
     room("umqtt.simple")
     from umqtt import simple
 
     pipe = _Pipe()
     setattr(simple, "socket", pipe)  # noqa: B010 (it connects to the pipe)
     cfg = pub.cfg
-    c = simple.MQTTClient(("crib-" + pub.board).encode(), cfg["host"], cfg["port"],
+    c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), cfg["host"], cfg["port"],
                           keepalive=60)
     c.pid = pub.pid
     c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
     try:
         if what == 0:
-            c.set_last_will(pub.topic[0], b"offline", True, 1)
+            c.set_last_will(_topic(pub, "status"), b"offline", True, 1)
             c.connect()
         elif what == 1:
             c.publish(*args)
@@ -90,20 +146,14 @@ def packet(pub, what, args):
         pass
     finally:
         pub.pid = c.pid
-        c = simple = None
-        if not had:
-            forget("umqtt.simple")
     return pipe.out
 
 
 def records(store):
     """Each good record of the history, oldest first, read one at a time as board/history.py
-    reads them (its module is let go after, unless the board had it)."""
-    from board.fault import forget, room  # (loaded on a board: here, only when used)
+    reads them."""
+    from board.fault import room  # (loaded on a board: here, only when used)
 
-    import sys
-
-    had = "board.history" in sys.modules
     room("board.history")
     from board.history import _next
 
@@ -119,8 +169,6 @@ def records(store):
     finally:
         if f:
             f.close()
-        if not had:
-            forget("board.history")
 
 
 def mark(r):
@@ -171,9 +219,201 @@ def save_outbox(store, box):
 
 
 def start(pub):
-    """Publisher pub's names and outbox, from flash."""
+    """Publisher pub's state (board/publish.py: pub.app set): the broker named (pub.cfg:
+    app.hw["broker"](), boards/wifi.py's broker()), the names and the outbox from flash, not
+    connected; False when no broker is named."""
+    try:
+        pub.cfg = pub.app.hw["broker"]()
+    except Exception as e:  # noqa: BLE001
+        print("club: no broker:", repr(e))
+        return False
+    if not pub.cfg:
+        return False
+    pub.status = "connecting"
     pub.names = load_names(pub.app.store)
     pub.box = outbox(pub.app.store)
+    pub.waiting = 0  # games after the mark, when last looked
+    pub.sent = 0  # games the broker took since the board started
+    pub.seen = -1  # app.changes when the state last went out
+    pub.state_at = pub.sent_at = 0  # when the state, and any packet, last went out
+    pub.phase = -1  # the game's phase when the history was last looked at (-1: look now)
+    pub.pid = 0  # the last packet id
+    pub.sock = pub.poll = None  # the socket (None: down), and a poll of it
+    pub.wait = 0  # how long after pub.t the next try is, once down (doubling)
+    _gone(pub)
+    pub.t = pub.app.clock()  # (down since the board started)
+    return True
+
+
+def _gone(pub):
+    """No connection, nothing in flight."""
+    pub.up = 0  # 0 connecting, 1 the connection made (the CONNECT goes out), 2 connected
+    pub.inp = bytearray()  # what has come from the broker, not yet a whole packet
+    pub.out = []  # the parts of what goes out, not yet written
+    pub.ask = -1  # the kind of packet awaited from the broker (-1 none), since pub.t (when
+    # down: since it went down)
+    pub.r = None  # the record sent as a game, until the broker has it
+
+
+def _say(pub, text):
+    if text != pub.status:
+        print("club:", text)
+        pub.status = text
+
+
+def _whole(b):
+    """The length of the first whole MQTT packet in b, 0 if it is not all there yet;
+    ValueError for a malformed or too long one."""
+    n = sh = 0
+    i = 1
+    while True:
+        if i >= len(b):
+            return 0
+        c = b[i]
+        n |= (c & 0x7F) << sh
+        i += 1
+        if not c & 0x80:
+            break
+        sh += 7
+        if sh > 21:
+            raise ValueError("bad packet length")
+    if n + i > _PACKET:
+        raise ValueError("packet too long")
+    return n + i if len(b) >= n + i else 0
+
+
+def tick(pub, w):
+    """Publisher pub's work now (w: board/publish.py's task() bits), in one call that never
+    waits on the network: look at the history, connect, write what the socket takes, read
+    what has come, send the game (then await its PUBACK), the state, a ping. Any failure
+    (the network's, a bad packet, an answer late: _LATE) closes the connection and the next
+    try is after a pause (_RETRY_MS, doubling to 32x; 2 s again if it was up)."""
+    now = pub.app.clock()
+    try:
+        if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait)
+            pub.r = waiting(pub)
+        if w & _LATE:
+            raise OSError("no answer")
+        if w & _IO:
+            if pub.sock is None:
+                _connect(pub, now)
+            else:
+                _io(pub, now)
+        if pub.up == 2 and not pub.out and pub.ask < 0:
+            if pub.r is not None:  # the game, until the broker has it
+                pub.out = game(pub, pub.r)
+                pub.ask = _PUBACK
+            elif w & _STATE or pub.seen < 0:  # (connected: at once)
+                pub.seen = pub.app.changes
+                pub.state_at = now
+                pub.out = state(pub)
+            elif w & _PING:
+                pub.out = packet(pub, 2, ())
+                pub.ask = _PINGRESP
+            else:
+                return
+            pub.t = now
+            _io(pub, now)
+    except Exception as e:  # noqa: BLE001  (the network's: the game never sees it)
+        _down(pub, e, now)
+
+
+def _connect(pub, now):
+    """The TCP connection, begun without blocking; its CONNECT goes out once it is made."""
+    import select
+    import socket
+
+    _say(pub, "connecting")
+    c = pub.cfg
+    ai = socket.getaddrinfo(c["host"], c["port"], 0, socket.SOCK_STREAM)[0]
+    s = socket.socket(ai[0], ai[1], ai[2])
+    pub.sock = s
+    s.setblocking(False)
+    try:
+        s.connect(ai[-1])
+    except OSError as e:
+        if e.args[0] not in (115, 119):  # EINPROGRESS (unix, lwIP)
+            raise
+    pub.poll = select.poll()
+    pub.poll.register(s, select.POLLIN | select.POLLOUT)  # (writable: the connection made)
+    pub.out = [b"".join(packet(pub, 0, ()))]
+    pub.ask = _CONNACK
+    pub.t = now
+
+
+def _io(pub, now):
+    """Write what the socket takes of pub.out, read what has come, and act on each whole
+    packet: the answer awaited (CONNACK, the game's PUBACK, PINGRESP); others are let go.
+    The socket is polled for writing only while bytes wait (board/publish.py's task())."""
+    import select
+
+    s = pub.sock
+    if pub.up == 0:
+        if not pub.poll.poll(0):
+            return  # (not yet made)
+        pub.up = 1  # (or failed: the write says so)
+    out = pub.out
+    while out:
+        n = s.write(out[0])
+        if n is None:
+            break  # (the socket is full: the rest when it can be written)
+        if n < len(out[0]):
+            out[0] = memoryview(out[0])[n:]
+        else:
+            out.pop(0)  # (nothing is held once it is written)
+            pub.sent_at = now
+    pub.poll.modify(s, select.POLLIN | select.POLLOUT if out else select.POLLIN)
+    got = s.read(_PACKET)
+    if got is None:
+        return
+    if not got:
+        raise OSError("closed by the broker")
+    pub.inp += got
+    if len(pub.inp) > 2 * _PACKET:
+        raise ValueError("flooded")
+    while True:
+        n = _whole(pub.inp)
+        if not n:
+            return
+        p = pub.inp[:n]
+        pub.inp = pub.inp[n:]
+        k = p[0] >> 4
+        if k != pub.ask or (k == _PUBACK and (len(p) < 4 or (p[2] << 8 | p[3]) != pub.pid)):
+            continue
+        pub.ask = -1
+        if k == _CONNACK:
+            if len(p) < 4 or p[3]:
+                raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
+            pub.up = 2
+            pub.out = packet(pub, 1, (_topic(pub, "status"), b"online", True, 0))
+            pub.phase = -1  # (the history is looked at once connected)
+            pub.seen = -1
+            pub.t = now
+            _say(pub, "online")
+            return _io(pub, now)
+        if k == _PUBACK:
+            sent(pub, pub.r)
+            pub.r = None
+            pub.phase = -1  # (the next, if any)
+
+
+def _down(pub, e, now):
+    """The connection failed with e: closed, said, and the next try after a pause."""
+    pub.wait = _RETRY_MS if pub.status == "online" else min(max(pub.wait * 2, _RETRY_MS),
+                                                             _RETRY_MS << 5)
+    try:
+        _say(pub, "down: %s" % (e.args[0] if e.args else type(e).__name__))
+    except Exception:  # noqa: BLE001
+        pub.status = "down"
+    s = pub.sock
+    pub.sock = pub.poll = None
+    _gone(pub)
+    pub.t = now
+    if s is not None:
+        try:
+            s.close()
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def waiting(pub):
@@ -198,38 +438,30 @@ def state(pub):
 
     app = pub.app
     st = snapshot(app)
-    st["board"] = pub.board
+    st["board"] = pub.cfg["board"]
     st["names"] = pub.names[:app.m.players]
-    return packet(pub, 1, (pub.topic[1], json.dumps(st).encode(), True, 0))
+    return packet(pub, 1, (_topic(pub, "state"), json.dumps(st).encode(), True, 0))
 
 
 def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
     the seats (seat i's name, the side it plays for) and board/export.py's decode(r, N)."""
-    from board.fault import forget, room  # (loaded on a board: here, only when used)
+    from board.fault import room  # (loaded on a board: here, only when used)
 
-    import sys
-
-    app = pub.app
-    m = app.m
+    m = pub.app.m
     n = pub.box[0]
     names = pub.names
     seats = []
     for i in range(m.players):
         seats.append({"name": names[i] if i < len(names) else None, "side": m.side_of(i)})
-    had = [k for k in ("board.export", "cribbage.summary", "board.history") if k in sys.modules]
-    try:
-        room("board.export")
-        from board.export import decode
+    room("board.export")
+    from board.export import decode
 
-        body = json.dumps({"id": "%s-%d" % (pub.board, n), "board": pub.board,
-                           "seats": seats, "game": decode(r, n)}).encode()
-    finally:
-        decode = None
-        for k in ("board.export", "cribbage.summary", "board.history"):
-            if k not in had:
-                forget(k)
-    return packet(pub, 1, (pub.topic[2], body, False, 1))
+    board = pub.cfg["board"]
+    body = _Body()
+    body.value({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
+                "game": decode(r, n)})
+    return packet(pub, 1, (_topic(pub, "game"), body, False, 1))
 
 
 def info(pub, app):
@@ -240,7 +472,7 @@ def info(pub, app):
         return {"broker": None, "status": "off", "names": load_names(app.store)}
     c = pub.cfg
     return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
-            "board": pub.board, "status": pub.status, "waiting": pub.waiting,
+            "board": c["board"], "status": pub.status, "waiting": pub.waiting,
             "sent": pub.sent, "names": pub.names, "club": c.get("club")}
 
 

@@ -11,50 +11,46 @@
 # filesystem) has no room to spare. host_tests/test_publish.py compiles both into the tree.
 
 import gc
-import os
 import sys
 
 import asyncio
 
 import board.tasks
 
-kept = []  # the publisher's task
 _web = board.tasks.web
 
 
-async def _web_and_club(app):
-    # main_game.py starts the page's task through board.tasks.web: the publisher starts too
-    port = int(sys.argv[6])
-    app.hw["broker"] = lambda: {"host": "127.0.0.1", "port": port, "prefix": "cribbage",
-                                "board": "t1"}
+def _web_and_club(app):
+    # main_game.py starts the page's task with board.tasks.web(app): the publisher's starts
+    # too (this script's code is on the heap all the run, beside the board's: kept short)
+    app.hw["broker"] = lambda: {"host": "127.0.0.1", "port": int(sys.argv[6]),
+                                "prefix": "cribbage", "board": "t1"}
     from board.publish import task
 
-    kept.append(asyncio.create_task(task(app)))
-    await _web(app)
+    app.hw["club"] = asyncio.create_task(task(app))  # (held while the app runs)
+    return _web(app)
 
 
-async def _done():
-    from board import publish
+async def _done(n):
+    from board.publish import CURRENT as p
 
-    games = max(int(sys.argv[4]) if sys.argv[4].isdigit() else 1, 1)
     peak = 0
-    p = publish.CURRENT
     for _ in range(100):
-        p = publish.CURRENT
-        if p is not None and p.sent >= games:
+        if p.sent >= n:
             break
         await asyncio.sleep_ms(200)
         gc.collect()
         peak = max(peak, gc.mem_alloc())
-    print("CLUB sent %d status %s peak %d" % (p.sent if p else 0,
-                                              p.status.split()[0] if p else "none", peak))
+    print("CLUB sent %d status %s peak %d" % (p.sent, p.status.split()[0], peak))
 
 
 try:
+    import os
+
     os.remove("outbox")  # a fresh board (main_game.py removes the rest)
 except OSError:
     pass
 board.tasks.web = _web_and_club
 import main_game  # noqa: E402, F401  (its games, to the end)
 
-asyncio.run(_done())
+asyncio.run(_done(max(int(sys.argv[4]) if sys.argv[4].isdigit() else 1, 1)))
