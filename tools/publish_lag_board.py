@@ -33,6 +33,7 @@ def main(argv):
         hw["broker"] = lambda: {"host": "127.0.0.1", "port": club, "prefix": "cribbage",
                                 "board": "lag"}
     from board.app import App
+    from board.tasks import tasks
 
     app = App(hw)
     app.boot()
@@ -84,7 +85,7 @@ def main(argv):
 
     async def run():
         kept = [asyncio.create_task(press())]  # (held while the app runs)
-        await app.run()
+        await tasks(app, 20)  # (as board/tasks.py's run() starts them on a board)
         kept.clear()
 
     asyncio.run(run())
