@@ -30,7 +30,6 @@ import os
 import sys
 
 from microdot import Microdot, Request, Response
-from microdot.sse import sse_response
 
 from board import screen
 from board.fault import room, forget
@@ -60,7 +59,7 @@ _LOCK_MAX = const(8)    # its next try, doubled each time (to 256x) until a new 
 _PHONES = const(8)      # phones whose waits are remembered (the oldest wait is forgotten)
 _TRIES = const(3)       # wrong tries before a PIN is taken off the board
 _PIN_SHOWN_MS = const(60000)
-_QUEUE = const(3)  # states a live stream may have waiting: more, and its page is gone
+_PING = b": ping\n\n"  # the live stream's comment (server-sent events)
 _BUSY = b"HTTP/1.0 503 Busy\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n"
 # the modules a request may load (the statistics, the deals' replay, the export): dropped
 # after it unless the board had them loaded
@@ -92,7 +91,7 @@ class _Conn:
     _LINE bytes, the request line and at most _HEADERS headers, _HEAD_BYTES in all, everything
     within _READ_MS of the connection; ValueError otherwise: microdot answers 400), and what
     the server keeps of it (its task; waiting: no request yet, the first to go for a
-    newcomer; heavy: it loaded modules of _LAZY)."""
+    newcomer; heavy: it loaded modules of _LAZY; live: a live stream)."""
 
     def __init__(self, stream, clock):
         self.s = stream
@@ -104,6 +103,7 @@ class _Conn:
         self.task = None
         self.waiting = True
         self.heavy = False
+        self.live = False
 
     def start(self, coro):
         """Serve the connection: coro as its own task."""
@@ -245,7 +245,7 @@ class Web(Microdot):
         self.seen = -1  # app.changes when the state below was made
         self.deals_at = -1  # the journal (events, phase) the deals below were made for
         self.deals = b"[]"
-        self.state = b""
+        self.state = b""  # the state as the live stream sends it (b"data: " JSON b"\n\n")
         self.own = []  # the board's own origins (serve sets them): writes come from them
         self.port = ""  # ":port" when not 80
         self.phones = {}  # ip -> its waits (_ASK, _TRY, _DOUBLED)
@@ -312,6 +312,8 @@ class Web(Microdot):
                 pass
             if c.heavy:
                 self.unload()
+            if c.live:
+                self.streams -= 1
             c.s = c.buf = None
 
     async def answer(self, c):
@@ -327,6 +329,7 @@ class Web(Microdot):
         c.waiting = False
         if res is None:
             res = await self.dispatch_request(req)
+            req = None  # (not kept while the answer goes: a live stream's lasts)
         if res != Response.already_handled:
             await res.write(writer)
 
@@ -358,7 +361,9 @@ class Web(Microdot):
             gc.collect()
 
     def now_state(self):
-        """The state as JSON bytes, made again only when the app has changed since."""
+        """The state as the live stream sends it (b"data: " JSON b"\n\n": one object every
+        page's stream writes, /state its JSON), made again only when the app has changed
+        since."""
         app = self.app
         if app.changes != self.seen:
             self.state = b""
@@ -369,7 +374,7 @@ class Web(Microdot):
                 lines = st["lines"]
                 for i in range(len(lines)):
                     lines[i] = lines[i].replace(pin, "****")
-            self.state = json.dumps(st).encode()
+            self.state = ("data: %s\n\n" % json.dumps(st)).encode()
             self.seen = app.changes
         return self.state
 
@@ -428,15 +433,18 @@ def routes(web):
 
     @web.get("/state")
     async def state(req):
-        return web.now_state(), 200, {"Content-Type": "application/json"}
+        return web.now_state()[6:-2], 200, {"Content-Type": "application/json"}
 
     @web.get("/events")
     async def events(req):
         if req.method != "GET":  # (HEAD: no stream to start)
             return "", 200, {"Content-Type": "text/event-stream"}
-        if web.streams >= _STREAMS:
+        c = req.sock[0] if isinstance(req.sock, tuple) else None
+        if web.streams >= _STREAMS or c is None:  # (a stream is a connection's, to the end)
             return "busy", 503, {"Retry-After": "3"}
-        return sse_response(req, _live, web)
+        web.streams += 1
+        c.live = True  # (serve counts it off when the connection ends, however it ends)
+        return _Stream(web), 200, {"Content-Type": "text/event-stream"}
 
     @web.get("/layout")
     async def layout(req):
@@ -649,32 +657,35 @@ def _layout(L):
     yield "]}"
 
 
-async def _live(req, sse, web):
-    """One page's live stream: the state whenever it changes, a comment now and then. It ends
-    when its page stops taking them (the states wait in sse.queue: a client gone without a
-    word, or one that answers HEAD, never drains it)."""
-    web.streams += 1
-    try:
-        await _push(sse, web)
-    finally:
-        web.streams -= 1
+class _Stream:
+    """One page's live stream (GET /events), the body microdot writes: the state whenever it
+    changes (web.state: the same bytes for every page), a comment now and then (a page that
+    is gone fails the write). Nothing waits in between: a page that stops reading holds up
+    its own write, which ends the stream (_Writer, _WRITE_MS)."""
 
+    def __init__(self, web):
+        self.web = web
+        self.seen = -1  # app.changes when the state last went
+        self.quiet = -1  # ms since something went (-1: nothing has yet)
 
-async def _push(sse, web):
-    sent = -1
-    quiet = 0
-    while len(sse.queue) < _QUEUE:
-        if web.app.changes != sent:
-            data = web.now_state()
-            sent = web.seen
-            await sse.send(data)
-            quiet = 0
-        else:
-            quiet += _PUSH_MS
-            if quiet >= _PING_MS:
-                await sse.send("ping", comment=True)
-                quiet = 0
-        await sleep_ms(_PUSH_MS)
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        web = self.web
+        if self.quiet >= 0:
+            await sleep_ms(_PUSH_MS)
+        while True:
+            if web.app.changes != self.seen:
+                data = web.now_state()
+                self.seen = web.seen
+                self.quiet = 0
+                return data
+            self.quiet += _PUSH_MS
+            if self.quiet >= _PING_MS:
+                self.quiet = 0
+                return _PING
+            await sleep_ms(_PUSH_MS)
 
 
 PAGE_MSG = "page "  # the display's line about the page: "page 192.168.1.42" while it is served
