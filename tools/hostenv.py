@@ -34,7 +34,7 @@ def venv_program(name):
 # micropython-lib-style packages the firmware imports that the unix port lacks: the page's
 # web framework, installed from PyPI into the venv (pyproject.toml) and copied, as a board's
 # /lib holds it, into a folder for the micropython command's MICROPYPATH.
-MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "sse.py", "helpers.py"),
+MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "helpers.py"),
                "umqtt": ("simple.py",)}
 # ... and those whose PyPI release pip cannot install (a source archive without a setup.py):
 # taken by name and version from PyPI at `make venv` (fetch_sources(), pinned by the archive's
