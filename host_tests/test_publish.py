@@ -215,6 +215,87 @@ def test_a_power_cut_between_a_games_end_and_its_publish_loses_nothing(tmp_path)
         later.kill()
 
 
+def _over_of(storage, players, seed):
+    """A game of players played to its end on CPython (cribbage.autoplay), put on the board in
+    storage as its saved game, with its players' setting: the board's next OK records it."""
+    from cribbage import autoplay, match as M
+
+    m = M.Match(players=players)
+    autoplay.play_game(m, autoplay.seeded(seed), [autoplay.GREEDY] * players)
+    with open(os.path.join(storage, "game"), "wb") as f:
+        m.dump(f)
+    _players(storage, players)
+
+
+def _players(storage, players):
+    from board.settings import Settings
+
+    s = Settings()
+    s.set("players", players)
+    with open(os.path.join(storage, "settings"), "wb") as f:
+        f.write(s.dumps())
+
+
+def _name(b, names):
+    status, body = b.get("/names", "POST", ("pin=%s&names=%s" % (_pin(b), names)).encode(),
+                         FORM)
+    assert status == 200, body
+
+
+def test_games_that_waited_go_out_with_the_seats_and_names_they_were_played_with(tmp_path):
+    """Issue 24. Ann and Bob finish a game while the broker is down; Cy, Di, Ed and Flo name
+    the seats and finish a game of four; the board then plays two, Gus and Hal named. The
+    broker back: each game arrives with the names it was played with and its own seats (four
+    for the game of four, though the board plays two now); the state has the names now."""
+    if not HAVE_MOSQUITTO:
+        pytest.skip(WHY_SKIPPED)
+    storage = str(tmp_path / "board")
+    port = free_port()  # no broker there yet
+    wifi(storage, port)
+    over(storage, 3)
+    b = _board(storage)
+    try:
+        until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
+        _name(b, "Ann,Bob")
+        _ok(b)
+        until("Ann and Bob's game waits", lambda: _club(b)["waiting"] == 1)
+        _name(b, "Cy,Di,Ed,Flo")
+    finally:
+        b.close()
+    _over_of(storage, 4, 5)  # (Cy, Di, Ed and Flo play it to its end)
+    b = _board(storage)
+    try:
+        _ok(b)
+        until("two games wait", lambda: _club(b)["waiting"] == 2)
+        assert len(b.state()["score"]) == 2  # (two sides)
+        _name(b, "Gus,Hal")
+        assert _club(b)["names"] == ["Gus", "Hal", None, None, None, None]
+    finally:
+        b.close()
+    _players(storage, 2)  # the board plays two now: a new game
+    os.remove(os.path.join(storage, "game"))
+    later = Broker(port, folder=str(tmp_path / "later"))
+    club = Club(port)
+    b = _board(storage)
+    try:
+        until("both games at the club", lambda: club.games() == ["t1-1", "t1-2"])
+        assert club.game("t1-1")["seats"] == [{"name": "Ann", "side": 0},
+                                              {"name": "Bob", "side": 1}]
+        g = club.game("t1-2")
+        assert g["game"]["players"] == 4 and g["seats"] == [
+            {"name": "Cy", "side": 0}, {"name": "Di", "side": 1}, {"name": "Ed", "side": 0},
+            {"name": "Flo", "side": 1}]
+        until("the state with the names now", lambda: club.messages(STATE) and json.loads(
+            club.messages(STATE)[-1][0])["names"] == ["Gus", "Hal"])
+        until("the outbox empty", lambda: _club(b)["waiting"] == 0)
+        with open(os.path.join(storage, "names")) as f:
+            assert json.load(f) == ["Gus", "Hal", None, None, None, None]  # (none kept)
+    finally:
+        b.close()
+        club.close()
+        later.kill()
+
+
 def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
     """Whatever others publish under the board's topics (the board subscribes to nothing),
     and bytes that are no MQTT from the broker's side: the board plays on, reconnects, and its
