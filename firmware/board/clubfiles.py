@@ -30,6 +30,7 @@ _PINGRESP = const(13)
 _OUTBOX = const(128)  # the outbox file's bound
 _NAMES = const(1024)  # the names file's bound (the seats' and _KEPT kept: 706 bytes)
 _KEPT = const(8)  # names kept for the games waiting, at most
+_MARK = const(28)  # a mark's length (mark()): a name kept is "MARK Ann,Bob,,,,"
 NAME_MAX = const(7)  # a player's short name: six and the PIN fit the page's form (64 bytes)
 SEATS = const(6)
 
@@ -439,8 +440,9 @@ def sent(pub, r):
     pub.waiting = max(pub.waiting - 1, 0)
     names = _names(st)
     if len(names) > SEATS:
-        st.save("names", json.dumps(names[:SEATS] + _live(st, pub.box[1], names[SEATS:])[0])
-                .encode())
+        kept = _live(st, pub.box[1], names[SEATS:])[0]
+        if len(kept) < len(names) - SEATS:
+            st.save("names", json.dumps(names[:SEATS] + kept).encode())
 
 
 def state(pub):
@@ -471,7 +473,7 @@ def game(pub, r):
     if kept:
         kept = _live(pub.app.store, pub.box[1], kept)[0]
         if kept:
-            names = parse_names(kept[0][29:])
+            names = parse_names(kept[0][_MARK + 1:])
     seats = []
     for i in range(h[1]):
         seats.append({"name": names[i] if i < len(names) else None, "side": i % h[2]})
@@ -530,9 +532,9 @@ def _names(store):
         if not isinstance(v, list) or len(v) > SEATS + _KEPT:
             raise ValueError("not names")
         for k in v[SEATS:]:
-            if k[28:29] != " ":
+            if k[_MARK:_MARK + 1] != " ":
                 raise ValueError("not names")
-            parse_names(k[29:])
+            parse_names(k[_MARK + 1:])
         return parse_names(",".join(x if isinstance(x, str) else "" for x in v[:SEATS])) + \
             v[SEATS:]
     try:
@@ -587,7 +589,7 @@ def save_names(store, names):
     old = " " + ",".join(x or "" for x in old)
     if new is not None and old != " " + ",".join(x or "" for x in names) and not (
             kept and kept[-1].startswith(new)):
-        if kept and kept[-1][28:] == old:
+        if kept and kept[-1][_MARK:] == old:
             kept[-1] = new + old  # (the same names: one entry)
         else:
             kept.append(new + old)
