@@ -215,6 +215,87 @@ def test_a_power_cut_between_a_games_end_and_its_publish_loses_nothing(tmp_path)
         later.kill()
 
 
+def _over_of(storage, players, seed):
+    """A game of players played to its end on CPython (cribbage.autoplay), put on the board in
+    storage as its saved game, with its players' setting: the board's next OK records it."""
+    from cribbage import autoplay, match as M
+
+    m = M.Match(players=players)
+    autoplay.play_game(m, autoplay.seeded(seed), [autoplay.GREEDY] * players)
+    with open(os.path.join(storage, "game"), "wb") as f:
+        m.dump(f)
+    _players(storage, players)
+
+
+def _players(storage, players):
+    from board.settings import Settings
+
+    s = Settings()
+    s.set("players", players)
+    with open(os.path.join(storage, "settings"), "wb") as f:
+        f.write(s.dumps())
+
+
+def _name(b, names):
+    status, body = b.get("/names", "POST", ("pin=%s&names=%s" % (_pin(b), names)).encode(),
+                         FORM)
+    assert status == 200, body
+
+
+def test_games_that_waited_go_out_with_the_seats_and_names_they_were_played_with(tmp_path):
+    """Issue 24. Ann and Bob finish a game while the broker is down; Cy, Di, Ed and Flo name
+    the seats and finish a game of four; the board then plays two, Gus and Hal named. The
+    broker back: each game arrives with the names it was played with and its own seats (four
+    for the game of four, though the board plays two now); the state has the names now."""
+    if not HAVE_MOSQUITTO:
+        pytest.skip(WHY_SKIPPED)
+    storage = str(tmp_path / "board")
+    port = free_port()  # no broker there yet
+    wifi(storage, port)
+    over(storage, 3)
+    b = _board(storage)
+    try:
+        until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
+        _name(b, "Ann,Bob")
+        _ok(b)
+        until("Ann and Bob's game waits", lambda: _club(b)["waiting"] == 1)
+        _name(b, "Cy,Di,Ed,Flo")
+    finally:
+        b.close()
+    _over_of(storage, 4, 5)  # (Cy, Di, Ed and Flo play it to its end)
+    b = _board(storage)
+    try:
+        _ok(b)
+        until("two games wait", lambda: _club(b)["waiting"] == 2)
+        assert len(b.state()["score"]) == 2  # (two sides)
+        _name(b, "Gus,Hal")
+        assert _club(b)["names"] == ["Gus", "Hal", None, None, None, None]
+    finally:
+        b.close()
+    _players(storage, 2)  # the board plays two now: a new game
+    os.remove(os.path.join(storage, "game"))
+    later = Broker(port, folder=str(tmp_path / "later"))
+    club = Club(port)
+    b = _board(storage)
+    try:
+        until("both games at the club", lambda: club.games() == ["t1-1", "t1-2"])
+        assert club.game("t1-1")["seats"] == [{"name": "Ann", "side": 0},
+                                              {"name": "Bob", "side": 1}]
+        g = club.game("t1-2")
+        assert g["game"]["players"] == 4 and g["seats"] == [
+            {"name": "Cy", "side": 0}, {"name": "Di", "side": 1}, {"name": "Ed", "side": 0},
+            {"name": "Flo", "side": 1}]
+        until("the state with the names now", lambda: club.messages(STATE) and json.loads(
+            club.messages(STATE)[-1][0])["names"] == ["Gus", "Hal"])
+        until("the outbox empty", lambda: _club(b)["waiting"] == 0)
+        with open(os.path.join(storage, "names")) as f:
+            assert json.load(f) == ["Gus", "Hal", None, None, None, None]  # (none kept)
+    finally:
+        b.close()
+        club.close()
+        later.kill()
+
+
 def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
     """Whatever others publish under the board's topics (the board subscribes to nothing),
     and bytes that are no MQTT from the broker's side: the board plays on, reconnects, and its
@@ -401,6 +482,228 @@ def test_the_outbox_starts_at_the_history_and_moves_past_each_game_in_one_save()
     F.start(q)
     assert q.box == [1, F.mark(C)]
     assert F.outbox(store_with()) == [1, ""]  # no history: every game to come is new
+
+
+def seated(serial, players, sides):
+    """A history record (version 2, no summary) of a game of players in sides, side 0 won."""
+    r = bytearray(bytes((2, 14 + sides, 0, players, sides, 121, 1, 0, 9, serial, 0, 0))
+                  + bytes([121] + [100] * (sides - 1)) + bytes(2))
+    c = sum(r[:-2])
+    r[-2] = c & 255
+    r[-1] = c >> 8
+    return bytes(r)
+
+
+def sent_as(p, r, monkeypatch):
+    """The game message Publisher p sends for record r (its packet not made: its message),
+    then the broker takes it (sent)."""
+    got = []
+    monkeypatch.setattr(F, "packet", lambda pub, what, args: got.append(args))
+    F.game(p, r)
+    F.sent(p, r)
+    return json.loads(b"".join(got[0][1].parts))
+
+
+def names(text):
+    return F.parse_names(text)
+
+
+def on_flash(st):
+    """The names file as JSON (None: no file)."""
+    b = st.read("names")
+    return None if b is None else json.loads(b)
+
+
+def test_a_waiting_game_goes_out_with_its_own_seats_and_the_names_it_was_played_with(
+        monkeypatch):
+    """Issue 24: a game counts for the people who played it. Ann and Bob finish a game while
+    the broker is down, Cy, Di, Ed and Flo name the seats and play a game of four, then the
+    board plays two again, Gus and Hal: when the broker is back, each game goes out with the
+    seats of its record and the names it was played with; the state has the names now."""
+    st = store_with()
+    p = Pub(st)
+    F.start(p)
+    F.save_names(st, names("Ann,Bob"))
+    assert on_flash(st) == ["Ann", "Bob", None, None, None, None]  # nothing waits: as ever
+    a, b, c = seated(1, 2, 2), seated(2, 4, 2), seated(3, 2, 2)
+    st.save("history", a)  # Ann and Bob's game over: it waits (the broker is down)
+    F.save_names(st, names("Cy,Di,Ed,Flo"))
+    st.save("history", a + b)
+    F.save_names(st, names("Gus,Hal"))
+    p.names = F.load_names(st)  # (board/publish.py's names_kept)
+    assert p.names == names("Gus,Hal")
+    kept = on_flash(st)[6:]
+    assert kept == [F.mark(a) + " Ann,Bob,,,,", F.mark(b) + " Cy,Di,Ed,Flo,,"]
+    assert F.waiting(p) == a
+    g = sent_as(p, a, monkeypatch)
+    assert g["id"] == "t1-1" and g["seats"] == [{"name": "Ann", "side": 0},
+                                                {"name": "Bob", "side": 1}]
+    assert on_flash(st)[6:] == kept[1:]  # its names let go with it
+    assert F.waiting(p) == b
+    g = sent_as(p, b, monkeypatch)
+    assert g["id"] == "t1-2" and g["seats"] == [
+        {"name": "Cy", "side": 0}, {"name": "Di", "side": 1}, {"name": "Ed", "side": 0},
+        {"name": "Flo", "side": 1}]  # four seats, its record's, though the board plays two
+    assert on_flash(st) == ["Gus", "Hal", None, None, None, None]  # the old file's shape
+    st.save("history", a + b + c)
+    assert F.waiting(p) == c
+    g = sent_as(p, c, monkeypatch)
+    assert g["seats"] == [{"name": "Gus", "side": 0}, {"name": "Hal", "side": 1}]
+    # a game of three: three sides
+    st.save("history", a + b + c + seated(4, 3, 3))
+    p.names = names("Ann,Bob,Cy")
+    g = sent_as(p, F.waiting(p), monkeypatch)
+    assert [s["side"] for s in g["seats"]] == [0, 1, 2]
+
+
+def test_names_changed_again_and_again_while_games_wait(monkeypatch):
+    """Names changed twice with no game between: the first names are kept, the second belong
+    to no game; the same names again: one entry for their games. Each game its own names."""
+    st = store_with()
+    p = Pub(st)
+    F.start(p)
+    g1, g2, g3, g4 = (seated(k, 2, 2) for k in (1, 2, 3, 4))
+    F.save_names(st, names("Ann,Bob"))
+    st.save("history", g1)
+    F.save_names(st, names("Typo,Bob"))  # (no game in between: its names are no game's)
+    F.save_names(st, names("Cy,Di"))
+    assert on_flash(st)[6:] == [F.mark(g1) + " Ann,Bob,,,,"]
+    st.save("history", g1 + g2)
+    F.save_names(st, names("Ann,Bob"))
+    st.save("history", g1 + g2 + g3)
+    F.save_names(st, names("Ann,Bob"))  # (the same names: nothing to keep)
+    st.save("history", g1 + g2 + g3 + g4)
+    F.save_names(st, names("Ed,Flo"))  # g3 and g4 played by Ann and Bob: one entry
+    assert on_flash(st)[6:] == [F.mark(g1) + " Ann,Bob,,,,", F.mark(g2) + " Cy,Di,,,,",
+                                F.mark(g4) + " Ann,Bob,,,,"]
+    p.names = F.load_names(st)
+    got = []
+    while F.waiting(p) is not None:
+        got.append([s["name"] for s in sent_as(p, F.waiting(p), monkeypatch)["seats"]])
+    assert got == [["Ann", "Bob"], ["Cy", "Di"], ["Ann", "Bob"], ["Ann", "Bob"]]
+    assert on_flash(st) == ["Ed", "Flo", None, None, None, None]
+
+
+def test_at_most_eight_names_are_kept_the_oldest_games_then_take_the_next(monkeypatch, capsys):
+    """Ten games waiting, the names changed after nine: eight names are kept (the file, with
+    the longest names, within its bound); the oldest game takes the next kept names, and the
+    console says so."""
+    st = store_with()
+    p = Pub(st)
+    F.start(p)
+    hist = b""
+    F.save_names(st, names("P0,Q0,Rrrrrrr,Sssssss,Ttttttt,Uuuuuuu"))
+    for k in range(1, 10):  # game k played by Pk-1 and Qk-1, then the names are Pk, Qk
+        hist += seated(k, 2, 2)
+        st.save("history", hist)
+        if k == 9:
+            assert "club: 8 names kept" not in capsys.readouterr().out
+        F.save_names(st, names("P%d,Q%d,Rrrrrrr,Sssssss,Ttttttt,Uuuuuuu" % (k, k)))
+    assert "club: 8 names kept at most: the oldest's games take the next" in \
+        capsys.readouterr().out  # (the ninth game's names kept: one too many)
+    kept = on_flash(st)[6:]
+    assert len(kept) == 8 and len(st.read("names")) <= 1024
+    st.save("history", hist + seated(10, 2, 2))  # (played by P9 and Q9: the names now)
+    p.names = F.load_names(st)
+    got = []
+    while F.waiting(p) is not None:
+        got.append(sent_as(p, F.waiting(p), monkeypatch)["seats"][0]["name"])
+    assert got == ["P1", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"]
+    assert on_flash(st)[6:] == []
+
+
+def test_names_kept_for_a_game_gone_from_the_history_or_sent_are_let_go(monkeypatch):
+    """A power cut between the outbox's save and the names' (sent): the names of the game
+    sent stay on flash, for no game: the next game takes its own, and the next change of
+    names lets them go. A history set aside: none of its names are kept."""
+    st = store_with()
+    p = Pub(st)
+    F.start(p)
+    a, b = seated(1, 2, 2), seated(2, 2, 2)
+    F.save_names(st, names("Ann,Bob"))
+    st.save("history", a)
+    F.save_names(st, names("Cy,Di"))
+    st.save("history", a + b)
+    F.save_names(st, names("Ed,Flo"))
+    p.names = F.load_names(st)
+    F.sent(p, F.waiting(p))  # (its message went out before)
+    st.save("names", json.dumps(names("Ed,Flo") + [F.mark(a) + " Ann,Bob,,,,",
+                                                   F.mark(b) + " Cy,Di,,,,"]).encode())
+    g = sent_as(p, F.waiting(p), monkeypatch)  # as if the names' save was cut
+    assert [s["name"] for s in g["seats"]] == ["Cy", "Di"]
+    assert on_flash(st) == names("Ed,Flo")
+    st.save("names", json.dumps(names("Ed,Flo") + [F.mark(a) + " Ann,Bob,,,,"]).encode())
+    st.save("history", seated(3, 2, 2))  # the history set aside: one game, a new one
+    F.save_names(st, names("Gus,Hal"))
+    assert on_flash(st)[6:] == [F.mark(seated(3, 2, 2)) + " Ed,Flo,,,,"]
+
+
+def test_without_an_outbox_no_names_are_kept():
+    """No outbox (publishing never started): nothing waits for the club, the names file is
+    the seats' names alone."""
+    st = store_with(seated(1, 2, 2))
+    F.save_names(st, names("Ann,Bob"))
+    F.save_names(st, names("Cy,Di"))
+    assert on_flash(st) == names("Cy,Di") and st.read("outbox") is None
+
+
+def test_a_power_cut_at_the_names_save_keeps_the_old_file_or_the_new():
+    """The new names and the old names kept for the waiting games are one save
+    (board/storage.py): cut at every step, the names file is the old one or the new one,
+    never new names without the old ones kept."""
+    import test_board_storage as T  # (its CutFs: every file made, byte written and rename
+    from blockdev import PowerCut   # a step, the power cut after so many)
+    from board.storage import Storage
+
+    class CutFs(T.CutFs):
+        def open(self, path, mode):
+            f = T.CutFs.open(self, path, mode)
+            f.read = lambda n=-1: read(f, n)  # (the history is read so many bytes at a time)
+            return f
+
+    def read(f, n):
+        b = bytes(f.data[f.pos:] if n < 0 else f.data[f.pos:f.pos + n])
+        f.pos += len(b)
+        return b
+
+    a = seated(1, 2, 2)
+    steps = 0
+    while True:
+        fs = CutFs()
+        st = Storage("/d", fs)
+        F.outbox(st)
+        F.save_names(st, names("Ann,Bob"))
+        st.save("history", a)
+        old = on_flash(st)
+        fs.budget = steps
+        try:
+            F.save_names(st, names("Cy,Di"))
+            done = True
+        except PowerCut:
+            done = False
+        fs.budget = -1
+        st = Storage("/d", fs)
+        got = F.load_names(st), F._names(st)[6:]
+        assert got in ((old, []), (names("Cy,Di"), [F.mark(a) + " Ann,Bob,,,,"])), steps
+        if done:
+            assert got[0] == names("Cy,Di")
+            break
+        steps += 1
+    assert steps > 20  # (every byte of the file was a step)
+
+
+def test_the_names_file_of_earlier_firmware_loads_and_a_bad_one_is_no_names():
+    st = store_with()
+    st.save("names", b'["Ann", "Bob", null, null, null, null]')  # (before names were kept)
+    assert F.load_names(st) == names("Ann,Bob")
+    st.save("names", b'["Ann", "Bob"]')
+    assert F.load_names(st) == names("Ann,Bob")
+    m = F.mark(seated(1, 2, 2))
+    for bad in (["Ann"] * 6 + ["nomark"], ["Ann"] * 6 + [m + " far too long a name"],
+                ["Ann"] * 6 + [m + " A,B"] * 9, ["Ann"] * 6 + [5],
+                {"names": ["Ann"], "kept": []}):
+        st.save("names", json.dumps(bad).encode())
+        assert F.load_names(st) == [None] * 6, bad
 
 
 

@@ -6,10 +6,13 @@ micropython-lib's umqtt.simple. Loaded for a moment and let go (the publisher, t
 outbox: [N, mark] as JSON, saved atomically (board/storage.py): the number of the next game
 to send (its id is BOARD-N), and the mark (head and checksum, hex) of the last history record
 the broker took; "" when none was (every record of the history is still to go).
-names: a short name per seat (SEATS, None for none) as JSON.
+names: a short name per seat (SEATS, None for none) as a JSON list; after them, while games
+wait in the outbox and the names have changed, the names each was played with ("MARK
+Ann,Bob,,,,": the mark of the newest game they belong to, oldest first; save_names()).
 """
 
 import json
+import sys
 
 from micropython import const
 
@@ -25,7 +28,9 @@ _CONNACK = const(2)  # the broker's packets awaited (their kind, the packet's hi
 _PUBACK = const(4)
 _PINGRESP = const(13)
 _OUTBOX = const(128)  # the outbox file's bound
-_NAMES = const(128)  # the names file's bound
+_NAMES = const(1024)  # the names file's bound (the seats' and _KEPT kept: 706 bytes)
+_KEPT = const(8)  # names kept for the games waiting, at most
+_MARK = const(28)  # a mark's length (mark()): a name kept is "MARK Ann,Bob,,,,"
 NAME_MAX = const(7)  # a player's short name: six and the PIN fit the page's form (64 bytes)
 SEATS = const(6)
 
@@ -195,16 +200,18 @@ def after(store, last):
     return first, k
 
 
+def _box(b):
+    v = json.loads(b)
+    if not (isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and v[0] > 0
+            and isinstance(v[1], str)):
+        raise ValueError("not an outbox")
+    return v
+
+
 def outbox(store):
     """[N, mark] of the outbox; a new one when there is none (publishing starts now: the games
     of the history before it are not the club's), saved at once."""
-    def parse(b):
-        v = json.loads(b)
-        if not (isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and v[0] > 0
-                and isinstance(v[1], str)):
-            raise ValueError("not an outbox")
-        return v
-    box = store.load("outbox", parse, _OUTBOX)
+    box = store.load("outbox", _box, _OUTBOX)
     if box is None:
         last = ""
         for r in records(store):
@@ -424,11 +431,18 @@ def waiting(pub):
 
 
 def sent(pub, r):
-    """The broker has record r: pub's outbox moves past it (one atomic save)."""
+    """The broker has record r: pub's outbox moves past it (one atomic save); the names kept
+    for it are let go (a power cut before: they are, at the next save of the names)."""
+    st = pub.app.store
     pub.box = [pub.box[0] + 1, mark(r)]
-    save_outbox(pub.app.store, pub.box)
+    save_outbox(st, pub.box)
     pub.sent += 1
     pub.waiting = max(pub.waiting - 1, 0)
+    names = _names(st)
+    if len(names) > SEATS:
+        kept = _live(st, pub.box[1], names[SEATS:])[0]
+        if len(kept) < len(names) - SEATS:
+            st.save("names", json.dumps(names[:SEATS] + kept).encode())
 
 
 def state(pub):
@@ -445,15 +459,24 @@ def state(pub):
 
 def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
-    the seats (seat i's name, the side it plays for) and board/export.py's decode(r, N)."""
+    the seats (seat i's name, the side it plays for: the record's, not the match's now) and
+    board/export.py's decode(r, N). The names: those the seats had when it was played."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
-    m = pub.app.m
+    room("board.history")
+    from board.history import head
+
+    h = head(r)  # its players h[1] and sides h[2]: seat i plays for side i % sides
     n = pub.box[0]
-    names = pub.names
+    names = pub.names  # the seats' now, unless names were kept for it (the first kept
+    kept = _names(pub.app.store)[SEATS:]  # after the mark: pub.r is the first after it)
+    if kept:
+        kept = _live(pub.app.store, pub.box[1], kept)[0]
+        if kept:
+            names = parse_names(kept[0][_MARK + 1:])
     seats = []
-    for i in range(m.players):
-        seats.append({"name": names[i] if i < len(names) else None, "side": m.side_of(i)})
+    for i in range(h[1]):
+        seats.append({"name": names[i] if i < len(names) else None, "side": i % h[2]})
     room("board.export")
     from board.export import decode
 
@@ -501,13 +524,19 @@ def parse_names(text):
     return out
 
 
-def load_names(store):
-    """The seats' names kept on flash: SEATS names or None (all None when none are)."""
+def _names(store):
+    """The names file: the seats' names (SEATS, as load_names()), then the names kept for
+    waiting games ("MARK Ann,Bob,,,,", oldest first)."""
     def parse(b):
         v = json.loads(b)
-        if not isinstance(v, list):
+        if not isinstance(v, list) or len(v) > SEATS + _KEPT:
             raise ValueError("not names")
-        return parse_names(",".join(x if isinstance(x, str) else "" for x in v))
+        for k in v[SEATS:]:
+            if k[_MARK:_MARK + 1] != " ":
+                raise ValueError("not names")
+            parse_names(k[_MARK + 1:])
+        return parse_names(",".join(x if isinstance(x, str) else "" for x in v[:SEATS])) + \
+            v[SEATS:]
     try:
         got = store.load("names", parse, _NAMES)
     except Exception:  # noqa: BLE001  (a file of another shape: no names)
@@ -515,5 +544,56 @@ def load_names(store):
     return got or [None] * SEATS
 
 
+def load_names(store):
+    """The seats' names kept on flash: SEATS names or None (all None when none are)."""
+    return _names(store)[:SEATS]
+
+
+def _live(store, last, kept):
+    """(the names of kept whose game is still after the outbox's mark `last`, the mark of
+    the newest game after it, or None when none is)."""
+    on = []
+    new = None
+    for r in records(store):
+        m = mark(r)
+        if last and m == last:
+            on = []
+            new = None
+        else:
+            new = m
+            for k in kept:
+                if k.startswith(m):
+                    on.append(k)
+    return on, new
+
+
 def save_names(store, names):
-    store.save("names", json.dumps(names).encode())
+    """names (SEATS) as the seats' (the page's POST /names). The games waiting in the outbox
+    keep the names they were played with: the seats' before are kept, with the mark of the
+    newest game waiting, in the same save (a power cut: the old file or the new). At most
+    _KEPT are: one more and the oldest's games take the next names (said on the console)."""
+    kept = _names(store)
+    old = kept[:SEATS]
+    kept = kept[SEATS:]
+    box = store.load("outbox", _box, _OUTBOX)  # (none: nothing is published, nothing waits)
+    new = None
+    if box is None:
+        kept = []
+    else:
+        had = "board.history" in sys.modules
+        kept, new = _live(store, box[1], kept)
+        if not had:
+            from board.fault import forget
+
+            forget("board.history")  # (the page's request let it go)
+    old = " " + ",".join(x or "" for x in old)
+    if new is not None and old != " " + ",".join(x or "" for x in names) and not (
+            kept and kept[-1].startswith(new)):
+        if kept and kept[-1][_MARK:] == old:
+            kept[-1] = new + old  # (the same names: one entry)
+        else:
+            kept.append(new + old)
+        if len(kept) > _KEPT:
+            print("club: %d names kept at most: the oldest's games take the next" % _KEPT)
+            kept.pop(0)
+    store.save("names", json.dumps(names + kept).encode())

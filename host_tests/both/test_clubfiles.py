@@ -27,3 +27,20 @@ def test_names_are_checked_kept_and_read_back():
     for bad in (b"{", b'{"a": 1}', b'["far too long a name"]', b"x" * 500):
         st.save("names", bad)
         assert F.load_names(st) == [None] * 6
+
+
+def test_the_names_file_of_earlier_firmware_and_names_kept_for_waiting_games():
+    """The seats' names alone (as earlier firmware saves them, and this one while nothing
+    waits: no outbox) load as ever; after them, names kept for waiting games ("MARK names",
+    board/clubfiles.py's save_names) are not the seats'."""
+    st = store_with()
+    st.save("names", b'["Ann", "Bob", null, null, null, null]')
+    assert F.load_names(st) == ["Ann", "Bob", None, None, None, None]
+    F.save_names(st, F.parse_names("Cy,Di"))  # (no outbox: nothing waits, nothing kept)
+    assert st.read("names") == b'["Cy", "Di", null, null, null, null]'
+    m = "0" * 28
+    st.save("names", ('["Ed", null, null, null, null, null, "%s Ann,Bob,,,,"]' % m).encode())
+    assert F.load_names(st) == ["Ed", None, None, None, None, None]
+    for bad in ("%s Bartholomew,,,,," % m, "%sAnn" % m, "Ann"):
+        st.save("names", ('["Ed", null, null, null, null, null, "%s"]' % bad).encode())
+        assert F.load_names(st) == [None] * 6
