@@ -131,13 +131,15 @@ def _seats(page):
 def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
     from playwright.sync_api import expect, sync_playwright
 
+    # the tournament in the club's file before it starts (the director's form refuses a name
+    # no board can keep: a club's file from elsewhere, or tonight's games, may still hold one)
+    seed = Club(str(tmp_path / "club.sqlite"))
+    seed.store.set_tournament(PLAYERS, 3, 3, today())
+    seed.store.close()
     broker = Broker(tmp_path / "broker")
     svc = Service(tmp_path, broker)
     board = None
     try:
-        data = urllib.parse.urlencode({"players": "\n".join(PLAYERS), "games": "3",
-                                       "tables": "3"}).encode()
-        urllib.request.urlopen("http://127.0.0.1:%d/director" % svc.port, data, timeout=10)
         draw = tournament.tables(tournament.rotation(PLAYERS, 3)[0], 3)
         # (the draw: table 1 has Margaretha, whom no board can name; table 2; table 3)
         assert [t for t, a, b in draw if "Margaretha" in (a, b)] == [1]
@@ -227,3 +229,42 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
             board.close()
         svc.close()
         broker.close()
+
+
+def test_the_directors_form_refuses_names_no_board_can_keep_and_keeps_what_was_typed(tmp_path):
+    """A tournament's players are named at the boards (at most 7 letters, digits, space . -):
+    a name no board can keep is refused with the reason, the form comes back as typed and no
+    tournament starts; the names put right, it starts."""
+    import urllib.error
+    import urllib.parse
+
+    club = Club(str(tmp_path / "c.sqlite"))
+    httpd = serve(club, "127.0.0.1", 0)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+
+    def post(players):
+        data = urllib.parse.urlencode({"players": players, "games": "3", "tables": "2",
+                                       "do": "start"}).encode()
+        try:
+            with urllib.request.urlopen(url + "/director", data, timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    try:
+        url = "http://127.0.0.1:%d" % httpd.server_address[1]
+        status, body = post("Ann\nMargaretha\nCy\nD&D\n")
+        assert status == 400
+        assert "at most 7" in body and "not Margaretha, D&amp;D" in body
+        assert "Ann\nMargaretha\nCy\nD&amp;D</textarea>" in body  # as typed, to put right
+        assert 'name="games" type="number" min="1" max="30" value="3"' in body
+        assert club.store.tournament() is None
+        status, body = post("Ann\nMargret\nCy\nD and D\n")
+        assert status == 200 and "tournament started: 4 players" in body
+        assert club.store.tournament()["players"] == ["Ann", "Margret", "Cy", "D and D"]
+    finally:
+        httpd.shutdown()
+        t.join()
+        httpd.server_close()
+        club.store.close()

@@ -34,6 +34,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
+from board.clubfiles import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
 from . import contract, night, page
@@ -283,15 +284,28 @@ class Handler(BaseHTTPRequestHandler):
             self._send(page.director_page(None, "tournament ended"))
             return
         players = []
+        bad = []  # names no board can keep (board/clubfiles.py): its players could not be named
         for line in form.get("players", "").splitlines():
             p = line.strip()
-            if p and p not in players and len(p) <= contract.MAX_NAME:
+            try:
+                p = check_name(p)
+            except ValueError:
+                bad.append(p)
+                continue
+            if p and p not in players:
                 players.append(p)
         try:
             games = int(form.get("games", "9"))
             tables = int(form.get("tables", "1"))
         except ValueError:
             games = tables = 0
+        if bad:  # the form again as typed, to put right
+            typed = [x.strip() for x in form.get("players", "").splitlines() if x.strip()]
+            self._send(page.director_page(
+                {"players": typed, "games": games or 9, "tables": tables or 1},
+                "a board keeps names of at most %d letters, digits, space . or - : not %s"
+                % (NAME_MAX, ", ".join(bad))), code=400)
+            return
         if len(players) < 2 or not 1 <= games <= 30 or not 1 <= tables <= 500:
             self._send(page.director_page(t, "need 2 or more players, 1-30 games, 1 or more "
                                              "tables"), code=400)
