@@ -56,3 +56,33 @@ def mpy_tree(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
     build.build("esp32", os.path.join(ROOT, "firmware"), str(out), host=True)
     return str(out / "esp32")
+
+
+@pytest.fixture
+def fake(tmp_path, monkeypatch):
+    """A fake board (folder) behind a fake mpremote (host_tests/test_flash.py's FAKE_MPREMOTE):
+    (board folder, env, the calls it had, read from its log). For `make flash`'s tests."""
+    import json
+    import sys
+
+    from test_flash import FAKE_MPREMOTE, MICROPYTHON
+
+    board = tmp_path / "board"
+    board.mkdir()
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    exe = bindir / "mpremote"
+    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable, "micropython": MICROPYTHON})
+    exe.chmod(0o755)
+    log = tmp_path / "mpremote.log"
+    env = dict(os.environ, MPREMOTE=str(exe), FAKE_BOARD=str(board), FAKE_LOG=str(log))
+    for k, v in env.items():
+        if k.startswith(("MPREMOTE", "FAKE_")):
+            monkeypatch.setenv(k, v)
+
+    def calls():
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text().splitlines()]
+
+    return board, env, calls

@@ -137,30 +137,6 @@ def real_build(tmp_path):
     return root
 
 
-@pytest.fixture
-def fake(tmp_path, monkeypatch):
-    """A fake board (folder) behind a fake mpremote; returns (board folder, env, log reader)."""
-    board = tmp_path / "board"
-    board.mkdir()
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    exe = bindir / "mpremote"
-    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable, "micropython": MICROPYTHON})
-    exe.chmod(0o755)
-    log = tmp_path / "mpremote.log"
-    env = dict(os.environ, MPREMOTE=str(exe), FAKE_BOARD=str(board), FAKE_LOG=str(log))
-    for k, v in env.items():
-        if k.startswith(("MPREMOTE", "FAKE_")):
-            monkeypatch.setenv(k, v)
-
-    def calls():
-        if not log.exists():
-            return []
-        return [json.loads(line) for line in log.read_text().splitlines()]
-
-    return board, env, calls
-
-
 def write(folder, files):
     for rel, data in files.items():
         p = folder / rel

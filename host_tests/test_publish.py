@@ -54,6 +54,14 @@ def _board(storage):
     return Board(storage)
 
 
+def _board_at_a_games_end(storage, port):
+    """A board publishing to 127.0.0.1:port (board/publish.py) whose game is over, not yet
+    OK'd (game 3 played to its end), started."""
+    wifi(storage, port)
+    over(storage, 3)
+    return _board(storage)
+
+
 def _ok(board):
     """OK on a finished game: it goes to the history and the next game begins."""
     assert board.state()["phase"] == "over"
@@ -77,10 +85,8 @@ def _pin(board):
 
 def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_path):
     storage = str(tmp_path / "board")
-    wifi(storage, broker.port)
-    over(storage, 3)
     club = Club(broker.port)
-    b = _board(storage)
+    b = _board_at_a_games_end(storage, broker.port)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
         # names, seat by seat, with the PIN the board shows
@@ -134,9 +140,7 @@ def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_pa
 
 def test_a_broker_killed_and_restarted_mid_game_loses_nothing(broker, tmp_path):
     storage = str(tmp_path / "board")
-    wifi(storage, broker.port)
-    over(storage, 3)
-    b = _board(storage)
+    b = _board_at_a_games_end(storage, broker.port)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
         broker.kill()
@@ -163,10 +167,8 @@ def test_a_connection_cut_mid_publish_loses_nothing_and_counts_once(broker, tmp_
     which sends it again with the same id: the club counts the id once."""
     storage = str(tmp_path / "board")
     proxy = Proxy(broker.port)
-    wifi(storage, proxy.port)
-    over(storage, 3)
     club = Club(broker.port)
-    b = _board(storage)
+    b = _board_at_a_games_end(storage, proxy.port)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
         proxy.cut(where)
@@ -191,9 +193,7 @@ def test_a_power_cut_between_a_games_end_and_its_publish_loses_nothing(tmp_path)
         pytest.skip(WHY_SKIPPED)
     storage = str(tmp_path / "board")
     port = free_port()  # no broker there yet
-    wifi(storage, port)
-    over(storage, 3)
-    b = _board(storage)
+    b = _board_at_a_games_end(storage, port)
     try:
         until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
         _ok(b)
@@ -251,9 +251,7 @@ def test_games_that_waited_go_out_with_the_seats_and_names_they_were_played_with
         pytest.skip(WHY_SKIPPED)
     storage = str(tmp_path / "board")
     port = free_port()  # no broker there yet
-    wifi(storage, port)
-    over(storage, 3)
-    b = _board(storage)
+    b = _board_at_a_games_end(storage, port)
     try:
         until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
         _name(b, "Ann,Bob")
@@ -302,10 +300,8 @@ def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
     game goes out once."""
     storage = str(tmp_path / "board")
     proxy = Proxy(broker.port)
-    wifi(storage, proxy.port)
-    over(storage, 3)
     club = Club(broker.port)
-    b = _board(storage)
+    b = _board_at_a_games_end(storage, proxy.port)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
         before = b.state()
@@ -706,28 +702,7 @@ def test_the_names_file_of_earlier_firmware_loads_and_a_bad_one_is_no_names():
         assert F.load_names(st) == [None] * 6, bad
 
 
-
 # --- configuration: the broker in the Wi-Fi file, set with `make flash WIFI=...` --------------
-
-@pytest.fixture
-def fake_board(tmp_path, monkeypatch):
-    """host_tests/test_flash.py's fake board behind a fake mpremote: (folder, env, calls)."""
-    import sys
-
-    from test_flash import FAKE_MPREMOTE, MICROPYTHON
-
-    board = tmp_path / "board"
-    board.mkdir()
-    exe = tmp_path / "mpremote"
-    exe.write_text(FAKE_MPREMOTE % {"python": sys.executable, "micropython": MICROPYTHON})
-    exe.chmod(0o755)
-    log = tmp_path / "mpremote.log"
-    env = dict(os.environ, MPREMOTE=str(exe), FAKE_BOARD=str(board), FAKE_LOG=str(log))
-    for k, v in env.items():
-        if k.startswith(("MPREMOTE", "FAKE_")):
-            monkeypatch.setenv(k, v)
-    return board, env, lambda: log.read_text().splitlines() if log.exists() else []
-
 
 def test_the_broker_is_read_from_the_wifi_file(tmp_path):
     from boards.wifi import broker
@@ -753,10 +728,10 @@ def test_the_broker_is_read_from_the_wifi_file(tmp_path):
     assert broker(str(tmp_path / "none.json"), b"\x01") is None
 
 
-def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake_board):
+def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake):
     from test_flash import FLASH, cli, real_build
 
-    board, env, _calls = fake_board
+    board, env, _calls = fake
     b = real_build(tmp_path)
     creds = tmp_path / "my-wifi.json"
     creds.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass",
@@ -771,10 +746,10 @@ def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake_board):
 
 @pytest.mark.parametrize("entry", [{"host": ""}, {"host": "h", "board": "table/1"},
                                    {"host": "h", "port": "x"}, "", {"port": 1883}])
-def test_a_bad_broker_is_refused_before_anything_changes(tmp_path, fake_board, entry):
+def test_a_bad_broker_is_refused_before_anything_changes(tmp_path, fake, entry):
     from test_flash import FLASH, cli
 
-    board, env, calls = fake_board
+    board, env, calls = fake
     creds = tmp_path / "wifi.json"
     creds.write_text(json.dumps({"ssid": "home", "broker": entry}))
     r = cli(FLASH, "flash", "--board", "esp32", "--build", str(tmp_path), "--wifi", str(creds),
