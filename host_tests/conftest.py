@@ -86,3 +86,22 @@ def fake(tmp_path, monkeypatch):
         return [json.loads(line) for line in log.read_text().splitlines()]
 
     return board, env, calls
+
+
+@pytest.fixture
+def parts():
+    """parts(Kind, *args): a part of a test's rig made (a broker, a service, a board), and
+    closed (its close()) at the test's end, newest first, each even when one before failed."""
+    made = []
+
+    def make(kind, *args, **kw):
+        x = kind(*args, **kw)
+        made.append(x)
+        return x
+
+    yield make
+    for x in reversed(made):
+        try:
+            x.close()
+        except Exception:  # noqa: BLE001, S110  (the rest still closed)
+            pass

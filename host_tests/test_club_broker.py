@@ -22,20 +22,6 @@ pytestmark = pytest.mark.skipif(not HAVE_MOSQUITTO, reason=WHY_SKIPPED)
 NAMES = [["Ann", "Bob"], ["Cy", "Di"], ["Ed", "Flo"], ["Gus", "Hal"]]
 
 
-@pytest.fixture
-def parts(tmp_path):
-    made = []
-
-    def make(kind, *args, **kw):
-        x = kind(*args, **kw)
-        made.append(x)
-        return x
-
-    yield make
-    for x in reversed(made):
-        x.close()
-
-
 def assert_club_has(svc, games):
     """The club holds exactly these games, once each, and its standings are theirs."""
     h = svc.wait_games(len(games))

@@ -61,6 +61,10 @@ class Table:
         self.names = None
         self.b = None
 
+    def close(self):  # (the test's end: conftest's parts)
+        if self.b is not None:
+            self.stop()
+
     def start(self):
         self.b = Board(self.storage)
 
@@ -194,37 +198,16 @@ def play_by_keys(table, seed, errors):
         errors.append("%s: %r" % (table.name, e))
 
 
-@pytest.fixture
-def night(tmp_path):
-    made = []
-
-    def make(kind, *args, **kw):
-        x = kind(*args, **kw)
-        made.append(x)
-        return x
-
-    yield make
-    for x in reversed(made):
-        try:
-            if isinstance(x, Table):
-                if x.b is not None:
-                    x.stop()
-            else:
-                x.close()
-        except Exception:  # noqa: BLE001, S110  (the rest still closed)
-            pass
-
-
 def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tmp_path,
-                                                                             night):
-    broker = night(Broker, tmp_path / "broker")
-    svc = night(Service, tmp_path, broker)
+                                                                             parts):
+    broker = parts(Broker, tmp_path / "broker")
+    svc = parts(Service, tmp_path, broker)
     until("the broker to save the club's session", lambda: os.path.exists(broker.db))
-    listener = night(Listener, broker.port)  # a director's laptop looking on: raw messages
-    cut = night(Proxy, broker.port)  # t2's way to the broker
-    shut = night(Proxy, broker.port)  # t3's
+    listener = parts(Listener, broker.port)  # a director's laptop looking on: raw messages
+    cut = parts(Proxy, broker.port)  # t2's way to the broker
+    shut = parts(Proxy, broker.port)  # t3's
     ports = [broker.port, cut.port, shut.port, broker.port]
-    tables = [night(Table, tmp_path, "t%d" % (i + 1), ports[i]) for i in range(4)]
+    tables = [parts(Table, tmp_path, "t%d" % (i + 1), ports[i]) for i in range(4)]
     t1, t2, t3, t4 = tables
     for t, names in zip(tables, SEATS[0]):
         t.start()
@@ -267,7 +250,7 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
     t3.ok()
     until("t3's game waiting in its outbox", lambda: t3.club()["waiting"] == 1)
     t3.power_cut()  # ... and the power goes
-    shut = night(Proxy, broker.port, shut.port)
+    shut = parts(Proxy, broker.port, shut.port)
     t3.start()  # from its flash: the game still waits, and goes
     t1.ok()
     t4.ok()
