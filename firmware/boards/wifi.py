@@ -4,6 +4,10 @@ regulatory domain, two letters, where the port sets one), written by `make flash
 (never in the build, never served by the page, never printed). The board's name on the
 network is "cribbage" (http://cribbage.local/ where the port answers mDNS); otherwise the
 display shows the address.
+
+A file that cannot be used is said on the console (the board's log), naming the field and
+what is wrong with it (boards/wifiwhy.py, loaded only then): "wifi: /wifi.json: ..." when the
+board cannot join, "club: /wifi.json: ..." when the broker entry is refused.
 """
 
 from micropython import const
@@ -38,6 +42,7 @@ def joiner(path=PATH, setup=None, light=None):
             if not (isinstance(ssid, str) and ssid and isinstance(password, str)):
                 raise ValueError
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            why("wifi", path, "credentials", "no Wi-Fi: the board plays without its page")
             return None  # no credentials: no page
         try:
             network.hostname(cfg.get("hostname", "cribbage"))  # mDNS name (MicroPython 1.20+)
@@ -84,25 +89,62 @@ def broker(path=PATH, uid=b""):
     try:
         with open(path) as f:
             cfg = json.load(f)
+    except OSError:
+        return None  # (no file: no Wi-Fi, which joiner says)
+    except ValueError:
+        why("club", path, "broker", _NO_CLUB)
+        return None
+    try:
         b = cfg["broker"]
+    except (KeyError, TypeError, IndexError):
+        return None  # none named: a board that plays without the club
+    try:
         if isinstance(b, str):
             b = {"host": b}
         host = b["host"]
         if not (isinstance(host, str) and host):
-            return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise ValueError
+        board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
+        port = b.get("port", 1883)
+        prefix = b.get("prefix", "cribbage")
+        if not (_word(board, 16) and _word(prefix, 32) and type(port) is int
+                and 0 < port < 65536):
+            raise ValueError
+    except (ValueError, KeyError, TypeError, AttributeError):
+        why("club", path, "broker", _NO_CLUB)  # (tools/flash.py says it before it is written)
         return None
-    board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
-    port = b.get("port", 1883)
-    prefix = b.get("prefix", "cribbage")
-    if not (_word(board, 16) and _word(prefix, 32) and isinstance(port, int)
-            and 0 < port < 65536):
-        return None  # (tools/flash.py says why before it is written)
     out = {"host": host, "port": port, "prefix": prefix, "board": board}
     club = cfg.get("club")
     if isinstance(club, str) and club:
         out["club"] = club
     return out
+
+
+_NO_CLUB = "the board publishes nothing to the club"
+
+
+def why(who, path, check, then):
+    """Say on the console what is wrong with the Wi-Fi file at path (boards/wifiwhy.py's check
+    "credentials" or "broker"), and then what follows: "wifi: /wifi.json: "port" is ...; no
+    Wi-Fi: ...". The explaining module is loaded for this and let go."""
+    import sys
+
+    had = "boards.wifiwhy" in sys.modules
+    try:
+        from boards import wifiwhy as W
+
+        cfg, text = W.read(path)  # ("is not JSON ...": after the path)
+        if not text:
+            text = getattr(W, check)(cfg)
+            text = ": " + text if text else " cannot be used"
+        print("%s: %s%s; %s" % (who, path, " " + text if text[0] != ":" else text, then))
+    except Exception as e:  # noqa: BLE001  (no room to explain: say that much)
+        print("%s: %s cannot be used (%r); %s" % (who, path, e, then))
+    finally:
+        if not had:
+            from board.fault import forget
+
+            forget("boards.wifiwhy")
 
 
 def _word(s, n):

@@ -90,6 +90,24 @@ def port_taken(port, host="127.0.0.1"):
     return ""
 
 
+def wifi_file_fault(path):
+    """What is wrong with the simulated board's Wi-Fi file (its broker entry: the club), in
+    the board's own words (firmware/boards/wifiwhy.py), or "" (none there, or a good one).
+    Said before the board starts: its page would only say "no broker"."""
+    if not os.path.exists(path):
+        return ""
+    from boards import wifiwhy
+
+    cfg, why = wifiwhy.read(path)
+    if not why:
+        why = wifiwhy.broker(cfg)
+        why = ": " + why if why else ""
+    else:
+        why = " " + why
+    return ("%s%s; put it right (README: To try it without a board) or remove it"
+            % (os.path.relpath(path), why) if why else "")
+
+
 def free_near(port, host):
     """A port after port that is free now (to suggest), or port + 1."""
     import socket
@@ -243,6 +261,10 @@ def main(argv=None):
         taken = port_taken(a.web)
         if taken:
             sys.stderr.write("sim: %s\n" % taken)
+            return 2
+        bad = wifi_file_fault(os.path.join(a.storage or STORAGE, "wifi.json"))
+        if bad:
+            sys.stderr.write("sim: %s\n" % bad)
             return 2
     with contextlib.ExitStack() as stack:
         a.temporary = a.storage is None and scripted_run
