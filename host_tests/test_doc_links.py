@@ -18,6 +18,11 @@ REF = re.compile(r"^\s*\[[^\]]+\]:\s*(\S+)", re.M)  # [name]: target
 OUTSIDE = re.compile(r"(?<![\w.:/-])(?:/work/|/home/|/root/|/Users/|/tmp/|file://)")
 
 
+def read(doc):
+    with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
+        return f.read()
+
+
 def prose(text):
     """text without its fenced code blocks (a command's output may show any path)."""
     return re.sub(r"^(```|~~~).*?^\1", "", text, flags=re.M | re.S)
@@ -37,7 +42,7 @@ def local(target):
 
 @pytest.mark.parametrize("doc", DOCS)
 def test_every_relative_link_names_a_file_that_exists(doc):
-    text = prose(open(os.path.join(ROOT, doc), encoding="utf-8").read())
+    text = prose(read(doc))
     here = os.path.dirname(os.path.join(ROOT, doc))
     broken = []
     for target in links(text):
@@ -55,7 +60,7 @@ def test_every_relative_link_names_a_file_that_exists(doc):
 
 @pytest.mark.parametrize("doc", DOCS)
 def test_no_doc_cites_a_path_outside_the_repository(doc):
-    text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+    text = read(doc)
     bad = [line.strip() for line in text.splitlines() if OUTSIDE.search(line)]
     assert not bad, "%s cites a path outside the repository: %s" % (doc, bad)
 
