@@ -74,3 +74,21 @@ def test_the_checks_catch_what_they_are_for():
     assert OUTSIDE.search("see /home/me/notes") and not OUTSIDE.search("PORT=/dev/ttyACM0")
     assert not OUTSIDE.search("the board's /wifi.json and /data/game")
     assert prose("a\n```sh\ncd /tmp/x\n```\nb") == "a\n\nb"
+
+
+def test_the_readmes_simulated_boards_folders_are_ignored_by_git():
+    """Issue 35.21: the README's club night of several simulated boards keeps each in its
+    own folder (--storage .sim2): folders git ignores, as it does .sim/."""
+    import shutil
+    import subprocess
+
+    folders = set(re.findall(r"--storage (\.sim\w*)", read("README.md")))
+    assert folders, "the README has no recipe for several simulated boards"
+    if not shutil.which("git") or subprocess.run(
+            ["git", "-C", ROOT, "rev-parse", "--is-inside-work-tree"],
+            capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    for d in sorted(folders | {".sim", ".sim3"}):
+        r = subprocess.run(["git", "-C", ROOT, "check-ignore", "-q", "--no-index",
+                            d + "/game"], capture_output=True)
+        assert r.returncode == 0, "%s/ is not ignored by git" % d
