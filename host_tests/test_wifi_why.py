@@ -151,3 +151,16 @@ def test_the_simulator_says_a_bad_wifi_file_before_it_starts(tmp_path, text, say
     assert r.returncode == 2
     assert r.stderr.startswith("sim: ") and "wifi.json" in r.stderr and says in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_fault_for_the_pages_status(tmp_path):
+    """wifi.fault(): what the page's club status can say (one line naming the file and the
+    field), "" when the broker entry is good or absent."""
+    f = write(tmp_path, {"ssid": "c", "broker": {"host": "h", "board": "table/1"}})
+    said = wifi.fault(str(f))
+    assert said.startswith(str(f) + ': "broker": "board"') and "\n" not in said
+    assert wifi.fault(str(write(tmp_path, "{bad"))).startswith(str(f) + " is not JSON")
+    for cfg in ({"ssid": "c"}, {"ssid": "c", "broker": "h"}):
+        assert wifi.fault(str(write(tmp_path, cfg))) == ""
+    assert wifi.fault(str(tmp_path / "none.json")) == ""  # no file: no broker, nothing wrong
+    assert "no such file" in wifi.fault(str(tmp_path / "none.json"), "credentials")

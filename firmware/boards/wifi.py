@@ -124,22 +124,29 @@ _NO_CLUB = "the board publishes nothing to the club"
 
 
 def why(who, path, check, then):
-    """Say on the console what is wrong with the Wi-Fi file at path (boards/wifiwhy.py's check
-    "credentials" or "broker"), and then what follows: "wifi: /wifi.json: "port" is ...; no
-    Wi-Fi: ...". The explaining module is loaded for this and let go."""
+    """Say on the console what is wrong with the Wi-Fi file at path (fault()), and then what
+    follows: 'club: /wifi.json: "broker": "port" is ...; the board publishes nothing ...'."""
+    print("%s: %s; %s" % (who, fault(path, check) or path + " cannot be used", then))
+
+
+def fault(path=PATH, check="broker"):
+    """What is wrong with the Wi-Fi file at path, naming the file and the field ("" when
+    nothing is): check "broker", its broker entry (none, or no file: nothing wrong), or
+    "credentials", the network (no file: wrong). For the console and the page's club status;
+    boards/wifiwhy.py says it, loaded for this and let go."""
     import sys
 
     had = "boards.wifiwhy" in sys.modules
     try:
         from boards import wifiwhy as W
 
-        cfg, text = W.read(path)  # ("is not JSON ...": after the path)
-        if not text:
-            text = getattr(W, check)(cfg)
-            text = ": " + text if text else " cannot be used"
-        print("%s: %s%s; %s" % (who, path, " " + text if text[0] != ":" else text, then))
+        cfg, text = W.read(path)
+        if text:  # absent, or not JSON
+            return "" if check == "broker" and text[:6] == "cannot" else path + " " + text
+        text = getattr(W, check)(cfg)
+        return path + ": " + text if text else ""
     except Exception as e:  # noqa: BLE001  (no room to explain: say that much)
-        print("%s: %s cannot be used (%r); %s" % (who, path, e, then))
+        return "%s cannot be used (%r)" % (path, e)
     finally:
         if not had:
             from board.fault import forget

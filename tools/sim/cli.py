@@ -92,20 +92,13 @@ def port_taken(port, host="127.0.0.1"):
 
 def wifi_file_fault(path):
     """What is wrong with the simulated board's Wi-Fi file (its broker entry: the club), in
-    the board's own words (firmware/boards/wifiwhy.py), or "" (none there, or a good one).
-    Said before the board starts: its page would only say "no broker"."""
-    if not os.path.exists(path):
-        return ""
-    from boards import wifiwhy
+    the board's own words (firmware/boards/wifi.py's fault()), or "" (none there, or a good
+    one). Said before the board starts: its page would only say "no broker"."""
+    from boards.wifi import fault
 
-    cfg, why = wifiwhy.read(path)
-    if not why:
-        why = wifiwhy.broker(cfg)
-        why = ": " + why if why else ""
-    else:
-        why = " " + why
-    return ("%s%s; put it right (README: To try it without a board) or remove it"
-            % (os.path.relpath(path), why) if why else "")
+    why = fault(os.path.relpath(path))
+    return "%s; put it right (README: To try it without a board) or remove it" % why if why \
+        else ""
 
 
 def free_near(port, host):
