@@ -25,8 +25,8 @@ BAD_BROKERS = [
     ({"host": "h", "board": "x" * 17}, '"board"'),
     ({"port": 1883}, '"host" is missing'),
     ({"host": ""}, '"host"'),
-    (["h"], '"broker" is the club'),
-    (5, '"broker" is the club'),
+    (["h"], '"broker" is {"host"'),
+    (5, '"broker" is {"host"'),
 ]
 
 

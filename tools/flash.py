@@ -643,8 +643,9 @@ def read_wifi(path):
         from boards import wifiwhy
 
         why = wifiwhy.broker(cfg)
-        if why:
-            raise FlashError("the Wi-Fi file %s: %s" % (path, why))
+        if why:  # the field and why, then the entry's whole form
+            raise FlashError("the Wi-Fi file %s: %s%s" % (
+                path, why, "" if wifiwhy.BROKER in why else ". " + wifiwhy.BROKER))
         from boards.wifi import broker
 
         if broker(path, b"\0\0\0") is None:  # (wifiwhy and wifi agree: test_wifi_why)

@@ -89,29 +89,20 @@ def broker(path=PATH, uid=b""):
     try:
         with open(path) as f:
             cfg = json.load(f)
-    except OSError:
-        return None  # (no file: no Wi-Fi, which joiner says)
-    except ValueError:
-        why("club", path, "broker", _NO_CLUB)
-        return None
-    try:
         b = cfg["broker"]
-    except (KeyError, TypeError, IndexError):
-        return None  # none named: a board that plays without the club
-    try:
         if isinstance(b, str):
             b = {"host": b}
         host = b["host"]
-        if not (isinstance(host, str) and host):
-            raise ValueError
         board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
         port = b.get("port", 1883)
         prefix = b.get("prefix", "cribbage")
-        if not (_word(board, 16) and _word(prefix, 32) and type(port) is int
-                and 0 < port < 65536):
+        if not (isinstance(host, str) and host and _word(board, 16) and _word(prefix, 32)
+                and type(port) is int and 0 < port < 65536):
             raise ValueError
-    except (ValueError, KeyError, TypeError, AttributeError):
-        why("club", path, "broker", _NO_CLUB)  # (tools/flash.py says it before it is written)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        # none named, or no file: nothing to say (joiner says a missing file); else what is
+        # wrong (tools/flash.py says it before it is written)
+        why("club", path, "broker", "the board publishes nothing to the club")
         return None
     out = {"host": host, "port": port, "prefix": prefix, "board": board}
     club = cfg.get("club")
@@ -120,38 +111,30 @@ def broker(path=PATH, uid=b""):
     return out
 
 
-_NO_CLUB = "the board publishes nothing to the club"
-
-
 def why(who, path, check, then):
-    """Say on the console what is wrong with the Wi-Fi file at path (fault()), and then what
-    follows: 'club: /wifi.json: "broker": "port" is ...; the board publishes nothing ...'."""
-    print("%s: %s; %s" % (who, fault(path, check) or path + " cannot be used", then))
+    """Say on the console what is wrong with the Wi-Fi file at path, if anything (fault()),
+    and then what follows: 'club: /wifi.json: "broker": "port" is ...; the board ...'."""
+    t = fault(path, check)
+    if t:
+        print("%s: %s; %s" % (who, t, then))
 
 
 def fault(path=PATH, check="broker"):
     """What is wrong with the Wi-Fi file at path, naming the file and the field ("" when
     nothing is): check "broker", its broker entry (none, or no file: nothing wrong), or
-    "credentials", the network (no file: wrong). For the console and the page's club status;
-    boards/wifiwhy.py says it, loaded for this and let go."""
-    import sys
-
-    had = "boards.wifiwhy" in sys.modules
+    "credentials", the network (no file: wrong). For the console and the page's club status:
+    boards/wifiwhy.py's fault(), loaded for this and let go (a board whose file is right
+    never holds it)."""
     try:
-        from boards import wifiwhy as W
+        from boards import wifiwhy
 
-        cfg, text = W.read(path)
-        if text:  # absent, or not JSON
-            return "" if check == "broker" and text[:6] == "cannot" else path + " " + text
-        text = getattr(W, check)(cfg)
-        return path + ": " + text if text else ""
+        return wifiwhy.fault(path, check)
     except Exception as e:  # noqa: BLE001  (no room to explain: say that much)
         return "%s cannot be used (%r)" % (path, e)
     finally:
-        if not had:
-            from board.fault import forget
+        from board.fault import forget
 
-            forget("boards.wifiwhy")
+        forget("boards.wifiwhy")
 
 
 def _word(s, n):

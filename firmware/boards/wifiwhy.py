@@ -7,9 +7,18 @@ on a board. The one home of these rules: wifi.py accepts exactly what this finds
 import json
 
 FORMAT = '{"ssid": "your network", "password": "its password"}'
-BROKER = ('"broker" is the club\'s MQTT broker: its host ("192.168.1.10") or {"host": '
-          '"192.168.1.10", "port": 1883, "prefix": "cribbage", "board": "t1"} (only host is '
-          'needed)')
+BROKER = ('"broker" is {"host": "192.168.1.10", "port": 1883, "prefix": "cribbage", "board": '
+          '"t1"}, the club\'s MQTT broker (only host is needed: "broker": "192.168.1.10")')
+
+
+def fault(path, check):
+    """boards/wifi.py's fault(): what is wrong with the file at path ("" when nothing is);
+    check "broker" (no file or no entry: nothing wrong) or "credentials"."""
+    cfg, text = read(path)
+    if text:  # absent, or not JSON
+        return "" if check == "broker" and text[:6] == "cannot" else path + " " + text
+    text = broker(cfg) if check == "broker" else credentials(cfg)
+    return path + ": " + text if text else ""
 
 
 def read(path):
