@@ -2,20 +2,22 @@
 checked, not trusted.
 
 Without KiCad these still read the committed board files, Gerbers, BOM and pick-and-place back
-(tools/pcb_check.py, in .venv) and check them against firmware/board/layout.py; with KiCad 6
-(the system python3's pcbnew: `apt-get install kicad kicad-footprints`, as .ci/run does) they
-also run the generator (tools/pcb_board.py, as a subprocess) with its DRC and check that the
-committed files are what it makes.
+(tools/pcb/check.py, in .venv) and check them against firmware/board/layout.py and the board
+file's pins (firmware/boards/pico.py); with KiCad 6 (the system python3's pcbnew: `apt-get
+install kicad kicad-footprints`, as .ci/run does) they also run the generator
+(tools/pcb/generate.py, as a subprocess) with its DRC and check that the committed files are
+what it makes, byte for byte.
 """
 
 import os
 import shutil
 import subprocess
 
-import pcb_check
-import pcb_parts
 import pytest
 from board import layout as layout_mod
+from pcb import check as pcb_check
+from pcb import fab
+from pcb import parts as pcb_parts
 
 OPTIONS = sorted(pcb_check.OPTIONS)
 
@@ -70,8 +72,9 @@ def test_bom_and_pick_and_place_are_the_boards(boards, led):
     board, info = boards[led]
     folder = pcb_check.option_dir(led)
     assert pcb_check.check_fab(board, info, folder) == []
-    _bom, cpl = pcb_check.fab_rows(board, info)
-    assert sum(1 for r in cpl if r[0].startswith("D") and r[0] != "D254") == 253
+    _bom, cpl = fab.fab_rows(board, info)
+    leds = {"D%d" % (p + 1) for p in range(layout_mod.Layout().count)}
+    assert sum(1 for r in cpl if r[0] in leds) == 253
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -207,7 +210,7 @@ def test_generator_makes_the_committed_board(tmp_path, boards, led):
             [(p["number"], p["net"]) for p in other["pads"]]
     assert sorted(fresh.segments) == sorted(committed.segments)
     assert sorted(map(tuple, fresh.vias)) == sorted(map(tuple, committed.vias))
-    assert pcb_check.fab_text(fresh, info) == pcb_check.fab_text(committed, cinfo)
+    assert fab.fab_text(fresh, info) == fab.fab_text(committed, cinfo)
     z = os.path.join(out, "cribbage-track-%s-gerbers.zip" % info["led"])
     assert pcb_check.check_gerbers(fresh, info, z) == []
     shutil.rmtree(out)

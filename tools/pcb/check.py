@@ -1,26 +1,26 @@
-"""Reads the generated PCB back and checks it against the firmware's own data (issue 25).
+"""Reads the generated PCB back and checks it against the firmware's own data (issues 25, 32).
 
-    python tools/pcb_check.py                # check every committed board in hardware/pcb/
-    python tools/pcb_check.py --write        # also (re)write its BOM, pick-and-place, picture
-    python tools/pcb_check.py --generate     # run the KiCad generator first (make pcb)
+    python -m pcb.check                # (in tools/) check every committed board in hardware/pcb/
+    python -m pcb.check --write        # also (re)write its BOM, pick-and-place, picture
+    python -m pcb.check --generate     # run the KiCad generator first (make pcb)
 
 Runs in .venv (no KiCad needed to check the committed files): the board file is read as the
-text it is (KiCad's s-expressions), the Gerbers and drill files with gerbonara. What is checked:
-every LED where firmware/board/layout.py's Layout() puts it (within 0.01 mm), the chain in
-pixel order (each DIN on the previous DOUT's net), VDD on +5V and VSS on GND, the pin names
-against KiCad's own symbol, the Pico's pins against firmware/boards/pico.py, every Gerber layer
-present with the outline the stated size and one drill per via and through-hole pad, the DRC
-result, and the 5 V copper against the firmware's current limit.
+text it is (pcb/read.py), the Gerbers and drill files with gerbonara. What is checked: every
+LED where firmware/board/layout.py's Layout() puts it (within 0.01 mm), the chain in pixel
+order (each DIN on the previous DOUT's net), VDD on the switched LED rail and VSS on GND, the
+pin names against KiCad's own symbol, the Pico's pins against firmware/boards/pico.py (the LED
+rail's switch on LED_POWER, the light sensor on LIGHT_ADC, the battery divider on SUPPLY_ADC),
+the input protection in the path of every 5 V consumer, every Gerber layer present with the
+outline the stated size and one drill per via and through-hole pad, the DRC result (errors and
+warnings, silkscreen among them), the 5 V copper against the firmware's current limit, and the
+BOM (a part number for every assembled part) and pick-and-place (rotations per side).
 
-The generator itself (tools/pcb_board.py) needs KiCad 6's pcbnew, which lives in the system
+The generator itself (pcb/generate.py) needs KiCad 6's pcbnew, which lives in the system
 python3: --generate calls it as a subprocess (KICAD_PY, default /usr/bin/python3).
 """
 
 import argparse
 import csv
-import io
-import json
-import math
 import os
 import re
 import subprocess
@@ -30,14 +30,15 @@ import zipfile
 
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
-import pcb_parts
 from board import layout as layout_mod
 from board import render, settings
-from boards import pico
+from boards import pico, pico_w
+from pcb import fab
+from pcb import parts as pcb_parts
+from pcb.parts import LED_RAIL
+from pcb.read import OPTIONS, PCB_DIR, Board, load, option_dir  # noqa: F401  (the tests' names)
 from wiring_diagram import PICO_PHYSICAL
 
-PCB_DIR = os.path.join(ROOT, "hardware", "pcb")
-OPTIONS = {"2020": "ws2812b-2020", "mini-e": "sk6812mini-e"}  # --led -> folder
 KICAD_PY = os.environ.get("KICAD_PY", "/usr/bin/python3")
 SYMBOLS = os.environ.get("KICAD_SYMBOL_DIR", "/usr/share/kicad/symbols")
 TOL = 0.01  # mm: an LED off its layout position by more is a different board
@@ -45,116 +46,8 @@ LAYERS = ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Paste", "B_Paste", "F_Silkscree
           "B_Silkscreen", "Edge_Cuts")
 BOARD_MA = 80  # the controller's own draw (an ESP32; a Pico draws less): tools/drill_template
 RISE_C = 10  # IPC-2221 temperature rise the copper is rated at
-
-
-# --- reading the board file -----------------------------------------------------------------
-
-_TOKEN = re.compile(r'\(|\)|"(?:[^"\\]|\\.)*"|[^\s()"]+')
-
-
-def sexp(text):
-    """KiCad's s-expression text as nested lists of strings."""
-    stack = [[]]
-    for m in _TOKEN.finditer(text):
-        t = m.group()
-        if t == "(":
-            stack.append([])
-        elif t == ")":
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append(t[1:-1] if t[0] == '"' else t)
-    return stack[0][0]
-
-
-def _kids(node, name):
-    return [n for n in node if isinstance(n, list) and n and n[0] == name]
-
-
-def _kid(node, name):
-    k = _kids(node, name)
-    return k[0] if k else None
-
-
-def _place(x, y, rot, px, py):
-    """A footprint's local point on the board (KiCad: degrees counter-clockwise, y down)."""
-    a = math.radians(rot)
-    return (x + px * math.cos(a) + py * math.sin(a), y - px * math.sin(a) + py * math.cos(a))
-
-
-class Board:
-    """What a .kicad_pcb file holds that the checks need: footprints with their pads (absolute
-    positions, nets), vias, tracks."""
-
-    def __init__(self, path):
-        with open(path) as f:
-            tree = sexp(f.read())
-        self.path = path
-        self.footprints = {}
-        self.edges = []
-        for fp in _kids(tree, "footprint"):
-            at = [float(v) for v in _kid(fp, "at")[1:]]
-            x, y, rot = at[0], at[1], at[2] if len(at) > 2 else 0.0
-            for s in _kids(fp, "fp_line"):
-                if _kid(s, "layer")[1] == "Edge.Cuts":
-                    self.edges.append(tuple(_place(x, y, rot, *(float(v) for v in
-                                                                 _kid(s, key)[1:3]))
-                                            for key in ("start", "end")))
-            ref = value = ""
-            for t in _kids(fp, "fp_text"):
-                if t[1] == "reference":
-                    ref = t[2]
-                elif t[1] == "value":
-                    value = t[2]
-            attr = _kid(fp, "attr")
-            pads = []
-            for pad in _kids(fp, "pad"):
-                ax, ay = _place(x, y, rot, *(float(v) for v in _kid(pad, "at")[1:3]))
-                net = _kid(pad, "net")
-                drill = _kid(pad, "drill")
-                pads.append({"number": pad[1], "type": pad[2], "shape": pad[3], "at": (ax, ay),
-                             "net": net[2] if net else "",
-                             "drill": float(drill[1]) if drill else 0.0,
-                             "size": tuple(float(v) for v in _kid(pad, "size")[1:3])})
-            self.footprints[ref] = {"ref": ref, "value": value, "lib": fp[1],
-                                    "layer": _kid(fp, "layer")[1], "at": (x, y), "rot": rot,
-                                    "smd": bool(attr and "smd" in attr), "pads": pads}
-        self.vias = [[float(v) for v in _kid(v, "at")[1:3]] for v in _kids(tree, "via")]
-        self.segments = [(tuple(float(v) for v in _kid(s, "start")[1:3]),
-                          tuple(float(v) for v in _kid(s, "end")[1:3]),
-                          float(_kid(s, "width")[1]), _kid(s, "layer")[1])
-                         for s in _kids(tree, "segment")]
-        for s in _kids(tree, "gr_line"):
-            if _kid(s, "layer")[1] == "Edge.Cuts":
-                self.edges.append((tuple(float(v) for v in _kid(s, "start")[1:3]),
-                                   tuple(float(v) for v in _kid(s, "end")[1:3])))
-
-    def pad(self, ref, number):
-        for p in self.footprints[ref]["pads"]:
-            if p["number"] == number:
-                return p
-        raise KeyError("%s has no pad %s" % (ref, number))
-
-    def tht_pads(self):
-        return sum(1 for fp in self.footprints.values() for p in fp["pads"]
-                   if p["type"] == "thru_hole")
-
-    def npth(self):
-        return sum(1 for fp in self.footprints.values() for p in fp["pads"]
-                   if p["type"] == "np_thru_hole")
-
-
-def option_dir(led):
-    return os.path.join(PCB_DIR, OPTIONS[led])
-
-
-def load(led, folder=None):
-    """(Board, board.json info) of one LED option's generated folder."""
-    folder = folder or option_dir(led)
-    with open(os.path.join(folder, "board.json")) as f:
-        info = json.load(f)
-    name = "cribbage-track-%s" % info["led"]
-    return Board(os.path.join(folder, name + ".kicad_pcb")), info
+PTC_HOLD_MA = 3000  # F1's hold current (hardware/pcb/parts.csv: SMD1812P300TF, 3 A hold)
+PTC_TRIP_MA = 5000  # and the current it trips at within its time
 
 
 # --- the checks: each returns a list of problems (empty: it holds) --------------------------
@@ -181,8 +74,9 @@ def check_leds(board, info, L=None):
             out.append("LED %d (%s) at (%.3f, %.3f), the layout has (%.3f, %.3f): regenerate "
                        "the PCB (make pcb)" % (p, ref, bx, by, x, y))
         nets = {n: board.pad(ref, num)["net"] for n, num in part.PIN.items()}
-        if nets["VDD"] != "+5V":
-            out.append("%s VDD on %r, not +5V" % (ref, nets["VDD"]))
+        if nets["VDD"] != LED_RAIL:
+            out.append("%s VDD on %r, not the switched LED rail %s" % (ref, nets["VDD"],
+                                                                      LED_RAIL))
         if nets["VSS"] != "GND":
             out.append("%s VSS on %r, not GND" % (ref, nets["VSS"]))
         if p == 0:
@@ -219,17 +113,176 @@ def check_controller(board):
     for n in (1, 4, 5, 7, 9, 10, 12, 13):
         if net("U1", n) != "GND":
             out.append("74AHCT125 pin %d not on GND" % n)
-    if net("U1", 14) != "+5V":
-        out.append("74AHCT125 VCC not on +5V")
+    if net("U1", 14) != LED_RAIL:
+        out.append("74AHCT125 VCC not on the LED rail")
+    if sorted((net("R9", 1), net("R9", 2))) != sorted(("GND", net("U1", 2))):
+        out.append("the 74AHCT125's input (1A) has no pull-down to GND")
     if net("U2", 39) != net("D254", 1) or net("D254", 2) != "+5V":
         out.append("VSYS is not fed from +5V through the 1N5817")
     for n in (3, 8, 13, 18, 23, 28, 33, 38):
         if net("U2", n) != "GND":
             out.append("Pico pin %d (GND) not on GND" % n)
-    if net("J1", 1) != "+5V" or net("J1", 2) != "GND":
-        out.append("the power terminal is not +5V, GND")
+    if net("J1", 1) != "VIN" or net("J1", 2) != "GND":
+        out.append("the power terminal is not VIN, GND")
     if net("C255", 1) != "+5V" or net("C255", 2) != "GND":
         out.append("the bulk capacitor is not across +5V and GND")
+    return out
+
+
+def _nets(board, ref):
+    return {p["number"]: p["net"] for p in board.footprints[ref]["pads"]}
+
+
+def _on(board, net):
+    """Every (ref, pad number) on a net."""
+    return sorted((ref, p["number"]) for ref, fp in board.footprints.items()
+                  for p in fp["pads"] if p["net"] == net and net)
+
+
+def _between(board, a, b, value=None):
+    """The two-pad parts (resistors, capacitors) across nets a and b."""
+    out = []
+    for ref, fp in board.footprints.items():
+        nets = sorted(p["net"] for p in fp["pads"])
+        if len(nets) == 2 and nets == sorted((a, b)) and (value is None or fp["value"] == value):
+            out.append(ref)
+    return sorted(out)
+
+
+def board_pins(module=pico):
+    """The power pins a board file names: {name: GPIO}. Pico and Pico W must agree (one PCB
+    takes either)."""
+    return {name: getattr(module, name) for name in ("LED_POWER", "LIGHT_ADC", "SUPPLY_ADC")}
+
+
+def check_power(board, pins=None):
+    """The LED rail's switch, the light sensor and the battery divider on the pins the
+    firmware's board file names (firmware/boards/pico.py, pico_w.py), wired as drawn:
+    LED_POWER -> Q3's gate (100k to GND: off while the pin floats) -> Q3 pulls Q2's gate low;
+    Q2's gate pulled up to its source (+5V): the rail is off until the firmware drives the
+    pin; Q2's drain is the LED rail. LIGHT_ADC on the phototransistor's emitter with a
+    resistor to GND, its collector on 3V3. SUPPLY_ADC between two resistors from BAT (J5's
+    battery pin) and to GND, with a capacitor to GND."""
+    pins = pins or board_pins()
+    out = []
+    if pins != board_pins(pico_w):
+        out.append("boards/pico.py names %s, boards/pico_w.py %s: one PCB takes either"
+                   % (pins, board_pins(pico_w)))
+
+    def pico_net(name):
+        g = pins[name]
+        if g not in PICO_PHYSICAL:
+            out.append("%s = GP%d is not on the Pico's header" % (name, g))
+            return None
+        return _nets(board, "U2").get(str(PICO_PHYSICAL[g]))
+    q2, q3 = _nets(board, "Q2"), _nets(board, "Q3")  # SOT-23: 1 G, 2 S, 3 D
+    drive = pico_net("LED_POWER")
+    if not drive or q3["1"] != drive:
+        out.append("the LED rail's switch (Q3's gate, %r) is not on LED_POWER = GP%d (%r)"
+                   % (q3["1"], pins["LED_POWER"], drive))
+    elif not _between(board, drive, "GND"):
+        out.append("LED_POWER's gate has no pull-down: the rail may turn on while the pin "
+                   "floats")
+    if q3["2"] != "GND" or q3["3"] != q2["1"]:
+        out.append("Q3 does not pull Q2's gate to GND")
+    if q2["2"] != "+5V" or q2["3"] != LED_RAIL:
+        out.append("Q2 does not switch +5V onto the LED rail (source %r, drain %r)"
+                   % (q2["2"], q2["3"]))
+    if not _between(board, q2["1"], q2["2"]):
+        out.append("Q2's gate has no pull-up to its source: the rail is not off at power-up")
+    light = pico_net("LIGHT_ADC")
+    q4 = _nets(board, "Q4")
+    if not light or q4.get("2") != light or q4.get("1") != "+3V3":
+        out.append("the light sensor (Q4: collector %r, emitter %r) is not between 3V3 and "
+                   "LIGHT_ADC = GP%d (%r)" % (q4.get("1"), q4.get("2"), pins["LIGHT_ADC"],
+                                               light))
+    elif not _between(board, light, "GND"):
+        out.append("the light sensor's emitter has no resistor to GND")
+    supply = pico_net("SUPPLY_ADC")
+    bat = _nets(board, "J5").get("3")
+    if not supply or not _between(board, supply, bat, "100k") or \
+            not _between(board, supply, "GND", "100k"):
+        out.append("SUPPLY_ADC = GP%d (%r) is not the middle of a 100k/100k divider from the "
+                   "battery pin (%r) to GND" % (pins["SUPPLY_ADC"], supply, bat))
+    return out
+
+
+INPUTS = (("J1", "1"), ("J5", "1"))  # the screw terminal's +, the battery module's 5 V out
+
+
+def check_protection(board):
+    """Every 5 V consumer behind the protection: the inputs' + pins share one net (VIN) that
+    reaches only the reverse-polarity MOSFET's drain (Q1: gate on GND, so a swapped supply
+    sees an off transistor); its source's net reaches only the resettable fuse (F1), whose
+    other side is +5V. Anything else on VIN or between Q1 and F1 (a LED, the Pico's diode,
+    a capacitor) is a consumer without protection, and fails."""
+    out = []
+    vin = {_nets(board, ref)[pad] for ref, pad in INPUTS}
+    if len(vin) != 1:
+        return ["the inputs' + pins are on different nets %s" % sorted(vin)]
+    vin = vin.pop()
+    q1, f1 = _nets(board, "Q1"), _nets(board, "F1")
+    if q1["3"] != vin or q1["1"] != "GND":
+        out.append("Q1 (reverse polarity) is not drain on the input, gate on GND")
+    extra = [p for p in _on(board, vin) if p not in INPUTS and p != ("Q1", "3")]
+    if extra:
+        out.append("on the unprotected input %s: %s" % (vin, ", ".join("%s pad %s" % p
+                                                                        for p in extra)))
+    mid = q1["2"]
+    extra = [p for p in _on(board, mid) if p not in (("Q1", "2"), ("F1", "1"))]
+    if f1["1"] != mid or extra:
+        out.append("between Q1 and the fuse (%s): %s" % (mid, ", ".join("%s pad %s" % p
+                                                                         for p in extra)))
+    if f1["2"] != "+5V":
+        out.append("the fuse's output is %r, not +5V" % f1["2"])
+    d254 = _nets(board, "D254")
+    if d254["2"] != "+5V":
+        out.append("the Pico's VSYS diode is fed from %r, not the protected +5V" % d254["2"])
+    return out
+
+
+def check_bom(board, info, parts=None):
+    """Every part on the board has a row in hardware/pcb/parts.csv; every assembled (SMD)
+    part an LCSC number (the assembler's), or is marked consigned (the maker's reel)."""
+    parts = parts or fab.table()
+    out = []
+    seen = set()
+    for ref, fp in sorted(board.footprints.items()):
+        key = (fp["value"], fp["lib"].split(":")[-1])
+        if key in seen:
+            continue
+        seen.add(key)
+        row = parts[0].get(key)
+        if row is None:
+            out.append("%s (%s, %s) has no row in hardware/pcb/parts.csv" % (ref, *key))
+        elif fp["smd"] and row["assembly"] == "smd" and not re.match(r"C\d+$", row["lcsc"]):
+            out.append("%s (%s) is assembled but has no LCSC number" % (ref, key[0]))
+        elif row["assembly"] not in fab.HOW and row["assembly"] != "none":
+            out.append("%s: unknown assembly %r" % (ref, row["assembly"]))
+    return out
+
+
+def check_rotations(board, info, folder):
+    """The committed pick-and-place file's rotations, per side: the top's KiCad's angle plus
+    the reel's correction, the back's seen from below (180 - KiCad's - the correction);
+    each row's side the footprint's."""
+    parts, _extra = fab.table()
+    path = os.path.join(folder, "cribbage-track-%s-cpl.csv" % info["led"])
+    out = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            fp = board.footprints.get(r["Designator"])
+            if fp is None:
+                out.append("%s in the CPL is not on the board" % r["Designator"])
+                continue
+            back = fp["layer"] == "B.Cu"
+            row = parts[fp["value"], fp["lib"].split(":")[-1]]
+            want = fab.cpl_rotation(fp["rot"], back, row["rotation"])
+            if r["Layer"] != ("Bottom" if back else "Top") or \
+                    abs(float(r["Rotation"]) - want) > 0.01:
+                out.append("%s: %s %s degrees in the CPL, the board gives %s %g"
+                           % (r["Designator"], r["Layer"], r["Rotation"],
+                              "Bottom" if back else "Top", want))
     return out
 
 
@@ -333,8 +386,12 @@ def check_current(info, L=None):
 
 
 def check_drc(info):
-    if info["drc_errors"] or info["unconnected"]:
-        return ["DRC: %d errors, %d unconnected" % (info["drc_errors"], info["unconnected"])]
+    """KiCad's DRC: no error, no unconnected item, and no warning (silkscreen over a pad or
+    off the board, a dangling via...): drc.rpt lists each."""
+    warned = info.get("drc_warnings")
+    if info["drc_errors"] or info["unconnected"] or warned != 0:
+        return ["DRC: %d errors, %d unconnected, %s warnings (drc.rpt)"
+                % (info["drc_errors"], info["unconnected"], warned)]
     return []
 
 
@@ -342,76 +399,21 @@ def check_all(led, folder=None, L=None):
     board, info = load(led, folder)
     folder = folder or option_dir(led)
     out = check_drc(info) + check_leds(board, info, L) + check_controller(board)
+    out += check_power(board) + check_protection(board) + check_bom(board, info)
     out += check_gerbers(board, info, os.path.join(folder, "cribbage-track-%s-gerbers.zip"
                                                    % info["led"]))
     out += check_current(info, L)
-    out += check_fab(board, info, folder, L)
+    out += check_fab(board, info, folder, L) + check_rotations(board, info, folder)
     return out
 
 
-# --- fabrication files: BOM and pick-and-place (CPL), from the board ------------------------
-
-BOM_PARTS = {  # value -> (description, manufacturer part)
-    "WS2812B-2020": ("addressable RGB LED 2.0 x 2.0 mm, 5 V", "Worldsemi WS2812B-2020"),
-    "SK6812MINI-E": ("addressable RGB LED, reverse mount 3.2 x 2.8 mm, 5 V",
-                     "Opsco SK6812MINI-E"),
-    "100nF": ("ceramic capacitor 100 nF 16 V X7R", "any"),
-    "330": ("resistor 330 ohm 1 %", "any"),
-    "74AHCT125": ("quad buffer, TTL-level inputs (3.3 V to 5 V)", "Nexperia 74AHCT125D"),
-    "1N5817": ("Schottky diode 1 A 20 V, DO-41 (through-hole)", "1N5817"),
-    "1000uF 10V": ("electrolytic capacitor 1000 uF 10 V, D10 mm P5 mm (through-hole)", "any"),
-}
-
-
-def fab_rows(board, info):
-    """BOM rows [(value, designators, footprint, description, mpn, how)] and CPL rows
-    [(designator, x, y, side, rotation)] in mm from the board's bottom-left corner, y up."""
-    left, _top, _right, bottom = info["outline_mm"]
-    groups = {}
-    cpl = []
-    for ref, fp in sorted(board.footprints.items(), key=lambda kv: _ref_key(kv[0])):
-        if ref.startswith("H"):
-            continue  # mounting holes: drilled, not assembled
-        key = (fp["value"], fp["lib"])
-        groups.setdefault(key, []).append(ref)
-        if fp["smd"]:
-            side = "Bottom" if fp["layer"] == "B.Cu" else "Top"
-            cpl.append((ref, "%.3f" % (fp["at"][0] - left), "%.3f" % (bottom - fp["at"][1]),
-                        side, "%g" % (fp["rot"] % 360)))
-    bom = []
-    for (value, lib), refs in sorted(groups.items(), key=lambda kv: _ref_key(kv[1][0])):
-        desc, mpn = BOM_PARTS.get(value, (value, "-"))
-        smd = board.footprints[refs[0]]["smd"]
-        bom.append((value, " ".join(refs), lib.split(":")[-1], desc, mpn,
-                    "assembled (SMD)" if smd else "hand-soldered (through-hole)"))
-    return bom, cpl
-
-
-def _ref_key(ref):
-    m = re.match(r"([A-Z]+)(\d+)", ref)
-    return (m.group(1), int(m.group(2))) if m else (ref, 0)
-
-
-def fab_text(board, info):
-    """(bom.csv, cpl.csv) text: the columns a PCB assembly service's upload takes."""
-    bom, cpl = fab_rows(board, info)
-    b = io.StringIO()
-    w = csv.writer(b, lineterminator="\n")
-    w.writerow(("Comment", "Designator", "Footprint", "Description", "Manufacturer Part",
-                "Assembly"))
-    w.writerows(bom)
-    c = io.StringIO()
-    w = csv.writer(c, lineterminator="\n")
-    w.writerow(("Designator", "Mid X", "Mid Y", "Layer", "Rotation"))
-    w.writerows(cpl)
-    return b.getvalue(), c.getvalue()
-
+# --- fabrication files: the committed BOM and CPL against the board ------------------------
 
 def check_fab(board, info, folder, L=None):
     """The committed BOM and CPL are what the board gives, and the CPL's LEDs sit where the
     layout puts them (the file a fab places parts from is checked against the firmware)."""
     out = []
-    bom, cpl = fab_text(board, info)
+    bom, cpl = fab.fab_text(board, info)
     name = "cribbage-track-%s" % info["led"]
     for suffix, text in (("-bom.csv", bom), ("-cpl.csv", cpl)):
         path = os.path.join(folder, name + suffix)
@@ -449,64 +451,6 @@ def check_cpl_layout(folder, info, L=None):
     return out
 
 
-# --- the picture ----------------------------------------------------------------------------
-
-def picture(board, info, path, scale=4):
-    """A top view of the board as PNG (KiCad 6 has no renderer to call): outline, tracks,
-    pads, holes and the LED order along the chain."""
-    from PIL import Image, ImageDraw
-    left, top, right, bottom = info["outline_mm"]
-    w, h = int((right - left) * scale), int((bottom - top) * scale)
-    img = Image.new("RGB", (w + 1, h + 1), (20, 70, 35))
-    d = ImageDraw.Draw(img)
-
-    def xy(x, y):
-        return ((x - left) * scale, (y - top) * scale)
-    front = info["led_layer"] == "F.Cu"
-    for (a, b, width, layer) in board.segments:
-        colour = (200, 160, 60) if (layer == "F.Cu") else (120, 110, 60)
-        d.line([xy(*a), xy(*b)], fill=colour, width=max(1, int(width * scale)))
-    for fp in board.footprints.values():
-        for p in fp["pads"]:
-            x, y = p["at"]
-            sx, sy = p["size"]
-            if p["type"] == "np_thru_hole":
-                r = p["drill"] / 2 * scale
-                d.ellipse([xy(x, y)[0] - r, xy(x, y)[1] - r, xy(x, y)[0] + r, xy(x, y)[1] + r],
-                          fill=(0, 0, 0))
-                continue
-            hx, hy = (sy, sx) if abs(fp["rot"] % 180 - 90) < 1 else (sx, sy)
-            cx, cy = xy(x, y)
-            box = [cx - hx / 2 * scale, cy - hy / 2 * scale, cx + hx / 2 * scale,
-                   cy + hy / 2 * scale]
-            colour = (230, 200, 120) if p["type"] == "thru_hole" else (210, 210, 210)
-            if p["shape"] in ("circle", "oval"):
-                d.ellipse(box, fill=colour)
-            else:
-                d.rectangle(box, fill=colour)
-            if p["drill"]:
-                r = p["drill"] / 2 * scale
-                d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(0, 0, 0))
-        if fp["value"] in ("WS2812B-2020", "SK6812MINI-E"):
-            cx, cy = xy(*fp["at"])
-            r = 1.1 * scale
-            d.ellipse([cx - r, cy - r, cx + r, cy + r],
-                      fill=(250, 250, 250) if front else (255, 240, 200))
-    for a, b in board.edges:
-        d.line([xy(*a), xy(*b)], fill=(10, 10, 10), width=2)
-    for v in board.vias:
-        cx, cy = xy(*v)
-        d.ellipse([cx - 1, cy - 1, cx + 1, cy + 1], fill=(180, 180, 180))
-    d.rectangle([0, 0, w, h], outline=(230, 230, 230), width=2)
-    title = ("%s: %g x %g mm, %d LEDs on the %s, chain from firmware/board/layout.py"
-             % (info["part"], info["size_mm"][0], info["size_mm"][1],
-                sum(1 for f in board.footprints.values() if f["value"] == info["part"]),
-                "top" if front else "back (shining up through the cutouts)"))
-    out = Image.new("RGB", (img.width, img.height + 22), (255, 255, 255))
-    out.paste(img, (0, 0))
-    ImageDraw.Draw(out).text((6, img.height + 5), title, fill=(0, 0, 0))
-    out.save(path, optimize=True)
-
 
 # --- main -----------------------------------------------------------------------------------
 
@@ -514,23 +458,23 @@ def generate(led, folder):
     """Run the KiCad generator (system python3 with pcbnew) for one LED option."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    r = subprocess.run([KICAD_PY, os.path.join(ROOT, "tools", "pcb_board.py"), "--led", led,
-                        "--out", folder], capture_output=True, text=True, env=env)
+    r = subprocess.run([KICAD_PY, os.path.join(ROOT, "tools", "pcb", "generate.py"), "--led",
+                        led, "--out", folder], capture_output=True, text=True, env=env)
     if r.returncode != 0:
-        raise SystemExit("pcb_board.py --led %s failed:\n%s%s" % (led, r.stdout, r.stderr))
+        raise SystemExit("pcb/generate.py --led %s failed:\n%s%s" % (led, r.stdout, r.stderr))
     return r.stdout.strip()
 
 
 def write(led, folder=None):
     folder = folder or option_dir(led)
     board, info = load(led, folder)
-    bom, cpl = fab_text(board, info)
+    bom, cpl = fab.fab_text(board, info)
     name = os.path.join(folder, "cribbage-track-%s" % info["led"])
     with open(name + "-bom.csv", "w") as f:
         f.write(bom)
     with open(name + "-cpl.csv", "w") as f:
         f.write(cpl)
-    picture(board, info, name + ".png")
+    fab.picture(board, info, name + ".png")
 
 
 def main(argv=None):
