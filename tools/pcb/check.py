@@ -286,6 +286,103 @@ def check_rotations(board, info, folder):
     return out
 
 
+def check_zones(board):
+    """Both pours join pads through thermal reliefs (spokes), not solidly: no 0402 or LED
+    pad on a board-sized heat sink in reflow, no ground pin that needs a hot iron."""
+    out = []
+    if len(board.zones) != 2:
+        out.append("%d pours, want the LED rail's and GND's" % len(board.zones))
+    for z in board.zones:
+        if z["pads"] != "thermal" or not z["gap"] or not z["spoke"]:
+            out.append("the %s pour on %s joins pads %s (gap %g, spokes %g mm), not through "
+                       "thermal reliefs" % (z["net"], z["layer"], z["pads"], z["gap"],
+                                            z["spoke"]))
+    return out
+
+
+def check_marks(board, info):
+    """Fiducials (three per assembled side) and test points on +5V, GND and LED 0's data."""
+    out = []
+    sides = ("F.Cu", "B.Cu") if info["led_layer"] == "B.Cu" else ("F.Cu",)
+    for side in sides:
+        n = sum(1 for fp in board.footprints.values()
+                if fp["lib"].endswith(":Fiducial_1mm_Mask2mm") and fp["layer"] == side)
+        if n < 3:
+            out.append("%d fiducials on %s, an assembler wants 3" % (n, side))
+    din = board.pad("D1", pcb_parts.PARTS[info["led"]].pin("DIN"))["net"]
+    probed = {p["net"] for fp in board.footprints.values() if fp["lib"].startswith("TestPoint:")
+              for p in fp["pads"]}
+    for net, what in (("+5V", "5 V"), ("GND", "ground"), (din, "LED 0's data")):
+        if net not in probed:
+            out.append("no test point on %s (%s)" % (what, net))
+    part = pcb_parts.PARTS[info["led"]]
+    side = "B." if part.back else "F."
+    for fp in board.footprints.values():
+        if fp["value"] == part.value and (fp["drawn"].get(side + "SilkS", 0) < 1
+                                          or fp["drawn"].get(side + "CrtYd", 0) < 4):
+            out.append("%s has no pin 1 mark or no courtyard" % fp["ref"])
+            break
+    return out
+
+
+def _inside(poly, x, y):
+    """Is (x, y) inside (or on) the polygon?"""
+    n = len(poly)
+    hit = False
+    for i in range(n):
+        (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+        if min(x0, x1) - 1e-9 <= x <= max(x0, x1) + 1e-9 and \
+                min(y0, y1) - 1e-9 <= y <= max(y0, y1) + 1e-9 and \
+                abs((x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)) < 1e-9:
+            return True  # on an edge
+        if (y0 > y) != (y1 > y) and x < x0 + (x1 - x0) * (y - y0) / (y1 - y0):
+            hit = not hit
+    return hit
+
+
+def check_footprint(part):
+    """A footprint the generator writes itself (the reverse-mount LED) against its data: the
+    cutout fits the body even milled MILL_TOL small on every side, the pads keep 0.3 mm
+    from the cutout, pin 1 is marked nearer pad 1 than any other pad and clear of every pad,
+    and the courtyard holds every pad and the cutout."""
+    if part.footprint is not None:
+        return []  # KiCad's own
+    out = []
+    (bl, bw), (cl, cw) = part.DATASHEET["body"], part.CUTOUT
+    if min(cl - bl, cw - bw) / 2 < part.MILL_TOL + 0.05:
+        out.append("%s: the cutout %g x %g leaves %.2f mm per side around the %g x %g body, "
+                   "less than the fab's +-%g mm milling and 0.05 mm" % (
+                       part.value, cl, cw, min(cl - bl, cw - bw) / 2, bl, bw, part.MILL_TOL))
+    px, py = part.PAD_SIZE
+    gap = min(abs(x) for x, _y in part.PADS.values()) - px / 2 - cl / 2
+    if gap < 0.3 - 1e-9:
+        out.append("%s: pads %.2f mm from the cutout (0.3 wanted)" % (part.value, gap))
+
+    def dist(pt, pad):
+        x, y = part.PADS[pad]
+        dx = max(abs(pt[0] - x) - px / 2, 0.0)
+        dy = max(abs(pt[1] - y) - py / 2, 0.0)
+        return (dx * dx + dy * dy) ** 0.5
+    one = part.PIN["VDD"] if part.PIN.get("VDD") == "1" else "1"
+    dot = part.PIN1_DOT
+    near = min(part.PADS, key=lambda n: dist(dot, n))
+    if near != one:
+        out.append("%s: the pin 1 mark is nearest pad %s" % (part.value, near))
+    clear = min(dist(dot, n) for n in part.PADS) - 0.3  # the dot's radius and line
+    for (bx, by) in part.PIN1_BAR:
+        clear = min(clear, min(dist((bx, by), n) for n in part.PADS) - 0.06)
+    if clear < 0.2:
+        out.append("%s: the pin 1 mark is %.2f mm from a pad (0.2 wanted)" % (part.value,
+                                                                             clear))
+    corners = [(x + sx * px / 2, y + sy * py / 2) for x, y in part.PADS.values()
+               for sx in (-1, 1) for sy in (-1, 1)]
+    corners += [(sx * cl / 2, sy * cw / 2) for sx in (-1, 1) for sy in (-1, 1)]
+    outside = [c for c in corners if not _inside(part.COURTYARD, *c)]
+    if outside:
+        out.append("%s: the courtyard leaves out %s" % (part.value, outside[:2]))
+    return out
+
+
 def symbol_pins(name, path=None):
     """{pin name: number} of a symbol in KiCad's LED library, or None (no such symbol)."""
     path = path or os.path.join(SYMBOLS, "LED.kicad_sym")
@@ -400,6 +497,8 @@ def check_all(led, folder=None, L=None):
     folder = folder or option_dir(led)
     out = check_drc(info) + check_leds(board, info, L) + check_controller(board)
     out += check_power(board) + check_protection(board) + check_bom(board, info)
+    out += check_zones(board) + check_marks(board, info)
+    out += check_footprint(pcb_parts.PARTS[info["led"]])
     out += check_gerbers(board, info, os.path.join(folder, "cribbage-track-%s-gerbers.zip"
                                                    % info["led"]))
     out += check_current(info, L)

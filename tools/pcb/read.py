@@ -79,10 +79,26 @@ class Board:
                              "net": net[2] if net else "",
                              "drill": float(drill[1]) if drill else 0.0,
                              "size": tuple(float(v) for v in _kid(pad, "size")[1:3])})
+            drawn = {}  # layer -> how many lines, circles, arcs (silkscreen, courtyard, ...)
+            for kind in ("fp_line", "fp_circle", "fp_arc", "fp_poly", "fp_rect"):
+                for s in _kids(fp, kind):
+                    layer = _kid(s, "layer")[1]
+                    drawn[layer] = drawn.get(layer, 0) + 1
             self.footprints[ref] = {"ref": ref, "value": value, "lib": fp[1],
                                     "layer": _kid(fp, "layer")[1], "at": (x, y), "rot": rot,
-                                    "smd": bool(attr and "smd" in attr), "pads": pads}
+                                    "smd": bool(attr and "smd" in attr), "pads": pads,
+                                    "drawn": drawn}
         self.vias = [[float(v) for v in _kid(v, "at")[1:3]] for v in _kids(tree, "via")]
+        self.zones = []  # {net, layer, pads: "thermal" / "solid" / "none", gap, spoke}
+        for z in _kids(tree, "zone"):
+            cp = _kid(z, "connect_pads")
+            mode = cp[1] if len(cp) > 1 and isinstance(cp[1], str) else "thermal"
+            fill = _kid(z, "fill") or []
+            gap, spoke = _kid(fill, "thermal_gap"), _kid(fill, "thermal_bridge_width")
+            self.zones.append({"net": _kid(z, "net_name")[1], "layer": _kid(z, "layer")[1],
+                               "pads": {"yes": "solid", "no": "none"}.get(mode, mode),
+                               "gap": float(gap[1]) if gap else 0.0,
+                               "spoke": float(spoke[1]) if spoke else 0.0})
         self.segments = [(tuple(float(v) for v in _kid(s, "start")[1:3]),
                           tuple(float(v) for v in _kid(s, "end")[1:3]),
                           float(_kid(s, "width")[1]), _kid(s, "layer")[1])
