@@ -213,6 +213,10 @@ def test_generator_makes_the_committed_board(tmp_path, boards, led):
     assert fab.fab_text(fresh, info) == fab.fab_text(committed, cinfo)
     z = os.path.join(out, "cribbage-track-%s-gerbers.zip" % info["led"])
     assert pcb_check.check_gerbers(fresh, info, z) == []
+    # byte for byte: the board file, Gerbers, DRC report and board.json as committed
+    folder = pcb_check.option_dir(led)
+    for f in sorted(os.listdir(out)):
+        assert _bytes(os.path.join(out, f)) == _bytes(os.path.join(folder, f)), f
     shutil.rmtree(out)
 
 
@@ -433,3 +437,16 @@ def test_the_guide_says_where_the_mounting_holes_are(boards):
             where = "(%g, %g)" % (round(fp["at"][0] - left, 1), round(bottom - fp["at"][1], 1))
             assert where in guide, where
     assert "five M3" in guide and "top-left corner is the Pico's" in guide
+
+
+def test_the_guide_states_the_mosfets_figures():
+    """docs/pcb.md's drop and dissipation per MOSFET are the default limit's current through
+    the AO3401A's worst RDS(on); the advice keeps the limit where those figures hold."""
+    with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
+        guide = f.read()
+    volts, watts = pcb_check.fet_figures()
+    assert "at most %.2f V and dissipates at most %.2f W" % (volts, watts) in guide
+    assert "below %d mohm" % round(pcb_check.FET_RDS_OHM * 1000) in guide
+    assert "%d A hold" % (pcb_check.PTC_HOLD_MA // 1000) in guide
+    assert pcb_check.current_need_ma() < pcb_check.PTC_HOLD_MA  # the default runs under it
+    assert "**Keep the\n`limit` setting at its default, 2000 mA" in guide

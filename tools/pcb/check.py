@@ -48,6 +48,14 @@ BOARD_MA = 80  # the controller's own draw (an ESP32; a Pico draws less): tools/
 RISE_C = 10  # IPC-2221 temperature rise the copper is rated at
 PTC_HOLD_MA = 3000  # F1's hold current (hardware/pcb/parts.csv: SMD1812P300TF, 3 A hold)
 PTC_TRIP_MA = 5000  # and the current it trips at within its time
+FET_RDS_OHM = 0.060  # Q1, Q2 (AO3401A): RDS(on) at most 60 mohm at VGS = -4.5 V (AOS datasheet)
+
+
+def fet_figures(ma=None):
+    """(volts dropped, watts dissipated) in each of Q1 and Q2 at the firmware's default
+    limit's total current (or ma), at their worst RDS(on)."""
+    amps = (current_need_ma() if ma is None else ma) / 1000
+    return amps * FET_RDS_OHM, amps * amps * FET_RDS_OHM
 
 
 # --- the checks: each returns a list of problems (empty: it holds) --------------------------
