@@ -373,7 +373,8 @@ def power(m, j4, d1):
     j5 = m.footprint("Connector_PinHeader_2.54mm", "PinHeader_1x03_P2.54mm_Vertical", "J5",
                      "charge-and-boost module (5V out, GND, BAT+)", (123.0, -40.0))
     m.connect(j5, {"1": "VIN", "2": "GND", "3": "BAT"})
-    m.text("5V GND BAT", (123.0, -43.6), 1.0)
+    for n, label in (("1", "5V"), ("2", "GND"), ("3", "BAT")):  # right of the VIN track
+        m.text(label, (128.8, pad_at(j5, n)[1]), 1.0)
     # Q1: reverse polarity (source to the load, drain to the input, gate to ground)
     q1 = sot23("Q1", "AO3401A", (96.0, -36.0), 180.0, {"1": "GND", "2": "VIN_RP", "3": "VIN"})
     d, g, s = pad_at(q1, "3"), pad_at(q1, "1"), pad_at(q1, "2")
