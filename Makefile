@@ -132,10 +132,10 @@ hardware: $(STAMP)
 	$(BIN)/python tools/keymap_card.py
 
 # --- hardware/pcb/ (issue 25): KiCad 6's pcbnew lives in the system python3, not in .venv:
-# tools/pcb_check.py runs the generator (tools/pcb_board.py) under it, then checks in .venv.
+# tools/pcb/check.py runs the generator (tools/pcb/generate.py) under it, then checks in .venv.
 KICAD_PY ?= /usr/bin/python3
 pcb: $(STAMP)
-	KICAD_PY=$(KICAD_PY) $(BIN)/python tools/pcb_check.py --generate
+	KICAD_PY=$(KICAD_PY) PYTHONPATH=tools $(BIN)/python -m pcb.check --generate
 
 # --- club night (issue 24): the club service (tools/club; docs/club.md says how to run a night) ---
 BROKER ?= 127.0.0.1:1883
