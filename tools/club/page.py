@@ -38,8 +38,8 @@ DEALS_MAX = 200  # the by_deal entries a record may hold
 TEXT_MAX = 40    # a result's, a side's colour name's length
 
 
-def render(name, **kw):
-    return ENV.get_template(name).render(nav=NAV, **kw)
+def render(template, **kw):
+    return ENV.get_template(template).render(nav=NAV, **kw)
 
 
 # --- sound records -------------------------------------------------------------------------

@@ -450,7 +450,7 @@ def make_app(club, director=None):
             return director_page("login", "log in first", True, 403)
         if not hmac.compare_digest(f.get("csrf", ""), sess["csrf"]):
             log.warning("director: a write without the session's CSRF token refused (%s)", who)
-            return director_page("director", "refused: the form is not this session's "
+            return director_page("director", "refused: the form is not from this session "
                                  "(open /director again)", True, 403, sess=sess)
         t = club.store.tournament()
         if do == "logout":
