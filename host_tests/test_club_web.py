@@ -23,7 +23,7 @@ import time
 
 import pytest
 
-from club import night, page, tournament, web
+from club import night, page, screenshots, tournament, web
 from club.director import FREE_TRIES, Director
 from club.service import Club, addresses, today
 from club.simboard import SimBoard
@@ -504,3 +504,55 @@ def test_the_service_names_the_addresses_players_reach():
     assert "0.0.0.0" not in got and got[-1] == "127.0.0.1"
     assert all(not a.startswith("127.") for a in got[:-1])
     assert addresses("192.168.1.20") == ["192.168.1.20"]
+
+
+# --- a phone's width ------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not screenshots.chromium(), reason="no Chromium (apt-get install chromium; "
+                    "`.ci/run` installs it as root): the club's phone-width test is skipped")
+def test_every_page_fits_a_390_px_phone_and_nothing_is_missing(tmp_path):
+    """The club's pages in Chromium at a phone's width (the night tools/club/screenshots.py
+    pictures): no page scrolls sideways (a wide table scrolls in its own box), and no request
+    a page makes answers 4xx (the favicon)."""
+    from playwright.sync_api import sync_playwright
+
+    club, d = screenshots.demo(str(tmp_path / "club.sqlite"))
+    bad = page.sift(club.games("all"))[0][0]
+    httpd = web.serve(club, "127.0.0.1", 0, d)
+    th = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    th.start()
+    url = "http://127.0.0.1:%d" % httpd.server_address[1]
+    failed = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=screenshots.chromium(),
+                                        args=screenshots.ARGS, headless=True)
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.on("response", lambda r: r.status >= 400 and failed.append((r.status, r.url)))
+
+            def fits(what):
+                w = phone.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+                assert w[0] <= w[1] == 390, (what, w)
+
+            for path in ("/", "/?night=all", "/projector", "/player?name=Ann",
+                         "/game?id=" + bad["id"], "/director"):
+                phone.goto(url + path)
+                phone.wait_for_load_state("networkidle")
+                fits(path)
+            screenshots.login(phone, url)
+            fits("/director, logged in")
+            phone.fill("textarea[name=players]", "Ann\nBob")
+            phone.click("button[value=start]")
+            phone.wait_for_selector("text=Start a new draw?")
+            fits("/director, a new draw to confirm")
+            phone.click("button:has-text('Yes, start a new draw')")
+            phone.wait_for_selector("text=tournament started: 2 players")
+            fits("/director, two tournaments kept")
+            browser.close()
+    finally:
+        httpd.shutdown()
+        th.join(30)
+        httpd.server_close()
+        d.close()
+        club.store.close()
+    assert failed == []
