@@ -104,9 +104,9 @@ def test_a_thousand_idle_connections_hold_no_threads_and_stop_no_page(club):
         for _ in range(1000):  # connected, and never a byte sent
             idle.append(socket.create_connection(("127.0.0.1", port), timeout=10))
         deadline = time.monotonic() + 60
-        while len(httpd.srv._map) < 1000 + 2:  # the listener, its trigger, the 1,000
+        while len(httpd.map) < 1000 + 3:  # the listener, two triggers, the 1,000
             assert time.monotonic() < deadline, "the server took %d of 1,000 connections" % (
-                len(httpd.srv._map) - 2)
+                len(httpd.map) - 3)
             time.sleep(0.02)
         threads = threading.active_count() - before
         assert threads <= web.THREADS + 1, threads  # its pool and its loop: not 1,000

@@ -35,7 +35,8 @@ from urllib.parse import urlsplit
 
 import waitress.server
 from flask import Flask, Response, request
-from waitress import wasyncore
+from waitress import trigger, wasyncore
+from waitress.adjustments import Adjustments
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.clubfiles import NAME_MAX, check_name
@@ -149,9 +150,9 @@ def read_players(typed):
         if not p:
             continue
         try:
-            p = club_name(p)
+            p = club_name(p) or ""
         except ValueError:
-            bad.append(p)
+            bad.append(line.strip())
             continue
         if p.lower() in seen:
             if p not in twice:
@@ -542,12 +543,14 @@ class Server:
     another (as socketserver's)."""
 
     def __init__(self, app, bind, port, threads=THREADS, channel_timeout=CHANNEL_TIMEOUT):
-        self.srv = waitress.server.create_server(
-            app, host=bind, port=port, threads=threads, connection_limit=connection_limit(),
+        self.map = {}  # waitress's sockets: the listener, its trigger, every connection
+        self.srv = waitress.server.TcpWSGIServer(app, map=self.map, adj=Adjustments(
+            host=bind, port=port, threads=threads, connection_limit=connection_limit(),
             channel_timeout=channel_timeout, cleanup_interval=min(30, channel_timeout),
             asyncore_use_poll=True,  # select() stops at 1,024 sockets; poll() does not
-            max_request_body_size=BODY_MAX, expose_tracebacks=False, ident="club")
-        self.server_address = (bind, int(self.srv.effective_port))
+            max_request_body_size=BODY_MAX, expose_tracebacks=False, ident="club"))
+        self.wake = trigger.trigger(self.map)  # shutdown() wakes the loop with it
+        self.server_address = (bind, int(self.srv.getsockname()[1]))
         self.stopping = threading.Event()
         self.done = threading.Event()
         self.done.set()
@@ -555,20 +558,19 @@ class Server:
     def serve_forever(self, poll_interval=0.5):
         self.done.clear()
         try:
-            while not self.stopping.is_set() and self.srv._map:
-                wasyncore.loop(timeout=poll_interval, map=self.srv._map, use_poll=True,
-                               count=1)
+            while not self.stopping.is_set() and self.map:
+                wasyncore.loop(timeout=poll_interval, map=self.map, use_poll=True, count=1)
         finally:
             self.done.set()
 
     def shutdown(self):
         self.stopping.set()
-        self.srv.trigger.pull_trigger()
+        self.wake.pull_trigger()
         self.done.wait(30)
 
     def server_close(self):
         self.srv.task_dispatcher.shutdown()
-        wasyncore.close_all(self.srv._map)
+        wasyncore.close_all(self.map)
 
 
 def serve(club, bind, port, director=None, **kw):
