@@ -176,6 +176,12 @@ def test_a_bad_record_renders_as_such_never_a_500_and_the_page_stays_small(club)
     assert len(rows) == 1 + 4 + 2  # the header, a line a bad record, the good game's seats
     st = json.loads(c.get("/standings.json").get_data())
     assert st["games"] == 1 and st["bad_records"] == 4  # bad records count for nobody
+    # 400 live states under invented board names: the page draws the first 100
+    for i in range(400):
+        club.states["x%03d" % i] = dict(bad_state, deal=1, board="x%03d" % i)
+    body = c.get("/").get_data(as_text=True)
+    assert body.count('class="pegs"') == page.TABLES_SHOWN - 1  # (t7's: a bad record)
+    assert "302 more boards not shown" in body and len(body) < 400_000
 
 
 def test_csv_cells_never_run_as_formulas(club):

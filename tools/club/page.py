@@ -156,11 +156,17 @@ def pegs(st):
         return None
 
 
+TABLES_SHOWN = 100  # live tables drawn at most (online first): a page of bounded size
+
+
 def live_tables(states, status):
     """The boards' tables for the club page: dicts board, on (status), pegs (or None: a bad
-    record, or no live state)."""
+    record, or no live state), at most TABLES_SHOWN of them, the online ones first."""
     out = []
-    for board in sorted(set(states) | set(status), key=str):
+    boards = sorted(set(states) | set(status),
+                    key=lambda b: (status.get(b, "online" if b in states else "") != "online",
+                                   str(b)))
+    for board in boards[:TABLES_SHOWN]:
         st = states.get(board)
         on = status.get(board, "online" if st else "offline")
         out.append({"board": str(board)[:40], "on": str(on)[:20],
@@ -331,7 +337,9 @@ def specials(games):
 def club_page(night_name, nights, games, states, status, t, dropped, rejects=()):
     good, bad = sift(games)
     return render("club.html", night=night_name, nights=nights[:60],
-                  tables=live_tables(states, status), standings=night.standings(good),
+                  tables=live_tables(states, status),
+                  hidden=max(0, len(set(states) | set(status)) - TABLES_SHOWN),
+                  standings=night.standings(good),
                   tv=tournament_view(t, good, states), specials=specials(good),
                   rows=game_rows(games), count=len(games), bad=len(bad), dropped=dropped,
                   rejects=rejects)
