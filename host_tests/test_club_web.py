@@ -202,6 +202,18 @@ def test_csv_cells_never_run_as_formulas(club):
             int(c)  # a number (a spread): a spreadsheet reads it as a number, not a formula
 
 
+def test_a_malformed_request_is_a_4xx_not_a_500(club):
+    app, _ = _app(club)
+    c = _client(app)
+    r = c.post("/director", data=b"x" * 70000, headers={"Origin": HERE,
+               "Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413
+    r = c.post("/director", data=b"--x\r\nbroken", headers={
+        "Origin": HERE, "Content-Type": "multipart/form-data; boundary=x"})
+    assert 400 <= r.status_code < 500
+    assert c.put("/director").status_code == 405 and c.get("/nothing").status_code == 404
+
+
 def test_the_favicon(club):
     from PIL import Image
 

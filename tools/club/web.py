@@ -37,6 +37,7 @@ import waitress.server
 from flask import Flask, Response, request
 from waitress import trigger, wasyncore
 from waitress.adjustments import Adjustments
+from werkzeug.exceptions import HTTPException
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.clubfiles import NAME_MAX, check_name
@@ -247,6 +248,8 @@ def make_app(club, director=None):
 
     @app.errorhandler(Exception)
     def failed(e):
+        if isinstance(e, HTTPException):  # (a client's error: its own code, not a 500)
+            return text(e.name.lower(), e.code or 400)
         log.exception("page %s", request.path)
         return text("error (the service's log says what)", 500)
 
