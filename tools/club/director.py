@@ -95,7 +95,7 @@ class Director:
         if len(password) < PASSWORD_MIN:
             raise ValueError("a password of at least %d characters" % PASSWORD_MIN)
         if self.setup_code is not None and code is not None and not hmac.compare_digest(
-                code.strip(), self.setup_code):
+                code.strip().encode(), self.setup_code.encode()):
             raise ValueError("not the setup code the club service's console shows")
         salt = secrets.token_bytes(16)
         with self.lock:

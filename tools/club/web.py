@@ -439,7 +439,10 @@ def make_app(club, director=None):
                 if "setup code" in str(e):
                     d.tried(who, False)
                 return director_page("setup", str(e), True, 400)
-            return logged_in(d.login(who, pw), "password set: you are logged in")
+            token = d.login(who, pw)  # (it may: the wait was checked above)
+            if token is None:
+                return director_page("login", "password set: log in", code=200)
+            return logged_in(token, "password set: you are logged in")
         if do == "login":
             try:
                 token = d.login(who, f.get("password", ""))
@@ -452,7 +455,7 @@ def make_app(club, director=None):
         sess = d.session(request.cookies.get(COOKIE))
         if sess is None:
             return director_page("login", "log in first", True, 403)
-        if not hmac.compare_digest(f.get("csrf", ""), sess["csrf"]):
+        if not hmac.compare_digest(f.get("csrf", "").encode(), sess["csrf"].encode()):
             log.warning("director: a write without the session's CSRF token refused (%s)", who)
             return director_page("director", "refused: the form is not from this session "
                                  "(open /director again)", True, 403, sess=sess)
