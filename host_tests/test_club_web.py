@@ -214,6 +214,22 @@ def test_a_malformed_request_is_a_4xx_not_a_500(club):
     assert c.put("/director").status_code == 405 and c.get("/nothing").status_code == 404
 
 
+def test_messages_refused_at_the_door_show_where_the_store_keeps_them(club):
+    """h-trust's Store.rejects(limit) (a list of dicts at, board, topic, reason), where the
+    store has it: on the club page and the director's, as text, a bad row as a bad record."""
+    app, _ = _app(club)
+    c = _client(app)
+    assert "Messages refused" not in c.get("/").get_data(as_text=True)
+    club.store.rejects = lambda limit=50: [
+        {"at": 1764300000.0, "board": "evil", "topic": "cribbage/evil/game",
+         "reason": "<b>unsigned</b>"}, None][:limit]
+    body = c.get("/").get_data(as_text=True)
+    assert "Messages refused" in body and "&lt;b&gt;unsigned&lt;/b&gt;" in body
+    assert "cribbage/evil/game" in body and "bad record" in body
+    csrf = _login(c)
+    assert csrf and "&lt;b&gt;unsigned" in c.get("/director").get_data(as_text=True)
+
+
 def test_the_favicon(club):
     from PIL import Image
 
