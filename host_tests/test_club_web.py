@@ -582,6 +582,19 @@ def test_every_page_fits_a_390_px_phone_and_nothing_is_missing(tmp_path):
             phone.click("button:has-text('Yes, start a new draw')")
             phone.wait_for_selector("text=tournament started: 2 players")
             fits("/director, two tournaments kept")
+            fresh = Club(str(tmp_path / "fresh.sqlite"))  # a first start: the setup form
+            other = web.serve(fresh, "127.0.0.1", 0)
+            th2 = threading.Thread(target=other.serve_forever, args=(0.05,), daemon=True)
+            th2.start()
+            try:
+                phone.goto("http://127.0.0.1:%d/director" % other.server_address[1])
+                phone.wait_for_selector("text=Set the password")
+                fits("/director, the first start")
+            finally:
+                other.shutdown()
+                th2.join(30)
+                other.server_close()
+                fresh.store.close()
             browser.close()
     finally:
         httpd.shutdown()
