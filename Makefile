@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club
+.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -31,6 +31,7 @@ help:
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
 	@echo "make club [BROKER=host:1883] [CLUB_ARGS=...] - the club service: boards' games through"
 	@echo "               the MQTT broker into club.sqlite, the club page on :8124 (docs/club.md)"
+	@echo "make club-pictures - docs/club-*.png: the club's pages in Chromium (a simulated night)"
 	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
 	@echo "make pcb     - regenerate hardware/pcb/: the track as a KiCad board, Gerbers, BOM, CPL,"
 	@echo "               picture, and check them (needs KiCad 6: apt-get install kicad kicad-footprints)"
@@ -141,3 +142,6 @@ pcb: $(STAMP)
 BROKER ?= 127.0.0.1:1883
 club: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m club --broker $(BROKER) $(CLUB_ARGS)
+
+club-pictures: $(STAMP)  # docs/club-*.png: the club's pages in Chromium (tools/club/screenshots.py)
+	PYTHONPATH=tools $(BIN)/python -m club.screenshots docs
