@@ -113,3 +113,17 @@ def test_the_readme_and_docs_state_what_the_model_prints():
     assert pm.table(r) in doc
     for line in pm.verdict(r).splitlines():
         assert line.strip() in doc
+
+
+def test_the_dimmed_game_is_the_same_game_at_the_menus_brightness():
+    """The dim scenario sets the brightness through the board's own menu: the same entries
+    give frames no channel of which is brighter, and less current in all."""
+    _, entries, _ = pm.game_timeline(5, target=61)
+    pre, _, _ = pm.game_timeline(5, target=61, bright=8)
+    assert pre  # the menu's keys
+    lit = pm.run_frames([], entries[:6], 15000.0)
+    dim = pm.run_frames(pre, entries[:6], 15000.0)
+    for (_, a, _), (_, b, _) in zip(lit, dim):
+        a, b = bytes.fromhex(a), bytes.fromhex(b)
+        assert all(y <= x for x, y in zip(a, b))
+    assert sum(pm.frame_ma(f) for _, f, _ in dim) < sum(pm.frame_ma(f) for _, f, _ in lit)

@@ -81,9 +81,9 @@ GOAL_PLAY_H = 8.0
 GOAL_STANDBY_D = 30.0
 
 
-SCENARIOS = ("play", "play, dimmed", "play, Pico W, Wi-Fi off", "play, Wi-Fi on", "idle, until the rail goes off",
-             "standby", "standby, low-Iq boost", "standby, Pico W, Wi-Fi off",
-             "standby, Wi-Fi on")
+SCENARIOS = ("play", "play, dimmed", "play, Pico W, Wi-Fi off", "play, Wi-Fi on",
+             "idle, until the rail goes off", "standby", "standby, low-Iq boost",
+             "standby, Pico W, Wi-Fi off", "standby, Wi-Fi on")
 
 
 def params(**over):
@@ -126,9 +126,10 @@ def cell_ma(ma_5v, p):
             + p["divider"])
 
 
-def game_timeline(seed=1, players=2, target=121, bright=None, deal_s=DEAL_S):
-    """(entries, deals, the key commands before the game, per entry its commands): the game
-    of game_keys(), split into what a player enters at once (a card, a go, an OK)."""
+def game_timeline(seed=1, players=2, target=121, bright=None):
+    """(the menu's commands before the game (the brightness, if given), per entry its
+    commands, the game's deals): game_keys()'s game, split into what a player enters at once
+    (a card, a go, an OK)."""
     script, match = game_keys(seed, players=players, target=target)
     pre = parse_keys(settings_keys(bright=bright)) if bright is not None else []
     entries = [parse_keys(e) for e in script.split()]
@@ -195,7 +196,7 @@ def report(seed=1, led="ws2812b-2020", deal_s=DEAL_S, dim_bright=DIM_BRIGHT, fir
     game_s = deals * deal_s
     entry_ms = game_s * 1000.0 / len(entries)
     lit = run_frames(pre, entries, entry_ms, firmware)
-    pre_dim = parse_keys(settings_keys(bright=dim_bright))
+    pre_dim, _, _ = game_timeline(seed, target=target, bright=dim_bright)
     dim = run_frames(pre_dim, entries, entry_ms, firmware)
     out = {"_game": dict(seed=seed, deals=deals, entries=len(entries), minutes=game_s / 60,
                          entry_s=entry_ms / 1000, bright=bright, dim_bright=dim_bright,
