@@ -27,9 +27,10 @@ LEDS = {
     # name: (mA per channel at 255, mA per LED dark, source)
     "ws2812b-2020": (12.0, 0.6, "Worldsemi WS2812B-2020 datasheet: 12 mA operating current per "
                      "channel; quiescent (all channels off) < 0.6 mA"),
-    "sk6812mini-e": (12.0, 1.0, "Opsco SK6812MINI-E datasheet class (SK6812 family, 0.2 W "
-                     "package): about 12 mA per channel; about 1 mA dark (SK6812 IC static "
-                     "current, as measured on SK6812/WS2812B strips: 'under 1 mA per pixel')"),
+    "sk6812mini-e": (12.0, 1.0, "SK6812 family (0.2 W package): about 12 mA per channel (13 "
+                     "mA measured on an SK6812 side-emitter); dark: 0.46 mA measured on that "
+                     "SK6812, 'about 1 mA even when off' on card10's LEDs (card10 firmware "
+                     "issue 37): the upper figure taken until the MINI-E is measured"),
 }
 PARTS = {
     # name: (default, source)
