@@ -9,11 +9,13 @@ MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
+.PHONY: power
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
 	@echo "make quick   - lint and pytest without the long sweeps (soak, power cuts, budgets...)"
 	@echo "make bench   - speed and memory, MicroPython vs references, as ratios"
+	@echo "make power   - battery life from the firmware's own frames (docs/power.md)"
 	@echo "make score CARDS='5H 5C 5S JD 5D'  - score a hand"
 	@echo "make sim     - the board in the terminal: real firmware, real MicroPython, fake hardware"
 	@echo "               (WEB=8080: and its live page at http://127.0.0.1:8080/)"
@@ -59,6 +61,9 @@ test-mp: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+power: $(STAMP)
+	$(BIN)/python tools/power_model.py
 
 score: $(STAMP)
 	$(BIN)/python tools/score.py $(CARDS)
