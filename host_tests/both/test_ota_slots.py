@@ -1,0 +1,108 @@
+"""Updates over the air (issue 31): the HMAC, the pointer record, the boot loader's trial
+and the way back from an app that raises, hangs or never confirms. Runs under CPython (a
+folder) and MicroPython (real littlefs on a RAM flash): host_tests/both/otakit.py."""
+
+from otakit import GAME, app_files, board, boot, bundle, get, update
+
+import slots
+from check import ON_MICROPYTHON
+from ota.hmac import hmac, same
+
+
+def test_hmac_is_rfc_4231s():
+    # RFC 4231 test cases 1, 2 and 6 (a key longer than the block)
+    assert hmac(b"\x0b" * 20, b"Hi There") == bytes.fromhex(
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+    assert hmac(b"Jefe", (b"what do ya want ", b"for nothing?")) == bytes.fromhex(
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    assert hmac(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First") == \
+        bytes.fromhex("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    assert same(b"abc", b"abc") and not same(b"abc", b"abd") and not same(b"ab", b"abc")
+
+
+def test_hmac_is_cpythons():
+    if ON_MICROPYTHON:
+        return
+    import hashlib
+    import hmac as std
+    import random
+    r = random.Random(31)
+    for n in (0, 1, 32, 63, 64, 65, 200):
+        key, msg = r.randbytes(r.choice((16, 32, 64, 65, 100))), r.randbytes(n * 7)
+        assert hmac(key, msg) == std.new(key, msg, hashlib.sha256).digest()
+
+
+def test_pointer_record_round_trips_and_a_bad_one_is_no_record():
+    rec = slots.pack("b", "a", "T", 1)
+    assert len(rec) == 7 and rec[:5] == b"SbaT1"
+    assert slots.unpack(rec) == ("b", "a", "T", 1)
+    for bad in (rec[:6], rec[:4] + b"2" + rec[5:], b"SbxT1" + rec[5:], b"", None):
+        assert slots.unpack(bad) is None
+
+
+def test_a_board_without_slots_runs_its_root_app():
+    files = board()
+    assert boot(files) == ("", "ran")
+    assert slots.running == "r" and slots.trial is None
+
+
+def test_an_app_that_raises_at_import_goes_back_at_once():
+    files = board()
+    update(files, bundle("0.7.0", files=app_files("0.7.0", "raise")))
+    assert boot(files) == ("slot_a", "raised")
+    assert slots.read(files) == ("r", "a", "C", 0)
+    assert boot(files) == ("", "ran")
+    n = slots.note(files)
+    assert n.startswith("update to 0.7.0 failed (ImportError") and n.endswith("back to ?"), n
+    assert slots.note(files) is None  # said once
+    assert get(files, "data/game") == GAME
+
+
+def test_an_app_that_hangs_goes_back_after_its_watchdog():
+    files = board()
+    update(files, bundle("0.7.0", files=app_files("0.7.0", "hang")))
+    assert boot(files) == ("slot_a", "hung")
+    assert boot(files, hung=True) == ("", "ran")  # the watchdog's reset: back
+    assert "it hung: watchdog" in slots.note(files)
+
+
+def test_an_app_that_never_confirms_goes_back_after_two_boots():
+    files = board()
+    update(files, bundle("0.7.0", files=app_files("0.7.0", "noconfirm")))
+    assert boot(files) == ("slot_a", "unconfirmed")
+    assert boot(files) == ("slot_a", "unconfirmed")
+    assert boot(files) == ("", "ran")
+    assert "not confirmed in 2 boots" in slots.note(files)
+    # the failed slot is where the next update goes; the root stays what it goes back to
+    update(files, bundle("0.7.1"))
+    assert slots.read(files) == ("a", "r", "T", 0)
+    assert boot(files) == ("slot_a", "ran")
+
+
+def test_a_rollback_between_slots_keeps_the_version_it_goes_back_to():
+    files = board()
+    update(files, bundle("0.7.0"))
+    boot(files)
+    update(files, bundle("0.8.0", files=app_files("0.8.0", "raise")), running="0.7.0")
+    assert boot(files) == ("slot_b", "raised")
+    assert boot(files) == ("slot_a", "ran")
+    assert slots.note(files).endswith("back to 0.7.0")
+
+
+def test_a_fault_off_trial_is_no_rollback():
+    files = board()
+    update(files, bundle("0.7.0"))
+    boot(files)
+    assert not slots.failed(RuntimeError("x"), files)
+    assert slots.read(files) == ("a", "r", "C", 0)
+
+
+def test_no_record_boots_the_app_there_is():
+    files = board()
+    update(files, bundle("0.7.0"))
+    files.write(slots.REC, b"garbage")
+    assert slots.read(files) == ("r", "r", "C", 0)  # the root's app
+    files.fs.remove(files.path("board_config.py"))
+    assert slots.read(files) == ("a", "a", "C", 0)  # a slot's, when the root has none
+
+
