@@ -106,3 +106,79 @@ def test_no_record_boots_the_app_there_is():
     assert slots.read(files) == ("a", "a", "C", 0)  # a slot's, when the root has none
 
 
+
+
+class _Stop(Exception):
+    pass
+
+
+class _TrialApp:
+    """What ota/trial.py sees of the app: its clock and recover()."""
+
+    def __init__(self):
+        self.t = [0]
+        self.clock = lambda: self.t[0]
+        self.recovered = []
+
+    def recover(self, e):
+        self.recovered.append(e)
+
+
+def _watch(files, app, sleeps, fault_at=-1):
+    """Run ota/trial.py's watch with its sleeps advancing app's clock, stopped after sleeps
+    sleeps (it never ends by itself); a fault handled by the app at sleep fault_at."""
+    from ota import trial
+    resets = []
+    n = [0]
+    real = trial.sleep_ms
+
+    async def sleep(ms):
+        n[0] += 1
+        if n[0] == fault_at:
+            app.recover(MemoryError("in a frame"))
+        if n[0] > sleeps:
+            raise _Stop
+        app.t[0] += ms
+
+    trial.sleep_ms = sleep
+    try:
+        trial.watch(app, lambda: resets.append(1), files).send(None)
+    except (_Stop, StopIteration):
+        pass
+    finally:
+        trial.sleep_ms = real
+    return resets
+
+
+def test_a_trial_confirms_itself_after_30_s_without_a_fault():
+    files = board()
+    update(files, bundle("0.7.0"))
+    boot_trial(files)
+    dog = slots.wdt
+    app = _TrialApp()
+    assert _watch(files, app, 29) == [] and slots.read(files)[2] == "T"  # not yet
+    assert slots.trial is not None and dog.fed == 30  # (fed before each second's sleep)
+    assert _watch(files, app, 40) == [] and slots.read(files) == ("a", "r", "C", 0)
+    assert slots.trial is None and dog.fed > 60  # fed on after: a watchdog cannot stop
+
+
+def test_a_fault_on_trial_goes_back_and_restarts_the_board():
+    files = board()
+    update(files, bundle("0.7.0"))
+    boot_trial(files)
+    app = _TrialApp()
+    assert _watch(files, app, 40, fault_at=5) == [1]
+    assert len(app.recovered) == 1  # handled by the app too, as ever
+    assert slots.read(files) == ("r", "a", "C", 0)
+    assert "MemoryError" in slots.note(files)
+
+
+def boot_trial(files):
+    """The loader's start on a slot on trial, with a fake watchdog (slots.wdt)."""
+    import sys
+
+    from otakit import Dog
+    n = len(sys.path)
+    slots.start(files, Dog)
+    del sys.path[:len(sys.path) - n]
+    assert slots.trial is not None and slots.wdt.ms == slots.WATCH_MS
