@@ -117,3 +117,19 @@ def test_make_flash_onto_a_board_with_slots_makes_it_flat_again():
                        "slot_a/slot.json"}
     assert {path for path, _why in p["keep"]} == {"data/game", "wifi.json"}
     assert "slot_a" in p["rmdir"] and "slot_b/board" in p["rmdir"]
+
+
+def test_two_slots_and_the_data_fit_the_pico_ws_filesystem():
+    """The room on flash (docs/memory.md): two slots of the real tree on littlefs of the Pico
+    W's 848 KB (the tightest: MicroPython's RPI_PICO_W) leave room for the saved files at
+    their bounds (a game 16 KB and its temporary copy, the history 8 KB and its copy, the
+    settings, outbox and names: under 48 KB in 4 KB blocks), and the install's heap stays
+    within a Pico W's (195 KB free at boot) with the game running beside it."""
+    import io
+
+    got = release.measure("pico_w", io.StringIO())
+    w, pico = got[848], got[1408]
+    assert w["TWO_SLOTS_FREE"][0] >= 48 * 1024, w
+    assert pico["TWO_SLOTS_FREE"][0] >= 512 * 1024, pico
+    assert w["SLOT_BYTES"][0] == pico["SLOT_BYTES"][0] < 848 * 1024 // 2, w
+    assert w["install's live heap at its peak"][0] < 40 * 1024, w  # (64-bit figures)

@@ -7,6 +7,7 @@ board installs over the air (firmware/ota/install.py says the format), signed pe
         -> FILE (default BUNDLE with .<board id> before .bundle): signed for the board whose
            Wi-Fi file it is ("broker": {"board": "t1", "secret": "<64 hex>"})
     python tools/release.py show BUNDLE      # the manifest, and whether it is signed
+    python tools/release.py measure [--board pico_w]  # what verifying and installing cost
 
 `make release BOARD=pico_w` runs build. The tree is tools/build.py's for the board's kind
 (rp2040 for the Pico and the Pico W, esp32), less the boot loader (main.py and slots.mpy: they
@@ -156,6 +157,49 @@ def sign(path, wifi, out=None):
     return out
 
 
+def measure(board="pico_w", out=None):
+    """Build and sign a bundle, install it in the real MicroPython binary on littlefs of the
+    Pico W's and the Pico's filesystem sizes (tools/bench/ota_install.py), and print the
+    figures with board estimates (tools/bench.py's BOARD_FACTOR: bytecode; SHA-256 is C on
+    both, so its estimate is an upper bound). Returns {flash KB: {what: (value, unit)}}."""
+    import subprocess
+
+    import bench
+    from hostenv import venv_program
+
+    out = out or sys.stdout
+    key = os.urandom(32)
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = make(board, tmp)
+        w = os.path.join(tmp, "wifi.json")
+        with open(w, "w") as f:
+            json.dump({"broker": {"board": "bench", "secret": key.hex()}}, f)
+        signed = sign(path, w)
+        env = dict(os.environ, MICROPYPATH=":".join(
+            os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")))
+        for kb in (848, 1408):  # the Pico W's filesystem, the Pico's (MicroPython's rp2 boards)
+            p = subprocess.run([venv_program("micropython") or "micropython", "-X",
+                                "heapsize=4m", os.path.join(ROOT, "tools", "bench",
+                                                            "ota_install.py"),
+                                signed, key.hex(), str(kb), tempfile.mkdtemp(dir=tmp)],
+                               env=env, capture_output=True, text=True, timeout=600)
+            if p.returncode:
+                raise SystemExit("release: measure failed:\n" + p.stdout + p.stderr)
+            rows = got[kb] = {}
+            out.write("littlefs of %d KB (%s):\n" % (kb, "Pico W" if kb == 848 else "Pico"))
+            for line in p.stdout.splitlines():
+                if line.startswith("ROW "):
+                    r = json.loads(line[4:])
+                    rows[r["what"]] = (r["value"], r["unit"])
+                    out.write("  %-72s %10.2f %-2s %s\n" % (r["what"], r["value"], r["unit"],
+                                                            bench.board(r)))
+                elif line.startswith(("SLOT_BYTES", "FREE_BYTES", "TWO_SLOTS_FREE")):
+                    k, v = line.split()
+                    rows[k] = (int(v), "B")
+    return got
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -168,6 +212,8 @@ def main(argv=None):
     s.add_argument("-o", "--out", default=None)
     w = sub.add_parser("show", help="a bundle's manifest")
     w.add_argument("bundle")
+    m = sub.add_parser("measure", help="what verifying and installing cost on the board")
+    m.add_argument("--board", choices=sorted(KINDS), default="pico_w")
     a = ap.parse_args(argv)
     if a.cmd == "build":
         path = make(a.board, a.out)
@@ -177,6 +223,8 @@ def main(argv=None):
             path, m["version"], m["board"], len(m["files"]), os.path.getsize(path), len(man)))
     elif a.cmd == "sign":
         print(sign(a.bundle, a.wifi, a.out))
+    elif a.cmd == "measure":
+        measure(a.board)
     else:
         sig, man, _at = read_head(a.bundle)
         m = json.loads(man)

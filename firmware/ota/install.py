@@ -26,6 +26,7 @@ Memory: one 512-byte buffer and the manifest (at most _MANIFEST_MOST bytes) on t
 import hashlib
 import json
 import sys
+from binascii import hexlify
 
 import slots
 from micropython import const
@@ -36,7 +37,8 @@ _MANIFEST_MOST = const(24576)  # the manifest's bound (about 110 bytes a file)
 _FILES_MOST = const(400)
 _FILE_MOST = const(262144)  # one file's bound
 _PATH_MOST = const(64)
-_ROOM = const(131072)  # bytes left free after the slot is written (the saved files, history)
+_ROOM = const(32768)  # bytes left free after the slot is written: the saved game and its
+# temporary copy (16 KB each at most), the history's 8 KB (docs/memory.md: room on flash)
 _BUF = const(512)
 _KINDS = {"rp2": "rp2040", "esp32": "esp32"}  # sys.platform -> the bundle's board kind
 _PATH_OK = "abcdefghijklmnopqrstuvwxyz0123456789_-./"
@@ -163,10 +165,15 @@ def _check(man, board, running, force, saves):
 
 
 def _clear(fs, path):
-    """Remove path and all it holds (a slot's old tree); nothing when it is not there."""
+    """Remove path and all it holds (a slot's old tree), or the file path; nothing when it is
+    not there."""
     try:
         entries = list(fs.ilistdir(path))
     except OSError:
+        try:
+            fs.remove(path)
+        except OSError:
+            pass
         return
     for e in entries:
         p = path + "/" + e[0]
@@ -188,11 +195,43 @@ def _mkdirs(fs, path):
 
 
 def _free(files):
+    """(block size, bytes free) of the filesystem; (0, -1) when it cannot say."""
     try:
         s = files.fs.statvfs(files.root or "/")
-        return s[0] * s[4]
+        return s[0], s[0] * s[4]
     except (OSError, AttributeError):
-        return -1  # (unknown: not checked)
+        return 0, -1
+
+
+def _need(man, bs):
+    """The bytes the files take on a filesystem of bs-byte blocks: littlefs gives a file
+    whole blocks (only the smallest live in their folder's own), and each folder a pair."""
+    if bs <= 0:
+        return 0
+    dirs = []
+    n = 0
+    for p, size, _h in man["files"]:
+        n += (size + bs - 1) // bs * bs
+        d = p[:p.rfind("/") + 1]
+        if d not in dirs:
+            dirs.append(d)
+    return n + 2 * bs * (len(dirs) + 1)
+
+
+_NOT_APP = ("main.py", "slots.py", "slots.mpy", "wifi.json", "data", "lib", "boot.py",
+            "slot_a", "slot_b", slots.REC, slots.NOTE)
+
+
+def _root_app(files, man):
+    """Remove the app a board flashed without slots kept at its root, once nothing can go
+    back to it: every top-level name of the bundle's tree (under lib/, its packages) there."""
+    seen = []
+    for p, _n, _h in man["files"]:
+        parts = p.split("/")
+        name = "/".join(parts[:2]) if parts[0] == "lib" and len(parts) > 2 else parts[0]
+        if name not in seen and name not in _NOT_APP:
+            seen.append(name)
+            _clear(files.fs, files.path(name))
 
 
 def install(src, files=None, key=None, board=None, running=None, force=False, progress=None,
@@ -241,9 +280,12 @@ def install(src, files=None, key=None, board=None, running=None, force=False, pr
     target = "b" if rec[0] == "a" else "a"
     top = files.path(slots.folder(target))
     _clear(fs, top)  # (the slot not running: the previous version, or a failed install's)
-    free = _free(files)
-    if free >= 0 and total + keep > free:
-        raise UpdateError("no room: %d bytes to write, %d free" % (total, free))
+    if rec[0] != "r":  # the root's app (a board flashed without slots) is no way back now
+        _root_app(files, man)
+    bs, free = _free(files)
+    if free >= 0 and _need(man, bs) + keep > free:
+        raise UpdateError("no room: %d bytes to write (%d on flash), %d free" % (
+            total, _need(man, bs), free))
     fs.mkdir(top)
     done = 0
     if progress is not None:
@@ -287,7 +329,7 @@ def _hash(files, path, mv):
 
 
 def _hex(b):
-    return "".join("%02x" % x for x in b)
+    return hexlify(b).decode()
 
 
 def _saves(files, slot):

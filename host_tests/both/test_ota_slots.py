@@ -182,3 +182,18 @@ def boot_trial(files):
     slots.start(files, Dog)
     del sys.path[:len(sys.path) - n]
     assert slots.trial is not None and slots.wdt.ms == slots.WATCH_MS
+
+
+def test_the_roots_app_goes_once_nothing_can_go_back_to_it():
+    """A board flashed without slots keeps its root's app while it is the way back (the first
+    update's trial), and the second update removes it (room for two slots on a Pico W); the
+    loader, the data and the Wi-Fi file stay."""
+    files = board()
+    update(files, bundle("0.7.0"))
+    assert get(files, "board/app.mpy") is not None  # the way back from 0.7.0's trial
+    boot(files)
+    update(files, bundle("0.8.0"), running="0.7.0")
+    for p, _d in app_files("0.6.0"):
+        assert get(files, p) is None, p
+    assert get(files, "data/game") == GAME and get(files, "wifi.json")
+    assert boot(files) == ("slot_b", "ran")
