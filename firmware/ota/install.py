@@ -141,9 +141,11 @@ def _check(man, board, running, force, saves):
         r = new.get(name)
         if not (isinstance(r, list) and len(r) == 2 and isinstance(r[0], int)):
             raise UpdateError("no format for %s" % name)
-        if r[0] > saves[name][1] and not force:
-            raise UpdateError("%s cannot read this board's %s (format %d)" % (
-                v, name, saves[name][1]))
+        # it reads what the board has saved: its oldest format not past the board's (too
+        # new), nor its own older than the board's (a version back: refused as a target)
+        if (r[0] > saves[name][1] or r[1] < saves[name][1]) and not force:
+            raise UpdateError("%s cannot read this board's %s (format %d): refused unless "
+                              "forced (the save would be set aside)" % (v, name, saves[name][1]))
     fl = man.get("files")
     if not isinstance(fl, list) or not 0 < len(fl) <= _FILES_MOST:
         raise UpdateError("bad file list")

@@ -90,6 +90,14 @@ def test_a_version_that_cannot_read_the_saves_is_refused():
     newer = dict(game=[3, 3], settings=[1, 4], history=[1, 2], outbox=[1, 1])
     e = raises(UpdateError, update, files, bundle("0.8.0", saves=newer), running="0.7.0")
     assert "cannot read this board's game (format 2)" in str(e)
+    update(files, bundle("0.8.0", saves=newer), running="0.7.0", force=True)  # when asked
+    boot(files)
+    # going back: an older version that writes an older format than the board's saves
+    e = raises(UpdateError, update, files, bundle("0.7.5"), running="0.8.0", force=False)
+    assert "older than" in str(e)
+    older = dict(game=[1, 2], settings=[1, 4], history=[1, 2], outbox=[1, 1])
+    e = raises(UpdateError, update, files, bundle("0.9.0", saves=older), running="0.8.0")
+    assert "cannot read this board's game (format 3)" in str(e)
 
 
 def test_the_secret_comes_from_the_boards_wifi_file():
