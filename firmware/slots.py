@@ -42,7 +42,7 @@ class Files:
         self.open = fs.open if fs is not None else open
 
     def path(self, name):
-        return self.root + "/" + name
+        return self.root + "/" + name if self.root else name  # (relative: from / on a board)
 
     def read(self, name, n=64):
         """The file's bytes, or None: not there, or more than n bytes."""
@@ -157,7 +157,7 @@ def start(files=None, watchdog=None, hung=False):
     running = slot
     f = folder(slot)
     if f:
-        p = files.root + "/" + f
+        p = files.path(f)
         sys.path.insert(0, p + "/lib")
         sys.path.insert(0, p)
     return f
