@@ -50,8 +50,10 @@ class UpdateError(Exception):
 
 def can_install(app):
     """True between games (the last one over, or the next not dealt yet): never mid-game."""
+    from cribbage.events import DEAL, OVER  # (loaded with the app already)
+
     m = app.m
-    return m.phase == 4 or (m.phase == 0 and m.deals == 0)  # (cribbage.match's OVER, DEAL)
+    return m.phase == OVER or (m.phase == DEAL and m.deals == 0)
 
 
 def kind():

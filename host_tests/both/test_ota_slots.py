@@ -113,30 +113,36 @@ class _Stop(Exception):
 
 
 class _TrialApp:
-    """What ota/trial.py sees of the app: its clock and recover()."""
+    """What ota/trial.py sees of the app: its clock and its message line (App.recover puts
+    a fault's there, board/fault.py's message), or its count of faults."""
 
-    def __init__(self):
+    def __init__(self, counts=False):
         self.t = [0]
         self.clock = lambda: self.t[0]
-        self.recovered = []
+        self.err = "game unreadable (empty file): starting afresh"  # (a note: no fault)
+        if counts:
+            self.faults = 3
 
     def recover(self, e):
-        self.recovered.append(e)
+        self.err = "fault (%s %s): the game is kept" % (type(e).__name__, e)
+        if hasattr(self, "faults"):
+            self.faults += 1
 
 
-def _watch(files, app, sleeps, fault_at=-1):
-    """Run ota/trial.py's watch with its sleeps advancing app's clock, stopped after sleeps
-    sleeps (it never ends by itself); a fault handled by the app at sleep fault_at."""
+def _watch(files, app, until_ms, fault_at=-1):
+    """Run ota/trial.py's watch with its sleeps advancing app's clock, stopped once the clock
+    reaches until_ms (it never ends by itself); a fault handled by the app at fault_at ms,
+    and the message line moved on at the next step (a key's refusal)."""
     from ota import trial
     resets = []
-    n = [0]
     real = trial.sleep_ms
 
     async def sleep(ms):
-        n[0] += 1
-        if n[0] == fault_at:
+        if app.t[0] == fault_at:
             app.recover(MemoryError("in a frame"))
-        if n[0] > sleeps:
+        elif app.err.startswith("fault"):
+            app.err = "no such card"
+        if app.t[0] + ms > until_ms:
             raise _Stop
         app.t[0] += ms
 
@@ -156,21 +162,22 @@ def test_a_trial_confirms_itself_after_30_s_without_a_fault():
     boot_trial(files)
     dog = slots.wdt
     app = _TrialApp()
-    assert _watch(files, app, 29) == [] and slots.read(files)[2] == "T"  # not yet
-    assert slots.trial is not None and dog.fed == 30  # (fed before each second's sleep)
-    assert _watch(files, app, 40) == [] and slots.read(files) == ("a", "r", "C", 0)
-    assert slots.trial is None and dog.fed > 60  # fed on after: a watchdog cannot stop
+    assert _watch(files, app, 29750) == [] and slots.read(files)[2] == "T"  # not yet
+    assert slots.trial is not None and dog.fed == 120  # (every 250 ms)
+    app.t[0] = 0
+    assert _watch(files, app, 40000) == [] and slots.read(files) == ("a", "r", "C", 0)
+    assert slots.trial is None and dog.fed > 240  # fed on after: a watchdog cannot stop
 
 
 def test_a_fault_on_trial_goes_back_and_restarts_the_board():
-    files = board()
-    update(files, bundle("0.7.0"))
-    boot_trial(files)
-    app = _TrialApp()
-    assert _watch(files, app, 40, fault_at=5) == [1]
-    assert len(app.recovered) == 1  # handled by the app too, as ever
-    assert slots.read(files) == ("r", "a", "C", 0)
-    assert "MemoryError" in slots.note(files)
+    for counts in (False, True):
+        files = board()
+        update(files, bundle("0.7.0"))
+        boot_trial(files)
+        app = _TrialApp(counts)
+        assert _watch(files, app, 40000, fault_at=5000) == [1]
+        assert slots.read(files) == ("r", "a", "C", 0)
+        assert ("1 faults" if counts else "MemoryError") in slots.note(files)
 
 
 def boot_trial(files):
