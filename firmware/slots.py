@@ -145,15 +145,18 @@ def start(files=None, watchdog=None, hung=False):
     rec = read(files)
     slot = rec[0]
     if rec[2] == "T":
-        if hung:
-            slot = back(files, rec, "it hung: watchdog")
-        elif rec[3] >= TRIES:
-            slot = back(files, rec, "not confirmed in %d boots" % TRIES)
-        else:
-            files.write(REC, pack(rec[0], rec[1], "T", rec[3] + 1))
-            trial = (rec[0], rec[1])
-            if watchdog is not None:
-                wdt = watchdog(WATCH_MS)
+        try:
+            if hung and rec[3]:  # (the first trial boot follows the install's reset, which
+                slot = back(files, rec, "it hung: watchdog")  # the RP2040 makes with its
+            elif rec[3] >= TRIES:  # watchdog: no hang of the trial's)
+                slot = back(files, rec, "not confirmed in %d boots" % TRIES)
+            else:
+                files.write(REC, pack(rec[0], rec[1], "T", rec[3] + 1))
+                trial = (rec[0], rec[1])
+                if watchdog is not None:
+                    wdt = watchdog(WATCH_MS)
+        except OSError:  # the flash will not take the record: the slot before, this boot
+            slot = rec[1]
     running = slot
     f = folder(slot)
     if f:
@@ -173,7 +176,10 @@ def failed(e, files=None):
     rec = read(files)
     if rec[2] != "T":
         return False
-    back(files, rec, "%s %s" % (type(e).__name__, e))
+    try:
+        back(files, rec, "%s %s" % (type(e).__name__, e))
+    except OSError:  # (the flash will not take it: after the restart, start() runs the slot
+        pass  # before all the same)
     trial = None
     return True
 
