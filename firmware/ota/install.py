@@ -19,7 +19,8 @@ signed for one board installs on no other, and nothing on the network can sign o
         v = install(response)                 # anything with read(n) (or readinto)
         machine.reset()                       # the new version boots on trial (slots.py)
 
-Errors are UpdateError (what and where); the running slot and the data are never touched.
+Errors are UpdateError (what and where); the running slot, the one it goes back to and the
+data are never touched.
 Memory: one 512-byte buffer and the manifest (at most _MANIFEST_MOST bytes) on the heap.
 """
 
