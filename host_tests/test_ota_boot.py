@@ -136,3 +136,45 @@ def test_an_update_that_never_confirms_goes_back_after_two_boots(root):
     code, out = power_up(root)
     assert code == 0 and "RAN r" in out, out
     assert "not confirmed in 2 boots" in (root / slots.NOTE).read_text()
+
+
+@pytest.mark.parametrize("on_trial", [True, False])
+def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
+    """board/tasks.py's hook: on trial, ota/trial.py's watch feeds the watchdog while the loop
+    runs and confirms after 30 s (the fake board's clock); off trial nothing of it runs."""
+    import asyncio
+
+    from board.app import App
+    from board.tasks import tasks
+    from boards.fake import build
+    from boards.ramfs import RamFs
+    from otakit import Dog
+
+    hw = build("/data", display=False, fs=RamFs())
+    app = App(hw)
+    app.boot()
+    dog = Dog(slots.WATCH_MS)
+    confirmed = []
+
+    def confirm(files=None):
+        confirmed.append(1)
+        slots.trial = None
+
+    monkeypatch.setattr(slots, "trial", ("a", "r") if on_trial else None)
+    monkeypatch.setattr(slots, "wdt", dog)
+    monkeypatch.setattr(slots, "confirm", confirm)
+
+    async def main():
+        task = asyncio.create_task(tasks(app, 20))
+        await asyncio.sleep(0.1)
+        fed = dog.fed
+        hw["clock"].advance(31000)
+        await asyncio.sleep(0.6)
+        task.cancel()
+        return fed
+
+    fed = asyncio.run(main())
+    if on_trial:
+        assert fed >= 1 and confirmed == [1] and dog.fed > fed
+    else:
+        assert dog.fed == 0 and confirmed == []
