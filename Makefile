@@ -9,7 +9,7 @@ MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
-.PHONY: power
+.PHONY: power release
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -28,6 +28,8 @@ help:
 	@echo "           [ROMFS=1]  - the code into the board's ROMFS partition: run from flash"
 	@echo "             - make the board's files exactly the build (its saved games kept), check"
 	@echo "               them, print what changed and the version before/after"
+	@echo "make release BOARD=pico|pico_w|esp32 - an update bundle of the build for that kind"
+	@echo "               (build/release/; tools/release.py sign --wifi F signs it per board)"
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
 	@echo "             - put official MicroPython (micropython.org/download) on the board"
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
@@ -100,6 +102,10 @@ flash: build
 	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
 	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)') \
 	  $(if $(WIFI),--wifi '$(WIFI)') $(if $(filter 1 yes,$(ROMFS)),--romfs)
+
+# An update over the air (issue 31): the board kind's .mpy tree and its manifest, one bundle
+release: $(STAMP)
+	$(BIN)/python tools/release.py build --board $(BOARD)
 
 dev: $(STAMP)
 	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \
