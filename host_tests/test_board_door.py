@@ -11,7 +11,7 @@ import os
 import pytest
 
 from boardkit import board
-from board.modes import (REFUSE, CALL, MODE, SAY, NEW_GAME, MENU, NORMAL, NOTHING,
+from board.modes import (REFUSE, CALL, MODE, SAY, NEW_GAME, MENU, NORMAL, NOTHING, EDIT,
                          MSG_TEXT, MSG_PLAYER, MSG_PEGGED, VERSION_MSG, message)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,24 +82,25 @@ def test_a_key_handler_always_returns_a_command():
     got = []
     for keys in ("", "#", "5", "5C", "1", "12", "D", "DA", "DB#"):
         f.press(keys)
+        v = app.shown()  # (what they read: the View, the app's snapshot)
         for d in range(10):
-            got.append(entry.digit(app, d))
+            got.append(entry.digit(v, d))
             app.e.clear()
         for name in "ABCD":
-            got.append(entry.letter(app, name))
+            got.append(entry.letter(v, name))
             app.e.num = 5
-            got.append(entry.suit(app, "ABCD".index(name)))
+            got.append(entry.suit(v, "ABCD".index(name)))
             app.e.clear()
-            got.append(menu_key(app, name))
-            got.append(penalty_key(app, name))
+            got.append(menu_key(v, name))
+            got.append(penalty_key(v, name))
             app.e.clear()
-        got.append(entry.ok(app))
-        got.append(entry.back(app))
-        got.append(entry.follow(app))
+        got.append(entry.ok(v))
+        got.append(entry.back(v))
+        got.append(entry.follow(v))
         f.press("*")
     assert all(isinstance(c, tuple) and isinstance(c[0], int) for c in got), got
     kinds = {c[0] for c in got}
-    assert {NOTHING[0], REFUSE, CALL, MODE, SAY} <= kinds, kinds
+    assert {NOTHING[0], REFUSE, CALL, MODE, SAY, EDIT} <= kinds, kinds
 
 
 def test_the_message_has_one_shape():
