@@ -1,5 +1,7 @@
 """The board app: keys -> entries -> match engine -> View -> renderer -> pixels (one way).
 
+Mode state: the mode and the place in it (app.mode, app.item, app.pen) are the app's, changed
+by a MODE command; what is typed or chosen in a mode is the entry's (app.e), changed by an EDIT.
 The key map and what OK does: board/modes.py's comment (THE KEY MAP). What the app is and
 how it is split: the comment below (a comment costs no RAM when the module is compiled on
 the board; a long docstring does).
