@@ -39,7 +39,7 @@ def follow(app):
 
 def fill(app):
     """The View from the engine's state, the typed entry and the mode (after a command:
-    App.follow): the scores, turn, crib and win; the preview (board/entry.py: what the
+    follow): the scores, turn, crib and win; the preview (board/entry.py: what the
     entry would peg) and the marks (the menu's item, the penalty's kind, the PIN, the typed
     entry on a board without a display)."""
     m = app.m
