@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from boardkit import board, shown
-from board import state as board_state
+from board import entry as board_state  # (the preview: board/state.py before issue 33)
 from board.render import Renderer
 from board.modes import NEW_GAME
 from cribbage import match as M
@@ -240,17 +240,17 @@ def test_a_fault_at_ok_in_the_show_keeps_the_hand_filled_in_and_the_next_ok_coun
 
 def test_a_fault_whose_frame_fails_too_comes_up_as_itself_not_as_a_refusal(monkeypatch):
     hw, app, f = played_show()
-    real_update = board_state.update
+    real_update = board_state.preview  # (asked by the view's update: App.follow)
     fired = []
 
-    def update(app):
+    def update(v):
         if len(fired) == 1:  # the fault's own view update fails too
             fired.append(2)
             raise MemoryError
-        return real_update(app)
+        return real_update(v)
 
     monkeypatch.setattr(M.Match, "show", show_failing_once(fired))
-    monkeypatch.setattr(board_state, "update", update)
+    monkeypatch.setattr(board_state, "preview", update)
     f.press("#")
     assert fired == [1, 2]
     assert app.err.startswith("fault (MemoryError"), app.err  # not "a hand is 4 cards, not 0"
@@ -262,16 +262,16 @@ def test_a_fault_whose_frame_fails_too_comes_up_as_itself_not_as_a_refusal(monke
 def test_after_a_fault_the_typed_cards_stay_unless_a_fault_comes_again(monkeypatch):
     hw, app, f = board(display=True)
     keys(f, "#5C##C1A2A3")  # the show by cards, typed: AC 2C, and a 3
-    real = board_state.update
+    real = board_state.preview  # (asked by the view's update: App.follow)
     fired = []
 
-    def update(app):
+    def update(v):
         if not fired:
             fired.append(1)
             raise MemoryError
-        return real(app)
+        return real(v)
 
-    monkeypatch.setattr(board_state, "update", update)
+    monkeypatch.setattr(board_state, "preview", update)
     f.press("A")  # 3C: the view's update after it faults; what was typed stays
     assert fired and app.err.startswith("fault (MemoryError")
     assert entry_line(hw) == "> AC 2C 3C"

@@ -6,7 +6,7 @@ crash loop.
 A whole seeded game is typed on the keys through the keypad's event ring and App.step() (the
 path the board's loop takes), with a fault injected at the k-th call of one site: the
 filesystem (open/rename/remove), the engine (Match._apply, _room, the public entry calls),
-the frame (state.update, Renderer.maybe) and the loaders at boot.
+the frame (the view's update: state.preview, Renderer.maybe) and the loaders at boot.
 """
 
 import pytest
@@ -14,7 +14,7 @@ import pytest
 from boards.fake import build
 from boards.ramfs import RamFs
 from board.app import App
-from board import state as board_state
+from board import entry as board_state  # (the preview: board/state.py before issue 33)
 from board.keypad import DOWN, UP, LONG
 from board.render import Renderer
 from board.settings import Settings, loads as settings_loads
@@ -294,8 +294,8 @@ SITES = {  # install, most k tried, what the board says, whether the entry is lo
     "engine-calls": (_method_site(M.Match, ENTRY_CALLS), 20, "fault", True),
     "engine-calls-after": (_method_site(M.Match, ENTRY_CALLS, after=True), 20, "fault",
                            False),
-    # the frame: the view update and the renderer
-    "state.update": (_module_site(board_state, "update"), 20, "fault", False),
+    # the frame: the view update (the preview it asks board/entry.py for) and the renderer
+    "state.preview": (_module_site(board_state, "preview"), 20, "fault", False),
     "render": (_method_site(Renderer, ("maybe",)), 20, "fault", False),
 }
 

@@ -304,7 +304,7 @@ def test_two_players_a_failure_to_play_names_the_other_player():
 def name(app, seat):
     """The display's name for seat (board/text.py)."""
     from board.text import seat_name
-    return seat_name(app, seat)
+    return seat_name(app.m, seat)
 
 
 def issue_22_to_the_winning_card(hw, app, f):

@@ -210,8 +210,8 @@ def card_rows(text):
 
 
 def app_table():
-    """The key map rows read straight from firmware/board/app.py (not through the tool)."""
-    with open(os.path.join(dt.ROOT, "firmware", "board", "app.py")) as f:
+    """The key map rows read straight from firmware/board/modes.py (not through the tool)."""
+    with open(os.path.join(dt.ROOT, "firmware", "board", "modes.py")) as f:
         lines = f.read().split("THE KEY MAP", 1)[1].splitlines()
     rows = []
     for line in lines:
@@ -253,7 +253,7 @@ def test_keymap_card_shows_the_keypad_as_the_firmware_scans_it():
             assert x > cells[KEYS_4X4[i - 1]][0]
         if r:
             assert y > cells[KEYS_4X4[i - 4]][1]
-    suits = {"A": "\u2663", "B": "\u2666", "C": "\u2665", "D": "\u2660"}  # as app.py says
+    suits = {"A": "\u2663", "B": "\u2666", "C": "\u2665", "D": "\u2660"}  # as modes.py says
     for key, symbol in suits.items():
         assert symbol in cells[key][2]
     assert "OK" in cells["#"][2] and "hold: undo" in cells["*"][2]

@@ -306,7 +306,7 @@ def test_the_history_downloads_are_the_tools(page):
 
 
 def test_without_a_display_the_leds_show_the_pin(monkeypatch):
-    """A board with no display shows the page's PIN on the LEDs (board/state.py): digit k
+    """A board with no display shows the page's PIN on the LEDs (board/commands.py's fill): digit k
     blinks in lane 1's holes 10k+1 .. 10k+10, for a minute, then the marks are gone; a new
     game with it takes it off at once. (CPython: the app on the fake board, the web module's
     own functions.)"""

@@ -3,7 +3,7 @@
     python tools/keymap_card.py        # writes hardware/keymap_card.svg; print at 100 %
 
 Made from what the firmware itself uses, so the card, the board and the simulator cannot
-disagree: the key map is the table in firmware/board/app.py's opening comment, read by the
+disagree: the key map is the table in firmware/board/modes.py's comment, read by the
 simulator's sim.keymap.key_help(); which key sits where is board/keypad.py's KEYS_4X4, row by
 row over the board modules' ROWS x COLS. The card has the keypad's grid (each key with its
 suit and what it does alone and held), the ranks and suits, then the whole table.
@@ -46,7 +46,7 @@ def table(lines=None):
         else:
             rows[-1][1] = (rows[-1][1] + " " + what).strip()
     if not rows:
-        raise ValueError("no key map table in firmware/board/app.py")
+        raise ValueError("no key map table in firmware/board/modes.py")
     return tuple(rows[0]), [tuple(r) for r in rows[1:]]
 
 

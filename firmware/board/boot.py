@@ -12,7 +12,42 @@ _GAME = const(2)
 _SETTINGS_MOST = const(64)  # the settings file's bound (version 2: 19 bytes)
 _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; version 1 more)
 
-# The hardware dict's keys (board/app.py says what each is), checked when the app starts.
+# The hardware dict's keys (THE HARDWARE INTERFACE, below), checked when the app starts.
+#
+# THE HARDWARE INTERFACE (the MicroPython examples/hwapi pattern). The app never constructs
+# hardware: a board module (firmware/boards/<name>.py, chosen in firmware/board_config.py)
+# builds it and hands the app one dict, `hw`, with these keys:
+#
+#   layout       board.layout.Layout: where every LED is (parameters of the build)
+#   strip        the LEDs: `.buf` (bytearray, bpp bytes per LED, in the strip's colour order)
+#                and `.write()`; optional `.ORDER` (neopixel's, default GRB) and `.bpp` (3)
+#   keys         optional: a key source with get() -> event byte (kind | key, see
+#                board.keypad) or -1, and name(event) -> "0".."9" "A".."D" "*" "#" or "a"..
+#                (buttons); update(now)/held(k)/run(clock) if it scans. When absent the app
+#                builds a board.keypad.Keypad from:
+#   rows, cols   the 4x4 matrix pins as callables: rows[r](0/1) drive, cols[c]() read (0 =
+#                pressed; pull-ups); machine.Pin objects are such callables
+#   buttons      optional discrete buttons, callables reading 0 when pressed ("+1" per side)
+#   display      optional: an object with fill(c), text(s, x, y, c), show() -- the
+#                micropython-lib ssd1306 driver's SSD1306_I2C, or None (LEDs only)
+#   clock        callable -> milliseconds (time.ticks_ms on a board; wraps at 2**30)
+#   sleep_ms     optional callable(ms), used only by the boot self-test check
+#   storage_dir  folder for the saved game and settings ("/data" on a board)
+#   fs           optional filesystem object (open/rename/remove/mkdir, e.g. a vfs.VfsLfs2);
+#                None: the running system's (littlefs on a board, the host's folder)
+#   watchdog     optional callable(timeout_ms) -> object with feed() (machine.WDT); used only
+#                when the watchdog setting is on
+#   net          optional: an async function -> the address the board is reachable at, or
+#                None (no network): a board with Wi-Fi (boards/wifi.py) joins the network in
+#                it; then the live page is served (board/web.py), as its own asyncio task
+#   web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
+#   broker       optional: a function -> the club's MQTT broker ({"host", "port", "prefix",
+#                "board"}: boards/wifi.py's broker()) or None; with net, board/publish.py
+#
+# A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
+# buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
+# know is refused when it starts (board.boot.HW_KEYS): a misspelt key is not silently ignored.
+#
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
            "storage_dir", "fs", "watchdog", "net", "web_port", "web_host", "broker")
 
@@ -126,11 +161,10 @@ def keep_bad(store, name):
     return name + ".bad"
 
 
-def held_at_power_up(app, hold_ms):
-    """True when a key held at power-up stays down for hold_ms (the LED self-test)."""
-    keys = app.keys
-    clock = app.clock
-    sleep = app.hw.get("sleep_ms")  # a board's; else a fake clock's advance(ms)
+def held_at_power_up(keys, clock, sleep, hold_ms):
+    """True when a key held at power-up stays down for hold_ms (the LED self-test): keys
+    scanned (update(now), held(k)) on clock, sleep(ms) between scans (hw's sleep_ms; None: a
+    fake clock's advance(ms))."""
     if sleep is None:
         sleep = getattr(clock, "advance", None)
     t0 = clock()

@@ -1,15 +1,20 @@
 """The typed entry and what each key does with it.
 
 An Entry (app.e) holds what is typed and not yet confirmed: a number, cards, the hand filled in
-from the play, the side proposed to call muggins, the advice. The functions below take a key and
-change the entry, and return what the app (board/app.py) is to do: always a command
+from the play, the side proposed to call muggins, the advice. The app (board/app.py) alone
+changes it. The functions below read the View (v: the snapshot the app fills, with the game
+v.m, the entry v.e and the mode) and a key, and return what the app is to do: always a command
 (board/modes.py: NOTHING, (REFUSE, text), (CALL, fn, arg, ...), (DEAL_FIRST, fn, arg, ...),
-(NEXT_GAME,), (MODE, mode, k), (SAY, msg)). They never touch the engine, the flash, the
-display or the app's own state themselves: the app applies what they return.
+(NEXT_GAME,), (MODE, mode, k), (SAY, msg), and (EDIT, then, name, value, ...) for what the key
+changes in the entry). They write nothing: not the entry, the engine, the flash, the display
+nor the app; the app applies what they return.
 
 Fewer keys (muggins off): the crib's fourth card typed puts it in, as a card played does (an
 OK right after is a habit); with two players, one OK on the pone's hand filled in from the
 play also counts the dealer's when it is filled in too (show_two: both, or neither).
+
+What the typed entry would peg, for the View's preview (counting, preview): points as typed,
+a play card's points, a hand's count.
 
 Muggins with more than two sides: C after an under-claimed count proposes the side after the
 shower's (e.mug; -1: not calling; follow() drops it when the chance is gone), A steps to the
@@ -17,16 +22,19 @@ next side (never the shower's), OK takes it, * cancels.
 """
 
 from cribbage import match as M
-from cribbage.cards import fmt
+from cribbage.cards import PIP, fmt
+from cribbage.score import score_hand, score_play
 from cribbage.events import say
-from board.modes import (NORMAL, MENU, ADVISE, PENALTY, NOTHING, CALL, DEAL_FIRST, NEXT_GAME,
-                         MODE, SAY, MSG_PLAYER, REFUSE, message)
+from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NOTHING, CALL, DEAL_FIRST,
+                         NEXT_GAME, MODE, SAY, MSG_PLAYER, REFUSE, EDIT, message)
+from board.fault import room
 
 from micropython import const
 
 
 class Entry:
-    """What is typed and not yet confirmed (the app holds one: app.e)."""
+    """What is typed and not yet confirmed (the app holds one, app.e, and alone changes it:
+    through an EDIT command, or these methods)."""
 
     def __init__(self):
         self.cards = []  # the typed cards (cleared in place)
@@ -67,9 +75,9 @@ class Entry:
             self.stats = None
 
 
-def showing(app):
-    """True when typed cards or points are a hand (or the crib) of the show."""
-    return app.mode == NORMAL and (app.m.phase == M.SHOW or app.e.show_next)
+def showing(v):
+    """True when typed cards or points are a hand (or the crib) of the show (v: the View)."""
+    return v.mode == NORMAL and (v.m.phase == M.SHOW or v.e.show_next)
 
 
 def shower(m):
@@ -77,45 +85,42 @@ def shower(m):
     return m.turn if m.phase == M.SHOW else m.pone()
 
 
-def follow(app):
-    """After a key or an engine call: the entry follows the game. A hand whose cards were
-    entered in the play starts filled in with them, once per hand (OK counts it, * clears it,
-    a card typed starts it afresh); a muggins call whose chance has gone is dropped; a false
-    go the card just played proves (sheet 000) is put to the players once, as the penalty
-    entry with "false go" and the next seat (another side) chosen: OK takes it, * declines.
-    Returns the command for the app: NOTHING, or (MODE, PENALTY, FALSE_GO) for a false go."""
-    m = app.m
-    e = app.e
-    mode = app.mode
+def follow(v):
+    """After a key or an engine call: what the entry becomes as it follows the game, as a
+    command (NOTHING, or an EDIT). A hand whose cards were entered in the play starts filled
+    in with them, once per hand (OK counts it, * clears it, a card typed starts it afresh);
+    a muggins call whose chance has gone is dropped; a false go the card just played proves
+    (sheet 000) is put to the players once, as the penalty entry with "false go" and the
+    next seat (another side) chosen: OK takes it, * declines (then (MODE, PENALTY,
+    FALSE_GO))."""
+    m = v.m
+    e = v.e
+    mode = v.mode
     said = NOTHING
+    out = ()
     fg = m.false_go()
     if fg >= 0 and mode == NORMAL and e.fg_at != m.events:
-        e.fg_at = m.events
-        e.quick = False  # the OK after the card is the answer, not a habit
-        mode = PENALTY
+        mode = PENALTY  # (the OK after the card is the answer, not a habit)
         said = (MODE, PENALTY, M.FALSE_GO)
-        e.seat = (fg + 1) % m.players
-        e.off = fg
+        out = ("fg_at", m.events, "quick", False, "seat", (fg + 1) % m.players, "off", fg)
     if e.mug >= 0 and (not m.overlooked() or mode != NORMAL or m.phase == M.OVER
                        or e.mug == m.overlooked_side()):
-        e.mug = -1  # the muggins being called is gone (pegged, undone, another event)
+        out += ("mug", -1)  # the muggins being called is gone (pegged, undone, another event)
     if m.phase != M.SHOW or m.crib_next or mode != NORMAL or m.turn < 0:
-        e.fill_at = -1
-        return said
-    if e.fill_at == m.events or e.cards or e.num >= 0:
-        return said
-    e.filled = -1  # (a fault part way leaves this: board/fault.py fills it again)
-    m.played_cards(m.turn, e.cards)
-    e.filled = len(e.cards)
-    e.fill_at = m.events
-    return said
+        if e.fill_at >= 0:
+            out += ("fill_at", -1)
+    elif e.fill_at != m.events and not e.cards and e.num < 0:
+        cards = []
+        m.played_cards(m.turn, cards)
+        out += ("cards", cards, "filled", len(cards), "fill_at", m.events)
+    return (EDIT, said) + out if out else said
 
 
-def dealer_next(app):
+def dealer_next(v):
     """The dealer's hand as played, when one OK on the pone's counts it too (two players,
     muggins off, both hands filled in from the play, the pone's untouched); else None."""
-    m = app.m
-    e = app.e
+    m = v.m
+    e = v.e
     n = 3 if m.cards() == 5 else 4  # (five-card cribbage: a hand of three)
     if (m.players == 2 and e.filled == n and e.num < 0 and not m.muggins_on
             and m.phase == M.SHOW and m.turn == m.pone() and m.played[m.dealer] == n):
@@ -136,6 +141,95 @@ def show_two(m, first, second):
             m.rollback(before)
             raise
     return pts
+
+
+def counting(v):
+    """Whether the typed entry is a hand with its count (the display says it item by item:
+    text.py): 0 a hand, 1 the crib, -1 not."""
+    m = v.m
+    crib = m.phase == M.SHOW and m.crib_next
+    n = 3 if m.cards() == 5 and not crib else 4  # (five-card cribbage: a hand of three)
+    if (v.mode != NORMAL or m.phase == M.OVER or v.e.mug >= 0 or not showing(v)
+            or shower(m) < 0 or len(v.e.cards) != n or m.starter_card < 0):
+        return -1
+    try:  # (three cards: score.hand, a name a board has anyway)
+        (score_hand if n == 4 else M.score.hand)(v.e.cards, m.starter_card, crib)
+    except ValueError:
+        return -1
+    return 1 if crib else 0
+
+
+def preview(v):
+    """(side, points) the typed entry would peg, or (-1, 0)."""
+    m = v.m
+    if v.mode == PENALTY and (m.phase != M.OVER or m.false_go() >= 0):
+        return m.side_of(v.e.seat), 2  # a penalty is two points (the false go: see update)
+    if v.mode != NORMAL or m.phase == M.OVER:
+        return -1, 0
+    if v.e.mug >= 0:  # calling muggins (board/entry.py): for that side
+        return v.e.mug, m.overlooked()
+    if showing(v):
+        seat = shower(m)
+        if seat < 0:
+            return -1, 0
+        if len(v.e.cards) == (3 if m.cards() == 5 and not m.crib_next else 4) \
+                and m.starter_card >= 0:  # (five-card cribbage: a hand of three)
+            crib = m.phase == M.SHOW and m.crib_next
+            try:  # (three cards: score.hand, a name a board has anyway)
+                total = (score_hand if len(v.e.cards) == 4 else M.score.hand)(
+                    v.e.cards, m.starter_card, crib)
+            except ValueError:
+                return -1, 0
+            if v.e.num >= 0:
+                total = v.e.num
+            elif m.muggins_on:
+                return -1, 0  # the player must count it himself
+            return m.side_of(seat), total
+        if v.e.num >= 0 and not v.e.cards:
+            return m.side_of(seat), v.e.num
+        return -1, 0
+    if v.e.cards and m.phase == M.PLAY and v.e.num < 0:
+        c = v.e.cards[0]
+        if m.count + PIP[c] > 31:
+            return -1, 0
+        for x in m.pile:  # (MicroPython has no `int in bytearray`)
+            if x == c:
+                return -1, 0
+        pile = bytearray(m.pile)
+        pile.append(c)
+        try:
+            pts = score_play(pile)
+        except ValueError:
+            return -1, 0
+        return m.side_of(m.turn), pts
+    if v.e.num >= 0 and not v.e.cards:
+        return m.side_of(v.e.seat), v.e.num
+    return -1, 0
+
+
+def key(v, name):
+    """What a short press of the key called name ("5", "A", "#", "*", ...) means now (v: the
+    View), as a command: here, or board/menu.py's in the menu and the advisor."""
+    mode = v.mode
+    if mode == MENU or mode == PENALTY or mode == STATS:
+        room("board.menu")
+        from board.menu import menu_key  # loaded the first time D is pressed
+        return menu_key(v, name)
+    if "0" <= name <= "9":
+        return digit(v, ord(name) - 48)
+    if name in "ABCD":
+        if v.e.num >= 0:
+            return suit(v, "ABCD".index(name))
+        if mode == ADVISE:
+            room("board.menu")
+            from board.menu import advise
+            return advise(v, name)
+        return letter(v, name)
+    if name == "#":
+        return ok(v)
+    if name == "*":
+        return back(v)
+    return (REFUSE, "key %s means nothing here" % name)
 
 
 # What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
@@ -186,71 +280,62 @@ def no(k, args=()):
     return (REFUSE, say(_NO, k, args))
 
 
-def digit(app, d):
-    e = app.e
+def digit(v, d):
+    e = v.e
     if e.mug >= 0:
         return no(_CALLING)
-    if app.m.phase == M.OVER and app.mode == NORMAL:
+    if v.m.phase == M.OVER and v.mode == NORMAL:
         return no(_OVER)  # nothing to type: say what OK does now
     if e.num < 0:
-        e.num = d
-        e.ndig = 1
-    elif e.ndig == 1 and e.num > 0:
-        e.num = e.num * 10 + d
-        e.ndig = 2
-    else:
-        return no(_DIGITS, (e.num, d))
-    return NOTHING
+        return (EDIT, NOTHING, "num", d, "ndig", 1)
+    if e.ndig == 1 and e.num > 0:
+        return (EDIT, NOTHING, "num", e.num * 10 + d, "ndig", 2)
+    return no(_DIGITS, (e.num, d))
 
 
-def suit(app, s):
+def suit(v, s):
     """A suit key after a rank: the card. A card to play or the starter goes in at once (an
     OK after it is a habit); a card of a hand or the crib is checked against the deal first.
     A refused card leaves the entry as it was before its rank was typed."""
-    e = app.e
+    e = v.e
     r = e.num or 10  # 0 is the ten: one key, as for every rank below it
-    e.num = -1  # the rank goes with its suit: into the card, or refused with it
-    e.ndig = 0
-    if not 1 <= r <= 13:
-        return no(_RANK, (r,))
+    said = ("num", -1, "ndig", 0)  # the rank goes with its suit: into the card, or refused
+    if not 1 <= r <= 13:  # with it
+        return (EDIT, no(_RANK, (r,))) + said
     c = (r - 1) * 4 + s
-    m = app.m
-    cards = e.cards
-    hand = showing(app)
-    if not hand and app.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
-        cards.clear()  # (a card left from a hand typed then not counted gives way)
-        cards.append(c)
-        call = ok(app)
-        cards.clear()  # in the engine call, or refused: either way not left typed
-        e.quick = True  # an OK now is the habit (board/app.py), even after a refusal
-        return call
+    m = v.m
+    hand = showing(v)
+    if not hand and v.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
+        # (a card left from a hand typed then not counted gives way; the card is in the
+        # engine call, or refused: either way not left typed; an OK now is the habit
+        # (board/app.py), even after a refusal)
+        return (EDIT, ok(v, (c,))) + said + ("cards", (), "quick", True)
     if hand:
         if c == m.starter_card:
-            return no(_STARTER, (fmt(c),))
+            return (EDIT, no(_STARTER, (fmt(c),))) + said
         if m.phase != M.DEAL:  # (between deals the hand is of the deal to come)
             try:
                 m.check_card(c)  # played by another seat, or shown: refused at once
             except ValueError as x:
-                return (REFUSE, str(x))
+                return (EDIT, (REFUSE, str(x))) + said
     n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4  # (five-card: 3)
-    if e.filled == n:  # the hand as played, untouched: a card typed starts it afresh
-        cards.clear()
-    e.filled = 0
+    # the hand as played, untouched: a card typed starts it afresh
+    cards = [] if e.filled == n else list(e.cards)
+    said += ("filled", 0, "cards", cards)
     if c in cards:
-        return no(_TYPED, (fmt(c),))
-    if len(cards) >= (m.cards() if app.mode == ADVISE else n):
-        return no(_ALL_CARDS)
+        return (EDIT, no(_TYPED, (fmt(c),))) + said
+    if len(cards) >= (m.cards() if v.mode == ADVISE else n):
+        return (EDIT, no(_ALL_CARDS)) + said
     cards.append(c)
     # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait for
     if hand and len(cards) == 4 and m.crib_next and m.phase == M.SHOW and not m.muggins_on:
-        e.quick = True
-        return ok(app)
-    return NOTHING
+        return (EDIT, ok(v, cards)) + said + ("quick", True)
+    return (EDIT, NOTHING) + said
 
 
-def letter(app, name):
-    m = app.m
-    e = app.e
+def letter(v, name):
+    m = v.m
+    e = v.e
     side = -1  # calling muggins: the side before the one proposed (below)
     if e.mug >= 0:  # calling muggins: A steps, other letters mean nothing
         if name != "A":
@@ -259,14 +344,13 @@ def letter(app, name):
     elif name == "A":
         if e.cards:
             return no(_A_CARDS)
-        e.seat = (e.seat + 1) % m.players
-        return (SAY, (MSG_PLAYER, e.seat, 0))  # board/text.py words it
+        seat = (e.seat + 1) % m.players
+        return (EDIT, (SAY, (MSG_PLAYER, seat, 0)), "seat", seat)  # board/text.py words it
     elif name == "B":
         if m.phase != M.PLAY or e.show_next:
             return no(_GO_WHEN)
-        e.cards.clear()  # the card typed (refused: over 31?) gives way to the go
-        e.quick = True
-        return (CALL, m.go)  # said at once: no OK to wait for
+        # the card typed (refused: over 31?) gives way to the go, said at once: no OK
+        return (EDIT, (CALL, m.go), "cards", (), "quick", True)
     elif name == "C":
         if m.overlooked() and not e.show_next and m.phase != M.OVER:  # as the display offers,
             # whatever the next hand holds (filled in from the play, or typed)
@@ -278,10 +362,8 @@ def letter(app, name):
         elif m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a card)
             if m.crib_next or m.turn < 0 or not m.played[m.turn]:
                 return no(_NONE_PLAYED)
-            e.cards.clear()
-            e.filled = 0
-            e.fill_at = -1  # follow() fills it in
-        else:
+            return (EDIT, NOTHING, "cards", (), "filled", 0, "fill_at", -1)  # follow() fills
+        else:  # it in
             if m.phase == M.PLAY and not e.show_next:
                 n = 3 if m.cards() == 5 else 4  # (five-card cribbage: three each)
                 left = n * m.players - sum(m.played)
@@ -290,82 +372,75 @@ def letter(app, name):
                         left -= n - m.played[s]
                 if left < n * m.players:  # cards were entered: the play ends with its last
                     return no(_PLAY_ON, (left,))  # card
-            e.show_next = not e.show_next
+            return (EDIT, NOTHING, "show_next", not e.show_next)
     elif name == "D":
         if e.cards:
             return no(_D_CARDS)
         return (MODE, MENU, 0)
-    if side >= 0:  # the side after it that may call muggins (any but the shower's)
+    if side < 0:
+        return NOTHING
+    side = (side + 1) % m.sides  # the side after it that may call muggins (any but the
+    if side == m.overlooked_side():  # shower's)
         side = (side + 1) % m.sides
-        if side == m.overlooked_side():
-            side = (side + 1) % m.sides
-        e.mug = side
-    return NOTHING
+    return (EDIT, NOTHING, "mug", side)
 
 
-def back(app):
-    e = app.e
+def back(v):
+    e = v.e
     if e.mug >= 0:
-        e.mug = -1  # not calling muggins after all
-    elif e.num >= 0:
+        return (EDIT, NOTHING, "mug", -1)  # not calling muggins after all
+    if e.num >= 0:
         if e.ndig == 2:
-            e.num //= 10
-            e.ndig = 1
-        else:
-            e.num = -1
-            e.ndig = 0
-    elif e.cards:
-        if e.filled == len(e.cards):  # the cards filled in from the play: all go
-            e.cards.clear()
-        else:
-            e.cards.pop()
-        e.filled = 0
-        e.advice = None
-    elif e.show_next:
-        e.show_next = False
-    elif app.mode == ADVISE:
-        e.clear()
-        return (MODE, NORMAL, 0)
-    else:
-        return (SAY, message(""))
-    return NOTHING
+            return (EDIT, NOTHING, "num", e.num // 10, "ndig", 1)
+        return (EDIT, NOTHING, "num", -1, "ndig", 0)
+    if e.cards:  # the cards filled in from the play: all go
+        return (EDIT, NOTHING, "cards", () if e.filled == len(e.cards) else e.cards[:-1],
+                "filled", 0, "advice", None)
+    if e.show_next:
+        return (EDIT, NOTHING, "show_next", False)
+    if v.mode == ADVISE:
+        return (EDIT, (MODE, NORMAL, 0), "clear", 0)
+    return (SAY, message(""))
 
 
-def ok(app):
-    m = app.m
-    e = app.e
-    if app.mode == ADVISE:
+def ok(v, cards=None):
+    """OK: what is typed, confirmed (cards: these as the entry, without a number: a card to
+    play or the starter, the crib's 4th card, which go in with their suit key)."""
+    m = v.m
+    e = v.e
+    if v.mode == ADVISE:
         return no(_CRIB)
     side = e.mug
-    if side >= 0:
-        e.mug = -1  # taken (or refused: the error says why)
-        return (CALL, m.muggins, side)
-    cards = e.cards
+    if side >= 0:  # taken (or refused: the error says why)
+        return (EDIT, (CALL, m.muggins, side), "mug", -1)
+    num = -1 if cards else e.num
+    more = None if cards else dealer_next(v)  # (the entry filled in from the play)
+    if not cards:
+        cards = e.cards
     deal = m.phase == M.DEAL
-    if deal and m.next_dealer < 0 and (cards or (e.num >= 0 and showing(app))):
+    if deal and m.next_dealer < 0 and (cards or (num >= 0 and showing(v))):
         return no(_WHO_DEALS)
     if cards:
-        if showing(app):
+        if showing(v):
             n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4
             if len(cards) != n:
                 return no(_HAND if n == 4 else _HAND3, (len(cards),))
-            if m.muggins_on and e.num < 0:
+            if m.muggins_on and num < 0:
                 return no(_MUGGINS)
-            more = dealer_next(app)
             if more:  # two players: the dealer's hand, filled in too, with the same OK
                 return (CALL, show_two, m, list(cards), more)
-            return (DEAL_FIRST, m.show, list(cards), e.num)
-        if e.num >= 0:
+            return (DEAL_FIRST, m.show, list(cards), num)
+        if num >= 0:
             return no(_SUIT)
         if deal or m.phase == M.STARTER:
             return (DEAL_FIRST, m.starter, cards[0])
         if m.phase == M.PLAY:
             return (CALL, m.play, cards[0])
         return no(_NO_CARD)
-    if e.num >= 0:
-        if showing(app):
-            return (DEAL_FIRST, m.show, None, e.num)
-        return (CALL, m.peg, m.side_of(e.seat), e.num)
+    if num >= 0:
+        if showing(v):
+            return (DEAL_FIRST, m.show, None, num)
+        return (CALL, m.peg, m.side_of(e.seat), num)
     if deal:
         if m.next_dealer < 0:
             return (CALL, m.deal, e.seat)

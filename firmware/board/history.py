@@ -167,17 +167,17 @@ def add(store, m, summary=None):
     return store.bad or True
 
 
-def record_game(app):
-    """The app's finished game (if it is over) to the history, before the next game; a
-    failure to write it is said on the display and never blocks the game. The summary (the
+def record_game(m, store):
+    """Game m, if it is over, to the history in store (board.storage.Storage), before the
+    next game. Returns what the display is to say (a str: a failure to write it, or a history
+    set aside), or None: it never blocks the game. The summary (the
     game's journal replayed in place: cribbage/summary.py) is made when memory allows (its
     module leaves the heap after, unless the live page holds it), else the record keeps the
     result and the scores (so too when there is no journal: an undo shows a finished game's
     end only). A game the summary could not put back (out of memory twice) is raised: the
     app's fault handler restores it, and the next OK tries again."""
-    m = app.m
     if m.phase != OVER:
-        return
+        return None
     body = None
     gc.collect()
     if not hasattr(gc, "mem_free") or gc.mem_free() >= _SUMMARY_ROOM:  # (CPython: no heap)
@@ -195,12 +195,11 @@ def record_game(app):
                 forget("cribbage.summary")  # its code leaves the heap
     for again in (0, 1):
         try:
-            body = add(app.store, m, body)
-            if body and body is not True:  # a history too big to be ours was set aside
-                app.refuse(body)
-            return
+            body = add(store, m, body)
+            # (a str: a history too big to be ours was set aside)
+            return body if body and body is not True else None
         except Exception as e:  # noqa: BLE001
             body = None
             gc.collect()
             if again:
-                app.refuse("history not saved (%s)" % type(e).__name__)
+                return "history not saved (%s)" % type(e).__name__

@@ -1,6 +1,7 @@
 """The menu (new game, settings, discard advisor, statistics, LED test, penalty), the
 advisor's answer, the statistics' pages and the penalty entry: what their keys mean, as
-commands (board/modes.py) the app applies. What the display shows of them is the display's
+commands (board/modes.py) the app applies: they read the View (the app's snapshot) and write
+nothing. What the display shows of them is the display's
 text (board/text.py, board/menutext.py): nothing here builds a line of the display.
 
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
@@ -10,78 +11,61 @@ from cribbage.events import MISDEAL, FAIL_TO_PLAY, PLAY
 
 from board.settings import NAMES
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST,
-                         NOTHING, REFUSE, CALL, MODE)
+                         NOTHING, REFUSE, CALL, MODE, EDIT)
 from board.fault import room, unload
 
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 
 
-def menu_key(app, name):
+def menu_key(v, name):
     """A key in the menu: A/D next item, B back, digits type a value, # do it, * leave.
     Returns what the app is to do, a command (board/modes.py) as board/entry.py's functions
-    do: the menu's item and mode are the app's, changed by the command (MODE, ...)."""
-    if app.mode == PENALTY:
-        return penalty_key(app, name)
-    if app.mode == STATS:
-        return stats_key(app, name)
-    e = app.e
-    item = MENU_ITEMS[app.item]
-    if name != "#":
-        e.asked = False  # anything but OK forgets "OK again ends this game"
+    do, reading the View (v): the menu's item and mode are the app's, changed by the command
+    (MODE, ...); what is typed, the entry's, by an EDIT."""
+    if v.mode == PENALTY:
+        return penalty_key(v, name)
+    if v.mode == STATS:
+        return stats_key(v, name)
+    e = v.e
+    item = MENU_ITEMS[v.item]
+    # (anything but OK forgets "OK again ends this game": e.asked)
     if name in "AD":
-        e.num = -1
-        return (MODE, MENU, (app.item + 1) % len(MENU_ITEMS))
+        return (EDIT, (MODE, MENU, (v.item + 1) % len(MENU_ITEMS)), "asked", False, "num", -1)
     elif name == "B":
-        e.num = -1
-        return (MODE, MENU, (app.item - 1) % len(MENU_ITEMS))
+        return (EDIT, (MODE, MENU, (v.item - 1) % len(MENU_ITEMS)), "asked", False, "num", -1)
     elif name == "*":
-        e.clear()
-        return (MODE, NORMAL, 0)
+        return (EDIT, (MODE, NORMAL, 0), "clear", 0)
     elif "0" <= name <= "9":
         d = ord(name) - 48
-        e.num = d if e.num < 0 or e.num > 999 else e.num * 10 + d
+        return (EDIT, NOTHING, "asked", False,
+                "num", d if e.num < 0 or e.num > 999 else e.num * 10 + d)
     elif name == "#":
         if item == "new game":
-            if app.m.events and not e.asked:  # a game is on: one stray OK must not end it
-                e.asked = True
-                return (REFUSE, "OK again ends this game")
+            if v.m.events and not e.asked:  # a game is on: one stray OK must not end it
+                return (EDIT, (REFUSE, "OK again ends this game"), "asked", True)
             return (NEW_GAME,)
         if item == "advisor":
-            e.clear()
-            return (MODE, ADVISE, 0)
+            return (EDIT, (MODE, ADVISE, 0), "clear", 0)
         elif item == "LED test":
             return (SELFTEST,)
         elif item == "stats":
-            return open_stats(app)
-        elif item == "penalty":
-            e.num = -1
-            return penalty_key(app, "B")  # a misdeal, to the non-dealer, until A / C say
-            # otherwise (the penalty entry opens with it)
-        else:
-            value = e.num
-            e.num = -1
-            try:
-                if value >= 0:
-                    app.cfg.set(item, value)
-                else:
-                    app.cfg.step(item)
-            except ValueError as err:
-                return (REFUSE, str(err))
-            return (SETTINGS, item)
-    else:
-        return (REFUSE, "in the menu: A/B move, digits set, OK, * leave")
-    return NOTHING
+            return open_stats(v)
+        elif item == "penalty":  # a misdeal, to the non-dealer, until A / C say otherwise
+            return (EDIT, penalty_key(v, "B"), "num", -1)  # (the penalty entry opens with it)
+        # a setting: the digits typed (-1: none, OK steps it), set by the app
+        return (EDIT, (SETTINGS, item, e.num), "num", -1)
+    return (EDIT, (REFUSE, "in the menu: A/B move, digits set, OK, * leave"), "asked", False)
 
 
-def advise(app, name):
+def advise(v, name):
     """A or B after 5 or 6 cards in the advisor: rank the throws (your crib, or not)."""
     if name not in "AB":
         return (REFUSE, "A: your crib, B: theirs")
-    cards = app.e.cards
+    cards = v.e.cards
     if len(cards) not in (5, 6):
         return (REFUSE, "type 5 or 6 cards, then A or B")
     try:
-        if app.m.cards() == 5:  # five-card cribbage: throw two of the five
+        if v.m.cards() == 5:  # five-card cribbage: throw two of the five
             room("cribbage.advise5")
             from cribbage.advise5 import best_discards
         else:
@@ -90,48 +74,43 @@ def advise(app, name):
     except ImportError:
         return (REFUSE, "no advisor on this board")
     try:
-        app.e.advice = best_discards(cards, name == "A", 3)
+        return (EDIT, NOTHING, "advice", best_discards(cards, name == "A", 3))
     except ValueError as err:
         return (REFUSE, str(err))
-    return NOTHING
 
 
-def penalty_key(app, name):
+def penalty_key(v, name):
     """A key in the penalty entry (two points, cribbage.match.penalty): A whose they are, B a
     misdeal (proposes the non-dealer), C a failure to play after a go, D who failed (a seat
     of another side; in the play his cards left are dead), # pegs, * leaves. The kind is
-    the app's (app.pen): B and C return the command that sets it (MODE, PENALTY, kind)."""
-    m = app.m
-    e = app.e
+    the app's (v.pen): B and C return the command that sets it (MODE, PENALTY, kind)."""
+    m = v.m
+    e = v.e
     if name == "A":
-        e.seat = (e.seat + 1) % m.players
-        if app.pen == FAIL_TO_PLAY:
-            e.off = offender(m, e.seat, e.off, False)  # (one of another side)
+        seat = (e.seat + 1) % m.players
+        if v.pen == FAIL_TO_PLAY:  # (one of another side)
+            return (EDIT, NOTHING, "seat", seat, "off", offender(m, seat, e.off, False))
+        return (EDIT, NOTHING, "seat", seat)
     elif name == "B":
-        e.off = -1
-        if m.dealer >= 0:
-            e.seat = m.pone()  # the non-dealer (with more players: A picks another)
-        return (MODE, PENALTY, MISDEAL)
+        if m.dealer >= 0:  # the non-dealer (with more players: A picks another)
+            return (EDIT, (MODE, PENALTY, MISDEAL), "off", -1, "seat", m.pone())
+        return (EDIT, (MODE, PENALTY, MISDEAL), "off", -1)
     elif name == "C":
-        e.off = offender(m, e.seat, -1, False)
-        return (MODE, PENALTY, FAIL_TO_PLAY)
+        return (EDIT, (MODE, PENALTY, FAIL_TO_PLAY), "off", offender(m, e.seat, -1, False))
     elif name == "D":
-        if app.pen != FAIL_TO_PLAY:
+        if v.pen != FAIL_TO_PLAY:
             return (REFUSE, "D: who failed, after C")
         if e.off < 0:
             return (REFUSE, "no cards to make dead now")
-        e.off = offender(m, e.seat, e.off, True)
+        return (EDIT, NOTHING, "off", offender(m, e.seat, e.off, True))
     elif name == "#":
-        if app.pen == FAIL_TO_PLAY:
+        if v.pen == FAIL_TO_PLAY:
             return (CALL, m.penalty, m.side_of(e.seat), FAIL_TO_PLAY, e.off)
-        return (CALL, m.penalty, m.side_of(e.seat), app.pen)  # (pegged: the app leaves the
+        return (CALL, m.penalty, m.side_of(e.seat), v.pen)  # (pegged: the app leaves the
         # entry)
     elif name == "*":
-        e.clear()
-        return (MODE, NORMAL, 0)
-    else:
-        return (REFUSE, "A-D, OK or *")  # the display lists them
-    return NOTHING
+        return (EDIT, (MODE, NORMAL, 0), "clear", 0)
+    return (REFUSE, "A-D, OK or *")  # the display lists them
 
 
 def offender(m, seat, now, step):
@@ -166,20 +145,21 @@ def _can_fail(m, seat, s):
             and not m.dead() >> s & 1)
 
 
-def open_stats(app):
+def open_stats(v):
     """OK on "stats": each side's statistics (board/stats.py) from the history of finished
-    games, as the display's lines, one page per side (two for a side that played both six-
-    and five-card cribbage: each kind apart). board.stats is loaded for this and
-    dropped at once (board.history too, unless the board had it loaded): only the lines stay,
-    in the entry, until the pages are left (Entry.clear drops them)."""
-    if app.display is None:
+    games (read from v.store, the files), as the display's lines, one page per side (two
+    for a side that played both six- and five-card cribbage: each kind apart). board.stats
+    is loaded for this and dropped at once (board.history too, unless the board had it
+    loaded): only the lines stay, in the entry (the EDIT returned), until the pages are left
+    (Entry.clear drops them)."""
+    if v.display is None:
         return (REFUSE, "stats need the display")
     import sys
     had = "board.history" in sys.modules
     try:
         room("board.stats")
         from board import stats
-        t = stats.tally(app.store)
+        t = stats.tally(v.store)
         pages = []
         for side in range(len(t)):
             for n in (6, 5):  # a page per side and kind of game it played
@@ -192,25 +172,22 @@ def open_stats(app):
         unload("board.stats")
         if not had:
             unload("board.history")
-    app.e.clear()
-    app.e.stats = pages
-    return (MODE, STATS, 0)
+    return (EDIT, (MODE, STATS, 0), "clear", 0, "stats", pages)
 
 
-def stats_key(app, name):
+def stats_key(v, name):
     """A key on the statistics' pages: A/D (or OK) the next side, B the one before, * back
     to the menu (the pages are dropped)."""
-    e = app.e
+    e = v.e
     n = len(e.stats) if e.stats else 0
     if name in "AD#":
         if n:
-            e.page = (e.page + 1) % n
+            return (EDIT, NOTHING, "page", (e.page + 1) % n)
     elif name == "B":
         if n:
-            e.page = (e.page - 1) % n
+            return (EDIT, NOTHING, "page", (e.page - 1) % n)
     elif name == "*":
-        e.clear()
-        return (MODE, MENU, app.item)
+        return (EDIT, (MODE, MENU, v.item), "clear", 0)
     else:
         return (REFUSE, "A/B side, * back")
     return NOTHING

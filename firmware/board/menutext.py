@@ -15,29 +15,30 @@ from board.settings import NAMES, MATCHES
 from board.fault import room
 
 
-def page(app, out):
-    """The display's lines on the page app shows (app.mode: MENU, PENALTY, STATS or ADVISE):
+def page(v, out):
+    """The display's lines on the page the View v shows (v.mode: MENU, PENALTY, STATS or
+    ADVISE):
     the menu's item, the penalty entry, the advisor, after the scores' lines in out; a side's
     statistics on a page of their own. (Some lines are joined by newlines and wrapped, as
     text.prompt()'s: a string of 10 characters or fewer on its own is a name, interned for
     good once loaded.)"""
-    mode = app.mode
-    e = app.e
+    mode = v.mode
+    e = v.e
     if mode == MENU:
         room("board.menu")  # (loaded already: its keys brought the menu)
         from board.menu import MENU_ITEMS
         from version import VERSION
 
-        item = MENU_ITEMS[app.item]
-        out.append("MENU %d/%d %s" % (app.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
+        item = MENU_ITEMS[v.item]
+        out.append("MENU %d/%d %s" % (v.item + 1, len(MENU_ITEMS), VERSION))  # 16 wide
         out.append(item)
         if item in NAMES:  # a setting: its value (the match's and the deal's in words too)
-            v = app.cfg.get(item)
-            said = "= %d" % v
+            value = v.cfg.get(item)
+            said = "= %d" % value
             if item == "match":
-                said += " " + MATCHES[v]
+                said += " " + MATCHES[value]
             elif item == "deal":  # who deals the next game
-                said += " " + ("rotate", "cut for deal", "loser deals")[v]
+                said += " " + ("rotate", "cut for deal", "loser deals")[value]
             out.append(said)
             out.append(("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1",
                         "match mode 0-3", "next game 0-2", "LED brightness", "supply mA",
@@ -49,13 +50,13 @@ def page(app, out):
         off = e.off
         if len(out) < 2 or off < 0:  # (two lines of scores and an offender: no room for it)
             out.append("PENALTY")
-        kind = ("misdeal", "failed to play", "false go")[app.pen]
+        kind = ("misdeal", "failed to play", "false go")[v.pen]
         if off >= 0:  # whose cards left are dead
             said = "%s\n+2 to %s\nby %s\nA who B misdeal\nC failed D by" % (
-                kind, seat_name(app, e.seat), seat_name(app, off))
+                kind, seat_name(v.m, e.seat), seat_name(v.m, off))
         else:
             said = "%s\n+2 to %s\nA who B misdeal\nC failed to play" % (
-                kind, seat_name(app, e.seat))
+                kind, seat_name(v.m, e.seat))
         out.extend(screen.wrap(said + "\n# peg * leave"))
     elif mode == STATS:  # its own page: the side's lines (board/stats.py: 6 at most) fill it
         pages = e.stats

@@ -1,8 +1,66 @@
 """The app's modes (app.mode): what the keys mean now; the commands every input becomes
-(what a key handler returns, what App.apply applies); the shape of the display's message
-(app.msg). The one place their numbers live."""
+(what a key handler returns, what App.apply applies, each op by its handler in board/app.py's
+table); the shape of the display's message (app.msg). The one place their numbers live."""
 
 from micropython import const
+
+# THE KEY MAP (4x4 keypad; stick the suit symbols beside A B C D)
+#
+#   | keys                  | what they do                                                  |
+#   |-----------------------|---------------------------------------------------------------|
+#   | 0-9                   | type a number: points, or a card's rank                       |
+#   | number then A B C D   | a card: rank 1=ace 2-9, 0=ten, 11 J 12 Q 13 K; suit A=clubs   |
+#   |                       | B=diamonds C=hearts D=spades (5 C: 5 of hearts; 1 3 D: king   |
+#   |                       | of spades). Played cards, starter, crib's 4th card: no OK     |
+#   | #                     | OK: confirm what is typed (it previews first, OK pegs it)     |
+#   | *                     | back: delete the last key or card; cancel                     |
+#   | hold *  /  hold #     | undo  /  redo (any number of times)                           |
+#   | A (nothing typed)     | next player: who a plain peg goes to (and who deals first)    |
+#   | B (nothing typed)     | go (in the play; no OK)                                       |
+#   | C (nothing typed)     | count a hand now (ends an unentered play); in the show, the   |
+#   |                       | hand as played again; after a short count, muggins on: take   |
+#   |                       | it (3+ sides: C proposes who calls, A the next side, OK)      |
+#   | D (nothing typed)     | menu: new game, settings, advisor, stats, LED test, penalty   |
+#   | buttons a, b, ...     | +1 point for side 1, 2, ... (hold to repeat)                  |
+#
+# What OK does follows the game (the display, or the blinking LEDs, say what is expected):
+#   * between deals, nothing typed: deal (the first time, the player chosen with A deals);
+#   * after the deal: type the starter card (it is turned with its suit; typing it also
+#     deals), or just OK if you do not enter it;
+#   * the play: type each card as it is played (it goes in with its suit), B for go; the
+#     board pegs fifteens, pairs, runs, 31, the go and the last card itself and says why;
+#     an OK after a card or a go is taken as a habit and does nothing; the display shows
+#     the starter, who has said go in this series and the cards of the series;
+#   * the show: a hand whose cards were entered in the play is already typed (the display
+#     lists it, the count is spoken and previewed on the track): OK pegs it, * clears it, C
+#     brings it back, a card typed starts it afresh (a card that cannot be in the hand, the
+#     starter or one another player played or showed, is refused at its suit key and the
+#     entry stays as it was); two players, both hands played in full: one OK pegs the
+#     pone's, then the dealer's (both counts shown first). Otherwise type the four cards, OK;
+#     the crib (always typed) goes in with its 4th card, an OK after it is a habit. Muggins on
+#     (every hand and the crib wait for OK): the count stays hidden; type your count after
+#     the cards, OK; then the board shows the true count and what was missed (C takes it).
+#     Or type just the points, OK;
+#   * outside the show: a number then OK pegs those points (1-15) for the player chosen
+#     with A (pegging by hand: nothing else needs entering);
+#   * game over: OK starts the next game (games won are kept).
+# In the menu (D): A or D next item, B previous, OK steps the setting (or digits then OK set
+# it), OK on "new game" starts one with the settings (during a game: OK twice, the first
+# flashes red), * leaves. Penalty (D B, OK): two points for a misdeal or a failure to play
+# after a go; it proposes the non-dealer for a misdeal, A picks who gets the two, B misdeal, C
+# failed to play (no display: hole 1 or 2 of lane 1 white), D who failed (in the play his
+# cards left are dead; no display: hole 6 + seat of lane 1), the track previews, OK pegs it.
+# A wrong entry (a card twice, an impossible count, a key that means nothing now) flashes
+# the LEDs red, says why on the display, and changes nothing (a board without a display also
+# forgets what was typed, which it cannot show: after a red flash, type the entry again).
+#
+# Reading the LEDs: each side pegs its own lane in its colour (red, blue, green, yellow, pink,
+# cyan); the front peg is bright, the back peg dim. With more sides than lanes (three players
+# on a two-lane board, the five-handed game) sides share lanes: side 3 pegs on lane 1 with
+# its pegs blinking slowly, side 5 with short flashes, so each score still reads at a glance.
+# The blinking hole is the preview (what OK will peg); a red flash of the header is an error.
+# Without a display, what is typed blinks white at the start of lane 1: a hole per card (and
+# one for a number or go being typed).
 
 NORMAL = const(0)   # the game: deal, starter, the play, the show, pegs
 MENU = const(1)     # D: new game, settings, advisor, stats, LED test, penalty
@@ -12,8 +70,9 @@ STATS = const(4)    # the statistics per side, on the display (from the menu)
 
 # COMMANDS: every input (a key, a +1 button, the live page, any later source) becomes one
 # command, and App alone applies it (App.apply, the one door; the keys' own way in goes
-# through the same App._apply). A command is a tuple whose first item is one of these; a key
-# handler (board/entry.py, board/menu.py) always returns one.
+# through the same table of handlers, board/app.py's). A command is a tuple whose first item
+# is one of these; a key handler (board/entry.py, board/menu.py) always returns one, and
+# changes nothing itself: what it would change in the typed entry is an EDIT.
 _IDLE = const(0)       # NOTHING: the entry changed, or there is nothing to do
 REFUSE = const(1)      # (REFUSE, text): say text, flash the LEDs red; nothing else changes
 CALL = const(2)        # (CALL, fn, arg, ...): an engine call (m.play, c): made, saved, said
@@ -21,11 +80,15 @@ DEAL_FIRST = const(3)  # (DEAL_FIRST, fn, arg, ...): the same, dealing first if 
 # for a deal (the starter, or a hand, typed between deals); a refusal takes the deal back
 NEXT_GAME = const(4)   # (NEXT_GAME,): the game is over, OK starts the next (recorded first)
 NEW_GAME = const(5)    # (NEW_GAME,): the menu's or the page's new game (this one recorded)
-SETTINGS = const(6)    # (SETTINGS, name): a setting changed: save the settings, apply it
+SETTINGS = const(6)    # (SETTINGS, name, value): set the setting (value -1: step it), save
+# the settings and apply it; a value out of its range is refused
 SELFTEST = const(7)    # (SELFTEST,): run the LED self-test
 MODE = const(8)        # (MODE, mode, k): the keys mean another thing now; k: the menu's item
 # (MENU) or the penalty's kind (PENALTY: cribbage.events MISDEAL, FAIL_TO_PLAY, FALSE_GO)
 UNDO = const(9)        # (UNDO, 0): hold *, undo; (UNDO, 1): hold #, redo
+EDIT = const(10)       # (EDIT, then, name, value, ...): the typed entry's fields (board/entry.
+# py's Entry) set by name, in order ("cards": its list holds value's cards; "clear": the entry
+# emptied first, Entry.clear), then the command `then` applied (NOTHING: none)
 SAY = const(11)        # (SAY, msg): the message line says msg (a message: below)
 # notes (SAY and after): they change what is shown, not the game nor the entry, and leave
 # the error line as it is

@@ -56,7 +56,19 @@ STATUS = const(96)
 
 
 class View:
-    """What the board should show; the app fills it, the renderer only reads it."""
+    """What the board should show; the app (board/app.py) alone fills it, the renderer, the
+    display's text and the keys only read it: the snapshot every reader gets, never the app.
+    The LEDs' fields first; then what the display's text and the key handlers read, copied
+    in by the app before each reader (App.shown)."""
+
+    # (what the app copies in, declared for the type checker: bare annotations cost nothing)
+    m: object
+    e: object
+    msg: object
+    err: object
+    cfg: object
+    display: object
+    store: object
 
     def __init__(self, sides=2, target=121):
         self.sides = sides
@@ -76,6 +88,19 @@ class View:
         self.error_at = -1  # ticks_ms when an error was signalled, or -1
         self.marks = array("h", [-1] * _MAX_MARKS)  # pixels to blink white, -1 = none
         self.dirty = True  # set after changing anything: Renderer.maybe() draws only then
+        self.m = None  # the game (cribbage.match.Match), read by its public names
+        self.e = None  # the typed entry (board/entry.py's Entry)
+        self.mode = 0  # what the keys mean now (board/modes.py), the menu's item, the
+        self.item = 0  # penalty's kind
+        self.pen = 0
+        self.msg = None  # the message line (board/modes.py) and the error (None: none)
+        self.err = None
+        self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (else -1)
+        self.count_at = 0  # since when (the display's spoken count scrolls from it)
+        self.now = 0  # ticks_ms of the app's turn
+        self.cfg = None  # the settings (board/settings.py)
+        self.display = None  # the display, or None (LEDs only)
+        self.store = None  # the files (board/storage.py): the statistics' pages read them
 
     def blinks(self):
         """True when something on the board blinks (frames change with time alone)."""
@@ -290,7 +315,8 @@ class Renderer:
     def maybe(self, view, now):
         """frame() only when the view is dirty or, while something blinks, every 40 ms
         (the blink phases change at multiples of 120 and 200 ms): the app's loop calls this
-        each turn and most turns cost nothing."""
+        each turn and most turns cost nothing. (It clears view.dirty, the one field of the
+        View it writes: the app's mark that the view changed, taken.)"""
         tick = now // 40 if view.blinks() else -1
         if not view.dirty and tick == self._tick:
             return False

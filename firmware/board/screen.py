@@ -10,10 +10,9 @@ SIDE_NAMES = ("Red", "Blue", "Green", "Yellow", "Pink", "Cyan")
 RESULTS = ("", "win", "skunk", "double skunk", "lurch")  # by cribbage.events WIN..LURCH
 
 
-def seat_name(app, seat):
+def seat_name(m, seat):
     """'Red', or 'Red2' when partners share a side (the display's and the menu's name for a
-    seat of app's game)."""
-    m = app.m
+    seat of game m)."""
     name = SIDE_NAMES[m.side_of(seat)]
     if m.players > m.sides:
         name += str(seat // m.sides + 1)

@@ -23,8 +23,30 @@ uses the renderer's public calls and colours only (board/render.py never imports
 from micropython import const
 
 from board.render import RED, WHITE, STATUS, PALETTE
+from board.keypad import KIND, DOWN
 
 HOLD = const(2)  # selftest()'s answer for a frame that stays until a key is pressed
+_HELD = const(0x4000)  # run()'s step flag: the frame it names is drawn and held
+
+
+def run(r, keys, step):
+    """One turn of the app's loop while the test runs (App.step): the keys mean nothing but
+    that a press ends a held frame (the white one, time to read a meter; the version), which
+    is drawn once and stays until then. Returns the next step, -1 when the test is over."""
+    pressed = False
+    while True:
+        ev = keys.get()
+        if ev < 0:
+            break
+        if ev & KIND == DOWN:
+            pressed = True
+    if step & _HELD:
+        return (step & ~_HELD) + 1 if pressed else step
+    got = selftest(r, step)
+    r.strip.write()
+    if got:
+        return step + 1 if got is True or pressed else step | _HELD
+    return -1
 _FULL = const(256)  # the counted holes' level (of 256), as a front peg's
 
 

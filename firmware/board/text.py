@@ -22,22 +22,23 @@ from micropython import const
 _SCROLL_MS = const(1200)
 
 
-def lines(app):
+def lines(v):
     """(the display's text now (also what the simulator prints), when it changes without
-    an event: a long count scrolls on; -1 never). Reads the app, writes nothing."""
-    m = app.m
+    an event: a long count scrolls on; -1 never). Reads the View (v: the app's snapshot, with
+    the game v.m, the entry v.e, the mode and what was said), writes nothing."""
+    m = v.m
     redraw = -1
     out = screen.scores(m.score, m.sides)
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
-    if app.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: their page
+    if v.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: their page
         from board.fault import room
         room("board.menutext")  # (loaded the first time one shows, and kept, as the menu)
         from board.menutext import page
-        out = page(app, out)
+        out = page(v, out)
     else:
-        out.extend(screen.wrap(prompt(app)))
-        if m.phase == M.PLAY and not app.e.show_next:  # the starter, who said go, the pile
+        out.extend(screen.wrap(prompt(v)))
+        if m.phase == M.PLAY and not v.e.show_next:  # the starter, who said go, the pile
             first = len(out)
             if m.starter_card >= 0:
                 out.append("starter " + fmt(m.starter_card))
@@ -45,55 +46,55 @@ def lines(app):
                 said = "go"  # ("go Blue": who has said go in this series)
                 for seat in range(m.players):
                     if m.gone >> seat & 1:
-                        said += " " + seat_name(app, seat)
+                        said += " " + seat_name(m, seat)
                 out.extend(screen.wrap(said))
             n = len(out) - first
             if len(m.pile):  # (a mistyped card shows)
                 out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))
-        entry = " ".join(fmt(c) for c in app.e.cards)
-        if app.e.num >= 0:
-            entry += (" " if entry else "") + str(app.e.num)
-            if not app.e.cards and not showing(app) and m.phase != M.OVER:
-                entry += " to " + seat_name(app, app.e.seat)  # a plain peg: whose (A picks)
-        if app.e.mug >= 0:  # calling muggins (board/entry.py): who takes it
+        entry = " ".join(fmt(c) for c in v.e.cards)
+        if v.e.num >= 0:
+            entry += (" " if entry else "") + str(v.e.num)
+            if not v.e.cards and not showing(v) and m.phase != M.OVER:
+                entry += " to " + seat_name(m, v.e.seat)  # a plain peg: whose (A picks)
+        if v.e.mug >= 0:  # calling muggins (board/entry.py): who takes it
             entry = "muggins %d for %s? A next, OK" % (m.overlooked(),
-                                                        screen.SIDE_NAMES[app.e.mug])
+                                                        screen.SIDE_NAMES[v.e.mug])
         else:
             entry = "> " + entry
         out.extend(screen.wrap(entry))  # 4 cards and a count: two lines
-        if app.counting >= 0 and not m.muggins_on and \
-                len(app.e.cards) == (3 if m.cards() == 5 and app.counting == 0 else 4):
+        if v.counting >= 0 and not m.muggins_on and \
+                len(v.e.cards) == (3 if m.cards() == 5 and v.counting == 0 else 4):
             # (muggins: counted after OK; 4 cards (five-card: 3): the view's update, not a
             # fault since, said it is one)
-            items = breakdown(app.e.cards, m.starter_card, app.counting == 1)
+            items = breakdown(v.e.cards, m.starter_card, v.counting == 1)
             total = 0
             for item in items:
                 total += item[2]
             out.append("= %d" % total)
-            more = dealer_next(app)
+            more = dealer_next(v)
             if more:  # one OK counts the dealer's hand too: its count, before the OK
-                out.append("then %s = %d" % (seat_name(app, m.dealer), score_hand(
+                out.append("then %s = %d" % (seat_name(m, m.dealer), score_hand(
                     more, m.starter_card, False) if len(more) == 4 else sum(
                     item[2] for item in breakdown(more, m.starter_card, False))))
             said = screen.wrap(spoken(items))
             room = screen.ROWS - len(out)
             if len(said) > room:  # too long for the screen: it scrolls, a line a second
-                t = ticks_diff(app.now, app.count_at)
+                t = ticks_diff(v.now, v.count_at)
                 k = (t // _SCROLL_MS) % (len(said) - room + 2)
                 said = said[min(k, len(said) - room):]
                 # drawn again at the next line's time (else only when an event changes it)
-                redraw = ticks_add(app.now, _SCROLL_MS - t % _SCROLL_MS)
+                redraw = ticks_add(v.now, _SCROLL_MS - t % _SCROLL_MS)
             out.extend(said[:room])
-        elif app.msg[0] == VERSION_MSG[0]:  # power-up: the firmware's version is the first line
-            out.insert(0, message(app))
+        elif v.msg[0] == VERSION_MSG[0]:  # power-up: the firmware's version is the first line
+            out.insert(0, message(v))
             first += 1
-        elif app.msg[0] != MSG_TEXT or app.msg[1]:
-            out.extend(screen.wrap(message(app)))
+        elif v.msg[0] != MSG_TEXT or v.msg[1]:
+            out.extend(screen.wrap(message(v)))
             short = m.overlooked()
-            if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
+            if short and v.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
-    if app.err:
-        err = screen.wrap("! " + who(app, app.err))
+    if v.err:
+        err = screen.wrap("! " + who(m, v.err))
     else:
         err = ()
     while n and len(out) + len(err) > screen.ROWS:
@@ -104,23 +105,23 @@ def lines(app):
     return out, redraw
 
 
-def prompt(app):
+def prompt(v):
     """The line saying what the board waits for."""
-    m = app.m
+    m = v.m
     p = m.phase
     if p == M.DEAL:
-        d = m.next_dealer if m.next_dealer >= 0 else app.e.seat
+        d = m.next_dealer if m.next_dealer >= 0 else v.e.seat
         if m.mode != M.SINGLE and not m.deals:  # a match's game: the totals so far
-            return "deal: %s\n%s" % (seat_name(app, d), totals(m))
-        return "deal: " + seat_name(app, d)
+            return "deal: %s\n%s" % (seat_name(m, d), totals(m))
+        return "deal: " + seat_name(m, d)
     if p == M.STARTER:
-        return "starter card?\n%s dealt" % seat_name(app, m.dealer)
-    if app.e.show_next or p == M.SHOW:
+        return "starter card?\n%s dealt" % seat_name(m, m.dealer)
+    if v.e.show_next or p == M.SHOW:
         seat = shower(m)
         crib = p == M.SHOW and m.crib_next
-        return "%s %s" % ("crib" if crib else "hand", seat_name(app, seat))
+        return "%s %s" % ("crib" if crib else "hand", seat_name(m, seat))
     if p == M.PLAY:
-        return "play %s %d" % (seat_name(app, m.turn), m.count)
+        return "play %s %d" % (seat_name(m, m.turn), m.count)
     how = ":\n" + screen.RESULTS[m.result] if m.result > M.WIN else ""
     won = "%s wins%s\n%s" % (screen.SIDE_NAMES[m.winner], how, totals(m))
     if m.match_won() >= 0:  # best of 3 or 5 is over: OK starts a new match
@@ -135,30 +136,31 @@ def totals(m):
 
 
 
-def who(app, text):
+def who(m, text):
     """The engine's "seat 1" in a refusal as the player's colour ("Blue"): the display's and
     the simulator's printout's one reading of it."""
     i = text.find("seat ")
-    if i >= 0 and text[i + 5:i + 6].isdigit() and int(text[i + 5]) < app.m.players:
-        return text[:i] + seat_name(app, int(text[i + 5])) + text[i + 6:]
+    if i >= 0 and text[i + 5:i + 6].isdigit() and int(text[i + 5]) < m.players:
+        return text[:i] + seat_name(m, int(text[i + 5])) + text[i + 6:]
     return text
 
 
-def message(app):
-    """The last message (app.msg, board/modes.py: MSG_TEXT, VERSION_MSG, MSG_PLAYER or
+def message(v):
+    """The last message (v.msg, board/modes.py: MSG_TEXT, VERSION_MSG, MSG_PLAYER or
     MSG_PEGGED) in words."""
-    msg = app.msg
+    m = v.m
+    msg = v.msg
     kind = msg[0]
     if kind != MSG_TEXT:
         if kind == VERSION_MSG[0]:
             from version import VERSION  # (loaded with the display's text only)
             return "firmware %s" % VERSION
         if kind == MSG_PLAYER:
-            return "player: " + seat_name(app, msg[1])
+            return "player: " + seat_name(m, msg[1])
         side = screen.SIDE_NAMES[msg[1]]  # MSG_PEGGED
-        why = app.m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
+        why = m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
         if why == M.WHY_PLAY:
-            return side + " " + play_why(app.m.last_play)
+            return side + " " + play_why(m.last_play)
         if why == M.WHY_GO:
             return side + " go 1"
         word = "" if why == M.WHY_PEG else events.why(why)  # (one table: cribbage.events)

@@ -70,7 +70,7 @@ from board.app import App  # noqa: E402
 from board.keypad import DOWN, UP  # noqa: E402
 from board.storage import Storage  # noqa: E402
 
-_at = _kept("board app: app, entry, state, render, keypad, layout, settings, storage", _at)
+_at = _kept("board app: app, commands, entry, render, keypad, layout, settings, storage", _at)
 
 PIP = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 FOLDER = "/tmp/mp_board_bench"

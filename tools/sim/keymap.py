@@ -1,15 +1,15 @@
-"""The app's key map, read where it is written: the table in firmware/board/app.py's opening
+"""The app's key map, read where it is written: the table in firmware/board/modes.py's
 comment (THE KEY MAP). The simulator shows it beside the keypad; nothing here copies it."""
 
 import os
 
 from hostenv import FIRMWARE
 
-APP = os.path.join(FIRMWARE, "board", "app.py")
+APP = os.path.join(FIRMWARE, "board", "modes.py")
 
 
 def key_help():
-    """The app's own key map (the table in firmware/board/app.py's opening comment), as
+    """The app's own key map (the table in firmware/board/modes.py's comment), as
     lines; [] if the file or the table is not there."""
     try:
         with open(APP) as f:

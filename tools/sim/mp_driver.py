@@ -265,7 +265,7 @@ def named(app, text):
     (board/text.py's who(): "Blue", "Red2")."""
     from board.text import who
 
-    return who(app, text) if text else ""
+    return who(app.m, text) if text else ""
 
 
 def app_main(app):
