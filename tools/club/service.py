@@ -23,7 +23,9 @@ import io
 import json
 import logging
 import signal
+import os
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -32,13 +34,16 @@ from urllib.parse import parse_qs, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.clubfiles import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
-from . import contract, night, page
+from . import contract, intake, night, page
 from .contract import BadMessage
+from .registry import SERVICE_USER, Registry
 from .store import Store
 
 log = logging.getLogger("club")
@@ -50,55 +55,52 @@ def today():
 
 
 class Club:
-    """The service's state: the store, the boards' live states and status, what was dropped."""
+    """The service's state: the store, the registry of boards, the boards' live states and
+    status, what was refused at the door (intake.py)."""
 
     def __init__(self, db, prefix=contract.PREFIX, pin=None):
         self.store = Store(db)
+        self.registry = Registry(db)
         self.prefix = prefix
         self.pin = pin
         self.states = {}
         self.status = {}
-        self.dropped = 0
-        self.duplicates = 0
+        self.dropped = 0  # refused at the door since the start (store.rejects() says why)
+        self.duplicates = 0  # a game counted already, sent again (a resend, a redelivery)
+        self.stale = 0  # an earlier revision of a game than the one kept
         self.connected = False
+        self.taken_over = None  # why the MQTT connection was given up (another service)
         self.lock = threading.Lock()
 
+    def night(self):
+        return today()
+
     def handle(self, topic, payload):
-        """One message: "new", "duplicate", "state", "status" or "dropped" (logged why)."""
+        """One message: "new", "revised", "withdrawn", "duplicate", "stale", "state",
+        "status" or "dropped" (refused: counted, logged and kept with its reason). Raises
+        only when the store fails (sqlite3.Error: the message is not acknowledged)."""
         try:
-            board, kind = contract.split(topic, self.prefix)
-            if kind == "game":
-                msg = contract.check_game(board, payload)
-                if self.store.add_game(msg, today()):
-                    log.info("game %s stored", msg["id"])
-                    return "new"
-                with self.lock:
-                    self.duplicates += 1
-                kept = self.store.game(msg["id"]) or {}
-                if kept.get("game") != msg["game"] or kept.get("seats") != msg["seats"]:
-                    log.warning("game %s again with other contents: the first kept (a board "
-                                "that counts its games from 1 again?)", msg["id"])
-                else:
-                    log.info("game %s again: stored already", msg["id"])
-                return "duplicate"
-            if kind == "state":
-                if not payload:  # a retained state cleared
-                    with self.lock:
-                        self.states.pop(board, None)
-                    return "state"
-                st = contract.check_state(board, payload)
-                with self.lock:
-                    self.states[board] = st
-                return "state"
-            v = contract.check_status(payload)
-            with self.lock:
-                self.status[board] = v
-            return "status"
-        except BadMessage as e:
+            got = intake.take(self, topic, payload)
+        except sqlite3.Error:
+            raise
+        except Exception as e:  # noqa: BLE001  (BadMessage, or a fault no message may cause)
+            why = str(e) if isinstance(e, BadMessage) else "%s: %s" % (type(e).__name__, e)
             with self.lock:
                 self.dropped += 1
-            log.warning("dropped a message on %s: %s", topic, e)
+            board = topic.split("/")[-2] if topic.count("/") >= 2 else ""
+            log.warning("dropped a message on %s: %s", topic[:200], why)
+            self.store.reject(board, topic, why)
             return "dropped"
+        if got in ("duplicate", "stale"):
+            with self.lock:
+                if got == "duplicate":
+                    self.duplicates += 1
+                else:
+                    self.stale += 1
+            log.info("a game on %s again (%s): nothing changed", topic, got)
+        elif got in ("new", "revised", "withdrawn"):
+            log.info("game on %s: %s", topic, got)
+        return got
 
     def games(self, night_name):
         if night_name == "all":
@@ -109,26 +111,75 @@ class Club:
         with self.lock:
             return dict(self.states), dict(self.status)
 
+    def unsigned_boards(self):
+        """The boards whose plain (unsigned) games the club takes: a warning on the page."""
+        return [b["name"] for b in self.registry.boards() if b["unsigned"]]
+
+    def warnings(self):
+        """What the director should know of the club's trust (a line each), for the page."""
+        out = []
+        u = self.unsigned_boards()
+        if u:
+            out.append("unsigned boards (their games are not authenticated): " + ", ".join(u))
+        if self.taken_over:
+            out.append(self.taken_over)
+        if self.dropped:
+            out.append("%d messages refused since the start (see the rejects)" % self.dropped)
+        return out
+
+    def health(self):
+        """/health.json: games kept, refused, duplicates, connected, and the warnings."""
+        with self.lock:
+            live = len(self.states)
+        return {"games": self.store.count(), "dropped": self.dropped,
+                "duplicates": self.duplicates, "stale": self.stale,
+                "connected": self.connected, "taken_over": self.taken_over,
+                "live_boards": live, "max_live_boards": intake.MAX_LIVE,
+                "unsigned_boards": self.unsigned_boards(), "warnings": self.warnings()}
+
 
 # --- MQTT ----------------------------------------------------------------------------------
 
-def connect(club, host, port, client_id):
-    """A paho client for club, connecting in the background (it reconnects by itself)."""
+TAKEN_OVER = 142  # MQTT 5's "session taken over": another client connected with our id
+
+
+def connect(club, host, port, client_id, user=None, password=None):
+    """A paho client for club, connecting in the background (it reconnects by itself), as
+    user with password (the service's own account). MQTT 5 with a session that never
+    expires and no clean start: games sent while the service is down wait at the broker.
+    Another client connecting with the same client id takes the session over: the broker
+    says so (reason 142), and this service stops its MQTT connection and says why (on the
+    page and in /health.json) rather than take it back: two services never fight."""
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                    clean_session=False, protocol=mqtt.MQTTv311, manual_ack=True)
+                    protocol=mqtt.MQTTv5, manual_ack=True)
+    if user:
+        c.username_pw_set(user, password)
     c.reconnect_delay_set(min_delay=1, max_delay=5)
     c.max_inflight_messages_set(100)
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = 0xFFFFFFFF  # never: the club's session is kept
 
     def on_connect(client, userdata, flags, reason, props):
         if reason.is_failure:
-            log.warning("broker refused: %s", reason)
+            log.warning("broker refused: %s%s", reason, " (the service's account: python -m "
+                        "club broker-files, then restart or HUP the broker)"
+                        if reason.value in (134, 135) else "")
             return
         club.connected = True
-        log.info("connected to %s:%d (session present: %s)", host, port, flags.session_present)
+        log.info("connected to %s:%d as %s (session present: %s)", host, port, client_id,
+                 flags.session_present)
         client.subscribe(contract.topics(club.prefix))
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False
+        if getattr(reason, "value", None) == TAKEN_OVER:
+            club.taken_over = ("another client connected to the broker as client id %r and "
+                               "took this service's session: this service stopped its MQTT "
+                               "connection (give each club service its own --client-id)"
+                               % client_id)
+            log.error(club.taken_over)
+            client.disconnect()  # (no reconnect: the other keeps the session)
+            return
         log.warning("disconnected from the broker (%s): reconnecting", reason)
 
     def on_message(client, userdata, m):
@@ -143,7 +194,7 @@ def connect(club, host, port, client_id):
     c.on_connect = on_connect
     c.on_disconnect = on_disconnect
     c.on_message = on_message
-    c.connect_async(host, port, keepalive=30)
+    c.connect_async(host, port, keepalive=30, clean_start=False, properties=props)
     c.loop_start()
     return c
 
@@ -259,8 +310,7 @@ class Handler(BaseHTTPRequestHandler):
                     names.append(r["name"])
             self._json(names)
         elif path == "/health.json":
-            self._json({"games": club.store.count(), "dropped": club.dropped,
-                        "duplicates": club.duplicates, "connected": club.connected})
+            self._json(club.health())
         else:
             self._send("not found", "text/plain", 404)
 
@@ -328,8 +378,17 @@ def main(argv=None):
     ap.add_argument("--db", default="club.sqlite", help="the SQLite file (created)")
     ap.add_argument("--http", type=int, default=8124, help="the club page's port")
     ap.add_argument("--bind", default="0.0.0.0", help="the club page's address")
-    ap.add_argument("--client-id", default="club", help="the MQTT client id (keep it: the "
-                    "broker keeps the session, and the games sent meanwhile, by it)")
+    ap.add_argument("--client-id", default=os.environ.get("CLUB_CLIENT_ID") or "club",
+                    help="the MQTT client id (env CLUB_CLIENT_ID; keep it: the broker keeps "
+                    "the session, and the games sent meanwhile, by it; a second service on "
+                    "the same broker needs its own)")
+    ap.add_argument("--mqtt-user", default=os.environ.get("CLUB_MQTT_USER") or SERVICE_USER,
+                    help="the service's MQTT account (env CLUB_MQTT_USER)")
+    ap.add_argument("--mqtt-password", default=os.environ.get("CLUB_MQTT_PASSWORD"),
+                    help="its password (env CLUB_MQTT_PASSWORD; default: the account's in the "
+                    "club's database, made by `python -m club broker-files` or here)")
+    ap.add_argument("--mqtt-password-file", default=None,
+                    help="a file whose first line is the password")
     ap.add_argument("--pin", default=None, help="a PIN the director's form asks for")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
@@ -337,7 +396,15 @@ def main(argv=None):
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     host, _, port = a.broker.partition(":")
     club = Club(a.db, a.prefix, a.pin)
-    client = connect(club, host, int(port or 1883), a.client_id)
+    password = a.mqtt_password
+    if password is None and a.mqtt_password_file:
+        with open(a.mqtt_password_file) as f:
+            password = f.readline().strip()
+    if password is None:
+        password = club.registry.account(a.mqtt_user)
+    for name in club.unsigned_boards():
+        log.warning("board %s is unsigned: its games are taken without a signature", name)
+    client = connect(club, host, int(port or 1883), a.client_id, a.mqtt_user, password)
     httpd = serve(club, a.bind, a.http)
     log.info("club page on http://%s:%d/  (database %s)", a.bind, httpd.server_address[1], a.db)
     print("ready http %d" % httpd.server_address[1], flush=True)
@@ -352,4 +419,5 @@ def main(argv=None):
     finally:
         client.loop_stop()
         club.store.close()
+        club.registry.close()
     return 0
