@@ -111,7 +111,7 @@ class Withdrawal(_Strict):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     id: Annotated[str, StringConstraints(max_length=40)]
     board: str
-    withdraw: Literal[True]
+    withdraw: bool  # (strict: true only; a 1 is not a true)
 
 
 class State(_Strict):
@@ -213,6 +213,8 @@ def withdrawal(board, data):
     if m.board != board:
         raise BadMessage("board %r sent on board %r's topic" % (m.board, board))
     check_id(board, m.id)
+    if m.withdraw is not True:
+        raise BadMessage("withdraw: %r is not true" % m.withdraw)
     return m.model_dump()
 
 
