@@ -45,7 +45,8 @@ def _files(reg, a):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python -m club", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m club",
+                                 description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--db", default="club.sqlite", help="the club's SQLite file")
     ap.add_argument("--broker-dir", default="club-broker",
                     help="the broker's folder (make broker runs Mosquitto there)")

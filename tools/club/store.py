@@ -139,7 +139,8 @@ class Store:
                 "INSERT INTO rejects (at, board, topic, reason) VALUES (?,?,?,?)",
                 (time.time() if now is None else now, str(board)[:40], str(topic)[:200],
                  str(reason)[:300]))
-            self.db.execute("DELETE FROM rejects WHERE rowid <= ?", (cur.lastrowid - keep,))
+            last = cur.lastrowid or 0
+            self.db.execute("DELETE FROM rejects WHERE rowid <= ?", (last - keep,))
 
     def rejects(self, limit=50):
         """The newest refused messages, newest first: dicts at, board, topic, reason."""
