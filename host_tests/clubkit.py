@@ -150,8 +150,9 @@ def logs_in(port, user=None, password=None, client_id=None):
 class Service:
     """The club service (tools/club) as a process: its page's port, its JSON, kill, restart."""
 
-    def __init__(self, folder, broker, client_id="club"):
+    def __init__(self, folder, broker, client_id="club", args=()):
         self.folder = str(folder)
+        self.args = list(args)  # more of the service's arguments (its account: --mqtt-...)
         self.db = os.path.join(self.folder, "club.sqlite")
         self.broker = broker
         self.client_id = client_id
@@ -167,10 +168,14 @@ class Service:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "club", "--broker", "127.0.0.1:%d" % self.broker.port,
                  "--db", self.db, "--http", str(self.port), "--bind", "127.0.0.1",
-                 "--client-id", self.client_id], stdout=log, stderr=log, env=env)
+                 "--client-id", self.client_id] + self.args, stdout=log, stderr=log, env=env)
         until("the club page on %d" % self.port,
               lambda: self.alive() and _accepts(self.port))
         until("the club service to subscribe", lambda: self.get("/health.json")["connected"])
+
+    def taken_over(self):
+        """Why the service gave up its MQTT connection (another client took its id)."""
+        return self.health()["taken_over"]
 
     def alive(self):
         if self.proc.poll() is not None:

@@ -140,7 +140,8 @@ def acl_text(boards, users, prefix=contract.PREFIX):
                     for k in ("status", "state", "game")]
     for u in users:
         out += ["", "user %s" % u, "topic read %s/+/status" % prefix,
-                "topic read %s/+/state" % prefix, "topic read %s/+/game" % prefix]
+                "topic read %s/+/state" % prefix, "topic read %s/+/game" % prefix,
+                "topic readwrite %s/_service/+/lock" % prefix]  # (service.py's lock)
     for b in boards:
         out += ["", "user %s" % b["name"]] + ["topic write %s/%s/%s" % (prefix, b["name"], k)
                                              for k in ("status", "state", "game")]

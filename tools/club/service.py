@@ -24,6 +24,8 @@ import json
 import logging
 import signal
 import os
+import re
+import secrets
 import socket
 import sqlite3
 import sys
@@ -140,16 +142,27 @@ class Club:
 
 # --- MQTT ----------------------------------------------------------------------------------
 
-TAKEN_OVER = 142  # MQTT 5's "session taken over": another client connected with our id
+TAKEN_OVER = 142  # MQTT 5's "session taken over" (Mosquitto 2.0 just closes the connection)
+
+
+def lock_topic(prefix, client_id):
+    """The retained topic where the service that last started with client_id leaves its
+    mark: <prefix>/_service/<client id>/lock (never a board's: four levels)."""
+    return "%s/_service/%s/lock" % (prefix, re.sub(r"[^A-Za-z0-9_-]", "_", client_id))
 
 
 def connect(club, host, port, client_id, user=None, password=None):
     """A paho client for club, connecting in the background (it reconnects by itself), as
     user with password (the service's own account). MQTT 5 with a session that never
     expires and no clean start: games sent while the service is down wait at the broker.
-    Another client connecting with the same client id takes the session over: the broker
-    says so (reason 142), and this service stops its MQTT connection and says why (on the
-    page and in /health.json) rather than take it back: two services never fight."""
+
+    Two services with one client id would take the session from each other at every
+    reconnect. So each start of the service leaves a random mark, retained, at its lock
+    topic (before it subscribes); at a reconnect it reads the mark again, and if another
+    service has left its own meanwhile, this one stops its MQTT connection and says why (on
+    the page and in /health.json) rather than take the session back: the newer one keeps
+    it, and the two never fight. (An MQTT 5 broker that says "session taken over" is taken
+    at its word.)"""
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                     protocol=mqtt.MQTTv5, manual_ack=True)
     if user:
@@ -158,6 +171,18 @@ def connect(club, host, port, client_id, user=None, password=None):
     c.max_inflight_messages_set(100)
     props = Properties(PacketTypes.CONNECT)
     props.SessionExpiryInterval = 0xFFFFFFFF  # never: the club's session is kept
+    lock = lock_topic(club.prefix, client_id)
+    mark = secrets.token_hex(8).encode()
+    connects = [0]
+
+    def give_up(client):
+        club.taken_over = ("another club service connected to the broker as client id %r "
+                           "and took this one's session: this service stopped its MQTT "
+                           "connection (give each club service its own --client-id)"
+                           % client_id)
+        club.connected = False
+        log.error(club.taken_over)
+        client.disconnect()  # (no reconnect: the other keeps the session)
 
     def on_connect(client, userdata, flags, reason, props):
         if reason.is_failure:
@@ -165,29 +190,36 @@ def connect(club, host, port, client_id, user=None, password=None):
                         "club broker-files, then restart or HUP the broker)"
                         if reason.value in (134, 135) else "")
             return
+        if club.taken_over:
+            client.disconnect()
+            return
+        connects[0] += 1
         club.connected = True
         log.info("connected to %s:%d as %s (session present: %s)", host, port, client_id,
                  flags.session_present)
-        client.subscribe(contract.topics(club.prefix))
+        if connects[0] == 1:  # this start's mark, before the subscription reads it back
+            client.publish(lock, mark, qos=1, retain=True)
+        client.subscribe(contract.topics(club.prefix) + [(lock, 1)])
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False
         if getattr(reason, "value", None) == TAKEN_OVER:
-            club.taken_over = ("another client connected to the broker as client id %r and "
-                               "took this service's session: this service stopped its MQTT "
-                               "connection (give each club service its own --client-id)"
-                               % client_id)
-            log.error(club.taken_over)
-            client.disconnect()  # (no reconnect: the other keeps the session)
+            give_up(client)
             return
-        log.warning("disconnected from the broker (%s): reconnecting", reason)
+        if not club.taken_over:
+            log.warning("disconnected from the broker (%s): reconnecting", reason)
 
     def on_message(client, userdata, m):
-        try:
-            club.handle(m.topic, m.payload)
-        except Exception:  # (the store failed: not acknowledged, the broker sends it again)
-            log.exception("could not keep the message on %s", m.topic)
-            return
+        if m.topic == lock:
+            if m.payload and m.payload != mark:
+                give_up(client)
+                return
+        else:
+            try:
+                club.handle(m.topic, m.payload)
+            except Exception:  # (the store failed: not acknowledged, the broker sends it again)
+                log.exception("could not keep the message on %s", m.topic)
+                return
         if m.qos:
             client.ack(m.mid, m.qos)
 
