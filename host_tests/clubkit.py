@@ -8,8 +8,10 @@ Credentials as a club has them (issue 30): the broker refuses anonymous clients 
 password file and ACL `python -m club broker-files` writes from the club's registry (the
 service's SQLite file, <the broker's folder>/../club.sqlite); each board is added to the
 registry (its key), logs in as itself and signs its games; the service logs in with its own
-account. Broker(anonymous=True) also lets in the boards the registry marks unsigned (the real
-firmware, which cannot log in or sign yet: test_club_night.py). Broker.admin is a test-only
+account. Broker.add_board(name, unsigned=True): a board the broker lets in anonymously to its
+own topics (the real firmware, which cannot log in or sign yet: test_club_night.py). The
+broker runs tools/club/mosquitto.conf as shipped, but for its port, user and paths.
+Broker.ADMIN is a test-only
 account that may read and write every club topic (an attacker with the broker's keys: what
 the club's own door refuses).
 
@@ -63,12 +65,13 @@ def _accepts(port):
 
 
 class Broker:
-    """Mosquitto with persistence (the club's session and queued games survive a restart),
-    its password file and ACL from the club's registry, anonymous clients refused."""
+    """Mosquitto with tools/club/mosquitto.conf (persistence: the club's session and queued
+    games survive a restart; anonymous clients refused), on 127.0.0.1 at a free port, its
+    password file and ACL from the club's registry, its files in folder."""
 
     ADMIN = ("admin", "admin-password")  # (test-only: every club topic, read and write)
 
-    def __init__(self, folder, port=None, db=None, anonymous=False):
+    def __init__(self, folder, port=None, db=None):
         self.folder = str(folder)
         os.makedirs(self.folder, exist_ok=True)
         self.port = port or free_port()
@@ -76,12 +79,20 @@ class Broker:
                                                     "club.sqlite"))
         self.conf = os.path.join(self.folder, "mosquitto.conf")
         self.files()
+        with open(os.path.join(ROOT, "tools", "club", "mosquitto.conf")) as f:
+            shipped = f.read()  # the club's config, but for where it listens and keeps files
+        lines = []
+        for line in shipped.splitlines():
+            key = line.split(" ", 1)[0]
+            lines.append({
+                "listener": "listener %d 127.0.0.1" % self.port,
+                "include_dir": "include_dir %s/conf.d" % self.folder,
+                "password_file": "password_file " + self.passwd,
+                "acl_file": "acl_file " + self.acl,
+                "persistence_location": "persistence_location %s/" % self.folder,
+                "user": "user " + pwd.getpwuid(os.getuid()).pw_name}.get(key, line))
         with open(self.conf, "w") as f:
-            f.write("listener %d 127.0.0.1\nallow_anonymous %s\npassword_file %s\n"
-                    "acl_file %s\npersistence true\npersistence_location %s/\n"
-                    "autosave_interval 1\nmax_queued_messages 0\nuser %s\n"
-                    % (self.port, "true" if anonymous else "false", self.passwd, self.acl,
-                       self.folder, pwd.getpwuid(os.getuid()).pw_name))
+            f.write("\n".join(lines) + "\n")
         self.db = os.path.join(self.folder, "mosquitto.db")
         self.proc = None
         self.start()
@@ -105,8 +116,8 @@ class Broker:
         secret = self.registry.add(name, unsigned)
         self.files()
         self.proc.send_signal(signal.SIGHUP)
-        until("the broker to know board %s" % name, lambda: unsigned or logs_in(
-            self.port, name, mqtt_password(secret)))
+        until("the broker to know board %s" % name, lambda: logs_in(
+            self.port, *(() if unsigned else (name, mqtt_password(secret)))))
         return secret
 
     def start(self):

@@ -202,8 +202,8 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
                                                                              parts):
     # the real firmware cannot log in or sign yet (issue 30's board side is to come): its
     # boards are in the club's registry as unsigned, and the broker lets them in anonymously
-    # to write their own topics only (clubkit.Broker(anonymous=True))
-    broker = parts(Broker, tmp_path / "broker", anonymous=True)
+    # to write their own topics only (the broker's conf.d/club-unsigned.conf and ACL)
+    broker = parts(Broker, tmp_path / "broker")
     for i in range(4):
         broker.add_board("t%d" % (i + 1), unsigned=True)
     svc = parts(Service, tmp_path, broker)

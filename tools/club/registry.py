@@ -8,7 +8,9 @@ In the club's SQLite file, beside the games (store.py):
 From them, broker_files() writes Mosquitto's password file (its PBKDF2-SHA512 "$7$" lines,
 made here with hashlib: no mosquitto_passwd needed) and its ACL: a board may write only under
 its own topics (<prefix>/<board>/status, state, game), a service account alone reads them all,
-and an anonymous client may do nothing (an unsigned board's topics excepted: it cannot log in).
+and an anonymous client may do nothing. An unsigned board (its firmware cannot log in yet) is
+the exception, said where it is made: conf.d/club-unsigned.conf lets anonymous clients in
+while the registry has one, and the ACL lets them write that board's topics alone.
 
 Key derivations (the board's side relies on them: docs/club-board.md):
     MQTT user of a board     its name
@@ -193,9 +195,19 @@ def broker_files(reg, folder, prefix=contract.PREFIX, service_user=SERVICE_USER,
     acl = os.path.join(folder, "club.acl")
     _write(passwd, "\n".join(lines) + "\n")
     _write(acl, acl_text(boards, sorted(users), prefix))
+    # the config's include_dir: anonymous clients let in (to an unsigned board's topics
+    # alone, by the ACL) only while the registry has an unsigned board
+    confd = os.path.join(folder, "conf.d")
+    os.makedirs(confd, exist_ok=True)
+    unsigned = [b["name"] for b in boards if b["unsigned"]]
+    extra = os.path.join(confd, "club-unsigned.conf")
+    _write(extra, "# Written by python -m club broker-files: do not edit.\n" + (
+        "# Unsigned boards (they cannot log in yet): %s\nallow_anonymous true\n"
+        % ", ".join(unsigned) if unsigned else "# No unsigned boards: anonymous clients "
+        "refused (mosquitto.conf).\n"))
     ids = _owner(owner)
     if ids is not None:
-        for p in (folder, passwd, acl):
+        for p in (folder, passwd, acl, confd, extra):
             os.chown(p, *ids)
     return passwd, acl
 
