@@ -337,3 +337,47 @@ def test_the_registry_makes_keys_passwords_and_the_acl(tmp_path):
     assert h.startswith("$7$101$MDAwMDAwMDAwMDAw$") and len(h.split("$")[-1]) == 88
     assert reg.remove("t1") and reg.board("t1") is None
     reg.close()
+
+
+def test_the_club_command_adds_lists_and_removes_boards_and_writes_the_broker_files(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from hostenv import ROOT
+
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools"))
+
+    def club(*args, ok=True):
+        r = subprocess.run([sys.executable, "-m", "club", *args], cwd=str(tmp_path), env=env,
+                           capture_output=True, text=True, timeout=60)
+        assert (r.returncode == 0) == ok, r.stderr
+        return r.stdout
+
+    (tmp_path / "wifi.json").write_text(json.dumps({"ssid": "club", "password": "pw",
+                                                    "broker": {"host": "192.168.1.20"}}))
+    out = json.loads(club("boards", "add", "t1", "--wifi", "wifi.json"))
+    secret = bytes.fromhex(out["broker"]["secret"])
+    assert out == {"broker": {"host": "192.168.1.20", "board": "t1", "secret": secret.hex()}}
+    assert len(secret) == 32
+    wifi = json.loads((tmp_path / "wifi-t1.json").read_text())
+    assert wifi == {"ssid": "club", "password": "pw", "broker": out["broker"]}
+    assert (tmp_path / "wifi-t1.json").stat().st_mode & 0o077 == 0  # (its key: private)
+    club("boards", "add", "old", "--unsigned", "--host", "10.0.0.2")
+    club("boards", "add", "t1", ok=False)  # taken
+    club("boards", "add", "club", ok=False)  # the service's account
+    club("boards", "add", "a/b", ok=False)
+    assert club("boards", "list").split() == ["old", "unsigned", "t1", "signed"]
+    broker = tmp_path / "club-broker"
+    passwd = (broker / "club.passwd").read_text().splitlines()
+    assert sorted(x.split(":")[0] for x in passwd) == ["club", "old", "t1"]
+    assert all(x.split(":", 1)[1].startswith("$7$101$") for x in passwd)
+    assert "user t1\ntopic write cribbage/t1/status" in (broker / "club.acl").read_text()
+    assert "allow_anonymous true" in (broker / "conf.d" / "club-unsigned.conf").read_text()
+    assert Registry(str(tmp_path / "club.sqlite")).secret("t1") == secret
+    club("boards", "remove", "old")
+    club("boards", "remove", "old", ok=False)
+    assert "allow_anonymous" not in "".join(
+        x for x in (broker / "conf.d" / "club-unsigned.conf").read_text().splitlines()
+        if not x.startswith("#"))
+    assert "old" not in (broker / "club.acl").read_text()

@@ -1,14 +1,16 @@
 """The club's commands for its boards and its broker (issue 30):
 
-    python -m club boards add NAME [--unsigned] [--host ADDRESS] [--port N]
+    python -m club boards add NAME [--unsigned] [--host ADDRESS] [--port N] [--wifi FILE]
     python -m club boards list
     python -m club boards remove NAME
     python -m club broker-files
     (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
 
 `boards add` makes the board's secret and prints the Wi-Fi file's broker entry that
-`make flash` writes onto the board; add, remove and broker-files write Mosquitto's password
-file and ACL into the broker's folder (registry.py) and, if the broker runs there
+`make flash` writes onto the board (with --wifi FILE: FILE's network and that entry written
+to wifi-NAME.json beside it, for make flash BOARD=... WIFI=wifi-NAME.json); add, remove and
+broker-files write Mosquitto's password file and ACL into the broker's folder (registry.py)
+and, if the broker runs there
 (club-broker/mosquitto.pid, `make broker` writes it), make it read them again (SIGHUP).
 """
 
@@ -62,9 +64,11 @@ def main(argv):
     add.add_argument("name")
     add.add_argument("--unsigned", action="store_true", help="its firmware cannot sign yet: "
                      "take its plain games (not authenticated: the page warns)")
-    add.add_argument("--host", default="BROKER-ADDRESS", help="the broker's address as the "
-                     "board sees it")
+    add.add_argument("--host", default=None, help="the broker's address as the board sees it "
+                     "(default: the Wi-Fi file's broker host, if it names one)")
     add.add_argument("--port", type=int, default=None)
+    add.add_argument("--wifi", default=None, help="a Wi-Fi file ({\"ssid\", \"password\"}): "
+                     "written again as wifi-NAME.json beside it, with the board's entry")
     bs.add_parser("list")
     rm = bs.add_parser("remove")
     rm.add_argument("name")
@@ -91,10 +95,25 @@ def main(argv):
                 print(e, file=sys.stderr)
                 return 1
             _files(reg, a)
-            entry = {"host": a.host, "board": a.name, "secret": secret.hex()}
-            if a.port:
-                entry["port"] = a.port
+            cfg = None
+            if a.wifi:
+                with open(a.wifi) as f:
+                    cfg = json.load(f)
+            old = cfg.get("broker") if isinstance(cfg, dict) else None
+            old = old if isinstance(old, dict) else {}
+            entry = {"host": a.host or old.get("host") or "BROKER-ADDRESS", "board": a.name,
+                     "secret": secret.hex()}
+            if a.port or old.get("port"):
+                entry["port"] = a.port or old["port"]
             print(json.dumps({"broker": entry}))
+            if cfg is not None:
+                cfg["broker"] = entry
+                out = os.path.join(os.path.dirname(a.wifi) or ".", "wifi-%s.json" % a.name)
+                fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w") as f:
+                    json.dump(cfg, f)
+                print("wrote %s (the board's key is in it: keep it private): make flash "
+                      "BOARD=... WIFI=%s" % (out, out), file=sys.stderr)
     finally:
         reg.close()
     return 0

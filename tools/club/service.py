@@ -3,14 +3,21 @@ game in SQLite, and serves the club page.
 
     python -m club [--broker HOST[:PORT]] [--prefix cribbage] [--db club.sqlite]
                    [--http 8124] [--bind 0.0.0.0] [--client-id club] [--pin PIN]
-    (make club BROKER=... ; tools/ on the path)
+                   [--mqtt-user club] [--mqtt-password PW | --mqtt-password-file F]
+    (make club BROKER=... ; tools/ on the path; python -m club boards ...: cli.py)
+
+Issue 30: the service logs in with its own account (its password from the club's database,
+made with the broker's files by `python -m club broker-files`, unless given), and takes only
+what passes the door (intake.py: the board known, its game signed, its JSON in shape); every
+refused message is acknowledged, counted and kept (store.rejects()).
 
 The MQTT session is persistent (clean session off, a fixed client id, QoS 1): games the boards
 send while the service is down wait at the broker and arrive when it is back. A game message
 is acknowledged only once it is committed to SQLite (manual acknowledgement), so a service
-killed half way gets it again; its record id keys it, so a resend counts once. A message that
-breaks the contract (contract.py) is logged and dropped (and acknowledged: sending it again
-would not mend it). Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=,
+killed half way gets it again; its record id and its board's counter key it, so a resend counts
+once. A message refused at the door is logged, kept and acknowledged (sending it again would
+not mend it): only a failing database write withholds the acknowledgement.
+Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=,
 /game?id=, /race.svg?id=, /director; data: /games.json, /games.csv, /standings.json,
 /state.json, /tournament.json, /players.json (the tournament's players, then tonight's other
 names: the list a board's page offers), /health.json. The JSON is any page's to read (CORS:
