@@ -381,3 +381,34 @@ def test_the_club_command_adds_lists_and_removes_boards_and_writes_the_broker_fi
         x for x in (broker / "conf.d" / "club-unsigned.conf").read_text().splitlines()
         if not x.startswith("#"))
     assert "old" not in (broker / "club.acl").read_text()
+
+
+def test_the_boards_reference_signer_signs_as_the_club_verifies_on_micropython(tmp_path):
+    """tools/club/mpsign.py on the MicroPython unix port: its payload verifies at the club
+    and its MQTT password is the registry's (the board's engineer builds from it)."""
+    import os
+    import shutil
+    import subprocess
+
+    from hostenv import ROOT
+
+    mp = shutil.which("micropython") or os.path.join(ROOT, ".venv", "bin", "micropython")
+    if not os.path.exists(mp):
+        pytest.skip("no micropython (make venv installs it)")
+    b = SimBoard("t1", seed=5, secret=bytes(range(32)))
+    b.seat(["Ann", "Bob"])
+    data = payload(b.play())
+    (tmp_path / "game.json").write_bytes(data)
+    script = (
+        "import sys\nsys.path.insert(0, %r)\nimport mpsign\n"
+        "s = mpsign.Signer(bytes(range(32)))\ns.start(41)\n"
+        "f = open(%r, 'rb')\nwhile True:\n    part = f.read(100)\n    if not part:\n"
+        "        break\n    s.update(part)\nsys.stdout.write(s.head().decode())\n"
+        "print(mpsign.mqtt_password(bytes(range(32))))\n"
+        % (os.path.join(ROOT, "tools", "club"), str(tmp_path / "game.json")))
+    out = subprocess.run([mp, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    head, pw = out.stdout.split("\n")[:2]
+    signed = (head + "\n").encode() + data
+    assert sign.verify(bytes(range(32)), signed) == (41, head[:64], data)
+    assert pw == sign.mqtt_password(bytes(range(32)))
