@@ -71,6 +71,7 @@ def _bad_games(g):
         "a side's name missing": lambda m: m["game"]["by_side"][1].pop("name"),
         "a side's name of 10 KB": side(1, name="x" * 10000),
         "n29 2000000": side(0, n29=2000000),
+        "more 29s than hands and cribs": side(0, n29=200),
         "n28 -1": side(1, n28=-1),
         "deals a string": lambda m: m["game"].update(deals="11"),
         "by_deal not a list": lambda m: m["game"].update(by_deal={"a": 1}),

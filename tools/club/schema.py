@@ -178,9 +178,11 @@ def _consistent(m):
         if k != g.winner and s.score >= g.target:
             raise BadMessage("game: side %d reached %d (%d) but side %d won"
                              % (k, g.target, s.score, g.winner))
-        if (s.n28 or 0) + (s.n29 or 0) > 2 * max(g.deals, len(g.by_deal)):
-            raise BadMessage("game.by_side[%d]: %s 28s and %s 29s in %d deals"
-                             % (k, s.n28, s.n29, g.deals))
+        shown = ((s.hands or 0) + (s.cribs or 0) if s.hands is not None
+                 else 4 * max(g.deals, len(g.by_deal)))  # (a side's hands and cribs)
+        if (s.n28 or 0) + (s.n29 or 0) > shown:
+            raise BadMessage("game.by_side[%d]: %s 28s and %s 29s in %d hands and cribs"
+                             % (k, s.n28, s.n29, shown))
     if len(g.by_deal) > max(g.deals, 0):
         raise BadMessage("game.by_deal: %d deals of %d" % (len(g.by_deal), g.deals))
     for i, d in enumerate(g.by_deal):
