@@ -8,8 +8,8 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club broker \
-	club-board
+.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures \
+	broker club-board
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -35,6 +35,7 @@ help:
 	@echo "make broker  - the club's Mosquitto in club-broker/ (its password file and ACL from club.sqlite)"
 	@echo "make club-board NAME=t1 [WIFI=wifi.json] [HOST=192.168.1.20] [UNSIGNED=1] - a board for the"
 	@echo "               club: its key; with WIFI, writes wifi-t1.json for make flash (docs/club.md)"
+	@echo "make club-pictures - docs/club-*.png: the club's pages in Chromium (a simulated night)"
 	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
 	@echo "make pcb     - regenerate hardware/pcb/: the track as a KiCad board, Gerbers, BOM, CPL,"
 	@echo "               picture, and check them (needs KiCad 6: apt-get install kicad kicad-footprints)"
@@ -136,10 +137,10 @@ hardware: $(STAMP)
 	$(BIN)/python tools/keymap_card.py
 
 # --- hardware/pcb/ (issue 25): KiCad 6's pcbnew lives in the system python3, not in .venv:
-# tools/pcb_check.py runs the generator (tools/pcb_board.py) under it, then checks in .venv.
+# tools/pcb/check.py runs the generator (tools/pcb/generate.py) under it, then checks in .venv.
 KICAD_PY ?= /usr/bin/python3
 pcb: $(STAMP)
-	KICAD_PY=$(KICAD_PY) $(BIN)/python tools/pcb_check.py --generate
+	KICAD_PY=$(KICAD_PY) PYTHONPATH=tools $(BIN)/python -m pcb.check --generate
 
 # --- club night (issue 24): the club service (tools/club; docs/club.md says how to run a night) ---
 BROKER ?= 127.0.0.1:1883
@@ -156,3 +157,6 @@ broker: $(STAMP)
 club-board: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m club boards add $(NAME) $(if $(HOST),--host $(HOST)) \
 		$(if $(WIFI),--wifi $(WIFI)) $(if $(UNSIGNED),--unsigned)
+
+club-pictures: $(STAMP)  # docs/club-*.png: the club's pages in Chromium (tools/club/screenshots.py)
+	PYTHONPATH=tools $(BIN)/python -m club.screenshots docs

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Board, Broker, Service
+from clubweb import PASSWORD, set_password
 from hostenv import ROOT
 from club import night, tournament
 from test_web_browser import ARGS, CHROMIUM
@@ -28,6 +29,7 @@ def test_the_club_page_in_a_browser(tmp_path):
     from playwright.sync_api import sync_playwright, expect
 
     broker = Broker(tmp_path / "broker")
+    set_password(tmp_path / "club.sqlite")  # the director's, set at the first start
     svc = Service(tmp_path, broker)
     boards = []
     try:
@@ -35,8 +37,11 @@ def test_the_club_page_in_a_browser(tmp_path):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             page = browser.new_page(viewport={"width": 1100, "height": 1400})
             url = "http://127.0.0.1:%d" % svc.port
-            # the director enters the tournament
+            # the director logs in and enters the tournament
             page.goto(url + "/director")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button:has-text('Log in')")
+            expect(page.locator("body")).to_contain_text("logged in")
             page.fill("textarea[name=players]", "\n".join(PLAYERS))
             page.fill("input[name=games]", "3")
             page.fill("input[name=tables]", "2")

@@ -17,6 +17,7 @@ import urllib.request
 import pytest
 
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
+from clubweb import DirectorBrowser, set_password
 from club import tournament
 from club.service import Club, serve, today
 from hostenv import ROOT
@@ -235,26 +236,19 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
 def test_the_directors_form_refuses_names_no_board_can_keep_and_keeps_what_was_typed(tmp_path):
     """A tournament's players are named at the boards (at most 7 letters, digits, space . -):
     a name no board can keep is refused with the reason, the form comes back as typed and no
-    tournament starts; the names put right, it starts."""
-    import urllib.error
-    import urllib.parse
-
+    tournament starts; the names put right, it starts. (The director logged in: clubweb.)"""
     club = Club(str(tmp_path / "c.sqlite"))
+    set_password(tmp_path / "c.sqlite")
     httpd = serve(club, "127.0.0.1", 0)
     t = threading.Thread(target=httpd.serve_forever, daemon=True)
     t.start()
 
     def post(players):
-        data = urllib.parse.urlencode({"players": players, "games": "3", "tables": "2",
-                                       "do": "start"}).encode()
-        try:
-            with urllib.request.urlopen(url + "/director", data, timeout=10) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode()
+        return director.post(players=players, games="3", tables="2", do="start")
 
     try:
         url = "http://127.0.0.1:%d" % httpd.server_address[1]
+        director = DirectorBrowser(url).login()
         status, body = post("Ann\nMargaretha\nCy\nD&D\n")
         assert status == 400
         assert "at most 7" in body and "not Margaretha, D&amp;D" in body

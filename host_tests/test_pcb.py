@@ -2,20 +2,22 @@
 checked, not trusted.
 
 Without KiCad these still read the committed board files, Gerbers, BOM and pick-and-place back
-(tools/pcb_check.py, in .venv) and check them against firmware/board/layout.py; with KiCad 6
-(the system python3's pcbnew: `apt-get install kicad kicad-footprints`, as .ci/run does) they
-also run the generator (tools/pcb_board.py, as a subprocess) with its DRC and check that the
-committed files are what it makes.
+(tools/pcb/check.py, in .venv) and check them against firmware/board/layout.py and the board
+file's pins (firmware/boards/pico.py); with KiCad 6 (the system python3's pcbnew: `apt-get
+install kicad kicad-footprints`, as .ci/run does) they also run the generator
+(tools/pcb/generate.py, as a subprocess) with its DRC and check that the committed files are
+what it makes, byte for byte.
 """
 
 import os
 import shutil
 import subprocess
 
-import pcb_check
-import pcb_parts
 import pytest
 from board import layout as layout_mod
+from pcb import check as pcb_check
+from pcb import fab
+from pcb import parts as pcb_parts
 
 OPTIONS = sorted(pcb_check.OPTIONS)
 
@@ -70,8 +72,9 @@ def test_bom_and_pick_and_place_are_the_boards(boards, led):
     board, info = boards[led]
     folder = pcb_check.option_dir(led)
     assert pcb_check.check_fab(board, info, folder) == []
-    _bom, cpl = pcb_check.fab_rows(board, info)
-    assert sum(1 for r in cpl if r[0].startswith("D") and r[0] != "D254") == 253
+    _bom, cpl = fab.fab_rows(board, info)
+    leds = {"D%d" % (p + 1) for p in range(layout_mod.Layout().count)}
+    assert sum(1 for r in cpl if r[0] in leds) == 253
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -207,7 +210,248 @@ def test_generator_makes_the_committed_board(tmp_path, boards, led):
             [(p["number"], p["net"]) for p in other["pads"]]
     assert sorted(fresh.segments) == sorted(committed.segments)
     assert sorted(map(tuple, fresh.vias)) == sorted(map(tuple, committed.vias))
-    assert pcb_check.fab_text(fresh, info) == pcb_check.fab_text(committed, cinfo)
+    assert fab.fab_text(fresh, info) == fab.fab_text(committed, cinfo)
     z = os.path.join(out, "cribbage-track-%s-gerbers.zip" % info["led"])
     assert pcb_check.check_gerbers(fresh, info, z) == []
+    # byte for byte: the board file, Gerbers, DRC report and board.json as committed (by the
+    # same KiCad: another release may write its files differently)
+    folder = pcb_check.option_dir(led)
+    if info["kicad"] == cinfo["kicad"]:
+        for f in sorted(os.listdir(out)):
+            assert _bytes(os.path.join(out, f)) == _bytes(os.path.join(folder, f)), f
     shutil.rmtree(out)
+
+
+# --- issue 32: protection, the LED rail's switch, sensors, fabrication -----------------------
+
+def _fresh(led="2020"):
+    """A board read afresh (the tests below change it)."""
+    return pcb_check.load(led)
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_power_parts_on_the_pins_the_board_file_names(boards, led):
+    board, _info = boards[led]
+    assert pcb_check.check_power(board) == []
+    pins = pcb_check.board_pins()
+    assert pins == {"LED_POWER": 22, "LIGHT_ADC": 27, "SUPPLY_ADC": 28}
+    u2 = {p["number"]: p["net"] for p in board.footprints["U2"]["pads"]}
+    q3_gate = board.pad("Q3", "1")["net"]
+    assert u2[str(pcb_check.PICO_PHYSICAL[pins["LED_POWER"]])] == q3_gate == "LED_POWER"
+
+
+def test_a_pin_the_board_does_not_route_is_caught(boards):
+    """Name another pin in the board file and the committed board no longer passes: board
+    and firmware cannot disagree."""
+    board, _info = boards["2020"]
+    for name, other in (("LED_POWER", 26), ("LIGHT_ADC", 26), ("SUPPLY_ADC", 26)):
+        pins = dict(pcb_check.board_pins(), **{name: other})
+        problems = pcb_check.check_power(board, pins)
+        assert problems and any(name in p for p in problems), name
+
+
+def test_pico_and_pico_w_must_name_the_same_pins(boards, monkeypatch):
+    from boards import pico_w
+    monkeypatch.setattr(pico_w, "LIGHT_ADC", 26)
+    assert any("pico_w.py" in p for p in pcb_check.check_power(boards["2020"][0]))
+
+
+def test_no_pull_up_or_pull_down_is_caught():
+    board, _info = _fresh()
+    for ref in ("R2", "R3"):  # Q2's gate pull-up, Q3's gate pull-down
+        for p in board.footprints[ref]["pads"]:
+            p["net"] = "NC_" + ref
+    problems = pcb_check.check_power(board)
+    assert any("pull-up" in p for p in problems)
+    assert any("pull-down" in p for p in problems)
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_every_5v_consumer_is_behind_the_protection(boards, led):
+    assert pcb_check.check_protection(boards[led][0]) == []
+
+
+def test_a_consumer_before_the_protection_is_caught():
+    board, _info = _fresh()
+    board.pad("C255", "1")["net"] = "VIN"  # the 1000 uF on the raw input
+    board.pad("D254", "2")["net"] = board.pad("Q1", "2")["net"]  # the Pico between Q1 and F1
+    problems = pcb_check.check_protection(board)
+    assert any("C255 pad 1" in p and "unprotected" in p for p in problems)
+    assert any("D254 pad 2" in p for p in problems)
+    board, _info = _fresh()
+    board.pad("Q1", "1")["net"] = "VIN"  # a reverse FET whose gate is not on ground
+    assert pcb_check.check_protection(board)
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_drc_has_no_warning_either(boards, led):
+    """The silkscreen over pads and off the board (63 and 33 warnings before) is gone, and a
+    warning of any kind fails the check."""
+    _board, info = boards[led]
+    assert info["drc_warnings"] == 0
+    assert pcb_check.check_drc(dict(info, drc_warnings=3))
+    assert pcb_check.check_drc({k: v for k, v in info.items() if k != "drc_warnings"})
+    with open(os.path.join(pcb_check.option_dir(led), "drc.rpt")) as f:
+        assert "0 errors, 0 unconnected items, 0 warnings" in f.read()
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_pours_join_pads_through_thermal_reliefs(boards, led):
+    board, _info = boards[led]
+    assert pcb_check.check_zones(board) == []
+    assert {z["net"] for z in board.zones} == {"GND", pcb_parts.LED_RAIL}
+    solid = [dict(z, pads="solid") for z in board.zones]
+    board2, _ = _fresh(led)
+    board2.zones = solid
+    assert len(pcb_check.check_zones(board2)) == 2
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_fiducials_test_points_and_pin_1_marks(boards, led):
+    board, info = boards[led]
+    assert pcb_check.check_marks(board, info) == []
+    board2, _ = _fresh(led)
+    for ref in [r for r in board2.footprints if r.startswith(("FID", "TP2"))]:
+        del board2.footprints[ref]
+    problems = pcb_check.check_marks(board2, info)
+    assert any("fiducials" in p for p in problems) and any("ground" in p for p in problems)
+
+
+def test_the_reverse_mount_footprint_meets_the_fab_tolerance():
+    part = pcb_parts.PARTS["mini-e"]
+    assert pcb_check.check_footprint(part) == []
+    (bl, bw), (cl, cw) = part.DATASHEET["body"], part.CUTOUT
+    assert min(cl - bl, cw - bw) / 2 >= part.MILL_TOL + 0.05  # was 0.15 per side
+    saved = (part.CUTOUT, part.PIN1_DOT, part.COURTYARD)
+    try:
+        part.CUTOUT = (3.50, 3.10)  # the old cutout: 0.15 mm per side
+        assert any("milling" in p for p in pcb_check.check_footprint(part))
+        part.CUTOUT = saved[0]
+        part.PIN1_DOT = (-4.05, -1.35)  # beside pad 3 (VSS): a backwards mark
+        assert any("nearest pad 3" in p for p in pcb_check.check_footprint(part))
+        part.PIN1_DOT = saved[1]
+        part.COURTYARD = ((-3.0, -1.0), (3.0, -1.0), (3.0, 1.0), (-3.0, 1.0))
+        assert any("courtyard" in p for p in pcb_check.check_footprint(part))
+    finally:
+        part.CUTOUT, part.PIN1_DOT, part.COURTYARD = saved
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_bom_has_an_assemblers_part_number_for_every_assembled_part(boards, led):
+    board, info = boards[led]
+    assert pcb_check.check_bom(board, info) == []
+    bom, _cpl = fab.fab_rows(board, info)
+    for value, _refs, _fp, lcsc, _mfr, mpn, _desc, how in bom:
+        assert (mpn and mpn != "any") or how.startswith("hand"), value
+        if how == "assembled (SMD)":
+            assert lcsc.startswith("C") and lcsc[1:].isdigit(), value
+    # the Pico's sockets have their row, and the Pico its own
+    assert any(r[0] == "1x20 socket" and r[1] == "(2 x U2)" for r in bom)
+    assert any(r[1] == "U2" for r in bom)
+    # the LEDs: the 2020's from LCSC, the mini-E's from the maker's reel
+    led_row = next(r for r in bom if r[0] == pcb_parts.PARTS[led].value)
+    assert led_row[3] == ("C965555" if led == "2020" else "")
+
+
+def test_a_part_without_a_number_or_a_row_is_caught(boards):
+    board, info = boards["2020"]
+    parts, extra = fab.table()
+    parts = {k: dict(v) for k, v in parts.items()}
+    parts["330", "R_0603_1608Metric"]["lcsc"] = ""
+    del parts["AO3401A", "SOT-23"]
+    problems = pcb_check.check_bom(board, info, (parts, extra))
+    assert any("R1" in p and "LCSC" in p for p in problems)
+    assert any("AO3401A" in p and "no row" in p for p in problems)
+
+
+def test_cpl_rotation_per_side():
+    # top: KiCad's angle plus the reel's correction; back: seen from below
+    assert fab.cpl_rotation(90, False) == 90
+    assert fab.cpl_rotation(90, False, 180) == 270
+    assert fab.cpl_rotation(0, True) == 180
+    assert fab.cpl_rotation(90, True) == 90
+    assert fab.cpl_rotation(270, True, 180) == 90
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_committed_cpl_rotations_are_each_sides(boards, led, tmp_path):
+    board, info = boards[led]
+    folder = pcb_check.option_dir(led)
+    assert pcb_check.check_rotations(board, info, folder) == []
+    # KiCad's raw angles (the old file) fail on the back; a wrong side fails anywhere
+    name = "cribbage-track-%s-cpl.csv" % info["led"]
+    with open(os.path.join(folder, name)) as f:
+        rows = f.read().split("\n")
+    bad = []
+    for r in rows:
+        cells = r.split(",")
+        if len(cells) == 5 and cells[0] in board.footprints:
+            fp = board.footprints[cells[0]]
+            cells[4] = "%g" % (fp["rot"] % 360)
+            if fp["layer"] == "F.Cu":
+                cells[3] = "Bottom" if cells[0] == "R1" else cells[3]
+        bad.append(",".join(cells))
+    (tmp_path / name).write_text("\n".join(bad))
+    problems = pcb_check.check_rotations(board, info, str(tmp_path))
+    assert any("R1" in p for p in problems)
+    raw_wrong = [ref for ref, fp in board.footprints.items() if fp["layer"] == "B.Cu"
+                 and ref in {r.split(",")[0] for r in rows}
+                 and fp["rot"] % 360 != fab.cpl_rotation(fp["rot"], True)]
+    assert bool(raw_wrong) == pcb_parts.PARTS[led].back  # the back's LEDs off the axis
+    assert all(any(p.startswith(ref + ":") for p in problems) for ref in raw_wrong)
+
+
+def _bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_PCBNEW, reason=NO_KICAD)
+def test_make_pcb_twice_gives_the_same_bytes(tmp_path):
+    """Two runs of the generator write the same bytes in every file (sorted parts, derived
+    ids, no dates), and the same as committed: `make pcb` leaves git clean."""
+    runs = []
+    for n in range(2):
+        out = str(tmp_path / str(n))
+        pcb_check.generate("2020", out)
+        runs.append({f: _bytes(os.path.join(out, f)) for f in sorted(os.listdir(out))})
+    assert runs[0].keys() == runs[1].keys()
+    for f in runs[0]:
+        assert runs[0][f] == runs[1][f], f
+    folder = pcb_check.option_dir("2020")
+    _board, info = pcb_check.load("2020", str(tmp_path / "0"))
+    if info["kicad"] != pcb_check.load("2020")[1]["kicad"]:
+        return  # committed by another KiCad release: the two runs above still agree
+    for f, data in runs[0].items():
+        with open(os.path.join(folder, f), "rb") as fh:
+            assert fh.read() == data, f
+
+
+def test_the_guide_says_where_the_mounting_holes_are(boards):
+    """docs/pcb.md lists every mounting hole where the board has it (mm from the bottom-left
+    corner), and says the corner without one."""
+    with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
+        guide = f.read()
+    for led in OPTIONS:
+        board, info = boards[led]
+        left, _top, _right, bottom = info["outline_mm"]
+        holes = [fp for ref, fp in board.footprints.items() if ref.startswith("H")]
+        assert len(holes) == 5
+        for fp in holes:
+            where = "(%g, %g)" % (round(fp["at"][0] - left, 1), round(bottom - fp["at"][1], 1))
+            assert where in guide, where
+    assert "five M3" in guide and "top-left corner is the Pico's" in guide
+
+
+def test_the_guide_states_the_mosfets_figures():
+    """docs/pcb.md's drop and dissipation per MOSFET are the default limit's current through
+    the AO3401A's worst RDS(on); the advice keeps the limit where those figures hold."""
+    with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
+        guide = f.read()
+    volts, watts = pcb_check.fet_figures()
+    assert "at most %.2f V and dissipates at most %.2f W" % (volts, watts) in guide
+    assert "below %d mohm" % round(pcb_check.FET_RDS_OHM * 1000) in guide
+    assert "%d A hold" % (pcb_check.PTC_HOLD_MA // 1000) in guide
+    assert pcb_check.current_need_ma() < pcb_check.PTC_HOLD_MA  # the default runs under it
+    assert "**Keep the\n`limit` setting at its default, 2000 mA" in guide

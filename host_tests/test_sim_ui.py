@@ -302,6 +302,7 @@ def test_a_small_terminal_keeps_the_track_on_screen(tmp_path):
         assert all(len(visible(x)) < 80 for x in lines)
         assert holes(lines) > 200  # the track
         assert lines[-1].startswith("Esc or Ctrl-C quits; keys:")
+        assert "l+key=long press" in lines[-1]  # whole, not cut at 80 columns (issue 35.21)
 
 
 def test_the_simulator_shows_the_apps_own_key_map():

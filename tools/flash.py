@@ -638,14 +638,18 @@ def read_wifi(path):
     country = cfg.get("country", "GB")
     if not (isinstance(country, str) and len(country) == 2 and country.isalpha()):
         raise FlashError('the Wi-Fi file %s: "country" is two letters, like "GB" or "US"' % path)
-    if "broker" in cfg:  # the club's MQTT broker (board/publish.py): checked as the board reads it
+    if "broker" in cfg:  # the club's MQTT broker (board/publish.py): checked as the board reads
+        # it, and what is wrong said field by field (boards/wifiwhy.py, the board's own words)
+        from boards import wifiwhy
+
+        why = wifiwhy.broker(cfg)
+        if why:  # the field and why, then the entry's whole form
+            raise FlashError("the Wi-Fi file %s: %s%s" % (
+                path, why, "" if wifiwhy.BROKER in why else ". " + wifiwhy.BROKER))
         from boards.wifi import broker
 
-        if broker(path, b"\0\0\0") is None:
-            raise FlashError('the Wi-Fi file %s: "broker" is {"host": "192.168.1.10"} (the '
-                             'club\'s MQTT broker), with optional "port" (1883), "prefix" '
-                             '("cribbage") and "board" (this board\'s id, up to 16 letters, '
-                             'digits, - or _)' % path)
+        if broker(path, b"\0\0\0") is None:  # (wifiwhy and wifi agree: test_wifi_why)
+            raise FlashError("the Wi-Fi file %s: %s" % (path, wifiwhy.BROKER))
     if "club" in cfg:  # the club page's address, where the board's page asks the club's names
         why = _club_why(cfg["club"]) or ("" if "broker" in cfg else 'no "broker" is named')
         if why:

@@ -4,6 +4,12 @@
   keypad     rows GP2 GP3 GP4 GP5 (open drain), columns GP6 GP7 GP8 GP9 (pull-ups)
   buttons    GP10 GP11 (+1 for side 1 / side 2; to ground, pull-ups)
   display    I2C0: SDA GP20, SCL GP21, SSD1306 at 0x3C (optional: found by a bus scan)
+  LED rail   GP22 high = the LEDs' 5 V on (the PCB's P-MOSFET switch, docs/pcb.md); its gate
+             is pulled off, so the rail stays off from power-up until the firmware drives it
+  light      GP27 = ADC1: a phototransistor into 10k, higher = brighter room
+  supply     GP28 = ADC2: the battery's voltage through 100k/100k (half of it; 0 V = no
+             battery, on the mains supply). Not GP29/ADC3 (the Pico's own VSYS/3): on the
+             Pico W GP29 is also the radio's clock line, so it cannot be read while Wi-Fi runs
 """
 
 LED_PIN = 0
@@ -11,6 +17,10 @@ ROWS = (2, 3, 4, 5)
 COLS = (6, 7, 8, 9)
 BUTTONS = (10, 11)
 I2C = (0, 20, 21)  # bus id, sda, scl
+LED_POWER = 22  # output: high turns the LED rail on (off at power-up)
+LIGHT_ADC = 27  # ADC1: ambient light
+SUPPLY_ADC = 28  # ADC2: battery voltage / 2 (SUPPLY_DIVIDER)
+SUPPLY_DIVIDER = 2  # volts at the battery per volt at SUPPLY_ADC (100k over 100k)
 LED_ORDER = "GRB"  # colours on the wire: WS2812B strips GRB; "RGB" for PL9823 THT LEDs
 KEYPAD_TIMER = -1  # the keypad scan's machine.Timer: the RP2040's are virtual (id -1), their
 # callback soft (run between bytecodes: the page's Python work cannot hold it off)

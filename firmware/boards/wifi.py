@@ -4,6 +4,10 @@ regulatory domain, two letters, where the port sets one), written by `make flash
 (never in the build, never served by the page, never printed). The board's name on the
 network is "cribbage" (http://cribbage.local/ where the port answers mDNS); otherwise the
 display shows the address.
+
+A file that cannot be used is said on the console (the board's log), naming the field and
+what is wrong with it (boards/wifiwhy.py, loaded only then): "wifi: /wifi.json: ..." when the
+board cannot join, "club: /wifi.json: ..." when the broker entry is refused.
 """
 
 from micropython import const
@@ -38,6 +42,7 @@ def joiner(path=PATH, setup=None, light=None):
             if not (isinstance(ssid, str) and ssid and isinstance(password, str)):
                 raise ValueError
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            why("wifi", path, "credentials", "no Wi-Fi: the board plays without its page")
             return None  # no credentials: no page
         try:
             network.hostname(cfg.get("hostname", "cribbage"))  # mDNS name (MicroPython 1.20+)
@@ -88,21 +93,48 @@ def broker(path=PATH, uid=b""):
         if isinstance(b, str):
             b = {"host": b}
         host = b["host"]
-        if not (isinstance(host, str) and host):
-            return None
+        board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
+        port = b.get("port", 1883)
+        prefix = b.get("prefix", "cribbage")
+        if not (isinstance(host, str) and host and _word(board, 16) and _word(prefix, 32)
+                and type(port) is int and 0 < port < 65536):
+            raise ValueError
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        # none named, or no file: nothing to say (joiner says a missing file); else what is
+        # wrong (tools/flash.py says it before it is written)
+        why("club", path, "broker", "the board publishes nothing to the club")
         return None
-    board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
-    port = b.get("port", 1883)
-    prefix = b.get("prefix", "cribbage")
-    if not (_word(board, 16) and _word(prefix, 32) and isinstance(port, int)
-            and 0 < port < 65536):
-        return None  # (tools/flash.py says why before it is written)
     out = {"host": host, "port": port, "prefix": prefix, "board": board}
     club = cfg.get("club")
     if isinstance(club, str) and club:
         out["club"] = club
     return out
+
+
+def why(who, path, check, then):
+    """Say on the console what is wrong with the Wi-Fi file at path, if anything (fault()),
+    and then what follows: 'club: /wifi.json: "broker": "port" is ...; the board ...'."""
+    t = fault(path, check)
+    if t:
+        print("%s: %s; %s" % (who, t, then))
+
+
+def fault(path=PATH, check="broker"):
+    """What is wrong with the Wi-Fi file at path, naming the file and the field ("" when
+    nothing is): check "broker", its broker entry (none, or no file: nothing wrong), or
+    "credentials", the network (no file: wrong). For the console and the page's club status:
+    boards/wifiwhy.py's fault(), loaded for this and let go (a board whose file is right
+    never holds it)."""
+    try:
+        from boards import wifiwhy
+
+        return wifiwhy.fault(path, check)
+    except Exception as e:  # noqa: BLE001  (no room to explain: say that much)
+        return "%s cannot be used (%r)" % (path, e)
+    finally:
+        from board.fault import forget
+
+        forget("boards.wifiwhy")
 
 
 def _word(s, n):

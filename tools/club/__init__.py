@@ -12,7 +12,10 @@ how to run it and what the messages are.
                   withdrawn); the refused; the tournament
     night.py      standings by ACC game points, a player's games, special hands, the race
     tournament.py pairings (rotation), the top quarter's knock-out bracket
-    page.py       the club page, the projector view, the race chart (HTML, SVG)
-    service.py    the service: MQTT subscriber and the page's HTTP server (python -m club)
+    page.py       the pages' data, drawn by templates/ (Jinja2, autoescaped): HTML and SVG
+    web.py        the web side: Flask's routes on waitress; the CSV
+    director.py   the director's password, sessions, tries, kept tournaments and log
+    service.py    the service: MQTT subscriber, and main() (python -m club)
+    screenshots.py  the pages pictured in Chromium for docs/club.md (make club-pictures)
     simboard.py   simulated boards: real games of the core as the messages a board sends
 """

@@ -19,7 +19,7 @@ class Signer:
         k[:len(secret)] = secret
         self.ipad = bytes(b ^ 0x36 for b in k)
         self.opad = bytes(b ^ 0x5C for b in k)
-        self.h = None
+        self.h = hashlib.sha256()  # (start() begins each message)
         self.counter = 0
 
     def start(self, counter):

@@ -1,9 +1,19 @@
-"""The club page, the projector view and the race chart: HTML and SVG as strings, drawn from
-the night's games (night.py), the tournament (tournament.py) and the boards' live states.
-No script: the pages refresh themselves (meta refresh), so any browser on the club's network,
-and a projector's, shows them."""
+"""The club page, the projector view, a game's page, a player's, the director's and the race
+chart: data from the night's games (night.py), the tournament (tournament.py) and the boards'
+live states, drawn by the Jinja2 templates in templates/ (autoescaped: a name is text, never
+markup). No script: the pages refresh themselves (meta refresh), so any browser on the club's
+network, and a projector's, shows them.
 
-from html import escape
+Whatever got into the store is read with care: sift() parts the games whose every field a page
+reads is sound from the rest, which show as "bad record" and count for nobody; a board's live
+state that cannot be drawn shows as "bad record" too. No stored row can make a page fail or
+grow past its bounds."""
+
+import os
+from urllib.parse import quote
+
+import jinja2
+import markupsafe
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.screen import SIDE_NAMES
@@ -13,127 +23,170 @@ from . import night, tournament
 # the boards' peg colours (board/screen.py's SIDE_NAMES, in that order)
 COLOURS = ("#d22", "#26d", "#2a4", "#db2", "#e6a", "#2cc")
 
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:1em;background:#fafaf7;color:#222}
-h1,h2{margin:.6em 0 .3em}table{border-collapse:collapse;margin:.3em 0}
-td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}
-td.n,th.n{text-align:right}.tables{display:flex;flex-wrap:wrap;gap:1em}
-.table{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.5em}
-.off{opacity:.45}nav a{margin-right:1em}.bye{color:#888}
-.proj{font-size:3.2vw;background:#111;color:#fff}.proj td,.proj th{border-color:#444}
-.proj h1{font-size:4vw}
-"""
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),
+    autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+ENV.filters["q"] = lambda s: quote(str(s), safe="")
+ENV.globals["COLOURS"] = COLOURS
+
+NAV = (("club", "/"), ("projector", "/projector"), ("director", "/director"),
+       ("games.csv", "/games.csv"), ("games.json", "/games.json"),
+       ("standings.json", "/standings.json"))
+
+COUNT_MAX = 40   # a side's 28s or 29s, or a game's deals, past this is no game a board plays
+DEALS_MAX = 200  # the by_deal entries a record may hold
+TEXT_MAX = 40    # a result's, a side's colour name's length
 
 
-def _h(x):
-    return escape(str(x))
+def render(template, **kw):
+    return ENV.get_template(template).render(nav=NAV, **kw)
 
 
-def _link(text, href):
-    return '<a href="%s">%s</a>' % (escape(href, quote=True), _h(text))
+# --- sound records -------------------------------------------------------------------------
+
+def _int(v, lo, hi):
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError(v)
+    return v
 
 
-def _pq(name):
-    from urllib.parse import quote
-    return quote(name, safe="")
+def _opt(v, lo=0, hi=10000):
+    return None if v is None else _int(v, lo, hi)
 
 
-def doc(title, body, refresh=None, cls=""):
-    meta = '<meta http-equiv="refresh" content="%d">' % refresh if refresh else ""
-    return ("<!doctype html><html><head><meta charset=utf-8><title>%s</title>%s"
-            '<meta name="viewport" content="width=device-width,initial-scale=1">'
-            "<style>%s</style></head><body class=\"%s\">%s</body></html>"
-            % (_h(title), meta, STYLE, cls, body))
+def _text(v, hi=TEXT_MAX):
+    if not isinstance(v, str) or len(v) > hi:
+        raise ValueError(v)
+    return v
 
 
-NAV = ("<nav>" + _link("club", "/") + _link("projector", "/projector") +
-       _link("director", "/director") + _link("games.csv", "/games.csv") +
-       _link("games.json", "/games.json") + _link("standings.json", "/standings.json") + "</nav>")
+def check_record(msg):
+    """ValueError (or another error) unless every field a page, the CSV or the standings read
+    of this stored game is there, of its type and within its bounds."""
+    _text(msg["id"], 80)
+    _text(msg["board"], 80)
+    g = msg["game"]
+    sides = _int(g["sides"], 2, 6)
+    _int(g["players"], 2, 6)
+    target = _int(g["target"], 1, 255)
+    _int(g["winner"], 0, sides - 1)
+    _text(g["result"])
+    deals = _opt(g.get("deals"), 0, COUNT_MAX * 5)
+    if len(g["by_side"]) != sides or len(msg["seats"]) != g["players"]:
+        raise ValueError("sides")
+    for k, s in enumerate(g["by_side"]):
+        if s["side"] != k or not isinstance(s["won"], bool):
+            raise ValueError("side")
+        _int(s["score"], 0, 255)
+        _text(s["name"])
+        for c in ("hand", "crib", "play", "best"):
+            _opt(s.get(c))
+        for c in ("n28", "n29"):
+            _opt(s.get(c), 0, min(COUNT_MAX, deals if deals is not None else COUNT_MAX))
+    for seat in msg["seats"]:
+        if seat["name"] is not None:
+            _text(seat["name"], 24)
+        _int(seat["side"], 0, sides - 1)
+    by_deal = g.get("by_deal") or []
+    if not isinstance(by_deal, list) or len(by_deal) > DEALS_MAX:
+        raise ValueError("by_deal")
+    for d in by_deal:
+        _int(d["dealer"], -1, 5)
+        _opt(d.get("crib"))
+        _opt(d.get("heels"))
+        if len(d["by_side"]) != sides:
+            raise ValueError("by_deal sides")
+        for s in d["by_side"]:
+            for c in ("hand", "play", "pegged", "penalties", "muggins_taken"):
+                _opt(s.get(c))
+    del target
+    night.results(msg)
+    night.race(msg)
 
 
-def pegs_svg(st):
-    """A board's lanes as straight tracks 0..target, front and back pegs in the side's colour
-    (the live state's score and back), with each side's names and score."""
-    sides = st["sides"]
-    target = st["target"]
-    w, lane = 300, 22
-    names = st.get("names") or []
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" class="pegs">'
-           % (w + 130, lane * sides + 4)]
-    for k in range(sides):
-        y = 2 + lane * k + lane // 2
-        seats = [n for i, n in enumerate(names) if n and i % sides == k]
-        label = ", ".join(seats) or SIDE_NAMES[k]
-        out.append('<line x1="10" y1="%d" x2="%d" y2="%d" stroke="#bbb" stroke-width="3"/>'
-                   % (y, w + 10, y))
-        for v, r, op in ((st["back"][k], 4, ".45"), (st["score"][k], 6, "1")):
-            if v or op == "1":
-                x = 10 + w * min(v, target) / target
-                out.append('<circle cx="%.1f" cy="%d" r="%d" fill="%s" opacity="%s"/>'
-                           % (x, y, r, COLOURS[k % 6], op))
-        out.append('<text x="%d" y="%d" font-size="12">%s %d</text>'
-                   % (w + 18, y + 4, _h(label[:14]), st["score"][k]))
-    out.append("</svg>")
-    return "".join(out)
+def sound(msg):
+    try:
+        check_record(msg)
+    except Exception:
+        return False
+    return True
+
+
+def sift(games):
+    """(the sound games, the bad ones), each in the order given."""
+    good, bad = [], []
+    for msg in games:
+        (good if sound(msg) else bad).append(msg)
+    return good, bad
+
+
+def bad_id(msg):
+    """A bad record's id as a page may show it (whatever it is: text, cut short)."""
+    try:
+        return str(msg.get("id"))[:40]
+    except Exception:
+        return "?"
+
+
+# --- the parts of pages ---------------------------------------------------------------------
+
+def pegs(st):
+    """A board's live state drawn as lanes: a dict for templates/_pegs.html, or None when the
+    state cannot be drawn (a bad record)."""
+    try:
+        sides = _int(st["sides"], 2, 6)
+        target = _int(st["target"], 1, 255)
+        names = st.get("names") or []
+        if not isinstance(names, list) or len(names) > 6:
+            raise ValueError("names")
+        lanes = []
+        for k in range(sides):
+            score = _int(st["score"][k], 0, 255)
+            back = _int(st["back"][k], 0, 255)
+            seats = [_text(n, 24) for i, n in enumerate(names) if n and i % sides == k]
+            label = ", ".join(seats) or SIDE_NAMES[k]
+            lanes.append({"label": label[:14], "score": score, "colour": COLOURS[k],
+                          "front": 10 + 300 * min(score, target) / target,
+                          "back": 10 + 300 * min(back, target) / target if back else None})
+        deal = st.get("deal", 0)
+        deal = _int(deal or 0, 0, 10000)
+        phase = _text(st.get("phase") or "")
+        return {"lanes": lanes, "height": 22 * sides + 4, "deal": deal, "phase": phase}
+    except Exception:
+        return None
+
+
+TABLES_SHOWN = 100  # live tables drawn at most (online first): a page of bounded size
 
 
 def live_tables(states, status):
-    if not states and not status:
-        return "<p>No board has reported yet.</p>"
-    out = ['<div class="tables">']
-    for board in sorted(set(states) | set(status)):
+    """The boards' tables for the club page: dicts board, on (status), pegs (or None: a bad
+    record, or no live state), at most TABLES_SHOWN of them, the online ones first."""
+    out = []
+    boards = sorted(set(states) | set(status),
+                    key=lambda b: (status.get(b, "online" if b in states else "") != "online",
+                                   str(b)))
+    for board in boards[:TABLES_SHOWN]:
         st = states.get(board)
         on = status.get(board, "online" if st else "offline")
-        out.append('<div class="table%s"><b>%s</b> <small>%s%s</small><br>' % (
-            "" if on == "online" else " off", _h(board), _h(on),
-            (" · deal %d · %s" % (st.get("deal", 0), _h(st.get("phase", "")))) if st else ""))
-        if st:
-            out.append(pegs_svg(st))
-        out.append("</div>")
-    out.append("</div>")
-    return "".join(out)
+        out.append({"board": str(board)[:40], "on": str(on)[:20],
+                    "pegs": pegs(st) if st is not None else None, "state": st is not None})
+    return out
 
 
-def standings_table(rows, big=False):
-    if not rows:
-        return "<p>No games yet.</p>"
-    out = ['<table class="standings"><tr><th class=n>#</th><th>player</th><th class=n>points'
-           '</th><th class=n>won</th><th class=n>games</th><th class=n>spread</th></tr>']
-    for r in rows:
-        name = _h(r["name"]) if big else _link(r["name"], "/player?name=" + _pq(r["name"]))
-        out.append("<tr><td class=n>%d</td><td>%s</td><td class=n>%d</td><td class=n>%d</td>"
-                   "<td class=n>%d</td><td class=n>%+d</td></tr>"
-                   % (r["place"], name, r["points"], r["won"], r["games"], r["spread"]))
-    out.append("</table>")
-    return "".join(out)
-
-
-def games_table(games):
-    out = ["<table><tr><th>game</th><th>board</th><th>sides (final score)</th><th>result</th>"
-           "</tr>"]
+def game_rows(games):
+    """The games table's rows, newest first: sound games drawn, bad ones as bad records."""
+    out = []
     for msg in reversed(games):
+        if not sound(msg):
+            out.append({"bad": True, "id": bad_id(msg)})
+            continue
         g = msg["game"]
-        sides = []
-        for s in g["by_side"]:
-            who = ", ".join(night.side_names(msg, s["side"]))
-            sides.append(("<b>%s %d</b>" if s["won"] else "%s %d") % (_h(who), s["score"]))
-        out.append("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-            _link(msg["id"], "/game?id=" + _pq(msg["id"])), _h(msg["board"]),
-            " · ".join(sides), _h(g["result"])))
-    out.append("</table>")
-    return "".join(out)
-
-
-def specials_table(specials):
-    if not specials:
-        return "<p>No 28 or 29 yet.</p>"
-    out = ["<table><tr><th>who</th><th>hand</th><th>game</th></tr>"]
-    for s in specials:
-        what = ", ".join(["29"] * s["n29"] + ["28"] * s["n28"])
-        out.append("<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-            _h(", ".join(s["names"])), what, _link(s["id"], "/game?id=" + _pq(s["id"]))))
-    out.append("</table>")
-    return "".join(out)
+        sides = [{"who": ", ".join(night.side_names(msg, s["side"])), "score": s["score"],
+                  "won": s["won"]} for s in g["by_side"]]
+        out.append({"bad": False, "id": msg["id"], "board": msg["board"], "sides": sides,
+                    "result": g["result"]})
+    return out
 
 
 def race_svg(msg):
@@ -145,101 +198,46 @@ def race_svg(msg):
     top = max(target, max(max(r) for r in runs))
     n = max(1, len(runs[0]) - 1)
     w, h, pad = 480, 260, 30
+
     def xy(i, v):
         return pad + (w - 2 * pad) * i / n, h - pad - (h - 2 * pad) * v / top
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" class="race">' % (w, h),
-           '<rect width="%d" height="%d" fill="#fff"/>' % (w, h)]
+
+    lines = []
     for v, dash in ((target, ""), (target - 30, "4 3")):
         if v > 0:
             x0, y = xy(0, v)
-            out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"%s/>'
-                       '<text x="2" y="%.1f" font-size="10">%d</text>' % (
-                           x0, y, w - pad, y, ' stroke-dasharray="%s"' % dash if dash else "",
-                           y + 3, v))
-    for i in range(n + 1):
-        x, y = xy(i, 0)
-        out.append('<text x="%.1f" y="%d" font-size="9" text-anchor="middle">%d</text>'
-                   % (x, h - pad + 12, i))
-    for k, r in enumerate(runs):
-        pts = " ".join("%.1f,%.1f" % xy(i, v) for i, v in enumerate(r))
-        out.append('<polyline fill="none" stroke="%s" stroke-width="2.5" points="%s">'
-                   '<title>%s</title></polyline>'
-                   % (COLOURS[k % 6], pts, _h(", ".join(night.side_names(msg, k)))))
-    out.append('<text x="%d" y="%d" font-size="10" text-anchor="end">deal</text></svg>'
-               % (w - 2, h - 4))
-    return "".join(out)
+            lines.append({"x0": x0, "y": y, "v": v, "dash": dash})
+    ticks = [(xy(i, 0)[0], i) for i in range(n + 1)]
+    polys = [{"colour": COLOURS[k % 6], "title": ", ".join(night.side_names(msg, k)),
+              "points": " ".join("%.1f,%.1f" % xy(i, v) for i, v in enumerate(r))}
+             for k, r in enumerate(runs)]
+    return render("race.svg", w=w, h=h, pad=pad, lines=lines, ticks=ticks, polys=polys)
 
 
 def game_page(msg):
+    if not sound(msg):
+        return render("bad.html", title="Game", what="game " + bad_id(msg))
     g = msg["game"]
-    rows = ["<tr><th>side</th><th class=n>score</th><th class=n>hand</th><th class=n>crib</th>"
-            "<th class=n>play</th><th class=n>best</th><th class=n>28s</th><th class=n>29s</th>"
-            "</tr>"]
+    rows = []
     for s in g["by_side"]:
-        cells = []
-        for c in ("score", "hand", "crib", "play", "best", "n28", "n29"):
-            cells.append("<td class=n>%s</td>" % ("" if s.get(c) is None else _h(s[c])))
-        rows.append('<tr><td><span style="color:%s">&#9679;</span> %s%s</td>%s</tr>' % (
-            COLOURS[s["side"] % 6], _h(", ".join(night.side_names(msg, s["side"]))),
-            " (won)" if s["won"] else "", "".join(cells)))
-    body = "%s<h1>Game %s</h1><p>board %s · %s · %d deals · to %d</p>%s<table>%s</table>" % (
-        NAV, _h(msg["id"]), _h(msg["board"]), _h(g["result"]), g["deals"], g["target"],
-        race_svg(msg), "".join(rows))
-    return doc("Game " + msg["id"], body)
+        rows.append({"colour": COLOURS[s["side"] % 6], "won": s["won"],
+                     "who": ", ".join(night.side_names(msg, s["side"])),
+                     "cells": ["" if s.get(c) is None else s[c]
+                               for c in ("score", "hand", "crib", "play", "best", "n28",
+                                         "n29")]})
+    return render("game.html", msg=msg, g=g, rows=rows, race=markupsafe.Markup(race_svg(msg)))
 
 
 def player_page(name, games):
-    mine = night.player_games(games, name)
-    rows = ["<tr><th>game</th><th>against</th><th class=n>score</th><th>result</th>"
-            "<th class=n>points</th><th class=n>spread</th></tr>"]
-    for msg, r in mine:
-        rows.append("<tr><td>%s</td><td>%s</td><td class=n>%d</td><td>%s</td>"
-                    "<td class=n>%d</td><td class=n>%+d</td></tr>" % (
-                        _link(msg["id"], "/game?id=" + _pq(msg["id"])),
-                        _h(", ".join(r["opponents"])), r["score"],
-                        ("won" if r["won"] else "lost") + ("" if r["result"] == "win"
-                                                           else " (%s)" % _h(r["result"])),
-                        r["points"], r["spread"]))
-    return doc(name, "%s<h1>%s</h1><table>%s</table>" % (NAV, _h(name), "".join(rows)))
-
-
-def tournament_html(t, games):
-    """The tournament: the next game's tables, the standings of its games, the bracket."""
-    if t is None:
-        return "<p>No tournament: the director enters one at %s.</p>" % _link("/director",
-                                                                             "/director")
-    info = tournament_info(t, games)
-    out = ["<p>%d players · %d games · %d tables · rotation draw</p>"
-           % (len(t["players"]), t["games"], t["tables"])]
-    p = len(t["players"])
-    if p <= t["games"]:
-        out.append("<p><b>%d players cannot give %d different opponents each: the draw "
-                   "repeats after %d games.</b></p>" % (p, t["games"], p - 1 + p % 2))
-    r = info["next"]
-    if r is None:
-        out.append("<h3>All %d games played</h3>" % t["games"])
-    else:
-        out.append("<h3>Game %d of %d</h3><table><tr><th>table</th><th>players</th>"
-                   "<th></th></tr>" % (r + 1, t["games"]))
-        for (table, a, b), got in zip(tournament.tables(info["rounds"][r], t["tables"]),
-                                      info["done"][r]):
-            if b is None:
-                out.append('<tr class="bye"><td></td><td>%s</td><td>bye</td></tr>' % _h(a))
-                continue
-            out.append("<tr><td>%s</td><td>%s v %s</td><td>%s</td></tr>" % (
-                table if table else "next free", _h(a), _h(b),
-                _link("played", "/game?id=" + _pq(got["id"])) if got else ""))
-        out.append("</table>")
-    out.append("<h3>Tournament standings</h3>" + standings_table(info["standings"]))
-    out.append("<h3>Knock-out: the top quarter</h3>" + bracket_html(info["bracket"],
-                                                                    info["next"] is None))
-    return "".join(out)
+    good, _ = sift(games)
+    return render("player.html", name=name, mine=night.player_games(good, name))
 
 
 def tournament_info(t, games):
     """The tournament's draw, its games, their standings and the bracket, as data (the page's
-    and /tournament.json's)."""
-    tg = tournament.tournament_games(games, t["players"], t["started"])
+    and /tournament.json's). Bad records count for nobody."""
+    good, _ = sift(games)
+    tg = tournament.tournament_games(good, t["players"], t["started"])
     rounds = tournament.rotation(t["players"], t["games"])
     done = tournament.played_rounds(rounds, tg)
     nxt = tournament.next_round(rounds, done)
@@ -250,62 +248,109 @@ def tournament_info(t, games):
             "bracket": tournament.bracket(rows, after)}
 
 
-def bracket_html(rounds, final_standings):
-    if not rounds:
-        return "<p>Too few players for a knock-out.</p>"
-    note = "" if final_standings else "<p>(as the standings are now: seeds change until the " \
-                                      "last game is in)</p>"
-    out = [note, '<div class="tables">']
+def knockout_tables(bracket, count):
+    """The knock-out's matches to play now (both players known, no winner yet) as tables
+    (table, a, b), as the draw's rounds give them to a board's page."""
+    pairs = []
+    for matches in bracket:
+        for m in matches:
+            if m["a"] is not None and m["b"] is not None and m["winner"] is None:
+                pairs.append((m["a"], m["b"]))
+        if pairs:
+            break
+    return tournament.tables(pairs, count)
+
+
+def carried_over(t, info, states):
+    """Warnings for boards whose seats still hold a pair that has played its game in this
+    tournament's draw (names carried over from an earlier round): "board t1: Ann v Bob ...".
+    """
+    r = info["next"]
+    if r is None or not isinstance(states, dict):
+        return []
+    now = {frozenset(p) for p, got in zip(info["rounds"][r], info["done"][r])
+           if p[1] is not None and got is None}
+    played = set()
+    for rr in range(r + 1):
+        for p, got in zip(info["rounds"][rr], info["done"][rr]):
+            if got is not None:
+                played.add(frozenset(p))
+    out = []
+    for board in sorted(states, key=str):
+        try:
+            names = [n for n in states[board].get("names") or [] if n]
+        except Exception:
+            continue
+        pair = frozenset(names)
+        if len(names) == 2 and len(pair) == 2 and pair in played and pair not in now:
+            out.append("board %s still seats %s v %s, who have played their game: seat game "
+                       "%d's pair" % (str(board)[:40], names[0], names[1], r + 1))
+    return out
+
+
+def tournament_view(t, games, states=None):
+    if t is None:
+        return None
+    info = tournament_info(t, games)
+    p = len(t["players"])
+    r = info["next"]
+    tables = []
+    if r is not None:
+        for (table, a, b), got in zip(tournament.tables(info["rounds"][r], t["tables"]),
+                                      info["done"][r]):
+            tables.append({"table": table, "a": a, "b": b, "game": got["id"] if got else None})
+    return {"t": t, "info": info, "p": p, "repeat": p - 1 + p % 2 if p <= t["games"] else None,
+            "next": r, "tables": tables, "standings": info["standings"],
+            "bracket": bracket_view(info["bracket"]), "final": r is None,
+            "quarter": max(2, len(info["standings"]) // 4 if info["standings"] else p // 4),
+            "warnings": carried_over(t, info, states or {})}
+
+
+def bracket_view(rounds):
+    out = []
     for i, matches in enumerate(rounds):
-        title = "final" if i == len(rounds) - 1 else "round %d" % (i + 1)
-        out.append('<div class="table"><b>%s</b><br>' % title)
+        ms = []
         for m in matches:
             def who(name, seed, m=m, first=i == 0):
                 if name is None:
-                    return "bye" if seed is not None and first else "…"
-                s = "(%d) %s" % (seed, _h(name)) if seed else _h(name)
-                return "<b>%s</b>" % s if m["winner"] == name else s
-            out.append("%s v %s<br>" % (who(m["a"], m["seed_a"]), who(m["b"], m["seed_b"])))
-        out.append("</div>")
-    out.append("</div>")
-    return "".join(out)
+                    return {"text": "bye" if seed is not None and first else "…", "won": False}
+                return {"text": "(%d) %s" % (seed, name) if seed else name,
+                        "won": m["winner"] == name}
+            ms.append((who(m["a"], m["seed_a"]), who(m["b"], m["seed_b"])))
+        out.append({"title": "final" if i == len(rounds) - 1 else "round %d" % (i + 1),
+                    "matches": ms})
+    return out
 
 
-def club_page(night_name, nights, games, states, status, t, dropped):
-    body = [NAV, "<h1>Club night %s</h1>" % _h(night_name)]
-    if len(nights) > 1:
-        body.append("<p>nights: %s</p>" % " ".join(_link(n, "/?night=" + n) for n in nights))
-    body.append("<h2>Live tables</h2>" + live_tables(states, status))
-    body.append("<h2>Standings</h2>" + standings_table(night.standings(games)))
-    body.append("<h2>Tournament</h2>" + tournament_html(t, games))
-    body.append("<h2>Special hands</h2>" + specials_table(night.special_hands(games)))
-    body.append("<h2>Games (%d)</h2>" % len(games) + games_table(games))
-    if dropped:
-        body.append("<p><small>%d malformed messages dropped (the service's log says what)"
-                    "</small></p>" % dropped)
-    return doc("Club night " + night_name, "".join(body), refresh=10)
+def specials(games):
+    out = []
+    for s in night.special_hands(games):
+        what = [("29", s["n29"]), ("28", s["n28"])]
+        out.append({"names": ", ".join(s["names"]), "id": s["id"],
+                    "what": ", ".join(("%s" % k) if n == 1 else "%s ×%d" % (k, n)
+                                      for k, n in what if n)})
+    return out
+
+
+# --- the pages ------------------------------------------------------------------------------
+
+def club_page(night_name, nights, games, states, status, t, dropped, rejects=()):
+    good, bad = sift(games)
+    return render("club.html", night=night_name, nights=nights[:60],
+                  tables=live_tables(states, status),
+                  hidden=max(0, len(set(states) | set(status)) - TABLES_SHOWN),
+                  standings=night.standings(good),
+                  tv=tournament_view(t, good, states), specials=specials(good),
+                  rows=game_rows(games), count=len(games), bad=len(bad), dropped=dropped,
+                  rejects=rejects)
 
 
 def projector_page(night_name, games, t):
+    good, _ = sift(games)
     if t is not None:
-        rows = tournament_info(t, games)["standings"]
+        rows = tournament_info(t, good)["standings"]
         title = "Tournament"
     else:
-        rows = night.standings(games)
+        rows = night.standings(good)
         title = "Club night %s" % night_name
-    return doc(title, "<h1>%s</h1>%s" % (_h(title), standings_table(rows, big=True)),
-               refresh=5, cls="proj")
-
-
-def director_page(t, message=""):
-    players = "\n".join(t["players"]) if t else ""
-    return doc("Director", """%s<h1>Tournament</h1><p>%s</p>
-<form method="post" action="/director">
-<p><label>Players, one a line (as named at the boards)<br>
-<textarea name="players" rows="14" cols="30">%s</textarea></label></p>
-<p><label>Games <input name="games" type="number" min="1" max="30" value="%d"></label>
-<label>Tables <input name="tables" type="number" min="1" max="200" value="%d"></label></p>
-<p><button name="do" value="start">Start (a new draw)</button>
-<button name="do" value="end">End the tournament</button></p></form>""" % (
-        NAV, _h(message), _h(players), t["games"] if t else 9,
-        t["tables"] if t else 5))
+    return render("projector.html", title=title, standings=rows)

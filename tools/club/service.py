@@ -2,65 +2,48 @@
 game in SQLite, and serves the club page.
 
     python -m club [--broker HOST[:PORT]] [--prefix cribbage] [--db club.sqlite]
-                   [--http 8124] [--bind 0.0.0.0] [--client-id club] [--pin PIN]
+                   [--http 8124] [--bind 0.0.0.0] [--client-id club] [--set-password]
                    [--mqtt-user club] [--mqtt-password PW | --mqtt-password-file F]
     (make club BROKER=... ; tools/ on the path; python -m club boards ...: cli.py)
 
-Issue 30: the service logs in with its own account (its password from the club's database,
-made with the broker's files by `python -m club broker-files`, unless given), and takes only
-what passes the door (intake.py: the board known, its game signed, its JSON in shape); every
-refused message is acknowledged, counted and kept (store.rejects()).
-
-The MQTT session is persistent (clean session off, a fixed client id, QoS 1): games the boards
-send while the service is down wait at the broker and arrive when it is back. A game message
-is acknowledged only once it is committed to SQLite (manual acknowledgement), so a service
-killed half way gets it again; its record id and its board's counter key it, so a resend counts
-once. A message refused at the door is logged, kept and acknowledged (sending it again would
-not mend it): only a failing database write withholds the acknowledgement.
-Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=,
-/game?id=, /race.svg?id=, /director; data: /games.json, /games.csv, /standings.json,
-/state.json, /tournament.json, /players.json (the tournament's players, then tonight's other
-names: the list a board's page offers), /health.json. The JSON is any page's to read (CORS:
-a board's page, on the phone, asks /players.json and /tournament.json).
+The MQTT session is persistent (MQTT 5, no clean start, a session that never expires, a fixed
+client id, QoS 1): games the boards send while the service is down wait at the broker and
+arrive when it is back. A game message is acknowledged only once it is committed to SQLite
+(manual acknowledgement), so a service killed half way gets it again; its record id and its
+board's counter key it, so a resend counts once. Issue 30: the service logs in with its own
+account (its password from the club's database, made with the broker's files by `python -m
+club broker-files`, unless given), and takes only what passes the door (intake.py: the board
+known, its game signed, its JSON in shape); a message refused there is logged, kept
+(store.rejects()) and acknowledged (sending it again would not mend it): only a failing
+database write withholds the acknowledgement. The pages and the director's login: web.py
+(Flask on waitress).
 """
 
 import argparse
-import csv
-import io
-import json
+import errno
 import logging
-import signal
 import os
 import re
 import secrets
+import signal
 import socket
 import sqlite3
 import sys
 import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
-from board.clubfiles import NAME_MAX, check_name
-from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
-
-from . import contract, intake, night, page
+from . import contract, intake
 from .contract import BadMessage
+from .director import Director
 from .registry import SERVICE_USER, Registry
 from .store import Store
+from .web import games_csv, serve, today  # noqa: F401  (the club's web side: web.py)
 
 log = logging.getLogger("club")
-
-
-def today():
-    """The club night's name: the local date."""
-    return time.strftime("%Y-%m-%d")
 
 
 class Club:
@@ -238,176 +221,26 @@ def connect(club, host, port, client_id, user=None, password=None):
     return c
 
 
-# --- the page -------------------------------------------------------------------------------
-
-def games_csv(games):
-    """A row per game and seat: the club's columns, then the board's (board/export.py)."""
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(("id", "board", "night", "received", "seat", "player", "points", "spread")
-               + GAME_COLUMNS + SIDE_COLUMNS)
-    for msg in games:
-        rows = csv_rows(msg["game"])
-        res = {r["name"]: r for r in night.results(msg)}
-        for i, seat in enumerate(msg["seats"]):
-            r = res.get(seat["name"]) if seat["name"] else None
-            w.writerow([msg["id"], msg["board"], msg["night"], "%.3f" % msg["received"], i,
-                        seat["name"] or "", r["points"] if r else "", r["spread"] if r else ""]
-                       + rows[seat["side"]])
-    return out.getvalue()
-
-
-class Handler(BaseHTTPRequestHandler):
-    club: Club  # set by serve()
-    server_version = "club/1"
-
-    def setup(self):
-        super().setup()
-        # a reply's headers and body go out as they are written: no wait on the peer's ACK
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def log_message(self, format, *args):  # noqa: A002  (the base class's name)
-        log.debug("http: " + format, *args)
-
-    def _send(self, body, ctype="text/html; charset=utf-8", code=200, headers=()):
-        data = body.encode() if isinstance(body, str) else body
-        self.send_response(code)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        for k, v in headers:
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _json(self, v):
-        # Any page may read the club's data (a board's page asks /players.json and
-        # /tournament.json from the phone): a simple GET, so this header is all CORS needs.
-        self._send(json.dumps(v), "application/json",
-                   headers=[("Access-Control-Allow-Origin", "*")])
-
-    def do_GET(self):
-        try:
-            self._get()
-        except Exception:
-            log.exception("page %s", self.path)
-            self._send("error (the service's log says what)", "text/plain", 500)
-
-    def _get(self):
-        club = self.club
-        u = urlsplit(self.path)
-        q = {k: v[-1] for k, v in parse_qs(u.query).items()}
-        name = q.get("night") or today()
-        games = club.games(name)
-        t = club.store.tournament()
-        path = u.path
-        if path == "/":
-            states, status = club.live()
-            self._send(page.club_page(name, club.store.nights(), games, states, status, t,
-                                      club.dropped))
-        elif path == "/projector":
-            self._send(page.projector_page(name, games, t))
-        elif path == "/player":
-            self._send(page.player_page(q.get("name", ""), games if "night" in q
-                                        else club.games("all")))
-        elif path in ("/game", "/race.svg"):
-            msg = club.store.game(q.get("id", ""))
-            if msg is None:
-                self._send("no such game", "text/plain", 404)
-            elif path == "/game":
-                self._send(page.game_page(msg))
-            else:
-                self._send(page.race_svg(msg), "image/svg+xml")
-        elif path == "/director":
-            self._send(page.director_page(t))
-        elif path == "/games.json":
-            self._json(games)
-        elif path == "/games.csv":
-            self._send(games_csv(games), "text/csv; charset=utf-8",
-                       headers=[("Content-Disposition",
-                                 'attachment; filename="club-%s.csv"' % name)])
-        elif path == "/standings.json":
-            self._json({"night": name, "games": len(games), "standings": night.standings(games),
-                        "special_hands": night.special_hands(games)})
-        elif path == "/state.json":
-            states, status = club.live()
-            self._json({"states": states, "status": status})
-        elif path == "/tournament.json":
-            if t is None:
-                self._json(None)
-            else:
-                info = page.tournament_info(t, club.games("all"))
-                self._json({"tournament": t, "next_game": None if info["next"] is None
-                            else info["next"] + 1,
-                            "tables": [] if info["next"] is None else
-                            page.tournament.tables(info["rounds"][info["next"]], t["tables"]),
-                            "standings": info["standings"], "bracket": info["bracket"]})
-        elif path == "/players.json":  # the club's list, for a board's page to choose from
-            names = list(t["players"]) if t else []
-            for r in night.standings(games):
-                if r["name"] not in names:
-                    names.append(r["name"])
-            self._json(names)
-        elif path == "/health.json":
-            self._json(club.health())
-        else:
-            self._send("not found", "text/plain", 404)
-
-    def do_POST(self):
-        club = self.club
-        if urlsplit(self.path).path != "/director":
-            self._send("not found", "text/plain", 404)
-            return
-        n = int(self.headers.get("Content-Length") or 0)
-        if n > 65536:
-            self._send("too long", "text/plain", 413)
-            return
-        form = {k: v[-1] for k, v in parse_qs(self.rfile.read(n).decode("utf-8", "replace"))
-                .items()}
-        t = club.store.tournament()
-        if club.pin and form.get("pin") != club.pin:
-            self._send(page.director_page(t, "wrong PIN"), code=403)
-            return
-        if form.get("do") == "end":
-            club.store.end_tournament()
-            self._send(page.director_page(None, "tournament ended"))
-            return
-        players = []
-        bad = []  # names no board can keep (board/clubfiles.py): its players could not be named
-        for line in form.get("players", "").splitlines():
-            p = line.strip()
-            try:
-                p = check_name(p)
-            except ValueError:
-                bad.append(p)
-                continue
-            if p and p not in players:
-                players.append(p)
-        try:
-            games = int(form.get("games", "9"))
-            tables = int(form.get("tables", "1"))
-        except ValueError:
-            games = tables = 0
-        if bad:  # the form again as typed, to put right
-            typed = [x.strip() for x in form.get("players", "").splitlines() if x.strip()]
-            self._send(page.director_page(
-                {"players": typed, "games": games or 9, "tables": tables or 1},
-                "a board keeps names of at most %d letters, digits, space . or - : not %s"
-                % (NAME_MAX, ", ".join(bad))), code=400)
-            return
-        if len(players) < 2 or not 1 <= games <= 30 or not 1 <= tables <= 500:
-            self._send(page.director_page(t, "need 2 or more players, 1-30 games, 1 or more "
-                                             "tables"), code=400)
-            return
-        club.store.set_tournament(players, games, tables, today())
-        self._send(page.director_page(club.store.tournament(), "tournament started: %d players"
-                                      % len(players)))
-
-
-def serve(club, bind, port):
-    """The page's HTTP server (threads), not yet serving: call serve_forever()."""
-    handler = type("ClubHandler", (Handler,), {"club": club})
-    return ThreadingHTTPServer((bind, port), handler)
+def addresses(bind):
+    """The addresses others reach the page at: bind itself, or for 0.0.0.0 (every interface)
+    this machine's: the one its default route leaves from (a UDP socket "connected" to a
+    documentation address: no packet is sent), its host name's, then 127.0.0.1."""
+    if bind not in ("0.0.0.0", "", "::"):
+        return [bind]
+    out = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            out.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            out.append(info[4][0])
+    except OSError:
+        pass
+    out = [a for a in dict.fromkeys(out) if not a.startswith("127.")]
+    return [*out, "127.0.0.1"]
 
 
 def main(argv=None):
@@ -428,13 +261,40 @@ def main(argv=None):
                     "club's database, made by `python -m club broker-files` or here)")
     ap.add_argument("--mqtt-password-file", default=None,
                     help="a file whose first line is the password")
-    ap.add_argument("--pin", default=None, help="a PIN the director's form asks for")
+    ap.add_argument("--set-password", action="store_true", help="set (or change) the "
+                    "director's password here, at the console, before serving (else the "
+                    "first visit to /director sets it, with the setup code printed here)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if a.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     host, _, port = a.broker.partition(":")
-    club = Club(a.db, a.prefix, a.pin)
+    club = Club(a.db, a.prefix)
+    director = Director(a.db)
+    if a.set_password:
+        import getpass
+        while True:
+            pw = getpass.getpass("the director's password: ")
+            if pw != getpass.getpass("again: "):
+                print("they differ: again")
+                continue
+            try:
+                director.set_password(pw)
+                break
+            except ValueError as e:
+                print(e)
+    try:
+        httpd = serve(club, a.bind, a.http, director)
+    except OSError as e:
+        taken = e.errno == errno.EADDRINUSE
+        print("club: %s %s:%d (%s): choose another with --http PORT (make club "
+              "CLUB_ARGS=\"--http %d\")" % (
+                  "the page's port is taken:" if taken else "cannot serve the page at",
+                  a.bind, a.http, "another club service, or another program, listens there"
+                  if taken else e.strerror or e, a.http + 1), file=sys.stderr)
+        club.store.close()
+        club.registry.close()
+        return 1
     password = a.mqtt_password
     if password is None and a.mqtt_password_file:
         with open(a.mqtt_password_file) as f:
@@ -444,9 +304,13 @@ def main(argv=None):
     for name in club.unsigned_boards():
         log.warning("board %s is unsigned: its games are taken without a signature", name)
     client = connect(club, host, int(port or 1883), a.client_id, a.mqtt_user, password)
-    httpd = serve(club, a.bind, a.http)
-    log.info("club page on http://%s:%d/  (database %s)", a.bind, httpd.server_address[1], a.db)
-    print("ready http %d" % httpd.server_address[1], flush=True)
+    got = httpd.server_address[1]
+    urls = ["http://%s:%d/" % ("[%s]" % h if ":" in h else h, got) for h in addresses(a.bind)]
+    print("club page: %s  (database %s)" % ("  ".join(urls), a.db), flush=True)
+    if director.setup_code:
+        print("the director's password is not set: open %sdirector and give the setup code "
+              "%s (or start with --set-password)" % (urls[0], director.setup_code), flush=True)
+    print("ready http %d" % got, flush=True)
 
     def stop(*_):
         threading.Thread(target=httpd.shutdown, daemon=True).start()
@@ -456,7 +320,9 @@ def main(argv=None):
     try:
         httpd.serve_forever(poll_interval=0.2)
     finally:
+        httpd.server_close()
         client.loop_stop()
+        director.close()
         club.store.close()
         club.registry.close()
     return 0

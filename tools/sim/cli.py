@@ -63,6 +63,61 @@ def forget(storage, names):
     return gone
 
 
+def port_taken(port, host="127.0.0.1"):
+    """Why the live page cannot be served on host:port (the board's server binds it as this
+    does, SO_REUSEADDR), or "" if it can. Asked before the board starts: a board whose page
+    cannot listen plays on without it, and the address would show whatever else is there."""
+    import errno
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            why = "is taken: another program (another simulator?) serves http://%s:%d/" % (
+                host, port)
+        elif e.errno == errno.EACCES:
+            why = "is not allowed (ports under 1024 need root)"
+        else:
+            why = "cannot be used: %s" % (e.strerror or e)
+        other = free_near(port, host)
+        return ("port %d %s; the board's page needs a free one: pick another, e.g. "
+                "make sim WEB=%d (or tools/sim.py --web %d)" % (port, why, other, other))
+    finally:
+        s.close()
+    return ""
+
+
+def wifi_file_fault(path):
+    """What is wrong with the simulated board's Wi-Fi file (its broker entry: the club), in
+    the board's own words (firmware/boards/wifi.py's fault()), or "" (none there, or a good
+    one). Said before the board starts: its page would only say "no broker"."""
+    from boards.wifi import fault
+
+    why = fault(os.path.relpath(path))
+    return "%s; put it right (README: To try it without a board) or remove it" % why if why \
+        else ""
+
+
+def free_near(port, host):
+    """A port after port that is free now (to suggest), or port + 1."""
+    import socket
+
+    for p in range(port + 1, min(port + 50, 65535)):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, p))
+            return p
+        except OSError:
+            continue
+        finally:
+            s.close()
+    return port + 1
+
+
 def summary(board, st):
     """The final state as text lines: scores, phase, last error, lit LEDs, display."""
     lines = []
@@ -193,6 +248,17 @@ def main(argv=None):
     scripted_run = a.keys is not None or a.autoplay is not None
     if a.web and scripted_run:  # a scripted run's clock jumps: nothing could be served
         ap.error("--web serves the page from the interactive board (not with --keys/--autoplay)")
+    if a.web and not 0 < a.web < 65536:
+        ap.error("--web %d: a port is 1 to 65535 (make sim WEB=8080)" % a.web)
+    if a.web:
+        taken = port_taken(a.web)
+        if taken:
+            sys.stderr.write("sim: %s\n" % taken)
+            return 2
+        bad = wifi_file_fault(os.path.join(a.storage or STORAGE, "wifi.json"))
+        if bad:
+            sys.stderr.write("sim: %s\n" % bad)
+            return 2
     with contextlib.ExitStack() as stack:
         a.temporary = a.storage is None and scripted_run
         if a.temporary:

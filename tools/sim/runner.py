@@ -17,6 +17,7 @@ from sim import ui
 
 SIM_DIR = os.path.dirname(os.path.abspath(__file__))
 HW_DIR = os.path.join(SIM_DIR, "hw")  # the fake machine/neopixel/ssd1306 modules
+STDERR_LINES = 15  # a dead micropython's last lines of stderr, in the error
 
 
 class SimError(Exception):
@@ -58,13 +59,29 @@ class Sim:
         msg = self._read_until("LAYOUT")
         self.board = ui.Board(msg)
 
+    def died(self):
+        """The SimError for a micropython process that has ended (or whose pipes broke):
+        its exit status, what the app printed last and the last lines of its stderr."""
+        try:
+            err = self.proc.stderr.read()
+        except (OSError, ValueError):
+            err = ""
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # (its pipes broke, yet it runs: stop it)
+            self.proc.kill()
+            code = self.proc.wait()
+        how = ("killed by signal %d" % -code) if code < 0 else "exit status %d" % code
+        tail = err.splitlines()[-STDERR_LINES:]
+        return SimError("the firmware stopped: micropython %s%s%s" % (
+            how, "; the app printed last:\n" + "".join(self.log[-20:]) if self.log else "",
+            "; its stderr ended:\n" + "\n".join(tail) if tail else "; its stderr was empty"))
+
     def _read_until(self, kind):
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                err = self.proc.stderr.read()
-                raise SimError("the firmware stopped (micropython exit %s):\n%s%s"
-                               % (self.proc.wait(), "".join(self.log[-20:]), err))
+                raise self.died()
             if line.startswith(kind + " "):
                 return json.loads(line[len(kind) + 1:])
             if line.startswith("ERROR "):
@@ -74,8 +91,12 @@ class Sim:
                 del self.log[:-200]
 
     def send(self, cmd):
-        self.proc.stdin.write(cmd + "\n")
-        self.proc.stdin.flush()
+        """One command to the driver; SimError (died()) if micropython has stopped."""
+        try:
+            self.proc.stdin.write(cmd + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):  # (ValueError: its stdin already closed)
+            raise self.died() from None
 
     def state(self):
         self.send("state")

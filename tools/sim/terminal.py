@@ -59,6 +59,24 @@ def terminal_size():
     return (size.columns, size.lines)
 
 
+def quit_line(buttons, long_next=False, pressed="", cols=0):
+    """The screen's last line: how to quit and which computer keys are the board's (buttons:
+    how many discrete buttons it has, z x ...), then the last key pressed if the terminal
+    (cols wide, 0: any) has room. Never longer than 79 columns: an 80-column terminal shows
+    it whole (ui.screen cuts lines at its width - 1)."""
+    line = ("Esc or Ctrl-C quits; keys: 0-9 a-d * # (Enter=#)%s; l+key=long press"
+            % (" %s=buttons" % BUTTON_KEYS[:buttons] if buttons else ""))
+    status = "  [long press armed]" if long_next else (
+        "  last key: " + pressed if pressed else "")
+    room = (cols or 10 ** 6) - 1
+    if len(line + status) <= room:
+        return line + status
+    short = "  " + ("l+" if long_next else pressed)  # "  7": the key, without words
+    if status and len(line + short) <= room:
+        return line + short
+    return line
+
+
 def interactive(a, size=terminal_size):
     """Run the board in this terminal until Esc or Ctrl-C (a: the command line's options).
     size() gives the terminal's (columns, rows): the screen is made to fit it (ui.screen),
@@ -70,8 +88,6 @@ def interactive(a, size=terminal_size):
     keymap = key_help()
     buttons = BUTTON_KEYS
     extra = sim.board.keys[16:]  # discrete buttons, named a, b, ... on the board
-    help_line = ("Esc or Ctrl-C quits; keys: 0-9 a-d * # Enter=#%s; l+key = long press"
-                 % (", %s = buttons %s" % (buttons[:len(extra)], extra) if extra else ""))
     long_next = False
     pressed = ""
     fd = sys.stdin.fileno()
@@ -105,10 +121,9 @@ def interactive(a, size=terminal_size):
                     st = sim.state()
                     if st.get("crash"):
                         raise SimError("the firmware app crashed:\n" + st["crash"])
-                    status = "  [long press armed]" if long_next else (
-                        "  last key: " + pressed if pressed else "")
                     cols, rows = size()
-                    text = ui.screen(sim.board, st, keymap, help_line=help_line + status,
+                    text = ui.screen(sim.board, st, keymap,
+                                     help_line=quit_line(len(extra), long_next, pressed, cols),
                                      width=cols, height=rows)
                     # home, each line cleared to its end, the rest of the screen cleared:
                     # no flicker from clearing the whole screen every frame

@@ -1,18 +1,20 @@
-"""The peg track as a printed circuit board, generated from the firmware's layout (issue 25).
+"""The peg track as a printed circuit board, generated from the firmware's layout (issues 25, 32).
 
-    /usr/bin/python3 tools/pcb_board.py --led 2020 --out hardware/pcb/ws2812b-2020
-    /usr/bin/python3 tools/pcb_board.py --led mini-e --out hardware/pcb/sk6812mini-e
+    /usr/bin/python3 tools/pcb/generate.py --led 2020 --out hardware/pcb/ws2812b-2020
+    /usr/bin/python3 tools/pcb/generate.py --led mini-e --out hardware/pcb/sk6812mini-e
 
 Runs under the system Python that has KiCad 6's `pcbnew` module (Debian 12: `apt-get install
 kicad kicad-footprints`), not in .venv: `make pcb` and host_tests/test_pcb.py call it as a
 subprocess. It writes into --out: the KiCad board, the Gerbers and Excellon drill files (zipped,
 as a fabrication house takes them), the DRC report, and board.json (what it placed and the
-copper figures) for tools/pcb_check.py, which reads everything back and checks it in .venv.
+copper figures) for pcb/check.py, which reads everything back and checks it in .venv. Every
+file is the same bytes on every run (pcb/kicad.py's canonical(), no dates).
 
 Every LED sits at firmware/board/layout.py's Layout().xy(pixel) (+ a fixed offset), the chain
 in pixel order: the same positions and order as the renderer, the simulator and the drill
-template. The LED parts and their pin maps are in tools/pcb_parts.py; nothing here knows a rule
-of cribbage, only where the layout puts each LED.
+template. The LED parts and their pin maps are in pcb/parts.py; the Pico's pins, the LED rail's
+switch and the sensors' ADC pins in firmware/boards/pico.py. Nothing here knows a rule of
+cribbage, only where the layout puts each LED.
 """
 
 import argparse
@@ -23,191 +25,40 @@ import sys
 import time
 import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if sys.path and os.path.abspath(sys.path[0]) == _HERE:  # run as a script: tools/, not tools/pcb/
+    sys.path[0] = os.path.dirname(_HERE)
 if not os.access(os.environ.get("HOME") or "/nonexistent", os.W_OK):
     import tempfile
     os.environ["HOME"] = tempfile.mkdtemp(prefix="kicad-home-")  # pcbnew writes settings
 import hostenv  # noqa: E402, F401  (firmware/ on sys.path)
 
-import pcb_parts  # noqa: E402
 from board import geometry, layout as layout_mod  # noqa: E402
 from boards import pico  # noqa: E402  (only its pin constants are read)
+from pcb import parts as pcb_parts, route  # noqa: E402
+from pcb.kicad import (BOTTOM, LEFT, OX, OY, POWER_W, RIGHT, SUPPLY_W,  # noqa: E402
+                       TOP, TRACK_W, Maker, fab_text, load, pad_at, pt, reverse_mount,
+                       save)
+from pcb.parts import LED_RAIL  # noqa: E402
 from wiring_diagram import PICO_PHYSICAL  # noqa: E402
 
 import pcbnew  # noqa: E402  (KiCad 6's Python module: the system python3 only)
 
-FP_LIB = os.environ.get("KICAD6_FOOTPRINT_DIR", "/usr/share/kicad/footprints")
 NAME = "cribbage-track"
-# Board frame, in layout mm (the layout's origin is the top-left track hole): the LED field runs
-# x -10..228, y -14..78; the controller strip (Pico, level shifter, headers, power) sits above.
-LEFT, RIGHT, TOP, BOTTOM = -18.0, 236.0, -52.0, 86.0
-OX, OY = 40.0, 70.0  # where the layout's origin lands on KiCad's page (positions stay > 0)
-TRACK_W = 0.25  # signal tracks, mm
-POWER_W = 0.5  # VSYS
-VIA_D, VIA_DRILL = 0.6, 0.3
-CLEARANCE = 0.2
-MOUNT_HOLES = ((-14.0, -16.0), (231.0, -47.0), (131.0, -47.0), (-13.0, 81.0), (231.0, 81.0))
+# M3 holes (layout mm): three corners (the top-left one is the Pico's: its nearest hole is on
+# the left edge, 36 mm below the corner), the top edge at 160 mm, the left edge
+MOUNT_HOLES = ((-14.0, -16.0), (231.0, -47.0), (160.0, -47.0), (-13.0, 81.0), (231.0, 81.0))
 # Pico: USB end at the board's left edge; header rows 17.78 mm apart, pins 2.54 mm apart
 PICO_X0 = LEFT + (51.0 - 19 * 2.54) / 2  # pin 1 (and pin 40) column
 PICO_YB = -27.0  # the row of pins 1-20 (nearer the track)
 PICO_YT = PICO_YB - 17.78  # the row of pins 40-21
+PICO_CENTRE = (PICO_X0 + 9.5 * 2.54, (PICO_YB + PICO_YT) / 2)
 U1_AT = (42.0, -34.5)
 HDR_Y = -21.5  # keypad and +1 button headers
 DATA_Y = -19.3  # the data line's corridor to LED 0
-
-
-def mm(v):
-    return pcbnew.FromMM(v)
-
-
-def pt(x, y):
-    """A layout point (mm) on the board."""
-    return pcbnew.wxPointMM(OX + x, OY + y)
-
-
-def unpt(p):
-    return (pcbnew.ToMM(p.x) - OX, pcbnew.ToMM(p.y) - OY)
-
-
-_LOADED = {}
-
-
-def load(lib, name):
-    """A fresh copy of a library footprint (each library is read once)."""
-    if (lib, name) not in _LOADED:
-        fp = pcbnew.FootprintLoad(os.path.join(FP_LIB, lib + ".pretty"), name)
-        if fp is None:
-            raise SystemExit("no footprint %s:%s in %s" % (lib, name, FP_LIB))
-        fp.SetFPID(pcbnew.LIB_ID(lib, name))
-        _LOADED[lib, name] = fp
-    return pcbnew.FOOTPRINT(_LOADED[lib, name])
-
-
-class Maker:
-    """The board under construction: nets, parts, tracks, vias."""
-
-    def __init__(self, path, part):
-        self.board = pcbnew.NewBoard(path)
-        self.board.SetFileName(path)  # (the Gerbers are named after it)
-        self.part = part
-        self.led_layer = pcbnew.B_Cu if part.back else pcbnew.F_Cu
-        self.far_layer = pcbnew.F_Cu if part.back else pcbnew.B_Cu
-        self.nets = {}
-        self.vias = 0
-        self.refs = {}
-        ds = self.board.GetDesignSettings()
-        nc = ds.GetNetClasses().GetDefault()
-        nc.SetClearance(mm(CLEARANCE))
-        nc.SetTrackWidth(mm(TRACK_W))
-        nc.SetViaDiameter(mm(VIA_D))
-        nc.SetViaDrill(mm(VIA_DRILL))
-        ds.m_CopperEdgeClearance = mm(0.3)
-        ds.m_TrackMinWidth = mm(0.2)
-        ds.m_ViasMinSize = mm(VIA_D)
-        ds.m_MinThroughDrill = mm(VIA_DRILL)
-
-    def net(self, name):
-        if name not in self.nets:
-            n = pcbnew.NETINFO_ITEM(self.board, name)
-            self.board.Add(n)
-            self.nets[name] = n
-        return self.nets[name]
-
-    def footprint(self, lib, name, ref, value, at, rot=0.0, back=False):
-        return self.place(load(lib, name), ref, value, at, rot, back)
-
-    def place(self, fp, ref, value, at, rot=0.0, back=False):
-        fp.SetReference(ref)
-        fp.SetValue(value)
-        self.board.Add(fp)
-        if back:
-            fp.Flip(fp.GetPosition(), False)
-        fp.SetPosition(pt(*at))
-        fp.SetOrientationDegrees(rot)
-        self.refs[ref] = fp
-        return fp
-
-    def connect(self, fp, pins):
-        """pins: {pad number: net name}."""
-        for pad in fp.Pads():
-            if pad.GetNumber() in pins:
-                pad.SetNet(self.net(pins[pad.GetNumber()]))
-
-    def track(self, points, net, layer=None, width=TRACK_W):
-        layer = self.led_layer if layer is None else layer
-        n = self.net(net)
-        for (x0, y0), (x1, y1) in zip(points, points[1:]):
-            if abs(x0 - x1) < 1e-6 and abs(y0 - y1) < 1e-6:
-                continue
-            t = pcbnew.PCB_TRACK(self.board)
-            t.SetStart(pt(x0, y0))
-            t.SetEnd(pt(x1, y1))
-            t.SetWidth(mm(width))
-            t.SetLayer(layer)
-            t.SetNet(n)
-            self.board.Add(t)
-
-    def via(self, at, net):
-        v = pcbnew.PCB_VIA(self.board)
-        v.SetPosition(pt(*at))
-        v.SetWidth(mm(VIA_D))
-        v.SetDrill(mm(VIA_DRILL))
-        v.SetViaType(pcbnew.VIATYPE_THROUGH)
-        v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
-        v.SetNet(self.net(net))
-        self.board.Add(v)
-        self.vias += 1
-
-    def to_ground(self, pad_at, via_at, layer=None):
-        """An SMD pad on GND: a short track to a via into the ground plane."""
-        self.track([pad_at, via_at], "GND", layer)
-        self.via(via_at, "GND")
-
-    def line(self, a, b, layer=pcbnew.Edge_Cuts, width=0.1):
-        s = pcbnew.PCB_SHAPE(self.board)
-        s.SetShape(pcbnew.SHAPE_T_SEGMENT)
-        s.SetStart(pt(*a))
-        s.SetEnd(pt(*b))
-        s.SetLayer(layer)
-        s.SetWidth(mm(width))
-        self.board.Add(s)
-
-    def rect(self, x0, y0, x1, y1, layer=pcbnew.Edge_Cuts, width=0.1):
-        c = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-        for a, b in zip(c, c[1:]):
-            self.line(a, b, layer, width)
-
-    def text(self, s, at, size=1.5, layer=None):
-        t = pcbnew.PCB_TEXT(self.board)
-        t.SetText(s)
-        t.SetPosition(pt(*at))
-        t.SetTextSize(pcbnew.wxSizeMM(size, size))
-        t.SetTextThickness(mm(size * 0.15))
-        t.SetLayer(pcbnew.F_SilkS if layer is None else layer)
-        self.board.Add(t)
-
-    def zone(self, net, layer, priority=0):
-        z = pcbnew.ZONE(self.board)
-        z.SetLayer(layer)
-        z.SetNet(self.net(net))
-        z.SetPadConnection(pcbnew.ZONE_CONNECTION_FULL)
-        z.SetMinThickness(mm(0.25))
-        z.SetLocalClearance(mm(0.3))
-        z.SetPriority(priority)
-        o = z.Outline()
-        o.NewOutline()
-        for x, y in ((LEFT, TOP), (RIGHT, TOP), (RIGHT, BOTTOM), (LEFT, BOTTOM)):
-            p = pt(x, y)
-            o.Append(p.x, p.y)
-        self.board.Add(z)
-        return z
-
-
-def pad_at(fp, number):
-    for pad in fp.Pads():
-        if pad.GetNumber() == number:
-            return unpt(pad.GetPosition())
-    raise KeyError("%s has no pad %s" % (fp.GetReference(), number))
+# fiducials (layout mm): three per assembled side, none in line, clear of every part
+FIDUCIALS = ((-15.5, 30.0), (233.5, 20.0), (180.0, -48.0))
+NETS_5V = ("VIN", "VIN_RP", "+5V", LED_RAIL)  # the input, after the reverse FET, fused, switched
 
 
 # --- the LED field --------------------------------------------------------------------------
@@ -260,12 +111,12 @@ def led_field(m, L):
         x, y = L.xy(p)
         v = flow(L, p)
         rot = (rotation(v) + part.rot_for_right) % 360.0
-        fp = part.make(m)
+        fp = load(*part.footprint) if part.footprint else reverse_mount(m, part)
         m.place(fp, "D%d" % (p + 1), part.value, (x, y), rot, part.back)
         fp.Reference().SetVisible(False)
         din = "LED_DIN" if p == 0 else chain_net(p - 1)
         dout = chain_net(p) if p + 1 < L.count else "LED_END"
-        m.connect(fp, {part.pin("VDD"): "+5V", part.pin("VSS"): "GND", part.pin("DIN"): din,
+        m.connect(fp, {part.pin("VDD"): LED_RAIL, part.pin("VSS"): "GND", part.pin("DIN"): din,
                        part.pin("DOUT"): dout})
         leds.append((p, fp, v))
     for p, fp, v in leds:
@@ -274,8 +125,8 @@ def led_field(m, L):
 
 
 def obstacles(m, layer):
-    """Every pad, via, track and board edge on a copper layer so far (pcb_parts.Obstacles)."""
-    obst = pcb_parts.Obstacles()
+    """Every pad, via, track and board edge on a copper layer so far (pcb/route.py)."""
+    obst = route.Obstacles()
     for fp in m.board.GetFootprints():
         for pad in fp.Pads():
             if pad.IsOnLayer(layer):
@@ -325,11 +176,13 @@ def pico_pin_at(n):
 
 def pico_footprint(m):
     """Raspberry Pi Pico / Pico W as two 1x20 rows of 1.0 mm holes, 17.78 mm apart (KiCad 6
-    has no Pico footprint; the Pico datasheet's pinout and 2.54 mm pitch)."""
+    has no Pico footprint; the Pico datasheet's pinout and 2.54 mm pitch), its origin at the
+    module's centre."""
     fp = pcbnew.FOOTPRINT(m.board)
     fp.SetFPID(pcbnew.LIB_ID("cribbage", "RaspberryPi_Pico_2x20_P2.54mm"))
     fp.SetAttributes(pcbnew.FP_THROUGH_HOLE)
-    fp.SetPosition(pt(0, 0))
+    centre = pt(*PICO_CENTRE)
+    fp.SetPosition(centre)
     for n in range(1, 41):
         pad = pcbnew.PAD(fp)
         pad.SetNumber(str(n))
@@ -340,14 +193,14 @@ def pico_footprint(m):
         pad.SetLayerSet(pad.PTHMask())
         x, y = pico_pin_at(n)
         pad.SetPosition(pt(x, y))
-        pad.SetPos0(pt(x, y) - pt(0, 0))
+        pad.SetPos0(pt(x, y) - centre)
         fp.Add(pad)
     return fp
 
 
 def controller(m):
-    """Pico headers, 74AHCT125 level shifter, 330 ohm, 1N5817, power, keypad/button/OLED
-    headers, from firmware/boards/pico.py's pins."""
+    """Pico headers, 74AHCT125 level shifter (its input pulled down), 330 ohm, 1N5817,
+    keypad/button/OLED headers, from firmware/boards/pico.py's pins; then power()."""
     gp = {pico.LED_PIN: "LED_3V3"}
     for i, g in enumerate(pico.ROWS):
         gp[g] = "ROW%d" % (i + 1)
@@ -357,15 +210,21 @@ def controller(m):
         gp[g] = "BTN%d" % (i + 1)
     gp[pico.I2C[1]] = "SDA"
     gp[pico.I2C[2]] = "SCL"
+    gp[pico.LED_POWER] = "LED_POWER"
+    gp[pico.LIGHT_ADC] = "LIGHT"
+    gp[pico.SUPPLY_ADC] = "SUPPLY"
     pins = {str(PICO_PHYSICAL[g]): n for g, n in gp.items()}
     pins.update({str(n): "GND" for n in (3, 8, 13, 18, 23, 28, 33, 38)})
     pins.update({"39": "VSYS", "36": "+3V3"})
     u = m.place(pico_footprint(m), "U2", "Raspberry Pi Pico or Pico W (on 1x20 sockets)",
-                (0, 0))
+                PICO_CENTRE)
     m.connect(u, pins)
     cx = PICO_X0 + 9.5 * 2.54
-    m.rect(PICO_X0 - 1.37, PICO_YB + 2.39 - 21.0 + 0.0, PICO_X0 - 1.37 + 51.0, PICO_YB + 2.39,
-           pcbnew.F_SilkS, 0.15)
+    # the module's outline (21 x 51 mm), clear of its pins
+    x0, y0, x1, y1 = (LEFT + 0.5, PICO_CENTRE[1] - 10.5, PICO_X0 - 1.37 + 51.0,
+                      PICO_CENTRE[1] + 10.5)
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1))):
+        m.line(a, b, pcbnew.F_SilkS, 0.15)  # (its left side is the board's edge)
     m.text("Raspberry Pi Pico / Pico W", (cx, (PICO_YB + PICO_YT) / 2 + 3), 1.6)
     m.text("USB", (PICO_X0 + 3.0, (PICO_YB + PICO_YT) / 2 - 2), 1.4)
 
@@ -397,10 +256,13 @@ def controller(m):
     for i, g in enumerate(pico.BUTTONS):
         m.track([pin(PICO_PHYSICAL[g]), pad_at(bn, str(i + 1))], "BTN%d" % (i + 1), pcbnew.F_Cu)
     m.text("+1 BUTTONS", (pad_at(bn, "2")[0], HDR_Y + 2.6), 1.2)
-    # level shifter: GP0 -> 1A; 1Y -> 330 ohm -> LED 0's DIN; the other gates tied off
+    # level shifter on the LED rail: GP0 -> 1A; 1Y -> 330 ohm -> LED 0's DIN; the other gates
+    # tied off. Powered with the LEDs: when the rail is off its output is low, so no current
+    # runs from the data line into an unpowered LED
     u1 = m.footprint("Package_SO", "SOIC-14_3.9x8.7mm_P1.27mm", "U1", "74AHCT125", U1_AT)
     m.connect(u1, {"1": "GND", "2": "LED_3V3", "3": "LED_5V", "4": "GND", "5": "GND",
-                   "7": "GND", "9": "GND", "10": "GND", "12": "GND", "13": "GND", "14": "+5V"})
+                   "7": "GND", "9": "GND", "10": "GND", "12": "GND", "13": "GND",
+                   "14": LED_RAIL})
     if not m.part.back:  # (with the LEDs on the back, the top is the ground pour)
         for n in ("1", "4", "5", "7"):
             a = pad_at(u1, n)
@@ -410,18 +272,27 @@ def controller(m):
             m.to_ground(a, (U1_AT[0] + 0.75, a[1]), pcbnew.F_Cu)
     a2 = pad_at(u1, "2")
     m.track([pin(PICO_PHYSICAL[pico.LED_PIN]), (PICO_X0, a2[1]), a2], "LED_3V3", pcbnew.F_Cu)
-    c2 = m.footprint("Capacitor_SMD", "C_0805_2012Metric", "C254", "100nF", (U1_AT[0] + 6.0,
+    # its input pulled down: with the Pico unplugged or still booting the LEDs see a steady
+    # low, not a floating input's noise (random colours at power-up)
+    r9 = m.footprint("Resistor_SMD", "R_0603_1608Metric", "R9", "100k", (36.0, -38.6))
+    m.connect(r9, {"1": "GND", "2": "LED_3V3"})
+    b = pad_at(r9, "2")
+    m.track([b, (b[0], a2[1])], "LED_3V3", pcbnew.F_Cu)
+    g = pad_at(r9, "1")
+    if not m.part.back:
+        m.to_ground(g, (g[0] - 1.3, g[1]), pcbnew.F_Cu)
+    c2 = m.footprint("Capacitor_SMD", "C_0603_1608Metric", "C254", "100nF", (U1_AT[0] + 6.0,
                      U1_AT[1] - 2.0), 90.0)
-    m.connect(c2, {"1": "+5V", "2": "GND"})
+    m.connect(c2, {"1": LED_RAIL, "2": "GND"})
     g = pad_at(c2, "2")
     if not m.part.back:
         m.to_ground(g, (g[0] + 1.6, g[1]), pcbnew.F_Cu)
-    if m.part.back:  # +5V is the back's pour: the top's SMD +5V pads go down a via
+    if m.part.back:  # the LED rail is the back's pour: the top's SMD pads on it go down a via
         for fp, n, dx in ((u1, "14", 1.8), (c2, "1", 1.6)):
             a = pad_at(fp, n)
-            m.track([a, (a[0] + dx, a[1])], "+5V", pcbnew.F_Cu)
-            m.via((a[0] + dx, a[1]), "+5V")
-    r1 = m.footprint("Resistor_SMD", "R_0805_2012Metric", "R1", "330", (U1_AT[0] - 5.0, -25.0),
+            m.track([a, (a[0] + dx, a[1])], LED_RAIL, pcbnew.F_Cu)
+            m.via((a[0] + dx, a[1]), LED_RAIL)
+    r1 = m.footprint("Resistor_SMD", "R_0603_1608Metric", "R1", "330", (U1_AT[0] - 5.0, -25.0),
                      270.0)
     m.connect(r1, {"1": "LED_5V", "2": "LED_DIN"})
     a3 = pad_at(u1, "3")
@@ -430,7 +301,7 @@ def controller(m):
     if top is not r1a:
         raise SystemExit("R1's pad 1 must face U1")
     m.track([a3, (top[0], a3[1]), top], "LED_5V", pcbnew.F_Cu)
-    m.text("330R", (r1a[0] - 2.5, -25.0), 1.0)
+    m.text("330R", (r1a[0] + 2.6, -25.0), 1.0)
     m.text("74AHCT125", (U1_AT[0], U1_AT[1] + 6.0), 1.0)
     # VSYS through the 1N5817 (stripe towards the Pico), the OLED header, 3V3
     lanes = {26: -43.2, 27: -42.2, 36: -41.2, 39: -40.2}
@@ -453,19 +324,144 @@ def controller(m):
     a = pin(39)
     m.track([a, (a[0], lanes[39]), pad_at(d1, "1")], "VSYS", pcbnew.F_Cu, POWER_W)
     m.text("1N5817", (69.0, lanes[39] - 2.5), 1.0)
-    # power in: a 2-way terminal and the 1000 uF bulk capacitor where it enters
-    j1 = m.footprint("TerminalBlock_Phoenix", "TerminalBlock_Phoenix_MKDS-1,5-2_1x02_P5.00mm_"
-                     "Horizontal", "J1", "5 V in (3 A)", (90.0, -36.0))
-    m.connect(j1, {"1": "+5V", "2": "GND"})
-    m.text("+5V  GND", (92.5, -29.5), 1.4)
-    c1 = m.footprint("Capacitor_THT", "CP_Radial_D10.0mm_P5.00mm", "C255", "1000uF 10V",
-                     (110.0, -36.0))
-    m.connect(c1, {"1": "+5V", "2": "GND"})
+    power(m, j4, d1)
     return r1b
 
 
+def lane(m, n, y, x_end, y_end, net, via=True):
+    """A Pico pin's signal along the board's top edge on the back (the top's tracks cross
+    there): up from pin n to y, across to x_end, down to y_end, and up a via (or into a
+    through-hole pad there)."""
+    a = pico_pin_at(n)
+    m.track([a, (a[0], y), (x_end, y), (x_end, y_end)], net, pcbnew.B_Cu)
+    if via:
+        m.via((x_end, y_end), net)
+
+
+def power(m, j4, d1):
+    """The 5 V path and the power-aware parts, right of the 1N5817:
+
+    J1 (screw terminal) or J5 (a charge-and-boost module's 5 V out) -> VIN -> Q1, a P-MOSFET
+    in reverse (drain to the input, gate to ground: conducts only with + on +, a swapped pair
+    sees an off transistor) -> VIN_RP -> F1, a 3 A resettable fuse -> +5V (the Pico's VSYS
+    through the 1N5817, the 1000 uF) -> Q2, a P-MOSFET high-side switch (gate pulled up to
+    +5V by R2: off at power-up; Q3, an N-MOSFET from the Pico's LED_POWER pin, pulls it low;
+    R3 holds Q3 off while the pin floats) -> the LED rail (every LED, U1, the rail's LED).
+    The light sensor (phototransistor Q4 from 3V3 into R6) on LIGHT_ADC; the battery's voltage
+    (J5's BAT pin) through R7/R8 (100k/100k) on SUPPLY_ADC."""
+    back = m.part.back
+    F = pcbnew.F_Cu
+
+    def gnd(pad, via_at, layer=None):
+        if not back:  # (with the LEDs on the back, the top is the ground pour)
+            m.to_ground(pad, via_at, layer)
+
+    def sot23(ref, value, at, rot, nets):
+        fp = m.footprint("Package_TO_SOT_SMD", "SOT-23", ref, value, at, rot)
+        m.connect(fp, nets)
+        return fp
+
+    def r0603(ref, value, at, nets, lib=("Resistor_SMD", "R_0603_1608Metric"), rot=0.0):
+        fp = m.footprint(lib[0], lib[1], ref, value, at, rot)
+        m.connect(fp, nets)
+        return fp
+    # the input: J1, and J5 for the battery build's module (5V out, GND, BAT+)
+    j1 = m.footprint("TerminalBlock_Phoenix", "TerminalBlock_Phoenix_MKDS-1,5-2_1x02_P5.00mm_"
+                     "Horizontal", "J1", "5 V in (3 A)", (80.0, -36.0))
+    m.connect(j1, {"1": "VIN", "2": "GND"})
+    m.text("+5V  GND", (82.5, -27.6), 1.4)
+    j5 = m.footprint("Connector_PinHeader_2.54mm", "PinHeader_1x03_P2.54mm_Vertical", "J5",
+                     "charge-and-boost module (5V out, GND, BAT+)", (123.0, -40.0))
+    m.connect(j5, {"1": "VIN", "2": "GND", "3": "BAT"})
+    for n, label in (("1", "5V"), ("2", "GND"), ("3", "BAT")):  # right of the VIN track
+        m.text(label, (128.8, pad_at(j5, n)[1]), 1.0)
+    # Q1: reverse polarity (source to the load, drain to the input, gate to ground)
+    q1 = sot23("Q1", "AO3401A", (96.0, -36.0), 180.0, {"1": "GND", "2": "VIN_RP", "3": "VIN"})
+    d, g, s = pad_at(q1, "3"), pad_at(q1, "1"), pad_at(q1, "2")
+    m.track([pad_at(j1, "1"), (80.0, -29.5), (d[0], -29.5), d], "VIN", F, SUPPLY_W)
+    p = pad_at(j5, "1")
+    m.track([p, (126.0, p[1]), (126.0, -29.5), (d[0], -29.5)], "VIN", F, SUPPLY_W)
+    gnd(g, (g[0], g[1] + 1.6), F)
+    f1 = m.footprint("Fuse", "Fuse_1812_4532Metric", "F1", "PTC 3A", (102.5, s[1]))
+    m.connect(f1, {"1": "VIN_RP", "2": "+5V"})
+    m.track([s, pad_at(f1, "1")], "VIN_RP", F, SUPPLY_W)
+    f2 = pad_at(f1, "2")
+    c1 = m.footprint("Capacitor_THT", "CP_Radial_D10.0mm_P5.00mm", "C255", "1000uF 10V",
+                     (109.0, f2[1]))
+    m.connect(c1, {"1": "+5V", "2": "GND"})
+    m.track([f2, pad_at(c1, "1")], "+5V", F, SUPPLY_W)
+    # Q2: the LED rail's switch, its gate driven through Q3 from LED_POWER
+    q2 = sot23("Q2", "AO3401A", (99.0, -42.0), 0.0, {"1": "LED_GATE", "2": "+5V", "3": LED_RAIL})
+    g2, s2, d2 = pad_at(q2, "1"), pad_at(q2, "2"), pad_at(q2, "3")
+    m.track([f2, (f2[0], -39.6), (s2[0], -39.6), s2], "+5V", F, SUPPLY_W)
+    m.track([d2, (102.6, d2[1])], LED_RAIL, F, SUPPLY_W)
+    if back:  # the rail is the back's pour: four vias down
+        for x, y in ((101.6, -42.6), (101.6, -41.4), (102.6, -42.6), (102.6, -41.4)):
+            m.via((x, y), LED_RAIL)
+    m.track([(102.6, d2[1]), (102.6, -44.0), (106.48, -44.0)], LED_RAIL, F)
+    tp4 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP4", "LED rail", (104.0, -44.0))
+    m.connect(tp4, {"1": LED_RAIL})
+    tp1 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP1", "+5V", (f2[0], -41.6))
+    m.connect(tp1, {"1": "+5V"})
+    m.track([(f2[0], -39.6), (f2[0], -41.6)], "+5V", F)
+    r2 = r0603("R2", "10k", (95.2, -42.0), {}, rot=90.0)
+    ra, rb = pad_at(r2, "1"), pad_at(r2, "2")
+    hi, lo = (ra, rb) if ra[1] < rb[1] else (rb, ra)  # hi: nearer the board's top edge
+    m.connect(r2, {"1": "LED_GATE" if ra is hi else "+5V", "2": "LED_GATE" if rb is hi else "+5V"})
+    m.track([lo, (lo[0], -39.6), (s2[0], -39.6)], "+5V", F)
+    q3 = sot23("Q3", "2N7002", (94.0, -46.5), 0.0, {"1": "LED_POWER", "2": "GND", "3": "LED_GATE"})
+    g3, s3, d3 = pad_at(q3, "1"), pad_at(q3, "2"), pad_at(q3, "3")
+    m.track([d3, (96.5, d3[1]), (96.5, g2[1]), g2], "LED_GATE", F)
+    m.track([hi, (96.5, hi[1])], "LED_GATE", F)
+    gnd(s3, (91.2, s3[1]), F)
+    r3 = r0603("R3", "100k", (90.3, g3[1]), {"1": "GND", "2": "LED_POWER"})
+    m.track([pad_at(r3, "2"), g3], "LED_POWER", F)
+    gnd(pad_at(r3, "1"), (88.0, g3[1]), F)
+    lane(m, PICO_PHYSICAL[pico.LED_POWER], -49.3, g3[0], -49.3, "LED_POWER")
+    m.track([(g3[0], -49.3), g3], "LED_POWER", F)
+    # the rail's LED (lit while the LEDs have power)
+    r5 = r0603("R5", "1k", (107.3, -44.0), {"1": LED_RAIL, "2": "RAIL_LED"})
+    d5 = r0603("D255", "green", (110.3, -44.0), {"1": "GND", "2": "RAIL_LED"},
+               lib=("LED_SMD", "LED_0603_1608Metric"), rot=180.0)
+    m.track([pad_at(r5, "2"), pad_at(d5, "2")], "RAIL_LED", F)
+    k = pad_at(d5, "1")
+    gnd(k, (k[0] + 1.5, k[1]), F)
+    # the light sensor: a phototransistor, collector on 3V3, emitter into 10k to ground
+    q4 = m.footprint("LED_THT", "LED_D3.0mm", "Q4", "TEPT4400", (100.5, -48.0))
+    m.connect(q4, {"1": "+3V3", "2": "LIGHT"})
+    e = pad_at(q4, "2")
+    r6 = r0603("R6", "10k", (107.0, -48.0), {"1": "LIGHT", "2": "GND"})
+    m.track([e, pad_at(r6, "1")], "LIGHT", F)
+    gnd(pad_at(r6, "2"), (109.4, -48.0), F)
+    lane(m, PICO_PHYSICAL[pico.LIGHT_ADC], -50.1, e[0], e[1], "LIGHT", via=False)
+    v = pad_at(j4, "2")
+    m.track([v, (v[0], -50.5), (pad_at(q4, "1")[0], -50.5), pad_at(q4, "1")], "+3V3", F)
+    m.text("LIGHT", (107.0, -50.0), 1.0)
+    # the battery's voltage: BAT -> 100k -> SUPPLY -> 100k -> ground, 100 nF at the pin
+    r7 = r0603("R7", "100k", (118.5, -34.92), {"1": "SUPPLY", "2": "BAT"})
+    r8 = r0603("R8", "100k", (118.5, -36.92), {"1": "SUPPLY", "2": "GND"})
+    c5 = r0603("C5", "100nF", (118.5, -38.92), {"1": "SUPPLY", "2": "GND"},
+               lib=("Capacitor_SMD", "C_0603_1608Metric"))
+    m.track([pad_at(r7, "2"), pad_at(j5, "3")], "BAT", F)
+    m.track([pad_at(r7, "1"), pad_at(c5, "1")], "SUPPLY", F)
+    for fp in (r8, c5):
+        p = pad_at(fp, "2")
+        gnd(p, (120.6, p[1]), F)
+    lane(m, PICO_PHYSICAL[pico.SUPPLY_ADC], -50.9, 116.6, -38.92, "SUPPLY")
+    m.track([(116.6, -38.92), pad_at(c5, "1")], "SUPPLY", F)
+    # the Pico's VSYS: +5V on the back to the 1N5817's anode
+    a = pad_at(d1, "2")
+    m.track([a, (a[0], -38.5), (97.0, -38.5)], "+5V", pcbnew.B_Cu, POWER_W)
+    m.via((97.0, -38.5), "+5V")
+    m.track([(97.0, -38.5), (s2[0], -38.5), (s2[0], -39.6)], "+5V", F, POWER_W)
+    # test points: ground (5 V and the LED rail above; LED 0's data in data_to_first_led)
+    tp2 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP2", "GND", (86.2, -45.2))
+    m.connect(tp2, {"1": "GND"})
+    gnd(pad_at(tp2, "1"), (86.2, -47.2), F)
+
+
 def data_to_first_led(m, L, r1_out, leds):
-    """330 ohm to LED 0's DIN along the corridor above the status LEDs."""
+    """330 ohm to LED 0's DIN along the corridor above the status LEDs, with a test point."""
     din = pad_at(leds[0][1], m.part.pin("DIN"))
     x0 = L.xy(0)[0] - 4.0
     pts = [r1_out, (r1_out[0], DATA_Y), (x0, DATA_Y), (x0, din[1]), din]
@@ -475,6 +471,20 @@ def data_to_first_led(m, L, r1_out, leds):
         m.track(pts[-2:], "LED_DIN", m.led_layer)
     else:
         m.track(pts, "LED_DIN", pcbnew.F_Cu)
+    tp = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP3", "LED 0 DIN", (40.0, -21.0))
+    m.connect(tp, {"1": "LED_DIN"})
+    m.track([(r1_out[0], -21.0), pad_at(tp, "1")], "LED_DIN", pcbnew.F_Cu)
+
+
+def fiducials(m):
+    """Three fiducials on each side that is assembled (the mini-E board: both)."""
+    sides = (False, True) if m.part.back else (False,)
+    n = 0
+    for back in sides:
+        for at in FIDUCIALS:
+            n += 1
+            m.footprint("Fiducial", "Fiducial_1mm_Mask2mm", "FID%d" % n, "fiducial", at,
+                        back=back)
 
 
 # --- copper figures, outputs -----------------------------------------------------------------
@@ -574,8 +584,9 @@ def _stable(data):
 
 
 def drc(board, out):
-    """KiCad's DRC on the filled board: (errors, unconnected items). Warnings (silkscreen
-    clipped by the mask and the like) are kept in the report but are not errors."""
+    """KiCad's DRC on the filled board: (errors, unconnected items, warnings, the report).
+    The report keeps every warning; pcb/check.py fails on any (silkscreen over a pad or off
+    the board among them)."""
     path = os.path.join(out, "drc.rpt")
     pcbnew.WriteDRCReport(board, path, pcbnew.EDA_UNITS_MILLIMETRES, True)
     with open(path) as f:
@@ -592,7 +603,7 @@ def drc(board, out):
     body = [ln for ln in lines if not ln.startswith(("** Drc report for", "** Created on"))]
     with open(path, "w") as f:
         f.write("\n".join(head + body))
-    return errors, unconnected, text
+    return errors, unconnected, warnings, text
 
 
 _T0 = [time.time()]
@@ -618,25 +629,28 @@ def build(led, out):
     chain(m, L, leds)
     r1_out = controller(m)
     data_to_first_led(m, L, r1_out, leds)
+    fiducials(m)
     for i, (x, y) in enumerate(MOUNT_HOLES):
         h = m.footprint("MountingHole", "MountingHole_3.2mm_M3_Pad", "H%d" % (i + 1), "M3",
                         (x, y))
         m.connect(h, {"1": "GND"})
     m.text("Cribbage board: %s, %d LEDs, chain from firmware/board/layout.py"
            % (part.value, L.count), (150.0, -24.0), 1.5)
-    m.text("LED 0 DIN", (L.xy(0)[0] - 4.0, DATA_Y - 1.5), 1.0)
-    m.zone("+5V", m.led_layer)
+    m.text("DIN", (43.5, -21.0), 1.0)
+    m.zone(LED_RAIL, m.led_layer)
     m.zone("GND", m.far_layer)
     tick("placed and routed")
     # saved and read back before filling and DRC: every item as KiCad itself loads it (a
     # footprint flipped by the script kept a stale pad shape for DRC otherwise)
-    pcbnew.SaveBoard(path, m.board)
+    for fp in m.board.GetFootprints():
+        fab_text(fp)
+    save(m.board, path)
     m.board = pcbnew.LoadBoard(path)
-    five = next(z for z in m.board.Zones() if z.GetNetname() == "+5V")
+    five = next(z for z in m.board.Zones() if z.GetNetname() == LED_RAIL)
     filler = pcbnew.ZONE_FILLER(m.board)
     filler.Fill(m.board.Zones())
     tick("zones filled")
-    errors, unconnected, _text = drc(m.board, out)
+    errors, unconnected, warnings, _text = drc(m.board, out)
     tick("DRC")
     width = pour_min_width(m, L, five)
     tick("pour width")
@@ -644,7 +658,7 @@ def build(led, out):
     tick("plotted")
     for z in m.board.Zones():  # saved unfilled (KiCad: press B to refill): a smaller file
         z.UnFill()
-    pcbnew.SaveBoard(path, m.board)
+    save(m.board, path)
     for f in (name + ".kicad_prl",):
         if os.path.exists(os.path.join(out, f)):
             os.remove(os.path.join(out, f))
@@ -657,7 +671,7 @@ def build(led, out):
         "size_mm": [RIGHT - LEFT, BOTTOM - TOP], "origin_mm": [OX, OY],
         "outline_mm": [OX + LEFT, OY + TOP, OX + RIGHT, OY + BOTTOM],
         "led_layer": "B.Cu" if part.back else "F.Cu",
-        "drc_errors": errors, "unconnected": unconnected,
+        "drc_errors": errors, "unconnected": unconnected, "drc_warnings": warnings,
         "vias": m.vias, "tht_pads": tht, "npth_holes": npth,
         "pour_min_width_mm": width, "copper_oz": 1, "track_mm": TRACK_W,
     }
