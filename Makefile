@@ -8,13 +8,15 @@ STAMP := $(VENV)/.installed
 MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
-.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures \
-	broker club-board
+.PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
+.PHONY: power release
+.PHONY: broker club-board
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
 	@echo "make quick   - lint and pytest without the long sweeps (soak, power cuts, budgets...)"
 	@echo "make bench   - speed and memory, MicroPython vs references, as ratios"
+	@echo "make power   - battery life from the firmware's own frames (docs/power.md)"
 	@echo "make score CARDS='5H 5C 5S JD 5D'  - score a hand"
 	@echo "make sim     - the board in the terminal: real firmware, real MicroPython, fake hardware"
 	@echo "               (WEB=8080: and its live page at http://127.0.0.1:8080/)"
@@ -27,6 +29,8 @@ help:
 	@echo "           [ROMFS=1]  - the code into the board's ROMFS partition: run from flash"
 	@echo "             - make the board's files exactly the build (its saved games kept), check"
 	@echo "               them, print what changed and the version before/after"
+	@echo "make release BOARD=pico|pico_w|esp32 - an update bundle of the build for that kind"
+	@echo "               (build/release/; tools/release.py sign --wifi F signs it per board)"
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
 	@echo "             - put official MicroPython (micropython.org/download) on the board"
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
@@ -64,6 +68,9 @@ test-mp: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
 
+power: $(STAMP)
+	$(BIN)/python tools/power_model.py
+
 score: $(STAMP)
 	$(BIN)/python tools/score.py $(CARDS)
 
@@ -99,6 +106,10 @@ flash: build
 	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
 	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)') \
 	  $(if $(WIFI),--wifi '$(WIFI)') $(if $(filter 1 yes,$(ROMFS)),--romfs)
+
+# An update over the air (issue 31): the board kind's .mpy tree and its manifest, one bundle
+release: $(STAMP)
+	$(BIN)/python tools/release.py build --board $(BOARD)
 
 dev: $(STAMP)
 	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \

@@ -117,6 +117,10 @@ async def tasks(app, frame_ms):
 
     asyncio.get_event_loop().set_exception_handler(died)
     start()
+    from slots import trial  # a new version on trial (issue 31): ota/trial.py confirms it
+    if trial:
+        from ota.trial import watch
+        running.append(asyncio.create_task(watch(app)))
     if app.hw.get("net") is not None:  # the live page (board/web.py), on a board with Wi-Fi
         running.append(asyncio.create_task(web(app)))  # (it restarts the server itself)
         if app.hw.get("broker") is not None:  # the club's broker (board/publish.py): its own

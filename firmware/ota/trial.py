@@ -1,0 +1,51 @@
+"""A new app on trial (slots.py) confirms itself: board/tasks.py starts watch(app) after the
+first frame when slots.trial says the running slot is on trial. Once it has run CONFIRM_MS
+with no fault it confirms the slot; a fault before then sends the board back to the slot
+before it. The trial's watchdog is fed while the loop runs, and after (it cannot be stopped):
+a hang resets the board, and the loader goes back."""
+
+import slots
+from board.keypad import sleep_ms, ticks_diff
+from micropython import const
+
+CONFIRM_MS = const(30000)
+STEP_MS = const(250)
+
+
+def fault(app, n0):
+    """What the app says of a fault it has handled since the trial began (an exception in an
+    entry, a frame or a task: App.recover), or None. An app that counts them (app.faults)
+    is read by its count; else by its message line, a fault's "fault (...)" (board/fault.py),
+    looked at every STEP_MS."""
+    n = getattr(app, "faults", None)
+    if n is not None:
+        return "%d faults" % (n - n0) if n != n0 else None
+    e = app.err
+    return e if e and e.startswith("fault") else None
+
+
+async def watch(app, reset=None, files=None):
+    """The trial's task (forever). reset: what restarts the board (machine.reset)."""
+    n0 = getattr(app, "faults", None)
+    t0 = app.clock()
+    while slots.trial is not None:
+        why = fault(app, n0)
+        if why and slots.failed(RuntimeError(why), files):
+            if reset is None:
+                import machine
+                reset = machine.reset
+            reset()
+            return
+        if ticks_diff(app.clock(), t0) >= CONFIRM_MS:
+            slots.confirm(files)
+            break
+        _feed()
+        await sleep_ms(STEP_MS)
+    while slots.wdt is not None:  # a watchdog cannot be stopped: fed while the loop runs
+        _feed()
+        await sleep_ms(STEP_MS)
+
+
+def _feed():
+    if slots.wdt is not None:
+        slots.wdt.feed()

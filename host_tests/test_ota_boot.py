@@ -1,0 +1,180 @@
+"""The boot loader as a board runs it (issue 31): firmware/main.py and firmware/slots.py in
+the real micropython binary, in a folder laid out as a board's filesystem (the loader at the
+root, a root app or slots with small apps in them, a fake `machine` with a watchdog, the reset
+cause and reset()). Each run is one power-up; a hang is a run killed by the test (what the
+watchdog does), and the next run sees the watchdog's reset cause.
+
+The apps: "ok" confirms itself (as ota/trial.py would after its 30 s), "import" raises at
+import, "loop" raises out of run(), "hang" never returns before its first frame, "quiet" runs
+and never confirms (switched off after a while)."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import slots
+from hostenv import ROOT, venv_program
+
+MICROPYTHON = venv_program("micropython")
+
+MACHINE = '''
+import os
+WDT_RESET = 3
+PWRON_RESET = 1
+class WDT:
+    def __init__(self, timeout):
+        print("WDT", timeout)
+    def feed(self):
+        pass
+def reset_cause():
+    return WDT_RESET if os.getenv("FAKE_CAUSE") == "wdt" else PWRON_RESET
+def reset():
+    print("RESET")
+    raise SystemExit(42)
+'''
+
+CONFIG = {
+    "ok": "def build():\n    return {}\n",
+    "import": "raise ImportError('no module named board.nope')\n",
+}
+TASKS = {
+    "ok": "import slots\ndef run(hw):\n    print('RAN', slots.running)\n    slots.confirm()\n",
+    "loop": "def run(hw):\n    raise RuntimeError('the frame loop died')\n",
+    "hang": "def run(hw):\n    print('HANGING')\n    while True:\n        pass\n",
+    "quiet": "import slots\ndef run(hw):\n    print('RAN', slots.running)\n",
+}
+
+
+def app(folder, how):
+    os.makedirs(os.path.join(folder, "board"), exist_ok=True)
+    with open(os.path.join(folder, "board_config.py"), "w") as f:
+        f.write(CONFIG.get(how, CONFIG["ok"]))
+    with open(os.path.join(folder, "board", "tasks.py"), "w") as f:
+        f.write(TASKS.get(how, TASKS["ok"]))
+
+
+@pytest.fixture
+def root(tmp_path):
+    """A board flashed without slots: the loader, a root app that runs, a fake machine."""
+    for name in ("main.py", "slots.py"):
+        shutil.copy(os.path.join(ROOT, "firmware", name), tmp_path / name)
+    (tmp_path / "fakes").mkdir()
+    (tmp_path / "fakes" / "machine.py").write_text(MACHINE)
+    app(str(tmp_path), "ok")
+    return tmp_path
+
+
+def trial(root, how):
+    """An update installed into slot a, on trial (as ota/install.py leaves it)."""
+    app(str(root / "slot_a"), how)
+    (root / "slot_a" / "slot.json").write_text('{"version": "0.7.0", "saves": {}}')
+    (root / slots.REC).write_bytes(slots.pack("a", "r", "T", 0))
+
+
+def power_up(root, cause=None):
+    """One boot: (exit code, what it printed); a hang is cut off after 3 s (the watchdog)."""
+    env = dict(os.environ, MICROPYPATH=str(root / "fakes") + ":" + str(root))
+    if cause:
+        env["FAKE_CAUSE"] = cause
+    try:
+        p = subprocess.run([MICROPYTHON, "main.py"], cwd=root, env=env, capture_output=True,
+                           text=True, timeout=3)
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else e.stdout or ""
+        return None, out
+
+
+def record(root):
+    return slots.unpack((root / slots.REC).read_bytes())
+
+
+def test_a_board_without_slots_boots_its_root_app(root):
+    code, out = power_up(root)
+    assert code == 0 and "RAN r" in out and "WDT" not in out, out
+
+
+def test_a_good_update_boots_on_trial_under_the_watchdog_and_confirms(root):
+    trial(root, "ok")
+    code, out = power_up(root)
+    assert code == 0 and "WDT %d" % slots.WATCH_MS in out and "RAN a" in out, out
+    assert record(root) == ("a", "r", "C", 0)
+    code, out = power_up(root)
+    assert code == 0 and "RAN a" in out and "WDT" not in out, out  # confirmed: no trial
+
+
+@pytest.mark.parametrize("how", ["import", "loop"])
+def test_an_update_that_raises_goes_back_at_once(root, how):
+    trial(root, how)
+    code, out = power_up(root)
+    assert code == 42 and "RESET" in out, out  # back, and the board restarts
+    assert record(root) == ("r", "a", "C", 0)
+    note = (root / slots.NOTE).read_text()
+    assert note.startswith("update to 0.7.0 failed (") and note.endswith("back to ?"), note
+    code, out = power_up(root)
+    assert code == 0 and "RAN r" in out, out
+
+
+def test_an_update_that_hangs_goes_back_after_the_watchdog(root):
+    trial(root, "hang")
+    code, out = power_up(root, cause="wdt")  # (the install's machine.reset(): on an RP2040
+    assert code is None and "HANGING" in out, out  # the watchdog's) the watchdog resets it
+    assert record(root) == ("a", "r", "T", 1)
+    code, out = power_up(root, cause="wdt")
+    assert code == 0 and "RAN r" in out, out
+    assert "it hung: watchdog" in (root / slots.NOTE).read_text()
+
+
+def test_an_update_that_never_confirms_goes_back_after_two_boots(root):
+    trial(root, "quiet")
+    for n in (1, 2):
+        code, out = power_up(root)
+        assert code == 0 and "RAN a" in out, out
+        assert record(root) == ("a", "r", "T", n)
+    code, out = power_up(root)
+    assert code == 0 and "RAN r" in out, out
+    assert "not confirmed in 2 boots" in (root / slots.NOTE).read_text()
+
+
+@pytest.mark.parametrize("on_trial", [True, False])
+def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
+    """board/tasks.py's hook: on trial, ota/trial.py's watch feeds the watchdog while the loop
+    runs and confirms after 30 s (the fake board's clock); off trial nothing of it runs."""
+    import asyncio
+
+    from board.app import App
+    from board.tasks import tasks
+    from boards.fake import build
+    from boards.ramfs import RamFs
+    from otakit import Dog
+
+    hw = build("/data", display=False, fs=RamFs())
+    app = App(hw)
+    app.boot()
+    dog = Dog(slots.WATCH_MS)
+    confirmed = []
+
+    def confirm(files=None):
+        confirmed.append(1)
+        slots.trial = None
+
+    monkeypatch.setattr(slots, "trial", ("a", "r") if on_trial else None)
+    monkeypatch.setattr(slots, "wdt", dog)
+    monkeypatch.setattr(slots, "confirm", confirm)
+
+    async def main():
+        task = asyncio.create_task(tasks(app, 20))
+        await asyncio.sleep(0.1)
+        fed = dog.fed
+        hw["clock"].advance(31000)
+        await asyncio.sleep(0.6)
+        task.cancel()
+        return fed
+
+    fed = asyncio.run(main())
+    if on_trial:
+        assert fed >= 1 and confirmed == [1] and dog.fed > fed
+    else:
+        assert dog.fed == 0 and confirmed == []

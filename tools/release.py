@@ -1,0 +1,238 @@
+"""Release bundles: the board's .mpy tree (tools/build.py's) and a manifest, in one stream a
+board installs over the air (firmware/ota/install.py says the format), signed per board.
+
+    python tools/release.py build --board pico_w [--out build/release]
+        -> build/release/cribbage-0.7.0-rp2040.bundle (unsigned: no board takes it)
+    python tools/release.py sign --wifi wifi.json BUNDLE [-o FILE]
+        -> FILE (default BUNDLE with .<board id> before .bundle): signed for the board whose
+           Wi-Fi file it is ("broker": {"board": "t1", "secret": "<64 hex>"})
+    python tools/release.py show BUNDLE      # the manifest, and whether it is signed
+    python tools/release.py measure [--board pico_w]  # what verifying and installing cost
+
+`make release BOARD=pico_w` runs build. The tree is tools/build.py's for the board's kind
+(rp2040 for the Pico and the Pico W, esp32), less the boot loader (main.py and slots.mpy: they
+stay at the board's root, never updated over the air). The manifest names the firmware's
+version, the board kind, each file's path, size and SHA-256, and the saved formats the
+version reads: {name: [the oldest it reads, the one it writes]} (SAVES says where each is
+found in the sources; a format that cannot be found stops the build).
+
+The signature for one board is HMAC-SHA256(secret, b"update\\n" + manifest): only who holds
+a board's secret (its Wi-Fi file, the club's registry) can sign for it, and a secret read off
+one board signs for no other.
+"""
+
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+import build
+from hostenv import ROOT
+
+MAGIC = b"cribbage-bundle 1"
+LOADER = ("main.py", "slots.mpy", "slots.py")  # the root's, never in a bundle
+KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/flash.py's boards
+UNSIGNED = b"-"
+
+# Saved formats: name -> (file, the pattern of the version it writes, of the oldest it reads).
+# A pattern's group 1 is the number. Each is the sources' own statement of the format.
+SAVES = {
+    "game": ("cribbage/events.py", r"^VERSION = const\((\d+)\)",
+             None, ("cribbage/saved.py", r"^_OLD = const\((\d+)\)")),
+    "settings": ("board/settings.py", r"^_VERSION = const\((\d+)\)",
+                 None, ("board/settings.py", r"k = n - _VERSION \+ v if (\d+) <= v <= _VERSION")),
+    "history": ("board/history.py", r"A record \(version (\d+);",
+                None, ("board/history.py", r"Records of earlier firmware \(version (\d+):")),
+    "outbox": ("board/clubfiles.py", r"^outbox: \[N, mark\] as JSON()",
+               None, None),
+}
+
+
+def _find(src, rel, pattern):
+    with open(os.path.join(src, rel)) as f:
+        m = re.search(pattern, f.read(), re.M)
+    if not m:
+        raise SystemExit("release: cannot find the saved format in %s (%s): update "
+                         "tools/release.py's SAVES" % (rel, pattern))
+    return int(m.group(1)) if m.group(1) else 1  # (the outbox has no version byte: format 1)
+
+
+def saves(src=None):
+    """{name: [oldest read, written]} of every saved file, from the sources."""
+    src = src or os.path.join(ROOT, "firmware")
+    out = {}
+    for name, (rel, pat, _x, oldest) in SAVES.items():
+        v = _find(src, rel, pat)
+        out[name] = [_find(src, *oldest) if oldest else v, v]
+    return out
+
+
+def manifest(tree, version, kind, save_formats):
+    """The manifest's bytes for a built tree (files in sorted order, the loader left out)."""
+    files = []
+    for rel in sorted(build_files(tree)):
+        with open(os.path.join(tree, rel), "rb") as f:
+            data = f.read()
+        files.append([rel, len(data), hashlib.sha256(data).hexdigest()])
+    m = {"bundle": 1, "version": version, "board": kind, "saves": save_formats, "files": files}
+    return json.dumps(m, separators=(",", ":"), sort_keys=True).encode()
+
+
+def build_files(tree):
+    out = []
+    for d, dirs, files in os.walk(tree):
+        dirs.sort()
+        for name in sorted(files):
+            rel = os.path.relpath(os.path.join(d, name), tree).replace(os.sep, "/")
+            if rel not in LOADER:
+                out.append(rel)
+    return out
+
+
+def write(out, man, tree, sig=UNSIGNED):
+    """The bundle: magic, signature line, manifest length, manifest, the files."""
+    files = json.loads(man)["files"]
+    with open(out, "wb") as f:
+        f.write(MAGIC + b"\n" + sig + b"\n" + str(len(man)).encode() + b"\n" + man)
+        for rel, _n, _h in files:
+            with open(os.path.join(tree, rel), "rb") as g:
+                shutil.copyfileobj(g, f)
+    return out
+
+
+def make(board, out, src=None):
+    """Build the board kind's tree (tools/build.py) and its bundle in out; its path."""
+    kind = KINDS[board]
+    src = src or os.path.join(ROOT, "firmware")
+    version = build.read_version(src)
+    with tempfile.TemporaryDirectory() as tmp:
+        build.build(kind, src, tmp)
+        tree = os.path.join(tmp, kind)
+        man = manifest(tree, version, kind, saves(src))
+        os.makedirs(out, exist_ok=True)
+        return write(os.path.join(out, "cribbage-%s-%s.bundle" % (version, kind)), man, tree)
+
+
+def read_head(path):
+    """(signature line, manifest bytes, offset of the files) of a bundle file."""
+    with open(path, "rb") as f:
+        if f.readline().rstrip(b"\n") != MAGIC:
+            raise SystemExit("release: %s is not a bundle" % path)
+        sig = f.readline().rstrip(b"\n")
+        n = int(f.readline())
+        man = f.read(n)
+        return sig, man, f.tell()
+
+
+def secret(wifi):
+    """(board id, 32-byte secret) from a board's Wi-Fi file ("broker": {"board", "secret"})."""
+    with open(wifi) as f:
+        b = json.load(f).get("broker") or {}
+    s = b.get("secret")
+    if not (isinstance(s, str) and re.fullmatch(r"[0-9a-fA-F]{64}", s)):
+        raise SystemExit('release: %s has no "broker": {"secret": "<64 hex digits>"} (the '
+                         "club's registry issues it)" % wifi)
+    return str(b.get("board") or "board"), bytes.fromhex(s)
+
+
+def signature(key, man):
+    return hmac.new(key, b"update\n" + man, hashlib.sha256).hexdigest().encode()
+
+
+def sign(path, wifi, out=None):
+    """A copy of the bundle signed for the board of the Wi-Fi file; its path."""
+    board, key = secret(wifi)
+    _sig, man, at = read_head(path)
+    out = out or re.sub(r"(\.bundle)?$", ".%s.bundle" % board, path, count=1)
+    with open(path, "rb") as f, open(out, "wb") as g:
+        g.write(MAGIC + b"\n" + signature(key, man) + b"\n" + str(len(man)).encode() + b"\n"
+                + man)
+        f.seek(at)
+        shutil.copyfileobj(f, g)
+    return out
+
+
+def measure(board="pico_w", out=None):
+    """Build and sign a bundle, install it in the real MicroPython binary on littlefs of the
+    Pico W's and the Pico's filesystem sizes (tools/bench/ota_install.py), and print the
+    figures with board estimates (tools/bench.py's BOARD_FACTOR: bytecode; SHA-256 is C on
+    both, so its estimate is an upper bound). Returns {flash KB: {what: (value, unit)}}."""
+    import subprocess
+
+    import bench
+    from hostenv import venv_program
+
+    out = out or sys.stdout
+    key = os.urandom(32)
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = make(board, tmp)
+        w = os.path.join(tmp, "wifi.json")
+        with open(w, "w") as f:
+            json.dump({"broker": {"board": "bench", "secret": key.hex()}}, f)
+        signed = sign(path, w)
+        env = dict(os.environ, MICROPYPATH=":".join(
+            os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")))
+        for kb in (848, 1408):  # the Pico W's filesystem, the Pico's (MicroPython's rp2 boards)
+            p = subprocess.run([venv_program("micropython") or "micropython", "-X",
+                                "heapsize=4m", os.path.join(ROOT, "tools", "bench",
+                                                            "ota_install.py"),
+                                signed, key.hex(), str(kb), tempfile.mkdtemp(dir=tmp)],
+                               env=env, capture_output=True, text=True, timeout=600)
+            if p.returncode:
+                raise SystemExit("release: measure failed:\n" + p.stdout + p.stderr)
+            rows = got[kb] = {}
+            out.write("littlefs of %d KB (%s):\n" % (kb, "Pico W" if kb == 848 else "Pico"))
+            for line in p.stdout.splitlines():
+                if line.startswith("ROW "):
+                    r = json.loads(line[4:])
+                    rows[r["what"]] = (r["value"], r["unit"])
+                    out.write("  %-72s %10.2f %-2s %s\n" % (r["what"], r["value"], r["unit"],
+                                                            bench.board(r)))
+                elif line.startswith(("SLOT_BYTES", "FREE_BYTES", "TWO_SLOTS_FREE")):
+                    k, v = line.split()
+                    rows[k] = (int(v), "B")
+    return got
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="build a board kind's bundle (unsigned)")
+    b.add_argument("--board", choices=sorted(KINDS), default="pico_w")
+    b.add_argument("--out", default=os.path.join(ROOT, "build", "release"))
+    s = sub.add_parser("sign", help="sign a bundle for the board of a Wi-Fi file")
+    s.add_argument("--wifi", required=True, help="the board's Wi-Fi file (wifi.json)")
+    s.add_argument("bundle")
+    s.add_argument("-o", "--out", default=None)
+    w = sub.add_parser("show", help="a bundle's manifest")
+    w.add_argument("bundle")
+    m = sub.add_parser("measure", help="what verifying and installing cost on the board")
+    m.add_argument("--board", choices=sorted(KINDS), default="pico_w")
+    a = ap.parse_args(argv)
+    if a.cmd == "build":
+        path = make(a.board, a.out)
+        _sig, man, _at = read_head(path)
+        m = json.loads(man)
+        print("%s: %s for %s, %d files, %d bytes (manifest %d bytes)" % (
+            path, m["version"], m["board"], len(m["files"]), os.path.getsize(path), len(man)))
+    elif a.cmd == "sign":
+        print(sign(a.bundle, a.wifi, a.out))
+    elif a.cmd == "measure":
+        measure(a.board)
+    else:
+        sig, man, _at = read_head(a.bundle)
+        m = json.loads(man)
+        print("version %s, board kind %s, %d files, %d bytes, saves %s, %s" % (
+            m["version"], m["board"], len(m["files"]), sum(f[1] for f in m["files"]),
+            json.dumps(m["saves"], sort_keys=True), "unsigned" if sig == UNSIGNED else "signed"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
