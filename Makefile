@@ -10,6 +10,7 @@ MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 .PHONY: help venv test quick test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
 .PHONY: power release
+.PHONY: broker club-board
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -35,6 +36,9 @@ help:
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
 	@echo "make club [BROKER=host:1883] [CLUB_ARGS=...] - the club service: boards' games through"
 	@echo "               the MQTT broker into club.sqlite, the club page on :8124 (docs/club.md)"
+	@echo "make broker  - the club's Mosquitto in club-broker/ (its password file and ACL from club.sqlite)"
+	@echo "make club-board NAME=t1 [WIFI=wifi.json] [HOST=192.168.1.20] [UNSIGNED=1] - a board for the"
+	@echo "               club: its key; with WIFI, writes wifi-t1.json for make flash (docs/club.md)"
 	@echo "make club-pictures - docs/club-*.png: the club's pages in Chromium (a simulated night)"
 	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
 	@echo "make pcb     - regenerate hardware/pcb/: the track as a KiCad board, Gerbers, BOM, CPL,"
@@ -153,6 +157,17 @@ pcb: $(STAMP)
 BROKER ?= 127.0.0.1:1883
 club: $(STAMP)
 	PYTHONPATH=tools $(BIN)/python -m club --broker $(BROKER) $(CLUB_ARGS)
+
+# the broker (issue 30): its password file, ACL and the service's account written from the
+# club's boards (club.sqlite) first, then Mosquitto run in club-broker/ (its pid kept there:
+# make club-board has it read its files again)
+broker: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m club broker-files
+	cd club-broker && sh -c 'echo $$$$ > mosquitto.pid && exec mosquitto -c ../tools/club/mosquitto.conf'
+
+club-board: $(STAMP)
+	PYTHONPATH=tools $(BIN)/python -m club boards add $(NAME) $(if $(HOST),--host $(HOST)) \
+		$(if $(WIFI),--wifi $(WIFI)) $(if $(UNSIGNED),--unsigned)
 
 club-pictures: $(STAMP)  # docs/club-*.png: the club's pages in Chromium (tools/club/screenshots.py)
 	PYTHONPATH=tools $(BIN)/python -m club.screenshots docs

@@ -72,12 +72,14 @@ class Club:
     """A subscriber to PREFIX/# (QoS 1), as the club's service: every message kept, in order:
     (topic, payload bytes, retained)."""
 
-    def __init__(self, port, prefix="cribbage"):
+    def __init__(self, port, prefix="cribbage", user=None, password=None):
         import paho.mqtt.client as mqtt
 
         self.got = []
         self.lock = threading.Lock()
         self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="club-%d" % id(self))
+        if user is not None:  # (a broker with accounts: the club's, issue 30)
+            self.c.username_pw_set(user, password)
         self.c.on_message = self._message
         self.c.on_connect = lambda c, u, f, rc, p: c.subscribe(prefix + "/#", qos=1)
         self.c.connect("127.0.0.1", port)

@@ -155,6 +155,7 @@ def test_the_store_keeps_each_id_once_across_a_reopen(tmp_path):
 
 def test_a_club_handles_every_kind_of_message(tmp_path):
     club = Club(str(tmp_path / "c.sqlite"))
+    club.registry.add("t1", unsigned=True)  # (its plain games: test_club_trust.py signs)
     board = SimBoard("t1", seed=2)
     board.seat(["Ann", "Bob"])
     g = board.play()

@@ -137,7 +137,8 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
     seed = Club(str(tmp_path / "club.sqlite"))
     seed.store.set_tournament(PLAYERS, 3, 3, today())
     seed.store.close()
-    broker = Broker(tmp_path / "broker")
+    broker = Broker(tmp_path / "broker")  # (the firmware: not signing yet)
+    broker.add_board("t3", unsigned=True)
     svc = Service(tmp_path, broker)
     board = None
     try:

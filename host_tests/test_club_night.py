@@ -201,12 +201,18 @@ def play_by_keys(table, seed, errors):
 
 def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tmp_path,
                                                                              parts):
+    # the real firmware cannot log in or sign yet (issue 30's board side is to come): its
+    # boards are in the club's registry as unsigned, and the broker lets them in anonymously
+    # to write their own topics only (the broker's conf.d/club-unsigned.conf and ACL)
     broker = parts(Broker, tmp_path / "broker")
+    for i in range(4):
+        broker.add_board("t%d" % (i + 1), unsigned=True)
     svc = parts(Service, tmp_path, broker)
     since = time.time()  # (a save before the club connected would not hold its session)
     until("the broker to save the club's session", lambda: os.path.exists(broker.db)
           and os.stat(broker.db).st_mtime > since)
-    listener = parts(Listener, broker.port)  # a director's laptop looking on: raw messages
+    listener = parts(Listener, broker.port, user=broker.ADMIN[0],
+                     password=broker.ADMIN[1])  # a director's laptop looking on: raw messages
     cut = parts(Proxy, broker.port)  # t2's way to the broker
     shut = parts(Proxy, broker.port)  # t3's
     ports = [broker.port, cut.port, shut.port, broker.port]
@@ -286,6 +292,7 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
         t.ok()
     h = assert_the_club_has_every_game_once(svc, tables)
     assert h["games"] == 12 and h["dropped"] == 2
+    assert h["unsigned_boards"] == ["t1", "t2", "t3", "t4"]  # (the page warns)
     assert cut.cuts == 2
     # the live tables: every board online, its state with the names seated now
     until("the club's live tables", lambda: (lambda live: live["status"] == dict.fromkeys(

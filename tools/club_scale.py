@@ -4,6 +4,9 @@ night but faster: each board a game every INTERVAL seconds (jittered) and its li
 every deal. Prints the time from a game's publish to its place in the standings (the service
 stores it, and the standings are computed from the store: the median and worst of the store's
 time plus one standings request's time), and the broker's and the service's CPU and memory.
+As a club runs it (issue 30): every board in the club's registry, logged in with its own
+password (the broker's password file and ACL from `python -m club broker-files`'s code), each
+game signed with the board's key and counter and checked at the club's door.
 
     python tools/club_scale.py [--boards 50] [--games 10] [--interval 1.0] [--json out.json]
 
@@ -29,6 +32,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hostenv import ROOT
+from club.registry import Registry, broker_files
+from club.sign import mqtt_password
 from club.simboard import SimBoard, payload
 
 MOSQUITTO = "/usr/sbin/mosquitto"
@@ -92,10 +97,19 @@ def main():
     tmp = tempfile.mkdtemp(prefix="club-scale-")
     port, http = free_port(), free_port()
     conf = os.path.join(tmp, "mosquitto.conf")
+    user = pwd.getpwuid(os.getuid()).pw_name
+    reg = Registry(os.path.join(tmp, "club.sqlite"))
+    keys = {}
+    for i in range(a.boards):
+        name = "t%02d" % (i + 1)
+        keys[name] = reg.add(name)
+    passwd, acl = broker_files(reg, tmp, owner=user)
+    reg.close()
     with open(conf, "w") as f:
-        f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                "persistence_location %s/\nautosave_interval 1\nmax_queued_messages 0\n"
-                "user %s\n" % (port, tmp, pwd.getpwuid(os.getuid()).pw_name))
+        f.write("listener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\n"
+                "acl_file %s\npersistence true\npersistence_location %s/\n"
+                "autosave_interval 1\nautosave_on_changes true\nmax_queued_messages 0\n"
+                "user %s\n" % (port, passwd, acl, tmp, user))
     logf = open(os.path.join(tmp, "logs"), "a")  # noqa: SIM115  (the children's, to the end)
     broker = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=logf, stderr=logf)
     wait("the broker", lambda: accepts(port))
@@ -106,7 +120,7 @@ def main():
     try:
         wait("the club service", lambda: accepts(http) and get(http, "/health.json")[0][
             "connected"])
-        return run(a, port, http, broker, svc)
+        return run(a, port, http, broker, svc, keys)
     finally:
         svc.terminate()
         broker.terminate()
@@ -115,19 +129,21 @@ def main():
         logf.close()
 
 
-def run(a, port, http, broker, svc):
+def run(a, port, http, broker, svc, keys):
     # the games first (real games of the core), so that playing them costs the run nothing
     t0 = time.perf_counter()
     boards = []
     for i in range(a.boards):
-        b = SimBoard("t%02d" % (i + 1), seed=i + 1)
+        name = "t%02d" % (i + 1)
+        b = SimBoard(name, seed=i + 1, secret=keys[name])
         plan = []
         for g in range(a.games):
             b.seat([NAMES[(2 * i + g) % len(NAMES)], NAMES[(2 * i + g + 1) % len(NAMES)]])
             states = []
             while not b.deal():
                 states.append(payload(b.state()))
-            plan.append((states, b.finish()))
+            msg = b.finish()
+            plan.append((states, msg, b.signed(msg)))
         boards.append((b.name, plan))
     print("played %d games on %d boards in %.1f s (before the clock starts)"
           % (a.boards * a.games, a.boards, time.perf_counter() - t0))
@@ -138,18 +154,19 @@ def run(a, port, http, broker, svc):
     def board(name, plan, rnd):
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-" + name,
                         protocol=mqtt.MQTTv311)
+        c.username_pw_set(name, mqtt_password(keys[name]))
         c.will_set("cribbage/%s/status" % name, b"offline", qos=1, retain=True)
         c.connect("127.0.0.1", port, keepalive=30)
         c.loop_start()
         c.publish("cribbage/%s/status" % name, b"online", qos=1, retain=True)
         time.sleep(rnd.random() * a.interval)
-        for states, msg in plan:
+        for states, msg, signed in plan:
             for st in states:  # a deal's state, spread over the game's interval
                 c.publish("cribbage/%s/state" % name, st, qos=0, retain=True)
                 time.sleep(a.interval / (len(states) + 1) * rnd.uniform(0.5, 1.5))
             with lock:
                 sent[msg["id"]] = time.time()
-            c.publish("cribbage/%s/game" % name, payload(msg), qos=1).wait_for_publish(60)
+            c.publish("cribbage/%s/game" % name, signed, qos=1).wait_for_publish(60)
         c.disconnect()
         c.loop_stop()
 
@@ -181,7 +198,7 @@ def run(a, port, http, broker, svc):
     health, _ = get(http, "/health.json")
     out = {
         "boards": a.boards, "games": total, "states": sum(len(s) for _, p in boards
-                                                          for s, _ in p),
+                                                          for s, _, _ in p),
         "seconds": round(wall, 1),
         "store_ms": {"median": round(1000 * statistics.median(lat), 1),
                      "p95": round(1000 * lat[int(0.95 * (len(lat) - 1))], 1),

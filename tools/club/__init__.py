@@ -2,8 +2,14 @@
 SQLite file, and the club page (standings, live tables, tournament, exports). docs/club.md says
 how to run it and what the messages are.
 
-    contract.py   the topics and the payloads, checked (what a board sends)
-    store.py      SQLite: every game once, by its record id; the tournament
+    contract.py   the topics (what a board sends where); BadMessage
+    schema.py     the payloads' declared shapes, checked at the door (pydantic)
+    sign.py       a board's signature on its games: the wire format, the key derivations
+    intake.py     the door: every message from the broker checked, or refused and kept
+    registry.py   the club's boards (name, key) and accounts; the broker's password file, ACL
+    cli.py        python -m club boards add/list/remove, broker-files
+    store.py      SQLite: every game once, by its record id (signed: by counter, revised,
+                  withdrawn); the refused; the tournament
     night.py      standings by ACC game points, a player's games, special hands, the race
     tournament.py pairings (rotation), the top quarter's knock-out bracket
     page.py       the pages' data, drawn by templates/ (Jinja2, autoescaped): HTML and SVG

@@ -3,30 +3,43 @@ game in SQLite, and serves the club page.
 
     python -m club [--broker HOST[:PORT]] [--prefix cribbage] [--db club.sqlite]
                    [--http 8124] [--bind 0.0.0.0] [--client-id club] [--set-password]
-    (make club BROKER=... ; tools/ on the path)
+                   [--mqtt-user club] [--mqtt-password PW | --mqtt-password-file F]
+    (make club BROKER=... ; tools/ on the path; python -m club boards ...: cli.py)
 
-The MQTT session is persistent (clean session off, a fixed client id, QoS 1): games the boards
-send while the service is down wait at the broker and arrive when it is back. A game message
-is acknowledged only once it is committed to SQLite (manual acknowledgement), so a service
-killed half way gets it again; its record id keys it, so a resend counts once. A message that
-breaks the contract (contract.py) is logged and dropped (and acknowledged: sending it again
-would not mend it). The pages and the director's login: web.py (Flask on waitress).
+The MQTT session is persistent (MQTT 5, no clean start, a session that never expires, a fixed
+client id, QoS 1): games the boards send while the service is down wait at the broker and
+arrive when it is back. A game message is acknowledged only once it is committed to SQLite
+(manual acknowledgement), so a service killed half way gets it again; its record id and its
+board's counter key it, so a resend counts once. Issue 30: the service logs in with its own
+account (its password from the club's database, made with the broker's files by `python -m
+club broker-files`, unless given), and takes only what passes the door (intake.py: the board
+known, its game signed, its JSON in shape); a message refused there is logged, kept
+(store.rejects()) and acknowledged (sending it again would not mend it): only a failing
+database write withholds the acknowledgement. The pages and the director's login: web.py
+(Flask on waitress).
 """
 
 import argparse
 import errno
 import logging
+import os
+import re
+import secrets
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
-from . import contract
+from . import contract, intake
 from .contract import BadMessage
 from .director import Director
+from .registry import SERVICE_USER, Registry
 from .store import Store
 from .web import games_csv, serve, today  # noqa: F401  (the club's web side: web.py)
 
@@ -34,55 +47,52 @@ log = logging.getLogger("club")
 
 
 class Club:
-    """The service's state: the store, the boards' live states and status, what was dropped."""
+    """The service's state: the store, the registry of boards, the boards' live states and
+    status, what was refused at the door (intake.py)."""
 
     def __init__(self, db, prefix=contract.PREFIX, pin=None):
         self.store = Store(db)
+        self.registry = Registry(db)
         self.prefix = prefix
         self.pin = pin
         self.states = {}
         self.status = {}
-        self.dropped = 0
-        self.duplicates = 0
+        self.dropped = 0  # refused at the door since the start (store.rejects() says why)
+        self.duplicates = 0  # a game counted already, sent again (a resend, a redelivery)
+        self.stale = 0  # an earlier revision of a game than the one kept
         self.connected = False
+        self.taken_over = None  # why the MQTT connection was given up (another service)
         self.lock = threading.Lock()
 
+    def night(self):
+        return today()
+
     def handle(self, topic, payload):
-        """One message: "new", "duplicate", "state", "status" or "dropped" (logged why)."""
+        """One message: "new", "revised", "withdrawn", "duplicate", "stale", "state",
+        "status" or "dropped" (refused: counted, logged and kept with its reason). Raises
+        only when the store fails (sqlite3.Error: the message is not acknowledged)."""
         try:
-            board, kind = contract.split(topic, self.prefix)
-            if kind == "game":
-                msg = contract.check_game(board, payload)
-                if self.store.add_game(msg, today()):
-                    log.info("game %s stored", msg["id"])
-                    return "new"
-                with self.lock:
-                    self.duplicates += 1
-                kept = self.store.game(msg["id"]) or {}
-                if kept.get("game") != msg["game"] or kept.get("seats") != msg["seats"]:
-                    log.warning("game %s again with other contents: the first kept (a board "
-                                "that counts its games from 1 again?)", msg["id"])
-                else:
-                    log.info("game %s again: stored already", msg["id"])
-                return "duplicate"
-            if kind == "state":
-                if not payload:  # a retained state cleared
-                    with self.lock:
-                        self.states.pop(board, None)
-                    return "state"
-                st = contract.check_state(board, payload)
-                with self.lock:
-                    self.states[board] = st
-                return "state"
-            v = contract.check_status(payload)
-            with self.lock:
-                self.status[board] = v
-            return "status"
-        except BadMessage as e:
+            got = intake.take(self, topic, payload)
+        except sqlite3.Error:
+            raise
+        except Exception as e:  # noqa: BLE001  (BadMessage, or a fault no message may cause)
+            why = str(e) if isinstance(e, BadMessage) else "%s: %s" % (type(e).__name__, e)
             with self.lock:
                 self.dropped += 1
-            log.warning("dropped a message on %s: %s", topic, e)
+            board = topic.split("/")[-2] if topic.count("/") >= 2 else ""
+            log.warning("dropped a message on %s: %s", topic[:200], why)
+            self.store.reject(board, topic, why)
             return "dropped"
+        if got in ("duplicate", "stale"):
+            with self.lock:
+                if got == "duplicate":
+                    self.duplicates += 1
+                else:
+                    self.stale += 1
+            log.info("a game on %s again (%s): nothing changed", topic, got)
+        elif got in ("new", "revised", "withdrawn"):
+            log.info("game on %s: %s", topic, got)
+        return got
 
     def games(self, night_name):
         if night_name == "all":
@@ -93,41 +103,120 @@ class Club:
         with self.lock:
             return dict(self.states), dict(self.status)
 
+    def unsigned_boards(self):
+        """The boards whose plain (unsigned) games the club takes: a warning on the page."""
+        return [b["name"] for b in self.registry.boards() if b["unsigned"]]
+
+    def warnings(self):
+        """What the director should know of the club's trust (a line each), for the page."""
+        out = []
+        u = self.unsigned_boards()
+        if u:
+            out.append("unsigned boards (their games are not authenticated): " + ", ".join(u))
+        if self.taken_over:
+            out.append(self.taken_over)
+        if self.dropped:
+            out.append("%d messages refused since the start (see the rejects)" % self.dropped)
+        return out
+
+    def health(self):
+        """/health.json: games kept, refused, duplicates, connected, and the warnings."""
+        with self.lock:
+            live = len(self.states)
+        return {"games": self.store.count(), "dropped": self.dropped,
+                "duplicates": self.duplicates, "stale": self.stale,
+                "connected": self.connected, "taken_over": self.taken_over,
+                "live_boards": live, "max_live_boards": intake.MAX_LIVE,
+                "unsigned_boards": self.unsigned_boards(), "warnings": self.warnings()}
+
 
 # --- MQTT ----------------------------------------------------------------------------------
 
-def connect(club, host, port, client_id):
-    """A paho client for club, connecting in the background (it reconnects by itself)."""
+TAKEN_OVER = 142  # MQTT 5's "session taken over" (Mosquitto 2.0 just closes the connection)
+
+
+def lock_topic(prefix, client_id):
+    """The retained topic where the service that last started with client_id leaves its
+    mark: <prefix>/_service/<client id>/lock (never a board's: four levels)."""
+    return "%s/_service/%s/lock" % (prefix, re.sub(r"[^A-Za-z0-9_-]", "_", client_id))
+
+
+def connect(club, host, port, client_id, user=None, password=None):
+    """A paho client for club, connecting in the background (it reconnects by itself), as
+    user with password (the service's own account). MQTT 5 with a session that never
+    expires and no clean start: games sent while the service is down wait at the broker.
+
+    Two services with one client id would take the session from each other at every
+    reconnect. So each start of the service leaves a random mark, retained, at its lock
+    topic (before it subscribes); at a reconnect it reads the mark again, and if another
+    service has left its own meanwhile, this one stops its MQTT connection and says why (on
+    the page and in /health.json) rather than take the session back: the newer one keeps
+    it, and the two never fight. (An MQTT 5 broker that says "session taken over" is taken
+    at its word.)"""
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                    clean_session=False, protocol=mqtt.MQTTv311, manual_ack=True)
+                    protocol=mqtt.MQTTv5, manual_ack=True)
+    if user:
+        c.username_pw_set(user, password)
     c.reconnect_delay_set(min_delay=1, max_delay=5)
     c.max_inflight_messages_set(100)
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = 0xFFFFFFFF  # never: the club's session is kept
+    lock = lock_topic(club.prefix, client_id)
+    mark = secrets.token_hex(8).encode()
+    connects = [0]
+
+    def give_up(client):
+        club.taken_over = ("another club service connected to the broker as client id %r "
+                           "and took this one's session: this service stopped its MQTT "
+                           "connection (give each club service its own --client-id)"
+                           % client_id)
+        club.connected = False
+        log.error(club.taken_over)
+        client.disconnect()  # (no reconnect: the other keeps the session)
 
     def on_connect(client, userdata, flags, reason, props):
         if reason.is_failure:
-            log.warning("broker refused: %s", reason)
+            log.warning("broker refused: %s%s", reason, " (the service's account: python -m "
+                        "club broker-files, then restart or HUP the broker)"
+                        if reason.value in (134, 135) else "")
             return
+        if club.taken_over:
+            client.disconnect()
+            return
+        connects[0] += 1
         club.connected = True
-        log.info("connected to %s:%d (session present: %s)", host, port, flags.session_present)
-        client.subscribe(contract.topics(club.prefix))
+        log.info("connected to %s:%d as %s (session present: %s)", host, port, client_id,
+                 flags.session_present)
+        if connects[0] == 1:  # this start's mark, before the subscription reads it back
+            client.publish(lock, mark, qos=1, retain=True)
+        client.subscribe(contract.topics(club.prefix) + [(lock, 1)])
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False
-        log.warning("disconnected from the broker (%s): reconnecting", reason)
+        if getattr(reason, "value", None) == TAKEN_OVER:
+            give_up(client)
+            return
+        if not club.taken_over:
+            log.warning("disconnected from the broker (%s): reconnecting", reason)
 
     def on_message(client, userdata, m):
-        try:
-            club.handle(m.topic, m.payload)
-        except Exception:  # (the store failed: not acknowledged, the broker sends it again)
-            log.exception("could not keep the message on %s", m.topic)
-            return
+        if m.topic == lock:
+            if m.payload and m.payload != mark:
+                give_up(client)
+                return
+        else:
+            try:
+                club.handle(m.topic, m.payload)
+            except Exception:  # (the store failed: not acknowledged, the broker sends it again)
+                log.exception("could not keep the message on %s", m.topic)
+                return
         if m.qos:
             client.ack(m.mid, m.qos)
 
     c.on_connect = on_connect
     c.on_disconnect = on_disconnect
     c.on_message = on_message
-    c.connect_async(host, port, keepalive=30)
+    c.connect_async(host, port, keepalive=30, clean_start=False, properties=props)
     c.loop_start()
     return c
 
@@ -161,8 +250,17 @@ def main(argv=None):
     ap.add_argument("--db", default="club.sqlite", help="the SQLite file (created)")
     ap.add_argument("--http", type=int, default=8124, help="the club page's port")
     ap.add_argument("--bind", default="0.0.0.0", help="the club page's address")
-    ap.add_argument("--client-id", default="club", help="the MQTT client id (keep it: the "
-                    "broker keeps the session, and the games sent meanwhile, by it)")
+    ap.add_argument("--client-id", default=os.environ.get("CLUB_CLIENT_ID") or "club",
+                    help="the MQTT client id (env CLUB_CLIENT_ID; keep it: the broker keeps "
+                    "the session, and the games sent meanwhile, by it; a second service on "
+                    "the same broker needs its own)")
+    ap.add_argument("--mqtt-user", default=os.environ.get("CLUB_MQTT_USER") or SERVICE_USER,
+                    help="the service's MQTT account (env CLUB_MQTT_USER)")
+    ap.add_argument("--mqtt-password", default=os.environ.get("CLUB_MQTT_PASSWORD"),
+                    help="its password (env CLUB_MQTT_PASSWORD; default: the account's in the "
+                    "club's database, made by `python -m club broker-files` or here)")
+    ap.add_argument("--mqtt-password-file", default=None,
+                    help="a file whose first line is the password")
     ap.add_argument("--set-password", action="store_true", help="set (or change) the "
                     "director's password here, at the console, before serving (else the "
                     "first visit to /director sets it, with the setup code printed here)")
@@ -195,8 +293,17 @@ def main(argv=None):
                   a.bind, a.http, "another club service, or another program, listens there"
                   if taken else e.strerror or e, a.http + 1), file=sys.stderr)
         club.store.close()
+        club.registry.close()
         return 1
-    client = connect(club, host, int(port or 1883), a.client_id)
+    password = a.mqtt_password
+    if password is None and a.mqtt_password_file:
+        with open(a.mqtt_password_file) as f:
+            password = f.readline().strip()
+    if password is None:
+        password = club.registry.account(a.mqtt_user)
+    for name in club.unsigned_boards():
+        log.warning("board %s is unsigned: its games are taken without a signature", name)
+    client = connect(club, host, int(port or 1883), a.client_id, a.mqtt_user, password)
     got = httpd.server_address[1]
     urls = ["http://%s:%d/" % ("[%s]" % h if ":" in h else h, got) for h in addresses(a.bind)]
     print("club page: %s  (database %s)" % ("  ".join(urls), a.db), flush=True)
@@ -217,4 +324,5 @@ def main(argv=None):
         client.loop_stop()
         director.close()
         club.store.close()
+        club.registry.close()
     return 0

@@ -7,9 +7,13 @@ publishes (contract.py). The tests and tools/club_scale.py use them; nothing her
     msg = b.play()                    # a whole game: the game message (a dict)
     st = b.state()                    # the live state message (a dict) as it is now
     b.deal()                          # one deal of a game in progress (for live states)
+    b.signed(msg)                     # its payload signed as a board signs (sign.py): the
+                                      # board's next counter, its secret (b.secret)
+    b.withdrawal(gid)                 # a game withdrawn (an undo past its end), signed
 """
 
 import json
+import secrets
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from boards.fake import build
@@ -22,14 +26,18 @@ from cribbage import summary
 from cribbage.autoplay import RANDOM, cut_for_deal, play_deal, seeded
 from cribbage.match import Match, OVER
 
+from .sign import frame
+
 DETAIL = 40  # board/history.py's deals detailed in a record (a board's own choice)
 
 
 class SimBoard:
     """One board: its name, the names at its seats, its games so far (numbered for the id)."""
 
-    def __init__(self, name, seed=1, players=2, target=121):
+    def __init__(self, name, seed=1, players=2, target=121, secret=None):
         self.name = name
+        self.secret = secret if secret is not None else secrets.token_bytes(32)
+        self.counter = 0  # the last counter signed (a board keeps it on its flash)
         self.rand = seeded(seed)
         self.players = players
         self.target = target
@@ -78,6 +86,15 @@ class SimBoard:
         return {"id": "%s-%d" % (self.name, self.n), "board": self.name, "seats": seats,
                 "game": export.decode(recs[-1], self.n)}
 
+    def signed(self, msg):
+        """msg's payload signed with the board's secret and its next counter."""
+        self.counter += 1
+        return frame(self.secret, self.counter, payload(msg))
+
+    def withdrawal(self, gid):
+        """The signed withdrawal of game gid (the club takes it out of the standings)."""
+        return self.signed({"id": gid, "board": self.name, "withdraw": True})
+
     def state(self):
         """The live state message: the page's snapshot, the board's name and the seats' names
         (a game just won shows its end, as the board does until OK)."""
@@ -90,5 +107,5 @@ class SimBoard:
 
 
 def payload(msg):
-    """A message as the bytes a board sends."""
-    return json.dumps(msg).encode()
+    """A message as the JSON bytes a board sends (SimBoard.signed: framed and signed)."""
+    return json.dumps(msg, separators=(",", ":")).encode()

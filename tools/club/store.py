@@ -6,7 +6,10 @@ the broker hands over is on disk before the broker forgets it. A second message 
 already stored (a board's resend, a broker's redelivery) changes nothing.
 
     st = Store("club.sqlite")
-    st.add_game(msg, night)   # True: new; False: that id is stored already
+    st.add_game(msg, night)   # True: new; False: that id is stored already (unsigned boards)
+    st.add_signed(board, counter, mac, msg, night)  # a signed game or withdrawal (issue 30):
+                              # "new", "revised", "withdrawn", "duplicate", "stale"
+    st.reject(board, topic, reason) / st.rejects(limit=50)  # messages refused at the door
     st.games(night=None)      # the stored messages (dicts), in the order they came
     st.set_tournament(players, games, tables, night) / st.tournament()
 """
@@ -16,6 +19,8 @@ import sqlite3
 import threading
 import time
 
+from .contract import BadMessage
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,        -- the board's record id: <board>-<n>
@@ -23,6 +28,18 @@ CREATE TABLE IF NOT EXISTS games (
     night TEXT NOT NULL,        -- the club night it came in on (YYYY-MM-DD, local time)
     received REAL NOT NULL,     -- when it was stored (seconds since the epoch)
     body TEXT NOT NULL          -- the game message, as checked (JSON)
+);
+CREATE TABLE IF NOT EXISTS seen (  -- every signed message counted: a counter counts once
+    board TEXT NOT NULL,
+    counter INTEGER NOT NULL,
+    mac TEXT NOT NULL,
+    PRIMARY KEY (board, counter)
+);
+CREATE TABLE IF NOT EXISTS rejects (  -- the newest messages refused at the door
+    at REAL NOT NULL,
+    board TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    reason TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_night ON games (night, received);
 CREATE TABLE IF NOT EXISTS tournament (
@@ -46,6 +63,10 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")  # committed is on disk: then the PUBACK
         self.db.executescript(SCHEMA)
+        cols = [r[1] for r in self.db.execute("PRAGMA table_info(games)")]
+        if "counter" not in cols:  # a file of before issue 30: signed games' columns added
+            self.db.execute("ALTER TABLE games ADD COLUMN counter INTEGER")
+            self.db.execute("ALTER TABLE games ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0")
         self.parsed = {}  # id -> the message, read once (a stored game never changes)
 
     def close(self):
@@ -61,13 +82,80 @@ class Store:
                  json.dumps(msg, separators=(",", ":"))))
             return cur.rowcount == 1
 
+    def add_signed(self, board, counter, mac, msg, night, now=None):
+        """A signed message of board's that verified (sign.py), in one transaction with its
+        counter: "duplicate" (this very message counted already), "new", "revised" (a later
+        counter for a game kept: it replaces it), "withdrawn" (msg has "withdraw": the game
+        leaves the standings; a tombstone stays so that no earlier revision brings it back),
+        "stale" (an earlier counter than the game's kept: changes nothing). BadMessage (and
+        nothing changed): the counter was used for another message, or the id is another
+        board's."""
+        gid = msg["id"]
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self.db.execute("SELECT mac FROM seen WHERE board = ? AND counter = ?",
+                                      (board, counter)).fetchone()
+                if row is not None:
+                    self.db.execute("ROLLBACK")
+                    if row[0] == mac:
+                        return "duplicate"
+                    raise BadMessage("counter %d used already by another message of %s's "
+                                     "(a replay, or a board whose counter started again)"
+                                     % (counter, board))
+                self.db.execute("INSERT INTO seen (board, counter, mac) VALUES (?,?,?)",
+                                (board, counter, mac))
+                kept = self.db.execute("SELECT board, counter FROM games WHERE id = ?",
+                                       (gid,)).fetchone()
+                body = json.dumps(msg, separators=(",", ":"))
+                withdraw = 1 if msg.get("withdraw") else 0
+                if kept is None:
+                    self.db.execute(
+                        "INSERT INTO games (id, board, night, received, body, counter, "
+                        "withdrawn) VALUES (?,?,?,?,?,?,?)",
+                        (gid, board, night, time.time() if now is None else now, body,
+                         counter, withdraw))
+                    out = "withdrawn" if withdraw else "new"
+                elif kept[0] != board:  # (a game id is its board's: schema.check_id)
+                    raise BadMessage("game %s is board %s's" % (gid, kept[0]))
+                elif kept[1] is not None and kept[1] > counter:
+                    out = "stale"
+                else:
+                    self.db.execute("UPDATE games SET body = ?, counter = ?, withdrawn = ? "
+                                    "WHERE id = ?", (body, counter, withdraw, gid))
+                    self.parsed.pop(gid, None)
+                    out = "withdrawn" if withdraw else "revised"
+                self.db.execute("COMMIT")
+                return out
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+
+    def reject(self, board, topic, reason, keep=200, now=None):
+        """Keep a refused message's board, topic and reason (the newest keep of them)."""
+        with self.lock:
+            cur = self.db.execute(
+                "INSERT INTO rejects (at, board, topic, reason) VALUES (?,?,?,?)",
+                (time.time() if now is None else now, str(board)[:40], str(topic)[:200],
+                 str(reason)[:300]))
+            last = cur.lastrowid or 0
+            self.db.execute("DELETE FROM rejects WHERE rowid <= ?", (last - keep,))
+
+    def rejects(self, limit=50):
+        """The newest refused messages, newest first: dicts at, board, topic, reason."""
+        with self.lock:
+            rows = self.db.execute("SELECT at, board, topic, reason FROM rejects "
+                                   "ORDER BY rowid DESC LIMIT ?", (limit,)).fetchall()
+        return [{"at": r[0], "board": r[1], "topic": r[2], "reason": r[3]} for r in rows]
+
     def games(self, night=None, since=None):
         """The stored game messages (each with "received" and "night" added), oldest first:
         all, or one night's, or those received at or after since. Each is parsed once and
         kept: the caller reads them, never changes them."""
         q = "SELECT id, received, night FROM games"
         args = []
-        where = []
+        where = ["withdrawn = 0"]
         if night:
             where.append("night = ?")
             args.append(night)
@@ -93,8 +181,8 @@ class Store:
 
     def game(self, gid):
         with self.lock:
-            row = self.db.execute("SELECT body, received, night FROM games WHERE id = ?",
-                                  (gid,)).fetchone()
+            row = self.db.execute("SELECT body, received, night FROM games WHERE id = ? "
+                                  "AND withdrawn = 0", (gid,)).fetchone()
         if row is None:
             return None
         g = json.loads(row[0])
@@ -103,12 +191,13 @@ class Store:
 
     def count(self):
         with self.lock:
-            return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            return self.db.execute(
+                "SELECT COUNT(*) FROM games WHERE withdrawn = 0").fetchone()[0]
 
     def nights(self):
         with self.lock:
             return [r[0] for r in self.db.execute(
-                "SELECT DISTINCT night FROM games ORDER BY night DESC")]
+                "SELECT DISTINCT night FROM games WHERE withdrawn = 0 ORDER BY night DESC")]
 
     def set_tournament(self, players, games, tables, night, now=None):
         with self.lock:

@@ -1,0 +1,119 @@
+"""The club's commands for its boards and its broker (issue 30):
+
+    python -m club boards add NAME [--unsigned] [--host ADDRESS] [--port N] [--wifi FILE]
+    python -m club boards list
+    python -m club boards remove NAME
+    python -m club broker-files
+    (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
+
+`boards add` makes the board's secret and prints the Wi-Fi file's broker entry that
+`make flash` writes onto the board (with --wifi FILE: FILE's network and that entry written
+to wifi-NAME.json beside it, for make flash BOARD=... WIFI=wifi-NAME.json); add, remove and
+broker-files write Mosquitto's password file and ACL into the broker's folder (registry.py)
+and, if the broker runs there
+(club-broker/mosquitto.pid, `make broker` writes it), make it read them again (SIGHUP).
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+
+from . import contract
+from .registry import SERVICE_USER, Registry, broker_files
+
+
+def _reload(folder):
+    """SIGHUP to the broker started in folder (make broker: its pid file), if it runs."""
+    try:
+        with open(os.path.join(folder, "mosquitto.pid")) as f:
+            pid = int(f.read().split()[0])
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            if b"mosquitto" not in f.read():
+                return False
+        os.kill(pid, signal.SIGHUP)
+        return True
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+def _files(reg, a):
+    passwd, acl = broker_files(reg, a.broker_dir, a.prefix, a.service_user, owner=a.owner)
+    told = _reload(a.broker_dir)
+    print("wrote %s and %s%s" % (passwd, acl, " (the broker reloads them)" if told else
+                                 " (a running broker reads them on SIGHUP or a restart)"),
+          file=sys.stderr)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="python -m club",
+                                 description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--db", default="club.sqlite", help="the club's SQLite file")
+    ap.add_argument("--broker-dir", default="club-broker",
+                    help="the broker's folder (make broker runs Mosquitto there)")
+    ap.add_argument("--prefix", default=contract.PREFIX)
+    ap.add_argument("--service-user", default=SERVICE_USER,
+                    help="the club service's MQTT account (made if missing)")
+    ap.add_argument("--owner", default=None, help="run as root: the user the broker runs as "
+                    "(its files are given to it; default mosquitto, if it exists)")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("boards", help="add, list or remove the club's boards")
+    bs = b.add_subparsers(dest="what", required=True)
+    add = bs.add_parser("add", help="a new board: its key, and its Wi-Fi file's broker entry")
+    add.add_argument("name")
+    add.add_argument("--unsigned", action="store_true", help="its firmware cannot sign yet: "
+                     "take its plain games (not authenticated: the page warns)")
+    add.add_argument("--host", default=None, help="the broker's address as the board sees it "
+                     "(default: the Wi-Fi file's broker host, if it names one)")
+    add.add_argument("--port", type=int, default=None)
+    add.add_argument("--wifi", default=None, help="a Wi-Fi file ({\"ssid\", \"password\"}): "
+                     "written again as wifi-NAME.json beside it, with the board's entry")
+    bs.add_parser("list")
+    rm = bs.add_parser("remove")
+    rm.add_argument("name")
+    sub.add_parser("broker-files", help="write the broker's password file and ACL")
+    a = ap.parse_args(argv)
+    reg = Registry(a.db)
+    try:
+        if a.cmd == "broker-files":
+            _files(reg, a)
+        elif a.what == "list":
+            for row in reg.boards():
+                print("%-16s %s" % (row["name"], "unsigned" if row["unsigned"] else "signed"))
+        elif a.what == "remove":
+            if not reg.remove(a.name):
+                print("no board %r" % a.name, file=sys.stderr)
+                return 1
+            _files(reg, a)
+        else:
+            try:
+                if a.name in reg.accounts():
+                    raise ValueError("%r is a service account's name" % a.name)
+                secret = reg.add(a.name, a.unsigned)
+            except ValueError as e:
+                print(e, file=sys.stderr)
+                return 1
+            _files(reg, a)
+            cfg = None
+            if a.wifi:
+                with open(a.wifi) as f:
+                    cfg = json.load(f)
+            old = cfg.get("broker") if isinstance(cfg, dict) else None
+            old = old if isinstance(old, dict) else {}
+            entry = {"host": a.host or old.get("host") or "BROKER-ADDRESS", "board": a.name,
+                     "secret": secret.hex()}
+            if a.port or old.get("port"):
+                entry["port"] = a.port or old["port"]
+            print(json.dumps({"broker": entry}))
+            if cfg is not None:
+                cfg["broker"] = entry
+                out = os.path.join(os.path.dirname(a.wifi) or ".", "wifi-%s.json" % a.name)
+                fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w") as f:
+                    json.dump(cfg, f)
+                print("wrote %s (the board's key is in it: keep it private): make flash "
+                      "BOARD=... WIFI=%s" % (out, out), file=sys.stderr)
+    finally:
+        reg.close()
+    return 0
