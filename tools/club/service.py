@@ -34,7 +34,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from board.clubfiles import NAME_MAX, check_name
+from publish.contract import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
 from . import contract, night, page
@@ -284,7 +284,7 @@ class Handler(BaseHTTPRequestHandler):
             self._send(page.director_page(None, "tournament ended"))
             return
         players = []
-        bad = []  # names no board can keep (board/clubfiles.py): its players could not be named
+        bad = []  # names no board can keep (publish/contract.py): its players could not be named
         for line in form.get("players", "").splitlines():
             p = line.strip()
             try:
