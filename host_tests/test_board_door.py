@@ -178,13 +178,16 @@ def test_the_checker_would_catch_what_these_modules_did_before(name):
 
 
 def test_the_page_uses_only_the_apps_public_calls():
-    """board/web.py reads the app and gives it commands through App.apply: no private name
-    of the app (app._done, ...), no app.recover (a page's fault never takes the game's fault
-    path), no state.update of its own."""
-    with open(os.path.join(FIRMWARE, "board", "web.py")) as f:
-        tree = ast.parse(f.read())
+    """The page (page/) reads the app and gives it commands through App.apply: no private
+    name of the app (app._done, ...), no app.recover (a page's fault never takes the game's
+    fault path), no state.update of its own."""
+    trees = []
+    for name in sorted(os.listdir(os.path.join(FIRMWARE, "page"))):
+        if name.endswith(".py"):
+            with open(os.path.join(FIRMWARE, "page", name)) as f:
+                trees.append(ast.parse(f.read()))
     used = set()
-    for node in ast.walk(tree):
+    for node in (n for tree in trees for n in ast.walk(tree)):
         if isinstance(node, ast.Attribute) and (
                 (isinstance(node.value, ast.Name) and node.value.id == "app")
                 or (isinstance(node.value, ast.Attribute) and node.value.attr == "app")):

@@ -88,8 +88,22 @@ def test_the_finder_sees_a_circle_made_through_a_lazy_import(tmp_path):
 
 def test_the_page_and_the_tasks_sit_above_the_app():
     """Only the wiring that starts the tasks knows both the app and the page: the app
-    imports neither the page nor the tasks."""
+    imports neither the page (page/), the club's publisher (publish/) nor the tasks; the
+    page and the publisher never import the app (it is handed in)."""
     g = graph()
-    assert "board.tasks" not in g["board.app"] and "board.web" not in g["board.app"]
-    assert "board.app" not in g["board.web"]
+    app = os.path.join(BOARD, "app.py")
+    assert "board.tasks" not in g["board.app"]
+    assert not imports(app, "page") and not imports(app, "publish")
+    for part in ("page", "publish"):
+        folder = os.path.join(ROOT, "firmware", part)
+        for name in os.listdir(folder):
+            if name.endswith(".py"):
+                assert "board.app" not in imports(os.path.join(folder, name)), (part, name)
     assert "board.app" in g["board.tasks"]
+
+
+def test_no_import_circle_in_the_optional_parts():
+    """The page's modules (page/) and the club publisher's (publish/) import one way too."""
+    for part in ("page", "publish"):
+        g = graph(os.path.join(ROOT, "firmware", part), part)
+        assert len(g) >= 5 and cycle(g) is None, (part, cycle(g))

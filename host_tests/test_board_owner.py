@@ -217,13 +217,19 @@ TAKES_THE_APP = {
     # the asyncio wiring: it sits above the app (starts it, its tasks, the page's and the
     # club's), the one module that knows both
     "board/tasks.py": "wiring",
-    # the live page and the club's publisher (another engineer reshapes them, issue 33 item
-    # 3): they read the app through its public calls and give commands through App.apply
+    # the live page and the club's publisher (the optional parts, page/ and publish/): they
+    # read the app through its public calls and give commands through App.apply
     # (test_board_door.py's test_the_page_uses_only_the_apps_public_calls)
-    "board/web.py": "the page",
-    "board/publish.py": "the club's publisher",
-    "board/clubfiles.py": "the club's publisher's state (pub.app)",
+    "page/routes.py": "the page",
+    "page/pin.py": "the page's PIN (the display shows it: app.say)",
+    "publish/task.py": "the club's publisher",
+    "publish/link.py": "the club's connection: the publisher's state (pub.app)",
+    "publish/packets.py": "the club's messages: the game and state they carry (pub.app)",
     "board/snapshot.py": "the page's and the club's state (snapshot(app))",
+    # the updater (issue 31): whether the board is between games, and the faults a new
+    # version on trial has had
+    "ota/install.py": "can_install(app): between games only",
+    "ota/trial.py": "the trial watches the app's faults and first frame",
 }
 
 

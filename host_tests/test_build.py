@@ -28,7 +28,11 @@ def test_every_module_compiled_for_both_targets(built):
     assert "cribbage/score.py" in mods
     for target in build.TARGETS:
         names = {r[1] for r in rows[target]}
+        carried = build.sources(os.path.join(ROOT, "firmware"),
+                                carried=build.TARGET_PARTS[target])
         for rel in mods:
+            if rel not in carried:  # (an optional part this board does not carry)
+                continue
             if build.keep_as_source(rel):
                 assert rel in names
                 assert os.path.exists(os.path.join(out, target, rel))
@@ -101,19 +105,34 @@ def test_package_json_lists_the_board_tree():
     assert ["ssd1306", "latest"] in pkg["deps"]
 
 
-def manifest_calls(monkeypatch):
-    """firmware/manifest.py run the way makemanifest.py runs it (in its own folder): the
-    calls it makes, as (function, args, kwargs)."""
+def manifest_calls(monkeypatch, name="manifest.py"):
+    """firmware/manifest.py (or name) run the way makemanifest.py runs it (in its own folder,
+    an include()d manifest in its own): the calls it makes, as (function, args, kwargs), those
+    of an included manifest too (after the include's own)."""
     calls = []
 
     def recorder(name):
         return lambda *a, **k: calls.append((name, a, k))
 
-    env = {name: recorder(name)
-           for name in ("include", "require", "metadata", "package", "module", "freeze")}
-    monkeypatch.chdir(os.path.join(ROOT, "firmware"))
-    with open("manifest.py") as f:
-        exec(compile(f.read(), "manifest.py", "exec"), env)
+    def run(path):
+        folder = os.path.dirname(path)
+        env = {name: recorder(name) for name in ("require", "metadata", "package", "module",
+                                                 "freeze")}
+
+        def include(p, **k):
+            calls.append(("include", (p,), k))
+            if p.startswith("$("):  # (the port's own: not ours to follow)
+                return
+            p = os.path.join(folder, p)
+            run(os.path.join(p, "manifest.py") if os.path.isdir(p) else p)
+            monkeypatch.chdir(folder)
+
+        env["include"] = include
+        monkeypatch.chdir(folder)
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), env)
+
+    run(os.path.join(ROOT, "firmware", name))
     return calls
 
 
@@ -130,13 +149,22 @@ def frozen_files(calls):
 
 
 def test_freeze_manifest_covers_the_packages(monkeypatch):
-    """firmware/manifest.py, run the way makemanifest.py runs it, freezes every module of
-    the board's tree, no more (main.py and board_config.py stay on the filesystem)."""
-    calls = manifest_calls(monkeypatch)
+    """firmware/manifest_wifi.py (a board with Wi-Fi's), run the way makemanifest.py runs it,
+    freezes every module of the board's tree, no more (main.py and board_config.py stay on
+    the filesystem); firmware/manifest.py (every board's: the Pico's whole) all but the
+    optional parts (the page and the club's publisher, which the Wi-Fi one requires)."""
+    calls = manifest_calls(monkeypatch, "manifest_wifi.py")
     frozen = {a[0] for n, a, _k in calls if n == "package"}
     tops = {rel.split("/")[0] for rel in firmware_modules() if "/" in rel}
     assert frozen == tops
     assert frozen_files(calls) == set(firmware_modules()) - {"main.py", "board_config.py"}
+    assert ("require", ("umqtt.simple",), {}) in calls  # the club's MQTT client
+    core = manifest_calls(monkeypatch)
+    pico = set(build.sources(os.path.join(ROOT, "firmware"), carried=()))
+    assert frozen_files(core) == {m for m in firmware_modules() if m in pico} - {
+        "main.py", "board_config.py"}
+    assert not {m for m in frozen_files(core) if m.startswith(("page/", "publish/"))}
+    calls = core
     for pkg in frozen:  # namespace packages: an __init__ module would intern its path for good
         assert not os.path.exists(os.path.join(ROOT, "firmware", pkg, "__init__.py")), pkg
     assert ("require", ("ssd1306",), {}) in calls
@@ -225,7 +253,8 @@ def test_every_module_of_the_board_tree_is_one_the_board_runs():
         seen.add(name)
         path = os.path.join(firmware, tree[name])
         with open(path) as f:
-            named = set(re.findall(r"[\"']((?:board|boards|cribbage)\.\w+)[\"']", f.read()))
+            named = set(re.findall(r"[\"']((?:board|boards|cribbage|page|publish)\.\w+)[\"']",
+                                   f.read()))
         todo += [m for m in imports(path) | named if m in tree]
     assert sorted(set(tree) - seen) == []
 
@@ -242,18 +271,85 @@ def test_no_board_module_imports_a_host_only_one():
         assert not [m for m in host if '"%s"' % m in text or "'%s'" % m in text], rel
 
 
-@pytest.mark.parametrize("target,module", [("rp2040", "pico"), ("esp32", "esp32_devkit")])
+@pytest.mark.parametrize("target,module", [("rp2040", "pico"), ("rp2040w", "pico"),
+                                           ("esp32", "esp32_devkit")])
 def test_each_tree_names_its_own_board(built, target, module):
     """build/esp32 copied by hand onto an ESP32 runs with the ESP32's pin map (and rp2040 the
-    Pico's): board_config.py is written per tree, as firmware/main.py reads it."""
+    Pico's, rp2040w the Pico W's or the Pico's): board_config.py is written per tree, as
+    firmware/main.py reads it."""
     out, rows = built
     with open(os.path.join(out, target, "board_config.py")) as f:
         text = f.read()
-    assert text == build.config_text(module)
+    assert text == build.board_config(target) == build.config_text(
+        module, bool(build.TARGET_PARTS[target]))
     assert "\n    from boards.%s import build" % module in text or text.startswith(
         "from boards.%s import build" % module)
     assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py"))
     assert ("board_config.py", "board_config.py") in [r[:2] for r in rows[target]]
+
+
+# The optional parts (issue 33): the live page and the club's publisher, with what only they
+# run and the libraries they need; a board without radio (the Pico) carries none of it.
+PARTS = ("page/", "publish/", "www/", "board/export.", "board/snapshot.", "lib/microdot/",
+         "lib/umqtt/")
+
+
+def tree_files(tree):
+    return sorted(os.path.relpath(os.path.join(d, f), tree).replace(os.sep, "/")
+                  for d, _dirs, files in os.walk(tree) for f in files)
+
+
+def test_the_pico_tree_carries_no_page_and_no_club(built):
+    """build/rp2040 (the Pico, no radio) has no module of the page or the club's publisher,
+    no page and neither microdot nor the MQTT client, in its tree or its ROMFS image; the
+    Pico W's and the ESP32's carry them all."""
+    out, rows = built
+    pico = tree_files(os.path.join(out, "rp2040"))
+    assert "board/app.mpy" in pico and "boards/wifi.mpy" in pico
+    assert not [f for f in pico if f.startswith(PARTS)], pico
+    with open(os.path.join(out, "rp2040" + build.ROMFS_EXT), "rb") as f:
+        image = f.read()
+    assert b"routes.mpy" not in image and b"link.mpy" not in image and b"microdot" not in image
+    for target in ("rp2040w", "esp32"):
+        files = tree_files(os.path.join(out, target))
+        for part in PARTS:
+            assert [f for f in files if f.startswith(part)], (target, part)
+        assert "page/routes.mpy" in files and "publish/task.mpy" in files
+        assert "lib/microdot/microdot.mpy" in files and "lib/umqtt/simple.mpy" in files
+
+
+@pytest.mark.parametrize("target", sorted(build.TARGETS))
+def test_every_module_of_each_tree_is_reached_from_main(built, target):
+    """Each board's tree (make build's) holds no module it never loads: every module is
+    reached from main.py (with its board_config.py, version.py and the pin maps a maker may
+    name in board_config.py) through imports, at the top or in a function, or a module named
+    in a string; the imports of a part the tree does not carry lead nowhere."""
+    import re
+
+    out, _rows = built
+    tree = os.path.join(out, target)
+    mods = {}
+    for rel in tree_files(tree):
+        if rel.endswith((".py", ".mpy")) and not rel.startswith("lib/"):
+            mods[rel[:rel.rfind(".")].replace("/", ".")] = rel
+    firmware = os.path.join(ROOT, "firmware")
+    # (ota.install: what an update's trigger calls, issue 31)
+    todo = ["main", "board_config", "version", "ota.install"] + [
+        m for m in mods if m.startswith("boards.") and m[7:] in set(build.BOARD_MODULE.values())
+                                                  | {w[0] for w in build.W_MODULE.values()}]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in mods:
+            continue
+        seen.add(name)
+        path = os.path.join(tree if name == "board_config" else firmware,
+                            mods[name][:mods[name].rfind(".")] + ".py")
+        with open(path) as f:
+            named = set(re.findall(r"[\"']((?:board|boards|cribbage|page|publish)\.\w+)[\"']",
+                                   f.read()))
+        todo += [m for m in imports(path) | named if m in mods]
+    assert sorted(set(mods) - seen) == []
 
 
 def test_one_version_number():
@@ -342,4 +438,4 @@ def test_host_trees_only_when_asked(tmp_path, monkeypatch):
     assert build.main(["--quiet", "--out", str(tmp_path)]) == 0
     assert build.main(["--quiet", "--out", str(tmp_path), "--target", "esp32", "--host"]) == 0
     assert [(c[0], c[-1]) for c in calls] == [("esp32", False), ("rp2040", False),
-                                              ("esp32", True)]
+                                              ("rp2040w", False), ("esp32", True)]

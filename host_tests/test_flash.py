@@ -119,21 +119,22 @@ for step in steps:
 
 
 def fake_build(tmp_path):
-    """A small build root: both targets with a module, main.py and the right board_config."""
+    """A small build root: every target with a module, main.py and the right board_config."""
     root = tmp_path / "build"
-    for t in ("rp2040", "esp32"):
+    for t in build.TARGETS:
         d = root / t
         (d / "cribbage").mkdir(parents=True)
         (d / "cribbage" / "score.mpy").write_bytes(b"M\x06 score " + t.encode())
         (d / "main.py").write_text("import board\n")
-        (d / "board_config.py").write_text(build.config_text(build.BOARD_MODULE[t]))
+        (d / "board_config.py").write_text(build.board_config(t))
     return root
 
 
-def real_build(tmp_path):
-    """A real build of firmware/ for the Pico (its version.mpy imports in micropython)."""
+def real_build(tmp_path, target="rp2040"):
+    """A real build of firmware/ for the Pico (its version.mpy imports in micropython), or
+    for target (rp2040w: the Pico W's)."""
     root = tmp_path / "build"
-    build.build("rp2040", os.path.join(ROOT, "firmware"), str(root))
+    build.build(target, os.path.join(ROOT, "firmware"), str(root))
     return root
 
 
@@ -255,7 +256,7 @@ def test_dry_run_plans_from_a_listing_and_runs_nothing(tmp_path, fake):
     assert cmds[-1][3:] == ["reset"]
 
 
-@pytest.mark.parametrize("board,target", [("pico", "rp2040"), ("pico_w", "rp2040"),
+@pytest.mark.parametrize("board,target", [("pico", "rp2040"), ("pico_w", "rp2040w"),
                                           ("esp32", "esp32")])
 def test_flash_command_lines_for_an_empty_board(tmp_path, board, target):
     b = fake_build(tmp_path)
@@ -272,8 +273,9 @@ def test_flash_command_lines_for_an_empty_board(tmp_path, board, target):
     assert steps[0] == "mkdir :cribbage"
     assert "cp %s :main.py" % os.path.join(b, target, "main.py") in steps
     assert "cp %s :board_config.py" % os.path.join(b, target, "board_config.py") in steps
-    other = "esp32" if target == "rp2040" else "rp2040"
-    assert os.path.join(b, other) not in " ".join(copy)  # the other target's tree is never used
+    for other in build.TARGETS:
+        if other != target:  # the other targets' trees are never used
+            assert os.path.join(b, other) + os.sep not in " ".join(copy)
     assert cmds[-1][2:] == ["reset"]
 
 
@@ -296,7 +298,8 @@ def test_flash_makes_the_board_exactly_the_build(tmp_path, fake):
     write(board, data)
     write(board, {"version.py": 'VERSION = "0.1.0"\n', "cribbage/score.py": "stale = 1\n",
                   "cribbage/gone.mpy": b"M\x06", "old/x.py": "x = 1\n",
-                  "lib/ssd1306.mpy": b"M\x06 driver", "board_config.py": build.config_text("pico")})
+                  "lib/ssd1306.mpy": b"M\x06 driver",
+                  "board_config.py": build.board_config("rp2040")})
     r = cli(FLASH, "flash", "--board", "pico", "--build", str(b), env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     want = files_of(b / "rp2040")
@@ -398,14 +401,14 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     the module files of an earlier flash (imported first, '' precedes .frozen: they would
     shadow the frozen ones), keeps the data, and knows the OLED driver is frozen."""
     board, env, calls = fake
-    b = real_build(tmp_path)
+    b = real_build(tmp_path, "rp2040w")
     data = {"data/game": b"\x02saved", "data/history": b"h" * 32, "wifi.json": b"{}"}
     write(board, data)
     r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)  # .mpy files
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "board" / "app.mpy").exists() and (board / "lib" / "ssd1306.mpy").exists()
     # then the frozen image goes on (make micropython FIRMWARE=...): the files are the old ones
-    env = frozen_env(env, b / "rp2040", build.read_version(), leave_out=("lib/microdot",))
+    env = frozen_env(env, b / "rp2040w", build.read_version(), leave_out=("lib/microdot",))
     listing = flash.parse_listing(cli(FLASH, "files", env=env).stdout)
     assert "board/app" in listing.frozen and "ssd1306" in listing.frozen
     assert "asyncio/core" in listing.frozen  # (the unix port's own frozen modules)
@@ -416,7 +419,7 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     got = files_of(board)
     for rel, blob in data.items():
         assert got.pop(rel) == blob  # the data is kept, byte for byte
-    on_fs = {p for p in files_of(b / "rp2040") if build.on_filesystem(p)
+    on_fs = {p for p in files_of(b / "rp2040w") if build.on_filesystem(p)
              or p.startswith("lib/microdot/") or not p.endswith((".mpy", ".py"))}
     assert set(got) == on_fs, sorted(set(got) ^ on_fs)  # main.py, board_config.py, www/...
     assert "lib/microdot/microdot.mpy" in got  # the image lacks it: copied
@@ -445,7 +448,7 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     for rel, blob in data.items():
         assert got.pop(rel) == blob
     assert got.pop("lib/ssd1306.mpy") == b"M\x06 from mip"
-    assert got == files_of(b / "rp2040")
+    assert got == files_of(b / "rp2040w")
 
 
 def test_flash_onto_another_versions_frozen_image_copies_everything(tmp_path, fake):
@@ -476,7 +479,7 @@ def test_module_of():
 
 def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
     board, env, _calls = fake
-    b = real_build(tmp_path)
+    b = real_build(tmp_path, "rp2040w")
     creds = tmp_path / "my-wifi.json"
     creds.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass"}))
     r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi", str(creds),
@@ -693,7 +696,10 @@ def test_config_names_a_board_module_the_firmware_has():
                                             ("Raspberry Pi Pico with RP2040", "pico"),
                                             ("Raspberry Pi Pico 2 with RP2350", "pico")])
 def test_the_rp2040_tree_picks_the_pico_w_module_on_a_pico_w(machine, module, monkeypatch):
-    """One rp2040 build for both: its board_config.py asks the machine's name (os.uname())."""
+    """One rp2040w build for both: its board_config.py asks the machine's name (os.uname());
+    the Pico's own build (rp2040, no radio) is the Pico's, whatever runs it."""
+    assert build.board_config("rp2040") == build.config_text("pico", False) == \
+        "from boards.pico import build  # noqa: F401\n"
     import types
     picked = {}
     fake = types.SimpleNamespace(uname=lambda: types.SimpleNamespace(machine=machine))
@@ -705,7 +711,7 @@ def test_the_rp2040_tree_picks_the_pico_w_module_on_a_pico_w(machine, module, mo
         monkeypatch.setitem(sys.modules, "boards." + name, m)
     monkeypatch.setitem(sys.modules, "boards", boards)
     monkeypatch.setitem(sys.modules, "os", fake)
-    exec(build.config_text(build.BOARD_MODULE["rp2040"]), picked)
+    exec(build.board_config("rp2040w"), picked)
     monkeypatch.undo()
     assert picked["build"] == module
     with open(os.path.join(ROOT, "firmware", "main.py")) as f:

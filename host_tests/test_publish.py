@@ -1,4 +1,4 @@
-"""The board's games to the club (firmware/board/publish.py): the real firmware in the real
+"""The board's games to the club (firmware/publish/): the real firmware in the real
 MicroPython binary (the simulator serving its page, real sockets) publishing to a real
 Mosquitto on the loopback address, a club subscribed with Eclipse Paho. The status and the
 state are retained; each finished game arrives with its id, and no id twice as a new game,
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from board import clubfiles as F
+from publish import contract as K, link as L, names as N, outbox as O, packets as P
 from hostenv import ROOT
 from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
                      until, wifi)
@@ -55,7 +55,7 @@ def _board(storage):
 
 
 def _board_at_a_games_end(storage, port):
-    """A board publishing to 127.0.0.1:port (board/publish.py) whose game is over, not yet
+    """A board publishing to 127.0.0.1:port (publish/) whose game is over, not yet
     OK'd (game 3 played to its end), started."""
     wifi(storage, port)
     over(storage, 3)
@@ -416,7 +416,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
         club.close()
 
 
-# --- the outbox (board/clubfiles.py) on its own ------------------------------------------------
+# --- the outbox (publish/names.py) on its own ------------------------------------------------
 
 def record(serial, a, b):
     """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""
@@ -442,16 +442,16 @@ A, B, C = record(1, 121, 90), record(2, 100, 121), record(3, 121, 60)
 
 def test_the_games_after_the_mark():
     st = store_with(A, B, C)
-    assert F.after(st, "") == (A, 3)  # nothing sent yet: all of them
-    assert F.after(st, F.mark(A)) == (B, 2)
-    assert F.after(st, F.mark(C)) == (None, 0)
-    assert F.after(st, F.mark(record(9, 121, 1))) == (A, 3)  # a mark gone: all of them
-    assert F.after(store_with(), "") == (None, 0)
-    assert len({F.mark(A), F.mark(B), F.mark(C)}) == 3
+    assert O.after(st, "") == (A, 3)  # nothing sent yet: all of them
+    assert O.after(st, O.mark(A)) == (B, 2)
+    assert O.after(st, O.mark(C)) == (None, 0)
+    assert O.after(st, O.mark(record(9, 121, 1))) == (A, 3)  # a mark gone: all of them
+    assert O.after(store_with(), "") == (None, 0)
+    assert len({O.mark(A), O.mark(B), O.mark(C)}) == 3
 
 
 class Pub:
-    """What the outbox's functions use of board/publish.py's Publisher."""
+    """What the outbox's functions use of publish/task.py's Publisher."""
 
     def __init__(self, st):
         self.app = self
@@ -466,21 +466,21 @@ class Pub:
 def test_the_outbox_starts_at_the_history_and_moves_past_each_game_in_one_save():
     st = store_with(A, B)
     p = Pub(st)
-    F.start(p)  # publishing starts now: the games before it are not the club's
-    assert p.box == [1, F.mark(B)] and p.names == [None] * F.SEATS
-    assert F.waiting(p) is None and p.waiting == 0
+    L.start(p)  # publishing starts now: the games before it are not the club's
+    assert p.box == [1, O.mark(B)] and p.names == [None] * K.SEATS
+    assert L.waiting(p) is None and p.waiting == 0
     st.save("history", A + B + C)  # a game is over
-    assert F.waiting(p) == C and p.waiting == 1
+    assert L.waiting(p) == C and p.waiting == 1
     saves = st.saves
-    F.sent(p, C)
-    assert st.saves == saves + 1 and p.box == [2, F.mark(C)] and p.sent == 1
+    L.sent(p, C)
+    assert st.saves == saves + 1 and p.box == [2, O.mark(C)] and p.sent == 1
     q = Pub(st)  # after a reset: the same outbox
-    F.start(q)
-    assert q.box == [2, F.mark(C)] and F.waiting(q) is None
+    L.start(q)
+    assert q.box == [2, O.mark(C)] and L.waiting(q) is None
     st.save("outbox", b"[0, 5]")  # not an outbox: a new one, at the history's end
-    F.start(q)
-    assert q.box == [1, F.mark(C)]
-    assert F.outbox(store_with()) == [1, ""]  # no history: every game to come is new
+    L.start(q)
+    assert q.box == [1, O.mark(C)]
+    assert O.outbox(store_with()) == [1, ""]  # no history: every game to come is new
 
 
 def seated(serial, players, sides):
@@ -497,14 +497,14 @@ def sent_as(p, r, monkeypatch):
     """The game message Publisher p sends for record r (its packet not made: its message),
     then the broker takes it (sent)."""
     got = []
-    monkeypatch.setattr(F, "packet", lambda pub, what, args: got.append(args))
-    F.game(p, r)
-    F.sent(p, r)
+    monkeypatch.setattr(P, "packet", lambda pub, what, args: got.append(args))
+    P.game(p, r)
+    L.sent(p, r)
     return json.loads(b"".join(got[0][1].parts))
 
 
 def names(text):
-    return F.parse_names(text)
+    return K.parse_names(text)
 
 
 def on_flash(st):
@@ -521,37 +521,37 @@ def test_a_waiting_game_goes_out_with_its_own_seats_and_the_names_it_was_played_
     seats of its record and the names it was played with; the state has the names now."""
     st = store_with()
     p = Pub(st)
-    F.start(p)
-    F.save_names(st, names("Ann,Bob"))
+    L.start(p)
+    N.save_names(st, names("Ann,Bob"))
     assert on_flash(st) == ["Ann", "Bob", None, None, None, None]  # nothing waits: as ever
     a, b, c = seated(1, 2, 2), seated(2, 4, 2), seated(3, 2, 2)
     st.save("history", a)  # Ann and Bob's game over: it waits (the broker is down)
-    F.save_names(st, names("Cy,Di,Ed,Flo"))
+    N.save_names(st, names("Cy,Di,Ed,Flo"))
     st.save("history", a + b)
-    F.save_names(st, names("Gus,Hal"))
-    p.names = F.load_names(st)  # (board/publish.py's names_kept)
+    N.save_names(st, names("Gus,Hal"))
+    p.names = N.load_names(st)  # (publish/task.py's names_kept)
     assert p.names == names("Gus,Hal")
     kept = on_flash(st)[6:]
-    assert kept == [F.mark(a) + " Ann,Bob,,,,", F.mark(b) + " Cy,Di,Ed,Flo,,"]
-    assert F.waiting(p) == a
+    assert kept == [O.mark(a) + " Ann,Bob,,,,", O.mark(b) + " Cy,Di,Ed,Flo,,"]
+    assert L.waiting(p) == a
     g = sent_as(p, a, monkeypatch)
     assert g["id"] == "t1-1" and g["seats"] == [{"name": "Ann", "side": 0},
                                                 {"name": "Bob", "side": 1}]
     assert on_flash(st)[6:] == kept[1:]  # its names let go with it
-    assert F.waiting(p) == b
+    assert L.waiting(p) == b
     g = sent_as(p, b, monkeypatch)
     assert g["id"] == "t1-2" and g["seats"] == [
         {"name": "Cy", "side": 0}, {"name": "Di", "side": 1}, {"name": "Ed", "side": 0},
         {"name": "Flo", "side": 1}]  # four seats, its record's, though the board plays two
     assert on_flash(st) == ["Gus", "Hal", None, None, None, None]  # the old file's shape
     st.save("history", a + b + c)
-    assert F.waiting(p) == c
+    assert L.waiting(p) == c
     g = sent_as(p, c, monkeypatch)
     assert g["seats"] == [{"name": "Gus", "side": 0}, {"name": "Hal", "side": 1}]
     # a game of three: three sides
     st.save("history", a + b + c + seated(4, 3, 3))
     p.names = names("Ann,Bob,Cy")
-    g = sent_as(p, F.waiting(p), monkeypatch)
+    g = sent_as(p, L.waiting(p), monkeypatch)
     assert [s["side"] for s in g["seats"]] == [0, 1, 2]
 
 
@@ -560,25 +560,25 @@ def test_names_changed_again_and_again_while_games_wait(monkeypatch):
     to no game; the same names again: one entry for their games. Each game its own names."""
     st = store_with()
     p = Pub(st)
-    F.start(p)
+    L.start(p)
     g1, g2, g3, g4 = (seated(k, 2, 2) for k in (1, 2, 3, 4))
-    F.save_names(st, names("Ann,Bob"))
+    N.save_names(st, names("Ann,Bob"))
     st.save("history", g1)
-    F.save_names(st, names("Typo,Bob"))  # (no game in between: its names are no game's)
-    F.save_names(st, names("Cy,Di"))
-    assert on_flash(st)[6:] == [F.mark(g1) + " Ann,Bob,,,,"]
+    N.save_names(st, names("Typo,Bob"))  # (no game in between: its names are no game's)
+    N.save_names(st, names("Cy,Di"))
+    assert on_flash(st)[6:] == [O.mark(g1) + " Ann,Bob,,,,"]
     st.save("history", g1 + g2)
-    F.save_names(st, names("Ann,Bob"))
+    N.save_names(st, names("Ann,Bob"))
     st.save("history", g1 + g2 + g3)
-    F.save_names(st, names("Ann,Bob"))  # (the same names: nothing to keep)
+    N.save_names(st, names("Ann,Bob"))  # (the same names: nothing to keep)
     st.save("history", g1 + g2 + g3 + g4)
-    F.save_names(st, names("Ed,Flo"))  # g3 and g4 played by Ann and Bob: one entry
-    assert on_flash(st)[6:] == [F.mark(g1) + " Ann,Bob,,,,", F.mark(g2) + " Cy,Di,,,,",
-                                F.mark(g4) + " Ann,Bob,,,,"]
-    p.names = F.load_names(st)
+    N.save_names(st, names("Ed,Flo"))  # g3 and g4 played by Ann and Bob: one entry
+    assert on_flash(st)[6:] == [O.mark(g1) + " Ann,Bob,,,,", O.mark(g2) + " Cy,Di,,,,",
+                                O.mark(g4) + " Ann,Bob,,,,"]
+    p.names = N.load_names(st)
     got = []
-    while F.waiting(p) is not None:
-        got.append([s["name"] for s in sent_as(p, F.waiting(p), monkeypatch)["seats"]])
+    while L.waiting(p) is not None:
+        got.append([s["name"] for s in sent_as(p, L.waiting(p), monkeypatch)["seats"]])
     assert got == [["Ann", "Bob"], ["Cy", "Di"], ["Ann", "Bob"], ["Ann", "Bob"]]
     assert on_flash(st) == ["Ed", "Flo", None, None, None, None]
 
@@ -589,24 +589,24 @@ def test_at_most_eight_names_are_kept_the_oldest_games_then_take_the_next(monkey
     console says so."""
     st = store_with()
     p = Pub(st)
-    F.start(p)
+    L.start(p)
     hist = b""
-    F.save_names(st, names("P0,Q0,Rrrrrrr,Sssssss,Ttttttt,Uuuuuuu"))
+    N.save_names(st, names("P0,Q0,Rrrrrrr,Sssssss,Ttttttt,Uuuuuuu"))
     for k in range(1, 10):  # game k played by Pk-1 and Qk-1, then the names are Pk, Qk
         hist += seated(k, 2, 2)
         st.save("history", hist)
         if k == 9:
             assert "club: 8 names kept" not in capsys.readouterr().out
-        F.save_names(st, names("P%d,Q%d,Rrrrrrr,Sssssss,Ttttttt,Uuuuuuu" % (k, k)))
+        N.save_names(st, names("P%d,Q%d,Rrrrrrr,Sssssss,Ttttttt,Uuuuuuu" % (k, k)))
     assert "club: 8 names kept at most: the oldest's games take the next" in \
         capsys.readouterr().out  # (the ninth game's names kept: one too many)
     kept = on_flash(st)[6:]
     assert len(kept) == 8 and len(st.read("names")) <= 1024
     st.save("history", hist + seated(10, 2, 2))  # (played by P9 and Q9: the names now)
-    p.names = F.load_names(st)
+    p.names = N.load_names(st)
     got = []
-    while F.waiting(p) is not None:
-        got.append(sent_as(p, F.waiting(p), monkeypatch)["seats"][0]["name"])
+    while L.waiting(p) is not None:
+        got.append(sent_as(p, L.waiting(p), monkeypatch)["seats"][0]["name"])
     assert got == ["P1", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"]
     assert on_flash(st)[6:] == []
 
@@ -617,32 +617,32 @@ def test_names_kept_for_a_game_gone_from_the_history_or_sent_are_let_go(monkeypa
     names lets them go. A history set aside: none of its names are kept."""
     st = store_with()
     p = Pub(st)
-    F.start(p)
+    L.start(p)
     a, b = seated(1, 2, 2), seated(2, 2, 2)
-    F.save_names(st, names("Ann,Bob"))
+    N.save_names(st, names("Ann,Bob"))
     st.save("history", a)
-    F.save_names(st, names("Cy,Di"))
+    N.save_names(st, names("Cy,Di"))
     st.save("history", a + b)
-    F.save_names(st, names("Ed,Flo"))
-    p.names = F.load_names(st)
-    F.sent(p, F.waiting(p))  # (its message went out before)
-    st.save("names", json.dumps(names("Ed,Flo") + [F.mark(a) + " Ann,Bob,,,,",
-                                                   F.mark(b) + " Cy,Di,,,,"]).encode())
-    g = sent_as(p, F.waiting(p), monkeypatch)  # as if the names' save was cut
+    N.save_names(st, names("Ed,Flo"))
+    p.names = N.load_names(st)
+    L.sent(p, L.waiting(p))  # (its message went out before)
+    st.save("names", json.dumps(names("Ed,Flo") + [O.mark(a) + " Ann,Bob,,,,",
+                                                   O.mark(b) + " Cy,Di,,,,"]).encode())
+    g = sent_as(p, L.waiting(p), monkeypatch)  # as if the names' save was cut
     assert [s["name"] for s in g["seats"]] == ["Cy", "Di"]
     assert on_flash(st) == names("Ed,Flo")
-    st.save("names", json.dumps(names("Ed,Flo") + [F.mark(a) + " Ann,Bob,,,,"]).encode())
+    st.save("names", json.dumps(names("Ed,Flo") + [O.mark(a) + " Ann,Bob,,,,"]).encode())
     st.save("history", seated(3, 2, 2))  # the history set aside: one game, a new one
-    F.save_names(st, names("Gus,Hal"))
-    assert on_flash(st)[6:] == [F.mark(seated(3, 2, 2)) + " Ed,Flo,,,,"]
+    N.save_names(st, names("Gus,Hal"))
+    assert on_flash(st)[6:] == [O.mark(seated(3, 2, 2)) + " Ed,Flo,,,,"]
 
 
 def test_without_an_outbox_no_names_are_kept():
     """No outbox (publishing never started): nothing waits for the club, the names file is
     the seats' names alone."""
     st = store_with(seated(1, 2, 2))
-    F.save_names(st, names("Ann,Bob"))
-    F.save_names(st, names("Cy,Di"))
+    N.save_names(st, names("Ann,Bob"))
+    N.save_names(st, names("Cy,Di"))
     assert on_flash(st) == names("Cy,Di") and st.read("outbox") is None
 
 
@@ -670,20 +670,20 @@ def test_a_power_cut_at_the_names_save_keeps_the_old_file_or_the_new():
     while True:
         fs = CutFs()
         st = Storage("/d", fs)
-        F.outbox(st)
-        F.save_names(st, names("Ann,Bob"))
+        O.outbox(st)
+        N.save_names(st, names("Ann,Bob"))
         st.save("history", a)
         old = on_flash(st)
         fs.budget = steps
         try:
-            F.save_names(st, names("Cy,Di"))
+            N.save_names(st, names("Cy,Di"))
             done = True
         except PowerCut:
             done = False
         fs.budget = -1
         st = Storage("/d", fs)
-        got = F.load_names(st), F._names(st)[6:]
-        assert got in ((old, []), (names("Cy,Di"), [F.mark(a) + " Ann,Bob,,,,"])), steps
+        got = N.load_names(st), N._names(st)[6:]
+        assert got in ((old, []), (names("Cy,Di"), [O.mark(a) + " Ann,Bob,,,,"])), steps
         if done:
             assert got[0] == names("Cy,Di")
             break
@@ -694,15 +694,15 @@ def test_a_power_cut_at_the_names_save_keeps_the_old_file_or_the_new():
 def test_the_names_file_of_earlier_firmware_loads_and_a_bad_one_is_no_names():
     st = store_with()
     st.save("names", b'["Ann", "Bob", null, null, null, null]')  # (before names were kept)
-    assert F.load_names(st) == names("Ann,Bob")
+    assert N.load_names(st) == names("Ann,Bob")
     st.save("names", b'["Ann", "Bob"]')
-    assert F.load_names(st) == names("Ann,Bob")
-    m = F.mark(seated(1, 2, 2))
+    assert N.load_names(st) == names("Ann,Bob")
+    m = O.mark(seated(1, 2, 2))
     for bad in (["Ann"] * 6 + ["nomark"], ["Ann"] * 6 + [m + " far too long a name"],
                 ["Ann"] * 6 + [m + " A,B"] * 9, ["Ann"] * 6 + [5],
                 {"names": ["Ann"], "kept": []}):
         st.save("names", json.dumps(bad).encode())
-        assert F.load_names(st) == [None] * 6, bad
+        assert N.load_names(st) == [None] * 6, bad
 
 
 # --- configuration: the broker in the Wi-Fi file, set with `make flash WIFI=...` --------------
@@ -735,7 +735,7 @@ def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake):
     from test_flash import FLASH, cli, real_build
 
     board, env, _calls = fake
-    b = real_build(tmp_path)
+    b = real_build(tmp_path, "rp2040w")
     creds = tmp_path / "my-wifi.json"
     creds.write_text(json.dumps({"ssid": "home", "password": "s3cret-pass",
                                  "broker": {"host": "192.168.1.10", "board": "t1"}}))

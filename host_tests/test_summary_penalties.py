@@ -103,9 +103,9 @@ def accounted(m):
 
 
 def race(m):
-    """The page's race (board/web.py deal_rows: all each side pegged, deal by deal) climbs to
+    """The page's race (page/rows.py deal_rows: all each side pegged, deal by deal) climbs to
     each side's score: his heels, penalties and muggins included."""
-    from board import web
+    from page import rows as web
 
     rows = web.deal_rows(m)
     assert len(rows) == m.deals

@@ -1,4 +1,4 @@
-"""The live page (firmware/board/web.py): what it shows follows the keys; a new game needs the
+"""The live page (firmware/page/): what it shows follows the keys; a new game needs the
 PIN the board shows, from the phone that asked, on the board's own page; the history downloads
 are the same as tools/history.py's (in-process: webkit.Page, the routes over the app on the
 fake board, asked as microdot's test client asks, on the board's virtual clock). Served by the
@@ -308,30 +308,30 @@ def test_the_history_downloads_are_the_tools(page):
 def test_without_a_display_the_leds_show_the_pin(monkeypatch):
     """A board with no display shows the page's PIN on the LEDs (board/commands.py's fill): digit k
     blinks in lane 1's holes 10k+1 .. 10k+10, for a minute, then the marks are gone; a new
-    game with it takes it off at once. (CPython: the app on the fake board, the web module's
-    own functions.)"""
+    game with it takes it off at once. (CPython: the app on the fake board, page/pin.py's
+    own.)"""
     import asyncio
 
     from boardkit import board as fake_board, marked
-    from board import web
+    from page import pin
 
     hw, app, f = fake_board(display=False)
-    monkeypatch.setattr(web, "_PIN_SHOWN_MS", 50)
+    monkeypatch.setattr(pin, "_PIN_SHOWN_MS", 50)
 
     async def run():
-        w = web.Web(app)
+        w = pin.Pin(app)
         w.pin = 4071
         w.pin_at = app.clock()
-        web.show_pin(w, True)
+        w.show_pin(True)
         L = app.layout
         assert marked(app) == [L.hole(0, 5), L.hole(0, 11), L.hole(0, 28), L.hole(0, 32)]
         f.press("5")  # a key typed meanwhile: the PIN still shows (its marks come first)
         assert marked(app)[:4] == [L.hole(0, 5), L.hole(0, 11), L.hole(0, 28), L.hole(0, 32)]
         await asyncio.sleep(0.2)
         assert app.pin == -1 and len(marked(app)) <= 1  # gone (but the typed 5's mark)
-        web.show_pin(w, True)
+        w.show_pin(True)
         w.new_pin()
-        web.show_pin(w, False)  # used: off at once
+        w.show_pin(False)  # used: off at once
         assert app.pin == -1
 
     asyncio.run(run())
@@ -343,24 +343,24 @@ def test_a_pin_that_expires_leaves_the_display(monkeypatch):
     import asyncio
 
     from boardkit import board as fake_board
-    from board import web
+    from page import pin
 
     hw, app, f = fake_board(display=True)
-    monkeypatch.setattr(web, "_PIN_SHOWN_MS", 50)
+    monkeypatch.setattr(pin, "_PIN_SHOWN_MS", 50)
 
     async def run():
-        w = web.Web(app)
+        w = pin.Pin(app)
         w.pin = 4071
-        app.apply((SAY, message(web._PIN_MSG + "4071")))  # (as POST /pin says it)
+        app.apply((SAY, message(pin._PIN_MSG + "4071")))  # (as POST /pin says it)
         w.pin_at = app.clock()
-        web.show_pin(w, True)
+        w.show_pin(True)
         f.run(20)
         assert "web PIN 4071" in " ".join(hw["display"].shown)
         await asyncio.sleep(0.2)
         f.run(20)
         assert app.msg == message("") and "PIN" not in " ".join(hw["display"].shown)
         app.apply((SAY, message("redone")))  # not the PIN's: left alone
-        web.show_pin(w, False)
+        w.show_pin(False)
         assert app.msg == message("redone")
 
     asyncio.run(run())
@@ -370,18 +370,18 @@ def test_deals_are_made_again_only_when_the_journal_changes(monkeypatch):
     """/deals replays the game (cribbage/summary.py): once per event entered, not per key
     (a digit typed changes the app, not the journal)."""
     from boardkit import board as fake_board
-    from board import web
+    from page import routes, rows
 
     hw, app, f = fake_board(display=True)
-    w = web.Web(app)
+    w = routes.Web(app)
     made = []
-    real = web.deal_rows
+    real = rows.deal_rows
 
     def counted(m):
         made.append(m.events)
         return real(m)
 
-    monkeypatch.setattr(web, "deal_rows", counted)
+    monkeypatch.setattr(rows, "deal_rows", counted)
     f.press("#")  # deal
     first = w.now_deals()
     f.press("5")  # typed, not entered
@@ -395,7 +395,7 @@ def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(mon
     """/deals replays the board's own game in place: out of memory half way, and again in
     its restore, the request fails and the app restores the game before the next key."""
     from boardkit import board as fake_board, play_game
-    from board import web
+    from page import routes, rows
     from cribbage.match import Match, loads
 
     hw, app, f = fake_board(display=True)
@@ -404,7 +404,7 @@ def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(mon
     for _ in range(9):
         m.undo()  # (back in the game: its redo events wait)
     before = (m.state(), m.dumps())
-    w = web.Web(app)
+    w = routes.Web(app)
     apply, restore, calls = m._apply, Match.restore, [0]
 
     def failing(j, i):
@@ -429,7 +429,7 @@ def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(mon
     f.press("5")  # the next key: the app restores the game first
     assert not app.broken and (m.state(), m.dumps()) == before
     # the page's rows: the restored game's, as a copy of it (never replayed in place) gives them
-    assert json.loads(w.now_deals()) == json.loads(json.dumps(web.deal_rows(loads(before[1]))))
+    assert json.loads(w.now_deals()) == json.loads(json.dumps(rows.deal_rows(loads(before[1]))))
     assert m.state() == before[0]
 
 
@@ -502,11 +502,12 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
     """Issue 23.1: the web task (board/tasks.py) starts the server again when it stops (a
     MemoryError, a socket error), after a wait that doubles; meanwhile the display no longer
     gives the page's address but says it is off, and nothing reaches the game's fault path.
-    (CPython: the app on the fake board, board/web.py's serve replaced.)"""
+    (CPython: the app on the fake board, page/routes.py's serve replaced.)"""
     import asyncio
 
     from boardkit import board as fake_board
-    from board import tasks, web
+    from board import tasks
+    from page import routes as web
 
     hw, app, f = fake_board(display=True)
     calls = []
@@ -514,7 +515,7 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
     async def net():
         return "10.0.0.9"
 
-    async def serve(app, addr):
+    async def serve(app, addr, club=None):
         calls.append(app.msg[1])
         app.apply((SAY, message("page " + addr)))  # (listening: the address on the display)
         if len(calls) == 1:
@@ -549,11 +550,12 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
 # --- the page under a flood, at its heap (issue 23.1) --------------------------------------
 
 # A squeeze, not a budget: about 24 KB over what the game and the page hold once every page
-# has been visited (176 KB at 0.5.0 on this 64-bit port), so that a flood takes the board
-# below the page's shed line (web._SHED) and back. (192k until 0.4.0: the keypad's timer,
-# the one door and five-card cribbage took 6.6 KB of it; the Pico W's own heap, budgets'
-# pico_w_page, is far above.)
-FLOOD_HEAP = "200k"
+# has been visited (176 KB at 0.5.0 on this 64-bit port; 179.6 KB since the page is in its
+# parts, page/: the server, the PIN, the loads, the routes, +3.8 KB), so that a flood takes the
+# board below the page's shed line (page/server.py's _SHED) and back. (192k until 0.4.0: the
+# keypad's timer, the one door and five-card cribbage took 6.6 KB of it; 200k until the page's
+# parts; the Pico W's own heap, budgets' pico_w_page, is far above.)
+FLOOD_HEAP = "204k"
 PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history.json")
 
 

@@ -92,7 +92,7 @@ def test_a_port_without_wifi_has_no_net(monkeypatch):
 
 def test_without_a_network_the_server_is_never_loaded(monkeypatch, capsys):
     """board/tasks.py's web task joins first: a board with Wi-Fi but no credentials (or no
-    network) never loads board/web.py and microdot (~47 KB of heap on this port)."""
+    network) never loads the page (page/) and microdot (~47 KB of heap on this port)."""
     from boardkit import board as fake_board
     from board import tasks
 
@@ -102,9 +102,10 @@ def test_without_a_network_the_server_is_never_loaded(monkeypatch, capsys):
         return None
 
     app.hw["net"] = no_network
-    monkeypatch.delitem(sys.modules, "board.web", raising=False)
+    for name in ("page.routes", "page.server", "microdot"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
     asyncio.run(tasks.web(app))
-    assert "board.web" not in sys.modules
+    assert "page.routes" not in sys.modules and "page.server" not in sys.modules
     assert "no network: the board plays without its page" in capsys.readouterr().out
 
 

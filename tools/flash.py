@@ -56,12 +56,14 @@ import build
 from hostenv import ROOT, venv_program
 
 # board name -> (build target, sys.platform of its MicroPython, its module in firmware/boards/).
-# A build's board_config.py names the target's module (build.BOARD_MODULE): a Pico W is wired
-# like a Pico, and the rp2040 tree's board_config.py picks boards/pico_w.py on a Pico W
-# (build.W_MODULE); the module here is what runs from source (make dev) and in the simulator.
+# A build's board_config.py names the target's module (build.board_config): a Pico W is wired
+# like a Pico, and the rp2040w tree's board_config.py picks boards/pico_w.py on a Pico W
+# (build.W_MODULE); the Pico's tree (rp2040) has no radio, so neither the page nor the club
+# (build.TARGET_PARTS); the module here is what runs from source (make dev) and in the
+# simulator.
 BOARDS = {
     "pico": ("rp2040", "rp2", "pico"),
-    "pico_w": ("rp2040", "rp2", "pico_w"),
+    "pico_w": ("rp2040w", "rp2", "pico_w"),
     "esp32": ("esp32", "esp32", "esp32_devkit"),
 }
 CONFIG_FILE = build.CONFIG_FILE
@@ -502,7 +504,7 @@ def check_board(board, port, b):
 
 def check_config(build_dir, board):
     """The build's board_config.py names this board's pin map (make build writes it)."""
-    want = build.config_text(build.BOARD_MODULE[BOARDS[board][0]])
+    want = build.board_config(BOARDS[board][0])
     try:
         with open(os.path.join(build_dir, CONFIG_FILE)) as f:
             got = f.read()

@@ -37,6 +37,8 @@ from hostenv import ROOT
 MAGIC = b"cribbage-bundle 1"
 LOADER = ("main.py", "slots.mpy", "slots.py")  # the root's, never in a bundle
 KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/flash.py's boards
+# the build tree (tools/build.py's target) of each: the Pico W's carries the page and the club
+TREES = {"pico": "rp2040", "pico_w": "rp2040w", "esp32": "esp32"}
 UNSIGNED = b"-"
 
 # Saved formats: name -> (file, the pattern of the version it writes, of the oldest it reads).
@@ -48,7 +50,7 @@ SAVES = {
                  None, ("board/settings.py", r"k = n - _VERSION \+ v if (\d+) <= v <= _VERSION")),
     "history": ("board/history.py", r"A record \(version (\d+);",
                 None, ("board/history.py", r"Records of earlier firmware \(version (\d+):")),
-    "outbox": ("board/clubfiles.py", r"^outbox: \[N, mark\] as JSON()",
+    "outbox": ("publish/outbox.py", r"^outbox: \[N, mark\] as JSON()",
                None, None),
 }
 
@@ -111,8 +113,8 @@ def make(board, out, src=None):
     src = src or os.path.join(ROOT, "firmware")
     version = build.read_version(src)
     with tempfile.TemporaryDirectory() as tmp:
-        build.build(kind, src, tmp)
-        tree = os.path.join(tmp, kind)
+        build.build(TREES[board], src, tmp)
+        tree = os.path.join(tmp, TREES[board])
         man = manifest(tree, version, kind, saves(src))
         os.makedirs(out, exist_ok=True)
         return write(os.path.join(out, "cribbage-%s-%s.bundle" % (version, kind)), man, tree)

@@ -1,5 +1,5 @@
 """The game as the live page shows it, as a dict (JSON): the page's GET /state and live stream
-(board/web.py) and the club's state message (board/clubfiles.py) read it. Its own module, so
+(page/routes.py) and the club's state message (publish/packets.py) read it. Its own module, so
 that the publisher need not load the page's server for it, and neither imports the other.
 """
 

@@ -41,13 +41,14 @@ def run(hw):
     asyncio.run(tasks(app, 20))
 
 
-async def web(app):
+async def web(app, club=None):
     """The live page's task on a board with Wi-Fi: it joins the network first (hw["net"]),
-    and only then loads the server (board/web.py and microdot: a board without credentials
-    never does). If the server cannot start or stops (no memory for it, a socket error), the
-    board says so in its log and on the display (in place of the page's address), plays on,
-    and starts it again when there is room, after _WEB_RETRY_MS (doubling to 16x). Nothing of
-    the page's reaches the game's fault path: this task ends only without a network."""
+    and only then loads the server (page/ and microdot: a board without credentials never
+    does; club: the club's publisher, handed to the page, or None). If the server cannot
+    start or stops (no memory for it, a socket error), the board says so in its log and on
+    the display (in place of the page's address), plays on, and starts it again when there
+    is room, after _WEB_RETRY_MS (doubling to 16x). Nothing of the page's reaches the game's
+    fault path: this task ends only without a network."""
     from board.keypad import sleep_ms
     try:
         addr = await app.hw["net"]()
@@ -63,13 +64,13 @@ async def web(app):
             gc.collect()
             if hasattr(gc, "mem_free") and gc.mem_free() < _WEB_ROOM:
                 raise MemoryError("%d bytes free" % gc.mem_free())
-            from board.web import serve
-            await serve(app, addr)
+            from page.routes import serve
+            await serve(app, addr, club)
             wait = _WEB_RETRY_MS  # (it served: the next stop waits the least)
         except Exception as e:  # noqa: BLE001
             print("web: stopped: %r; tried again in %d s" % (e, wait // 1000))
             msg = app.msg
-            if msg[0] == MSG_TEXT and msg[1].startswith("page "):  # (board/web.py's line)
+            if msg[0] == MSG_TEXT and msg[1].startswith("page "):  # (page/routes.py's line)
                 app.apply((SAY, message("page off: %s" % (
                     "no memory" if isinstance(e, MemoryError) else type(e).__name__))))
             gc.collect()
@@ -121,10 +122,13 @@ async def tasks(app, frame_ms):
     if trial:
         from ota.trial import watch
         running.append(asyncio.create_task(watch(app)))
-    if app.hw.get("net") is not None:  # the live page (board/web.py), on a board with Wi-Fi
-        running.append(asyncio.create_task(web(app)))  # (it restarts the server itself)
-        if app.hw.get("broker") is not None:  # the club's broker (board/publish.py): its own
-            from board.publish import task  # task, which never ends and never blocks
-            running.append(asyncio.create_task(task(app)))
+    if app.hw.get("net") is not None:  # the live page (page/), on a board with Wi-Fi
+        club = None
+        if app.hw.get("broker") is not None:  # the club's broker (publish/): its own task,
+            from publish.task import Publisher  # which never ends and never blocks; the
+            club = Publisher(app)  # page shows its status
+        running.append(asyncio.create_task(web(app, club)))  # (it restarts the server itself)
+        if club is not None:
+            running.append(asyncio.create_task(club.run()))
     while True:
         await sleep_ms(1000)

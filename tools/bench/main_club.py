@@ -1,4 +1,4 @@
-# main_game.py publishing to the club's MQTT broker at 127.0.0.1:BROKER (board/publish.py, board
+# main_game.py publishing to the club's MQTT broker at 127.0.0.1:BROKER (publish/, board
 # id "t1"): the same run, with the publisher's task started beside the page's as board/tasks.py
 # starts it; after main_game's last game, the run goes on (the same asyncio loop and tasks)
 # until the broker has every game recorded (20 s at most), then prints
@@ -25,14 +25,18 @@ def _web_and_club(app):
     # too (this script's code is on the heap all the run, beside the board's: kept short)
     app.hw["broker"] = lambda: {"host": "127.0.0.1", "port": int(sys.argv[6]),
                                 "prefix": "cribbage", "board": "t1"}
-    from board.publish import task
+    from publish.task import Publisher
 
-    app.hw["club"] = asyncio.create_task(task(app))  # (held while the app runs)
-    return _web(app)
+    p = _pub[0] = Publisher(app)
+    app.hw["club"] = asyncio.create_task(p.run())  # (held while the app runs)
+    return _web(app, p)
+
+
+_pub = [None]
 
 
 async def _done(n):
-    from board.publish import CURRENT as p
+    p = _pub[0]
 
     peak = 0
     for _ in range(100):

@@ -12,7 +12,9 @@ wrong: the service logs and drops such a message, it never stops for one.
 
 import json
 
-PREFIX = "cribbage"
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from publish.contract import PREFIX  # the board's and the club's one contract (the topics,
+# the fields, the name rule): firmware/publish/contract.py
 MAX_PAYLOAD = 64 * 1024  # a game with 40 deals and 6 sides is under 16 KB of JSON
 MAX_NAME = 24
 

@@ -40,7 +40,7 @@ from waitress.adjustments import Adjustments
 from werkzeug.exceptions import HTTPException
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from board.clubfiles import NAME_MAX, check_name
+from publish.contract import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
 from . import night, page

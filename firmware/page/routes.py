@@ -1,0 +1,350 @@
+"""The live page: the game on every phone at the table, served by the board (microdot).
+
+Started by board/tasks.py as its own asyncio task when the board has a network (hw["net"]:
+an async function giving the address to serve on, or None): serve(). The page (www/index.html,
+sent from flash) draws the track from the layout's own data (/layout: every LED's place and
+what it is) and follows the game over server-sent events (/events: the state as JSON, pushed
+within _PUSH_MS of a change). The rest is read-only too: /state, /deals (this game deal by
+deal), /stats, /history.csv, /history.json, /club. Only a new game and the seats' names
+change the board, and they ask for the PIN the board shows on its display (page/pin.py).
+
+The connections and their bounds are page/server.py's; here, microdot's request parsing and
+routes (a Microdot of its own: no setting of microdot's is changed for the process): a
+MemoryError while answering is a 503; what a request loaded (the statistics, the deals'
+replay, the history's export) is dropped after it (page/lazy.py); writes (POST) must come
+from the board's own page: an Origin (or, without one, a Referer) naming another site is
+refused. The club's publisher (publish/task.py), when the board has one, is handed in.
+"""
+
+import json
+
+from microdot import Microdot, Request, Response
+
+from board import screen
+from board.snapshot import snapshot  # (the game as the page shows it)
+from board.keypad import sleep_ms
+from board.modes import NEW_GAME, SAY, SUSPECT, message
+from page.server import BODY, Server, short
+from page.pin import Pin, says
+from page.lazy import Lazy, passing
+from page import rows
+
+from micropython import const
+
+_PUSH_MS = const(150)   # the live stream looks for a change this often
+_PING_MS = const(2000)  # and says something at least this often: a page that is gone fails
+# the write and frees its place (and proxies and phones keep the stream open)
+_PING = b": ping\n\n"  # the live stream's comment (server-sent events)
+
+# the commands the page gives the app (App.apply: the door every input goes through)
+_NEW_GAME = (NEW_GAME,)
+_SUSPECT = (SUSPECT,)
+
+PAGE_MSG = "page "  # the display's line about the page: "page 192.168.1.42" while it is served
+
+
+def _root():
+    """The folder the firmware runs from ("" on a board: its files are at /)."""
+    p = __file__
+    p = p[:p.rfind("/") + 1][:-1]  # the package's folder
+    return p[:p.rfind("/") + 1] if "/" in p else ""
+
+
+PAGE = _root() + "www/index.html"
+
+
+def _quiet(exc):
+    """A bad request said in a line, not a traceback (a flood of them would hold up the
+    board's loop on its serial port)."""
+    print("web: bad request:", repr(exc))
+
+
+class Web(Microdot):
+    """The board's page: its routes (routes()) and what they keep. club: the publisher
+    (publish/task.py's Publisher) or None."""
+
+    def __init__(self, app, club=None):
+        super().__init__()
+        self.app = app
+        self.club = club
+        self.pin = Pin(app)
+        self.lazy = Lazy()  # what a request loads, dropped after it (page/lazy.py)
+        self.seen = -1  # app.changes when the state below was made
+        self.deals_at = -1  # the journal (events, phase) the deals below were made for
+        self.deals = b"[]"
+        self.state = b""  # the state as the live stream sends it (b"data: " JSON b"\n\n")
+        self.own = []  # the board's own origins (serve sets them): writes come from them
+        self.port = ""  # ":port" when not 80
+        self.server = Server(self.answer, app.clock, self.lazy.ended)  # the connections
+        # (page/server.py: serve() has it listen)
+
+    async def dispatch_request(self, req):
+        """microdot's, with a body of at most page/server.py's BODY (413 beyond)."""
+        if req is not None:
+            req.max_content_length = BODY
+        return await Microdot.dispatch_request(self, req)
+
+    async def answer(self, c):
+        """Connection c's request (page/server.py's handler): microdot's handle_request, with
+        a MemoryError answered 503 (not 400)."""
+        req = res = None
+        try:
+            req = await Request.create(self, c, c, c.get_extra_info("peername"))
+        except MemoryError:
+            res = Response(b"short of memory: try again", 503, {"Retry-After": "3"})
+        except Exception as e:  # noqa: BLE001
+            _quiet(e)
+        c.waiting = False
+        if res is None:
+            res = await self.dispatch_request(req)
+            req = None  # (not kept while the answer goes: a live stream's lasts)
+        if res != Response.already_handled:
+            await res.write(c)
+
+    def load(self, req, name):
+        """Module name for this request (page/lazy.py): dropped after it when served."""
+        return self.lazy.load(_conn(req), name)
+
+    def now_state(self):
+        """The state as the live stream sends it (b"data: " JSON b"\n\n": one object every
+        page's stream writes, /state its JSON), made again only when the app has changed
+        since."""
+        app = self.app
+        if app.changes != self.seen:
+            self.state = b""
+            import gc
+
+            gc.collect()
+            st = snapshot(app)
+            if "lines" in st:  # the display may be showing the PIN: never on the network
+                self.pin.mask(st["lines"])
+            self.state = ("data: %s\n\n" % json.dumps(st)).encode()
+            self.seen = app.changes
+        return self.state
+
+    def now_deals(self, req=None):
+        """page/rows.py's deal_rows() as JSON bytes, made again only when the journal has
+        changed since (the page asks at each phase and show, not at every card: the replay is
+        the game's)."""
+        m = self.app.m
+        at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
+        if at != self.deals_at:
+            if short():  # (the replay is the game's own: never begun without room)
+                raise MemoryError
+            self.load(req, "cribbage.summary")
+            try:
+                got = rows.deal_rows(m)
+            except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
+                self.app.apply(_SUSPECT)  # place; the app restores it before the next entry)
+                raise
+            self.deals = json.dumps(got).encode()
+            self.deals_at = at
+        return self.deals
+
+    def origin_ok(self, req):
+        """A write comes from the board's own page: its Origin (or, without one, its
+        Referer's) is the board's address (or a .local name it is asked by); a client that
+        sends neither is no browser on another site's page, and may."""
+        h = req.headers
+        o = h.get("Origin")
+        if o is None:
+            o = h.get("Referer")
+            if o is None:
+                return True
+            i = o.find("/", o.find("//") + 2) if "//" in o else -1
+            o = o[:i] if i > 0 else o
+        if o in self.own:
+            return True
+        host = h.get("Host", "")
+        return host.endswith(".local" + self.port) and o == "http://" + host
+
+    def refused(self, req, form):
+        """Why a write with the PIN in form is refused, as (text, status), or None: from the
+        board's own page, and the PIN's rules (page/pin.py)."""
+        if not self.origin_ok(req):
+            return "not from the board's page", 403
+        return self.pin.refused(_ip(req.client_addr), form)
+
+
+def _conn(req):
+    """The request's connection (page/server.py's Conn), None in-process (a test's)."""
+    return req.sock[0] if req is not None and isinstance(req.sock, tuple) else None
+
+
+def _ip(addr):
+    """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
+    if isinstance(addr, tuple):
+        return addr[0]
+    if isinstance(addr, (bytes, bytearray)) and len(addr) >= 8:
+        return bytes(addr[4:8])
+    return addr
+
+
+def routes(web):
+    """The page's paths."""
+    app = web.app
+
+    @web.get("/")
+    async def page(req):
+        return Response.send_file(PAGE, content_type="text/html; charset=utf-8", max_age=60)
+
+    @web.get("/state")
+    async def state(req):
+        return web.now_state()[6:-2], 200, {"Content-Type": "application/json"}
+
+    @web.get("/events")
+    async def events(req):
+        if req.method != "GET":  # (HEAD: no stream to start)
+            return "", 200, {"Content-Type": "text/event-stream"}
+        c = _conn(req)  # (a stream is a connection's, to the end: the server counts it off)
+        if c is None or not web.server.stream(c):
+            return "busy", 503, {"Retry-After": "3"}
+        return _Stream(web), 200, {"Content-Type": "text/event-stream"}
+
+    @web.get("/layout")
+    async def layout(req):
+        return rows.layout(app.layout), 200, {"Content-Type": "application/json"}
+
+    @web.get("/deals")
+    async def deals(req):
+        return web.now_deals(req), 200, {"Content-Type": "application/json"}
+
+    @web.get("/stats")
+    async def stats(req):
+        S = web.load(req, "board.stats")
+        t = S.tally(app.store)
+        out = []
+        for side in range(len(t)):
+            out.append({"name": screen.SIDE_NAMES[side], "counts": list(t[side]),
+                        "lines": S.lines(t, side)})
+        return json.dumps(out), 200, {"Content-Type": "application/json"}
+
+    @web.get("/history.csv")
+    async def history_csv(req):
+        export = web.load(req, "board.export")
+        return export.csv_lines(app.store), 200, {
+            "Content-Type": "text/csv", "Content-Disposition": "attachment; filename=games.csv"}
+
+    @web.get("/history.json")
+    async def history_json(req):
+        export = web.load(req, "board.export")
+        return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
+
+    @web.post("/pin")
+    async def ask_pin(req):
+        """The board shows a new PIN on its display, for the phone that asked (the page asks
+        before a change); that phone waits before it may ask again (longer each time)."""
+        if not web.origin_ok(req):
+            return "not from the board's page", 403
+        return web.pin.ask(_ip(req.client_addr)) or 204
+
+    @web.post("/new-game")
+    async def new_game(req):
+        no = web.refused(req, req.form or {})
+        if no:
+            return no
+        web.pin.used(_ip(req.client_addr))
+        app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
+        return ("new game", 200) if app.err is None else (app.err, 500)
+
+    # The club (publish/): the broker's address and the connection's status, and the seats'
+    # names, set with the PIN the board shows (as a new game is; a PIN serves once).
+    @web.get("/club")
+    async def club(req):
+        if web.club is not None:
+            return json.dumps(web.club.info()), 200, {"Content-Type": "application/json"}
+        out = {"broker": None, "status": "off",
+               "names": passing("publish.names", "load_names", app.store)}
+        return json.dumps(out), 200, {"Content-Type": "application/json"}
+
+    @web.post("/names")
+    async def names(req):
+        form = req.form or {}
+        no = web.refused(req, form)
+        if no:
+            return no
+        try:
+            got = passing("publish.contract", "parse_names", form.get("names", ""))
+        except ValueError as e:
+            return str(e), 400  # (the PIN still works: the names can be put right)
+        web.pin.used(_ip(req.client_addr))
+        passing("publish.names", "save_names", app.store, got)
+        if web.club is not None:
+            web.club.names_kept(got)  # (the state goes out again with them)
+        return "names kept", 200
+
+    @web.errorhandler(404)
+    async def not_found(req):
+        return "no such page", 404
+
+    @web.errorhandler(MemoryError)
+    async def short_of_memory(req, e):
+        return "short of memory: try again", 503, {"Retry-After": "3"}
+
+
+class _Stream:
+    """One page's live stream (GET /events), the body microdot writes: the state whenever it
+    changes (web.state: the same bytes for every page), a comment now and then (a page that
+    is gone fails the write). Nothing waits in between: a page that stops reading holds up
+    its own write, which ends the stream (page/server.py's Conn.awrite)."""
+
+    def __init__(self, web):
+        self.web = web
+        self.seen = -1  # app.changes when the state last went
+        self.quiet = -1  # ms since something went (-1: nothing has yet)
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        web = self.web
+        if self.quiet >= 0:
+            await sleep_ms(_PUSH_MS)
+        while True:
+            if web.app.changes != self.seen:
+                data = web.now_state()
+                self.seen = web.seen
+                self.quiet = 0
+                return data
+            self.quiet += _PUSH_MS
+            if self.quiet >= _PING_MS:
+                self.quiet = 0
+                return _PING
+            await sleep_ms(_PUSH_MS)
+
+
+async def serve(app, addr, club=None):
+    """Serve the page at addr (the network is joined: board/tasks.py's web task; club: the
+    club's publisher or None) until the server cannot go on (its socket failed): then it
+    raises, its connections closed, and the display no longer gives its address."""
+    import gc
+
+    from page.server import listen
+
+    hw = app.hw
+    port = hw.get("web_port", 80)
+    web = Web(app, club)
+    web.port = "" if port == 80 else ":%d" % port
+    web.own.append("http://" + addr + web.port)
+    server = web.server
+    routes(web)
+    gc.collect()
+    where = addr + web.port
+
+    def ready():
+        print("web: the page is at http://%s/" % where)
+        say(app, PAGE_MSG + where, True)
+
+    try:
+        await listen(server, hw.get("web_host", "0.0.0.0"), port, ready)
+    finally:
+        server.close()
+        web.pin.new_pin()
+        web.pin.show_pin(False)
+
+
+def say(app, text, always=False):
+    """The display's line about the page (app.msg) says text; unless always, only if that
+    line is still the page's (another message may have taken its place meanwhile)."""
+    if always or says(app, PAGE_MSG):
+        app.apply((SAY, message(text)))

@@ -1,0 +1,252 @@
+"""The publisher's connection to the club's broker: a state machine that never waits on the
+network (publish/task.py calls tick() when there is something to do): connect without
+blocking, write what the socket takes, read what has come, act on each whole packet, send the
+game (then await its PUBACK), the state, a ping. The packets are publish/packets.py's; the
+outbox and the names on flash, publish/outbox.py's and publish/names.py's.
+"""
+
+from publish import packets
+from publish.contract import ONLINE, STATUS
+from publish.names import load_names, let_go
+from publish.outbox import after, mark, outbox, save_outbox
+
+from micropython import const
+
+_RETRY_MS = const(2000)  # after a failure, doubling to 32x (a minute)
+_PACKET = const(512)  # the longest packet taken from the broker (it sends acknowledgements)
+_LOOK = const(1)  # publish/task.py's run(): what there is to do
+_STATE = const(2)
+_PING = const(4)
+_IO = const(8)
+_LATE = const(16)
+_CONNACK = const(2)  # the broker's packets awaited (their kind, the packet's high 4 bits)
+_PUBACK = const(4)
+_PINGRESP = const(13)
+
+
+def start(pub):
+    """Publisher pub's state (publish/task.py: pub.app set): the broker named (pub.cfg:
+    app.hw["broker"](), boards/wifi.py's broker()), the names and the outbox from flash, not
+    connected; False when no broker is named."""
+    try:
+        pub.cfg = pub.app.hw["broker"]()
+    except Exception as e:  # noqa: BLE001
+        print("club: no broker:", repr(e))
+        return False
+    if not pub.cfg:
+        return False
+    pub.status = "connecting"
+    pub.names = load_names(pub.app.store)
+    pub.box = outbox(pub.app.store)
+    pub.waiting = 0  # games after the mark, when last looked
+    pub.sent = 0  # games the broker took since the board started
+    pub.seen = -1  # app.changes when the state last went out
+    pub.state_at = pub.sent_at = 0  # when the state, and any packet, last went out
+    pub.phase = -1  # the game's phase when the history was last looked at (-1: look now)
+    pub.pid = 0  # the last packet id
+    pub.sock = pub.poll = None  # the socket (None: down), and a poll of it
+    pub.wait = 0  # how long after pub.t the next try is, once down (doubling)
+    _gone(pub)
+    pub.t = pub.app.clock()  # (down since the board started)
+    return True
+
+
+def _gone(pub):
+    """No connection, nothing in flight."""
+    pub.up = 0  # 0 connecting, 1 the connection made (the CONNECT goes out), 2 connected
+    pub.inp = bytearray()  # what has come from the broker, not yet a whole packet
+    pub.out = []  # the parts of what goes out, not yet written
+    pub.ask = -1  # the kind of packet awaited from the broker (-1 none), since pub.t (when
+    # down: since it went down)
+    pub.r = None  # the record sent as a game, until the broker has it
+
+
+def _say(pub, text):
+    if text != pub.status:
+        print("club:", text)
+        pub.status = text
+
+
+def _whole(b):
+    """The length of the first whole MQTT packet in b, 0 if it is not all there yet;
+    ValueError for a malformed or too long one."""
+    n = sh = 0
+    i = 1
+    while True:
+        if i >= len(b):
+            return 0
+        c = b[i]
+        n |= (c & 0x7F) << sh
+        i += 1
+        if not c & 0x80:
+            break
+        sh += 7
+        if sh > 21:
+            raise ValueError("bad packet length")
+    if n + i > _PACKET:
+        raise ValueError("packet too long")
+    return n + i if len(b) >= n + i else 0
+
+
+def tick(pub, w):
+    """Publisher pub's work now (w: publish/task.py's task() bits), in one call that never
+    waits on the network: look at the history, connect, write what the socket takes, read
+    what has come, send the game (then await its PUBACK), the state, a ping. Any failure
+    (the network's, a bad packet, an answer late: _LATE) closes the connection and the next
+    try is after a pause (_RETRY_MS, doubling to 32x; 2 s again if it was up)."""
+    now = pub.app.clock()
+    try:
+        if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait)
+            pub.r = waiting(pub)
+        if w & _LATE:
+            raise OSError("no answer")
+        if w & _IO:
+            if pub.sock is None:
+                _connect(pub, now)
+            else:
+                _io(pub, now)
+        if pub.up == 2 and not pub.out and pub.ask < 0:
+            if pub.r is not None:  # the game, until the broker has it
+                pub.out = packets.game(pub, pub.r)
+                pub.ask = _PUBACK
+            elif w & _STATE or pub.seen < 0:  # (connected: at once)
+                pub.seen = pub.app.changes
+                pub.state_at = now
+                pub.out = packets.state(pub)
+            elif w & _PING:
+                pub.out = packets.packet(pub, 2, ())
+                pub.ask = _PINGRESP
+            else:
+                return
+            pub.t = now
+            _io(pub, now)
+    except Exception as e:  # noqa: BLE001  (the network's: the game never sees it)
+        _down(pub, e, now)
+
+
+def _connect(pub, now):
+    """The TCP connection, begun without blocking; its CONNECT goes out once it is made."""
+    import select
+    import socket
+
+    _say(pub, "connecting")
+    c = pub.cfg
+    ai = socket.getaddrinfo(c["host"], c["port"], 0, socket.SOCK_STREAM)[0]
+    s = socket.socket(ai[0], ai[1], ai[2])
+    pub.sock = s
+    s.setblocking(False)
+    try:
+        s.connect(ai[-1])
+    except OSError as e:
+        if e.args[0] not in (115, 119):  # EINPROGRESS (unix, lwIP)
+            raise
+    pub.poll = select.poll()
+    pub.poll.register(s, select.POLLIN | select.POLLOUT)  # (writable: the connection made)
+    pub.out = [b"".join(packets.packet(pub, 0, ()))]
+    pub.ask = _CONNACK
+    pub.t = now
+
+
+def _io(pub, now):
+    """Write what the socket takes of pub.out, read what has come, and act on each whole
+    packet: the answer awaited (CONNACK, the game's PUBACK, PINGRESP); others are let go.
+    The socket is polled for writing only while bytes wait (publish/task.py's task())."""
+    import select
+
+    s = pub.sock
+    if pub.up == 0:
+        if not pub.poll.poll(0):
+            return  # (not yet made)
+        pub.up = 1  # (or failed: the write says so)
+    out = pub.out
+    while out:
+        n = s.write(out[0])
+        if n is None:
+            break  # (the socket is full: the rest when it can be written)
+        if n < len(out[0]):
+            out[0] = memoryview(out[0])[n:]
+        else:
+            out.pop(0)  # (nothing is held once it is written)
+            pub.sent_at = now
+    pub.poll.modify(s, select.POLLIN | select.POLLOUT if out else select.POLLIN)
+    got = s.read(_PACKET)
+    if got is None:
+        return
+    if not got:
+        raise OSError("closed by the broker")
+    pub.inp += got
+    if len(pub.inp) > 2 * _PACKET:
+        raise ValueError("flooded")
+    while True:
+        n = _whole(pub.inp)
+        if not n:
+            return
+        p = pub.inp[:n]
+        pub.inp = pub.inp[n:]
+        k = p[0] >> 4
+        if k != pub.ask or (k == _PUBACK and (len(p) < 4 or (p[2] << 8 | p[3]) != pub.pid)):
+            continue
+        pub.ask = -1
+        if k == _CONNACK:
+            if len(p) < 4 or p[3]:
+                raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
+            pub.up = 2
+            pub.out = packets.packet(pub, 1, (packets.topic(pub, STATUS), ONLINE.encode(), True, 0))
+            pub.phase = -1  # (the history is looked at once connected)
+            pub.seen = -1
+            pub.t = now
+            _say(pub, ONLINE)
+            return _io(pub, now)
+        if k == _PUBACK:
+            sent(pub, pub.r)
+            pub.r = None
+            pub.phase = -1  # (the next, if any)
+
+
+def _down(pub, e, now):
+    """The connection failed with e: closed, said, and the next try after a pause."""
+    pub.wait = _RETRY_MS if pub.status == ONLINE else min(max(pub.wait * 2, _RETRY_MS),
+                                                             _RETRY_MS << 5)
+    try:
+        _say(pub, "down: %s" % (e.args[0] if e.args else type(e).__name__))
+    except Exception:  # noqa: BLE001
+        pub.status = "down"
+    s = pub.sock
+    pub.sock = pub.poll = None
+    _gone(pub)
+    pub.t = now
+    if s is not None:
+        try:
+            s.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def waiting(pub):
+    """The first record of the history pub has still to send (or None); pub.waiting: how
+    many."""
+    r, pub.waiting = after(pub.app.store, pub.box[1])
+    return r
+
+
+def sent(pub, r):
+    """The broker has record r: pub's outbox moves past it (one atomic save); the names kept
+    for it are let go (a power cut before: they are, at the next save of the names)."""
+    st = pub.app.store
+    pub.box = [pub.box[0] + 1, mark(r)]
+    save_outbox(st, pub.box)
+    pub.sent += 1
+    pub.waiting = max(pub.waiting - 1, 0)
+    let_go(st, pub.box[1])
+
+
+def info(pub, app):
+    """What the page shows of the club (pub: the Publisher, or None): the broker, the
+    connection's status, the games waiting and sent, the names; and the club page's address
+    when the Wi-Fi file names it (else null: the page asks the broker's host, port 8124)."""
+    if pub is None:
+        return {"broker": None, "status": "off", "names": load_names(app.store)}
+    c = pub.cfg
+    return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
+            "board": c["board"], "status": pub.status, "waiting": pub.waiting,
+            "sent": pub.sent, "names": pub.names, "club": c.get("club")}

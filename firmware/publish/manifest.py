@@ -1,0 +1,8 @@
+# The club's publisher (publish/README.md), for manifest_wifi.py (makemanifest runs it in this
+# folder). It requires the page (page/manifest.py: the state it sends is the page's, its games
+# the page's export) and micropython-lib's MQTT client.
+import os
+
+package("publish", files=sorted(f for f in os.listdir(".") if f.endswith(".py")
+                                and f != "manifest.py"), base_path="..", opt=3)
+require("umqtt.simple")

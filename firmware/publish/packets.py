@@ -1,0 +1,169 @@
+"""The club's packets: MQTT packets made by micropython-lib's umqtt.simple, which is never let
+near the network (its calls block on their socket): it writes into memory (_Pipe) and
+publish/link.py sends the bytes over a non-blocking socket. The messages are the contract's
+(publish/contract.py): the state, a game, the status.
+"""
+
+import json
+
+from publish.contract import STATE, GAME, STATUS, OFFLINE, topic as _path
+
+
+class _Wait(OSError):
+    """umqtt.simple asked for an answer: the publisher awaits it itself."""
+
+
+class _Body:
+    """A message as JSON in parts (a game's is a few KB: as one block, with json.dumps'
+    growing buffer and the copy .encode() makes, it is what a heap in pieces lacks):
+    umqtt.simple asks its length and writes it to the _Pipe, which keeps the parts."""
+
+    def __init__(self):
+        self.parts = []
+        self.n = 0
+
+    def add(self, s):
+        b = s.encode()
+        self.parts.append(b)
+        self.n += len(b)
+
+    def __len__(self):
+        return self.n
+
+    def value(self, v):
+        """v as JSON: a dict key by key, a list item by item (each item one part)."""
+        if isinstance(v, dict):
+            sep = "{"
+            for k in v:
+                x = v[k]
+                if isinstance(x, (dict, list)):
+                    self.add(sep + json.dumps(k) + ": ")
+                    self.value(x)
+                else:
+                    self.add(sep + json.dumps(k) + ": " + json.dumps(x))
+                sep = ", "
+            self.add("}" if sep == ", " else "{}")
+        elif isinstance(v, list):
+            sep = "["
+            for x in v:
+                self.add(sep + json.dumps(x))
+                sep = ", "
+            self.add("]" if sep == ", " else "[]")
+        else:
+            self.add(json.dumps(v))
+
+
+class _Pipe:
+    """umqtt.simple's socket: what it writes is kept for the task to send; a read means it
+    wants the broker's answer, which the task awaits itself (_Wait). Also its socket module
+    (socket(), getaddrinfo()) while it connects."""
+
+    def __init__(self):
+        self.out = []  # the packet's parts: a message (bytes) is kept as it is, not copied
+        self.out.append(bytearray())  # (a game's is a few KB); the small writes are copied
+        # (umqtt.simple reuses their buffers)
+
+    def write(self, b, n=-1):
+        if isinstance(b, _Body):
+            self.out.extend(b.parts)  # (taken as they are: the message is never one block)
+            self.out.append(bytearray())
+        elif n < 0 and isinstance(b, bytes) and len(b) > 64:
+            self.out.append(b)
+            self.out.append(bytearray())
+        else:
+            self.out[-1] += b if n < 0 else memoryview(b)[:n]
+        return len(b) if n < 0 else n
+
+    def read(self, n):
+        raise _Wait()
+
+    def socket(self):
+        return self
+
+    def getaddrinfo(self, host, port):
+        return ((0, 0, 0, "", None),)
+
+    def close(self, *a):
+        pass
+
+    settimeout = setblocking = connect = close
+
+
+def topic(pub, what):
+    """Publisher pub's topic PREFIX/BOARD/what, as bytes."""
+    c = pub.cfg
+    return _path(c["prefix"], c["board"], what).encode()
+
+
+def packet(pub, what, args):
+    """umqtt.simple's packet for Publisher pub (publish/task.py): what 0 CONNECT (with the
+    last will "offline"), 1 PUBLISH (args: topic, message, retain, qos), 2 PINGREQ; as the
+    list of its parts to send (the message itself one of them). Its client is made for the
+    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id (the module is let
+    go after: publish/task.py's _call)."""
+    from board.fault import room  # (loaded on a board: here, only when used)
+
+    room("umqtt.simple")
+    from umqtt import simple
+
+    pipe = _Pipe()
+    setattr(simple, "socket", pipe)  # noqa: B010 (it connects to the pipe)
+    cfg = pub.cfg
+    c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), cfg["host"], cfg["port"],
+                          keepalive=60)
+    c.pid = pub.pid
+    c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
+    try:
+        if what == 0:
+            c.set_last_will(topic(pub, STATUS), OFFLINE.encode(), True, 1)
+            c.connect()
+        elif what == 1:
+            c.publish(*args)
+        else:
+            c.ping()
+    except _Wait:
+        pass
+    finally:
+        pub.pid = c.pid
+    return pipe.out
+
+
+def state(pub):
+    """The state's PUBLISH (retained, QoS 0): what the page's GET /state answers (board/
+    snapshot.py) with the board's id and the seats' names."""
+    from board.snapshot import snapshot
+
+    app = pub.app
+    st = snapshot(app)
+    st["board"] = pub.cfg["board"]
+    st["names"] = pub.names[:app.m.players]
+    return packet(pub, 1, (topic(pub, STATE), json.dumps(st).encode(), True, 0))
+
+
+def game(pub, r):
+    """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
+    the seats (seat i's name, the side it plays for: the record's, not the match's now) and
+    board/export.py's decode(r, N). The names: those the seats had when it was played."""
+    from board.fault import room  # (loaded on a board: here, only when used)
+
+    room("board.history")
+    from board.history import head
+
+    room("publish.names")
+    from publish.names import played_with
+
+    h = head(r)  # its players h[1] and sides h[2]: seat i plays for side i % sides
+    n = pub.box[0]
+    names = played_with(pub.app.store, pub.box[1], pub.names)  # (pub.r: the first after
+    # the mark)
+    seats = []
+    for i in range(h[1]):
+        seats.append({"name": names[i] if i < len(names) else None, "side": i % h[2]})
+    room("board.export")
+    from board.export import decode
+
+    board = pub.cfg["board"]
+    body = _Body()
+    body.value({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
+                "game": decode(r, n)})
+    return packet(pub, 1, (topic(pub, GAME), body, False, 1))

@@ -1,0 +1,150 @@
+"""The board's games to the club: its live state and each finished game, to an MQTT broker.
+
+Started by board/tasks.py as its own asyncio task (Publisher(app).run(), the publisher
+handed to the page) on a board with a network and a broker named in its configuration
+(hw["broker"]: boards/wifi.py reads the "broker" of wifi.json, written by `make flash
+WIFI=...`). The packets are made by micropython-lib's MQTT client (umqtt.simple),
+which is never let near the network: its calls block on their socket, so it writes into
+memory (publish/packets.py's _Pipe) and the bytes go over a non-blocking socket, a write
+what the socket takes and a read what has come, every wait bounded (_IO_MS). The
+game never waits for the network: a broker that is down, slow or silent costs the board a
+status mark (shown on the page) and a try again later (2 s, doubling to 32x).
+
+The messages (publish/contract.py): the status, the state on change (at most every
+_STATE_MS), each finished game.
+
+The outbox (publish/outbox.py): a finished game is in the history (board/history.py) once
+the next begins. The file "outbox" (saved as the game is: board/storage.py, atomic) holds the
+next game's number N and the mark of the last record the broker took (its head and checksum).
+The first record after the mark is sent as BOARD-N until the broker acknowledges it (PUBACK);
+then the mark moves past it and N grows, in one save. A power cut, a broker restart or a
+Wi-Fi drop before that: it is sent again, with the same id (the club keeps one game per id).
+The history is looked at when a game is over and the next begun, not at every phase.
+
+Memory (the Pico W's budget holds with it: tools/budgets.py): only this module and the
+connection's state stay on the heap. Every _POLL_MS the task looks what there is to do,
+without loading anything; when there is something, publish/link.py's tick() does it
+(connects, writes, reads, makes a packet with umqtt.simple, reads the history) in one call
+that never waits, and everything loaded for it is let go after. Nothing the publisher loads
+is held while it sleeps, so it never peaks together with the page.
+"""
+
+
+import sys
+
+from micropython import const
+
+_POLL_MS = const(250)  # the task looks for work this often
+_QUICK_MS = const(20)  # and this often while a packet is written or an answer awaited
+_IO_MS = const(5000)  # connecting, a packet written, an answer awaited: longer, and the
+# connection is dropped (a broker that is a black hole, a Wi-Fi gone)
+_STATE_MS = const(3000)  # the live state at most this often
+_PING_MS = const(30000)  # a ping after this long without a packet sent (the keepalive: 60 s,
+# publish/packets.py's CONNECT)
+_OVER = const(4)  # cribbage.match.OVER
+# What run() finds to do, as bits (publish/link.py's tick() does it: the same bits)
+_LOOK = const(1)  # a game over and the next begun (or connected): the history's games to send
+_STATE = const(2)  # the state changed, and _STATE_MS since it last went out
+_PING = const(4)  # nothing sent for _PING_MS
+_IO = const(8)  # the socket: to connect, or it can be written (bytes wait) or read
+_LATE = const(16)  # what is written or awaited has taken more than _IO_MS
+
+
+def _call(what, *args):
+    """publish/link.py's function what(*args): the modules loaded for it (the connection's,
+    the packets', the files', the MQTT client, the export and what it reads) are let go
+    after, every one, or those it holds (board.record holds the summary) would stay on the
+    heap for good."""
+    from board.fault import forget, room  # (as locals: this module's names stay few)
+
+    had = list(sys.modules)
+    room("publish.link")
+    from publish import link
+
+    try:
+        return getattr(link, what)(*args)
+    finally:
+        link = None
+        for k in list(sys.modules):
+            if k not in had:
+                forget(k)
+
+
+class Publisher:
+    """The board's connection to the club's broker: its state, which publish/link.py's
+    start() sets (pub.cfg: boards/wifi.py's broker(); None until then) and its tick() keeps.
+    (What this module reads of it is declared for the type checker: bare annotations cost
+    nothing.)"""
+
+    cfg = None
+    names: list
+    status: str
+    sent: int  # games the broker took since the board started
+    seen: int  # app.changes when the state last went out (-1: at once)
+    phase: int  # the game's phase when last looked at (-1: look at the history)
+    sock: object  # None when down, since t; then the next try after wait ms
+    t: int
+    wait: int
+    poll: object  # select.poll() of sock
+    up: int  # 2 when connected
+    out: list  # what waits to be written
+    ask: int  # the kind of packet awaited (-1 none), since t
+    state_at: int
+    sent_at: int
+
+    def __init__(self, app):
+        self.app = app
+
+    def info(self):
+        """What the page shows of the club: the broker, the connection's status, the
+        names."""
+        return _call("info", self if self.cfg else None, self.app)
+
+    def names_kept(self, names):
+        """The page has kept new names: the state goes out again with them."""
+        if self.cfg:
+            self.names = names
+            self.seen = -1
+
+    async def run(self):
+        """board/tasks.py's club task: publish while the board runs, if a broker is named.
+        Every _POLL_MS it looks what there is to do (bits _LOOK, _STATE, _PING, _IO, _LATE)
+        without loading anything, and most looks find nothing; publish/link.py's tick() does
+        it."""
+        from board.keypad import sleep_ms, ticks_diff
+
+        pub = self
+        app = self.app
+        if not _call("start", pub):  # (no broker named)
+            pub.cfg = None
+            return
+        while True:
+            await sleep_ms(_QUICK_MS if pub.out or pub.ask >= 0 else _POLL_MS)
+            now = app.clock()
+            w = 0
+            ph = app.m.phase
+            if ph != pub.phase:  # (only a game over and the next begun is looked at)
+                if pub.phase < 0 or pub.phase == _OVER:
+                    w = _LOOK
+                pub.phase = ph
+            if pub.sock is None:  # (down: connect when its pause is over)
+                if ticks_diff(now, pub.t) >= pub.wait:
+                    w |= _IO
+            elif (pub.out or pub.ask >= 0) and ticks_diff(now, pub.t) > _IO_MS:
+                w |= _LATE
+            else:
+                if pub.poll.poll(0):  # pyright: ignore[reportAttributeAccessIssue]  (readable;
+                    # writable while bytes wait: made, if connecting)
+                    w |= _IO
+                if pub.up == 2:
+                    if app.changes != pub.seen and (pub.seen < 0 or  # (connected, names kept)
+                                                    ticks_diff(now, pub.state_at) >= _STATE_MS):
+                        w |= _STATE
+                    if ticks_diff(now, pub.sent_at) >= _PING_MS:
+                        w |= _PING
+            if w:
+                try:
+                    _call("tick", pub, w)  # (it never raises: a failure is the connection's)
+                except Exception:  # noqa: BLE001  (no room to load it now: the next look)
+                    if w & _LOOK:
+                        pub.phase = -1
