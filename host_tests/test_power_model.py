@@ -3,6 +3,7 @@ figures over a scripted game stable (virtual time), and the README's and docs/po
 figures what it prints."""
 
 import os
+import re
 
 import pytest
 
@@ -69,7 +70,9 @@ def test_frames_are_weighted_by_the_time_they_stand():
 
 def test_the_cell_feeds_the_boost_at_its_efficiency_plus_its_own_draw():
     p = pm.params()
-    assert pm.cell_ma(100.0, p) == pytest.approx(100 * 5 / (0.85 * 3.7) + 6.0 + 0.021)
+    assert pm.cell_ma(100.0, p) == pytest.approx(100 * 5 / (0.90 * 3.7) + 0.05 + 0.021)
+    assert pm.cell_ma(100.0, dict(p, **pm.MT3608)) == pytest.approx(
+        100 * 5 / (0.85 * 3.7) + 6.0 + 0.021)
     assert pm.cell_ma(0.0, pm.params(boost_noload=0.1)) == pytest.approx(0.121)
     with pytest.raises(KeyError):
         pm.params(nonsense=1)
@@ -81,6 +84,41 @@ def test_standby_has_no_led_and_the_pico_asleep():
     assert sleep == pytest.approx(p["mcu_sleep"] + pm.at_5v(p["display_sleep"] + p["light"], p))
     assert sleep < 2  # the rail is off: none of the 253 LEDs' 152 mA
     assert pm.standby_ma(p, wifi=True, pico_w=True) > p["mcu_run"]  # Wi-Fi keeps it awake
+
+
+def test_standby_through_the_guides_boost_meets_30_days_and_the_mt3608_does_not():
+    """Issue 32's standby goal: the TPS61023's light-load figures give 30 days or more, the
+    MT3608 module's 6 mA of its own does not; the rail-off rows run the boost at its
+    light-load efficiency, except with Wi-Fi on (~45 mA, the play efficiency)."""
+    p = pm.params()
+    f = pm.standby_figures(p)
+    assert f["standby"]["hours"] / 24 >= pm.GOAL_STANDBY_D
+    assert f["standby, Pico W, Wi-Fi off"]["hours"] / 24 >= pm.GOAL_STANDBY_D
+    assert f["standby, MT3608 boost"]["hours"] / 24 < pm.GOAL_STANDBY_D
+    ma = f["standby"]["avg"]
+    assert f["standby"]["cell"] == pytest.approx(
+        ma * 5 / (p["boost_eff_light"] * 3.7) + p["boost_noload"] + p["divider"])
+    wifi = f["standby, Wi-Fi on"]
+    assert wifi["cell"] == pytest.approx(pm.cell_ma(wifi["avg"], p))
+
+
+def test_the_guides_check_before_wiring_is_what_the_model_needs():
+    """hardware/README.md's check of a boost module (its input current at standby's load) is
+    no looser than what 30 days need, the recommended TPS61023 passes it on its datasheet's
+    figures and an MT3608 module fails it; the check's resistor gives standby's load."""
+    guide = " ".join(_read("hardware/README.md").split())
+    m = re.search(r"input current must stay under ([0-9.]+) mA", guide)
+    assert m, "the guide's check before wiring"
+    limit = float(m.group(1))
+    p = pm.params()
+    assert limit <= pm.boost_in_for_goal(p)
+    f = pm.standby_figures(p)
+    assert f["standby"]["cell"] - p["divider"] < limit
+    assert f["standby, MT3608 boost"]["cell"] - p["divider"] > limit
+    r = re.search(r"\*\*([0-9.]+) kohm\*\* resistor across OUT\+/OUT- \(about ([0-9.]+) mA", guide)
+    assert r, "the check's load resistor"
+    assert 5.1 / float(r.group(1)) == pytest.approx(f["standby"]["avg"], rel=0.1)
+    assert "TPS61023" in guide and "TPS61023" in _read("hardware/pcb/parts.csv")
 
 
 def test_a_short_scripted_game_gives_the_same_figures_every_run():
