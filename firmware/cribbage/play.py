@@ -12,11 +12,7 @@ false go's card is taken back).
 """
 
 from .score import play_parts, play_points, PLAY_LAST, PLAY_GO
-from .events import (DEAL, STARTER, PLAY, SHOW, OVER, ACC, WHY_PLAY, WHY_GO, WHY_HEELS,
-                     WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_LAST, MAX_DEALS,
-                     MAX_PLAY_PEG, NO_CARD, JACK_UNSEEN, AT_STARTER, AT_HAND, AT_CRIB, E_GO,
-                     E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_DEAD, E_MUGGINS, E_CUT, say,
-                     size)
+from . import events as ev  # (as X: a name each here would cost the heap)
 from .cards import DECK, PIP, JACK, fmt
 from .rules import Rules
 from . import pegging
@@ -106,7 +102,7 @@ class Play(Rules):
         """Who deals the game after this won one (-1: the players cut for deal)."""
         d = self.next_dealer  # the deal goes on round the table (0)
         rule = self._where[_RULES] & 3
-        if self.mode == ACC or rule == _DEAL_LOSER:  # ACC rule 1.5: the loser deals the next
+        if self.mode == ev.ACC or rule == _DEAL_LOSER:  # ACC rule 1.5: the loser deals the next
             while d >= 0 and d % self.sides == self.winner:  # game (the first losing seat
                 d = (d + 1) % self.players  # from there)
         elif rule == _DEAL_CUT:
@@ -129,8 +125,8 @@ class Play(Rules):
         # ValueError when card c (0..51) cannot be in the hand, or the crib, the show takes
         # next: the starter, a card another seat played (any, for the crib), a card shown in a
         # hand. show() checks each card so; the board asks as each card is typed.
-        crib = self.phase == SHOW and self.crib_next
-        pegging.check_card(self._where, c, self.turn if self.phase == SHOW else self.pone(),
+        crib = self.phase == ev.SHOW and self.crib_next
+        pegging.check_card(self._where, c, self.turn if self.phase == ev.SHOW else self.pone(),
                            crib)
 
     def false_go(self):
@@ -191,13 +187,13 @@ class Play(Rules):
         # size. ValueError changes nothing.
         k = b[i]
         self.got = 0
-        if self.phase == OVER and not (k & 0xF8 == E_DEAD | 8 and self.false_go() >= 0):
-            raise ValueError(say(_NO, _OVER))  # (but a false go its card's win proved)
-        n = size(b, i, self.players)  # an unknown code is refused here
+        if self.phase == ev.OVER and not (k & 0xF8 == ev.E_DEAD | 8 and self.false_go() >= 0):
+            raise ValueError(ev.say(_NO, _OVER))  # (but a false go its card's win proved)
+        n = ev.size(b, i, self.players)  # an unknown code is refused here
         w = self._where
         if k < DECK:
             self.card(k)
-        elif k == E_GO:  # the seat to play cannot; when nobody can, one for the go
+        elif k == ev.E_GO:  # the seat to play cannot; when nobody can, one for the go
             t = self.turn  # (-1 out of the play, which pegging.go refuses first)
             pegging.go(self.phase, self.count, t >= 0 and w[_DEAD] >> t & 1)
             g = w[_GO_AT + t]
@@ -209,60 +205,60 @@ class Play(Rules):
                 w[_GO_AT + t] = self.count  # the lowest of the deal
             self.gone |= 1 << t
             self.pass_on(t)
-        elif k & 0xF0 == E_DEAL:
+        elif k & 0xF0 == ev.E_DEAL:
             d = k & 15
             if d >= self.players:
-                raise ValueError(say(_NO, _SEAT, (d,)))
-            if self.deals >= MAX_DEALS:
-                raise ValueError(say(_NO, _DEALS, (MAX_DEALS,)))
+                raise ValueError(ev.say(_NO, _SEAT, (d,)))
+            if self.deals >= ev.MAX_DEALS:
+                raise ValueError(ev.say(_NO, _DEALS, (ev.MAX_DEALS,)))
             self.checkpoint(self.deals, at)
             self._new_deal()
             self.dealer = d
             self.next_dealer = (d + 1) % self.players
             self.deals += 1
-            self.phase = STARTER
+            self.phase = ev.STARTER
             if self.deals == 1 and w[_RULES] & _FIVE:
                 # five-card cribbage: the pone takes three for last at the start of the game
-                self.points((d + 1) % self.players % self.sides, 3, WHY_LAST)
-        elif k == E_STARTER:
+                self.points((d + 1) % self.players % self.sides, 3, ev.WHY_LAST)
+        elif k == ev.E_STARTER:
             c = b[i + 1]
-            if self.phase != STARTER:
-                raise ValueError(say(_NO, _STARTER_WHEN))
-            if c != NO_CARD and c != JACK_UNSEEN:
+            if self.phase != ev.STARTER:
+                raise ValueError(ev.say(_NO, _STARTER_WHEN))
+            if c != ev.NO_CARD and c != ev.JACK_UNSEEN:
                 if c >= DECK:
-                    raise ValueError(say(_NO, _NOT_CARD, (c,)))
+                    raise ValueError(ev.say(_NO, _NOT_CARD, (c,)))
                 if w[c]:
-                    raise ValueError(say(_NO, _IN_PLAY, (fmt(c),)))
+                    raise ValueError(ev.say(_NO, _IN_PLAY, (fmt(c),)))
                 self.starter_card = c
-                w[c] = AT_STARTER
-            self.phase = PLAY
+                w[c] = ev.AT_STARTER
+            self.phase = ev.PLAY
             self.turn = self.pone()
-            if c == JACK_UNSEEN or (c < DECK and c >> 2 == JACK):
-                self.points(self.dealer % self.sides, 2, WHY_HEELS)
-        elif k & 0xF0 == E_SHOW:
+            if c == ev.JACK_UNSEEN or (c < DECK and c >> 2 == JACK):
+                self.points(self.dealer % self.sides, 2, ev.WHY_HEELS)
+        elif k & 0xF0 == ev.E_SHOW:
             self.shown(b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
-        elif k & 0xF0 == E_PEG:
+        elif k & 0xF0 == ev.E_PEG:
             side = k & 15
             pts = b[i + 1]
-            if side >= self.sides or not 1 <= pts <= MAX_PLAY_PEG:
-                raise ValueError(say(_NO, _BAD_PEG, (pts, side)))
-            self.points(side, pts, WHY_PEG)
-        elif k & 0xF0 == E_PENALTY:
+            if side >= self.sides or not 1 <= pts <= ev.MAX_PLAY_PEG:
+                raise ValueError(ev.say(_NO, _BAD_PEG, (pts, side)))
+            self.points(side, pts, ev.WHY_PEG)
+        elif k & 0xF0 == ev.E_PENALTY:
             side = k & 7
             if side >= self.sides:
-                raise ValueError(say(_NO, _SIDE, (side,)))
-            self.points(side, 2, WHY_PENALTY)
-        elif k & 0xF0 == E_DEAD:
+                raise ValueError(ev.say(_NO, _SIDE, (side,)))
+            self.points(side, 2, ev.WHY_PENALTY)
+        elif k & 0xF0 == ev.E_DEAD:
             # (8: a false go, the card before it is taken back: where it is in the journal)
             self._dead(k & 7, b[i + 1], at - 1 if k & 8 else -1)
-            if self.phase != OVER:  # (a go point the dead cards brought may have won)
-                self.points(k & 7, 2, WHY_PENALTY)
-        elif k & 0xF0 == E_MUGGINS:
+            if self.phase != ev.OVER:  # (a go point the dead cards brought may have won)
+                self.points(k & 7, 2, ev.WHY_PENALTY)
+        elif k & 0xF0 == ev.E_MUGGINS:
             self.call(k & 15)
-        elif k == E_CUT:
+        elif k == ev.E_CUT:
             self.who(b, i + 1)
         else:
-            raise ValueError(say(_NO, _UNKNOWN, (k,)))
+            raise ValueError(ev.say(_NO, _UNKNOWN, (k,)))
         self.events += 1
         return n
 
@@ -301,7 +297,7 @@ class Play(Rules):
         pts = play_points(parts)
         if last:
             self.end_play()
-        self.points(seat % self.sides, pts, WHY_PLAY)
+        self.points(seat % self.sides, pts, ev.WHY_PLAY)
 
     def pass_on(self, seat):
         # seat cannot play on: the next seat who can plays; when nobody can, one for the go to
@@ -316,7 +312,7 @@ class Play(Rules):
             self.end_play()  # cards took the last ones out)
         else:
             self.end_series()
-        self.points(last % self.sides, pts, WHY_GO)
+        self.points(last % self.sides, pts, ev.WHY_GO)
 
     def _dead(self, side, seat, at):
         # A failure to play after a go (sheet 000: "he may not subsequently play those cards
@@ -329,17 +325,17 @@ class Play(Rules):
         # to side. at >= 0: a false go, proved by the card just played (journal offset at): it
         # is taken back first, dead (it fitted; it stays in the journal: undo brings it back).
         if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
-            raise ValueError(say(_NO, _NOT_FALSE_GO))
+            raise ValueError(ev.say(_NO, _NOT_FALSE_GO))
         w = self._where
         if seat >= self.players or side >= self.sides or seat % self.sides == side \
                 or w[_DEAD] >> seat & 1:
-            raise ValueError(say(_NO, _BAD_DEAD, (seat, side)))
+            raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
         if at >= 0:
             n = self.events
             self.undone(at)  # the state before the card: it was played in the play, after a go
             self.events = n  # (so nothing below refuses now)
-        if self.phase != PLAY or not self._plays:
-            raise ValueError(say(_NO, _BAD_DEAD, (seat, side)))
+        if self.phase != ev.PLAY or not self._plays:
+            raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
         w[_DEAD] |= 1 << seat
         g = 0 if w[_RULES] & _ALL_DEAD else w[_GO_AT + seat] or \
             (self.count if self.turn == seat else 0)
@@ -368,7 +364,7 @@ class Play(Rules):
         self.turn = self.next_active(self._last_player)
 
     def end_play(self):
-        self.phase = SHOW
+        self.phase = ev.SHOW
         self.count = 0
         self.pile[:] = b""
         self.gone = 0
@@ -381,7 +377,7 @@ class Play(Rules):
         phase = self.phase
         w = self._where
         n = 3 if w[_RULES] & _FIVE else 4
-        if phase == SHOW:
+        if phase == ev.SHOW:
             seat = self.turn
             crib = self.crib_next
         else:
@@ -392,13 +388,13 @@ class Play(Rules):
                            self.starter_card, n)
         mug = pts >> 8
         # valid: apply
-        if phase != SHOW:
+        if phase != ev.SHOW:
             self.end_play()
         if has_cards:
             for a in range(4 if crib else n):
-                w[b[i + a]] = AT_CRIB if crib else AT_HAND + seat
+                w[b[i + a]] = ev.AT_CRIB if crib else ev.AT_HAND + seat
         if crib:
-            self.phase = DEAL
+            self.phase = ev.DEAL
             self.turn = -1
             self.crib_next = False
         elif seat == self.dealer:
@@ -408,4 +404,4 @@ class Play(Rules):
         if self.muggins_on and mug:
             self.mug = mug
             self.shower = self.events << 3 | seat % self.sides
-        self.points(seat % self.sides, pts & 255, WHY_CRIB if crib else WHY_HAND)
+        self.points(seat % self.sides, pts & 255, ev.WHY_CRIB if crib else ev.WHY_HAND)

@@ -10,7 +10,7 @@ the play, the show, and apply(), which applies one journal event.
 """
 
 from .cards import DECK, fmt
-from .events import DEAL, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH, ACC, WHY_MUGGINS, say
+from . import events as ev  # (as X: a name each here would cost the heap)
 
 from micropython import const
 
@@ -135,7 +135,7 @@ class Rules:
         # needs), else -1 (SINGLE and ACC have no match end). OK then starts a new match.
         need = (0, 2, 3, 0)[self.mode]
         w = self.winner
-        return w if need and self.phase == OVER and self.games[w] >= need else -1
+        return w if need and self.phase == ev.OVER and self.games[w] >= need else -1
 
     def state(self):
         """The score's state as one tuple (Play.state() adds the deal's; allocates)."""
@@ -177,7 +177,7 @@ class Rules:
         """The finished game's end again, from its record p (games, dealer: reset()'s)."""
         s = self.sides
         self.start(games, dealer)
-        self.phase = OVER
+        self.phase = ev.OVER
         _unpack(self, _PREV, _PREV_NARROW, p, 0)
         for k in range(s):
             self.score[k] = p[_PREV_HEAD + k]
@@ -195,7 +195,7 @@ class Rules:
             self.score[k] = 0
             self.back[k] = 0
             self.games[k] = games[k]
-        self.phase = DEAL
+        self.phase = ev.DEAL
         self.dealer = -1
         self.next_dealer = dealer
         self.winner = -1
@@ -224,7 +224,7 @@ class Rules:
         if self.score[side] < self.target:
             return
         # The game is over: the result counts by the best losing score against the skunk lines.
-        self.phase = OVER
+        self.phase = ev.OVER
         self.winner = side
         self.turn = -1
         self.crib_next = False
@@ -233,35 +233,35 @@ class Rules:
             if s != side and self.score[s] > best:
                 best = self.score[s]
         if self.double_line and best < self.double_line:
-            self.result = DOUBLE_SKUNK
+            self.result = ev.DOUBLE_SKUNK
             self.games[side] += self.double_games
         elif self.skunk_line and best < self.skunk_line:
-            self.result = SKUNK if self.target == 121 else LURCH
+            self.result = ev.SKUNK if self.target == 121 else ev.LURCH
             self.games[side] += self.skunk_games
         else:
-            self.result = WIN
-            self.games[side] += 2 if self.mode == ACC else 1
+            self.result = ev.WIN
+            self.games[side] += 2 if self.mode == ev.ACC else 1
 
     def who(self, b, i):
         # Who deals first: the cut for deal (an E_CUT event: a card per seat at b[i:]), the
         # lowest card deals (ace low); a tie for lowest is refused (those seats cut again).
-        if self.phase != DEAL or self.deals:
-            raise ValueError(say(_NO, _CUT_LATE))
+        if self.phase != ev.DEAL or self.deals:
+            raise ValueError(ev.say(_NO, _CUT_LATE))
         low = 13
         for s in range(self.players):
             c = b[i + s]
             if c >= DECK:
-                raise ValueError(say(_NO, _NOT_CARD, (c,)))
+                raise ValueError(ev.say(_NO, _NOT_CARD, (c,)))
             for t in range(s):
                 if b[i + t] == c:
-                    raise ValueError(say(_NO, _CUT_TWICE, (fmt(c),)))
+                    raise ValueError(ev.say(_NO, _CUT_TWICE, (fmt(c),)))
             if c >> 2 < low:
                 low = c >> 2
         dealer = -1
         for s in range(self.players):
             if b[i + s] >> 2 == low:
                 if dealer >= 0:
-                    raise ValueError(say(_NO, _TIE, (dealer, s)))
+                    raise ValueError(ev.say(_NO, _TIE, (dealer, s)))
                 dealer = s
         self.next_dealer = dealer
 
@@ -269,14 +269,14 @@ class Rules:
         # side calls muggins (an E_MUGGINS event): it takes the points the show just entered
         # overlooked.
         if not self.muggins_on:
-            raise ValueError(say(_NO, _MUGGINS_OFF))
+            raise ValueError(ev.say(_NO, _MUGGINS_OFF))
         if not self.overlooked():  # (right after a show that claimed short)
-            raise ValueError(say(_NO, _NO_MUGGINS))
+            raise ValueError(ev.say(_NO, _NO_MUGGINS))
         if side >= self.sides or side == self.shower & 7:  # (its low bits: the show's side)
-            raise ValueError(say(_NO, _OWN_MUGGINS, (side,)))
+            raise ValueError(ev.say(_NO, _OWN_MUGGINS, (side,)))
         pts = self.mug
         self.mug = 0
-        self.points(side, pts, WHY_MUGGINS)
+        self.points(side, pts, ev.WHY_MUGGINS)
 
 def _pack(m, names, narrow, b, i):
     """Write the fields of m (a Rules) named into b from i (one record's head)."""
