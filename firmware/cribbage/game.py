@@ -21,12 +21,14 @@ _NOT_OVER = const(0)
 
 
 class Game(Play):
+    log: Journal
     # log: the game's Journal (journal.py), read by the summary and the live page, written
     # only through its calls, here
 
     def __init__(self, deal, cards, fitted):
         Play.__init__(self, deal, cards, fitted)
-        self.log = None  # (the instance dict at its full size before the buffers split the heap)
+        self.log = None  # type: ignore[assignment]  # (the instance dict at its full size
+        # before the buffers split the heap)
         self.start((0, 0, 0, 0, 0, 0), -1)  # the state of an empty journal, as _replay(0)
         self.log = Journal(self.players, self.sides, size(self.sides))
 

@@ -58,7 +58,7 @@
 
 from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap; it
 from .game import Game  # imports score.py next, whose 6 KB table wants an unfragmented heap)
-from . import saved
+from . import saved, score  # noqa: F401  (match.score: the board's way to score.hand)
 from .cards import DECK, JACK, fmt
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
@@ -121,6 +121,7 @@ _HAND3 = const(22)
 
 
 class Match(Game):
+    _ev: bytearray
     # One game (then the next) between `players` seats: its settings, and the entries
     # players make; the derived state is public (rules.py says each field).
 
@@ -174,8 +175,8 @@ class Match(Game):
         self.double_line = double_line
         self.double_games = double_games
         self.mode = mode
-        self._ev = None  # (first: the instance dict grows to its full size before the
-        # buffers split the heap)
+        self._ev = None  # type: ignore[assignment]  # (first: the instance dict grows to its
+        # full size before the buffers split the heap)
         Game.__init__(self, deal, cards, fitted)
         self._ev = bytearray(8)  # scratch for the event being entered
 

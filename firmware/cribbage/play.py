@@ -149,12 +149,21 @@ class Play(Rules):
                 return t
         return -1
 
-    def state(self):
+    def state(self) -> tuple:
         """The derived state as one tuple (tests compare it; allocates)."""
         return Rules.state(self) + (
             self.turn, self.crib_next, self.count, bytes(self.pile), bytes(self.played),
             self.gone, self.starter_card, bytes(self._where), self._plays, self._last_player,
             self._fg)
+
+    def checkpoint(self, k, at):
+        # Record the state before deal k, its event at journal offset at: the journal's
+        # keeper's (game.py); a Play keeps no journal
+        pass
+
+    def undone(self, at):
+        # The state before the event at journal offset at: the journal's keeper's (game.py)
+        pass
 
     # --- the state before any event, and at a deal -------------------------------------------
 

@@ -101,8 +101,18 @@ class Rules:
     #                                        overlooked() says whether muggins can take them
     # log                                    the game's Journal (journal.py, game.py)
 
+    # the settings, set by the Match before Rules.__init__ (annotations: no cost on a board)
+    players: int
+    sides: int
+    target: int
+    muggins_on: bool
+    skunk_line: int
+    skunk_games: int
+    double_line: int
+    double_games: int
+    mode: int
+
     def __init__(self):
-        # (the settings, players, sides, target, ..., set first by the Match)
         self.error = None
         self.deals = 0
         s = self.sides
@@ -137,7 +147,7 @@ class Rules:
         w = self.winner
         return w if need and self.phase == ev.OVER and self.games[w] >= need else -1
 
-    def state(self):
+    def state(self) -> tuple:
         """The score's state as one tuple (Play.state() adds the deal's; allocates)."""
         return (tuple(self.score), tuple(self.back), tuple(self.games), self.phase,
                 self.dealer, self.next_dealer, self.winner, self.result, self.last_side,
