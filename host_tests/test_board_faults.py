@@ -5,8 +5,8 @@ crash loop.
 
 A whole seeded game is typed on the keys through the keypad's event ring and App.step() (the
 path the board's loop takes), with a fault injected at the k-th call of one site: the
-filesystem (open/rename/remove), the engine (Match._apply, _room, the public entry calls),
-the frame (the view's update: state.preview, Renderer.maybe) and the loaders at boot.
+filesystem (open/rename/remove), the engine (Match.apply, Journal.room, the public entry calls),
+the frame (the view's update: entry.preview, Renderer.maybe) and the loaders at boot.
 """
 
 import pytest
@@ -19,6 +19,7 @@ from board.keypad import DOWN, UP, LONG
 from board.render import Renderer
 from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
+from cribbage.journal import Journal
 from matchkit import card_keys, deal_two
 from cribbage.autoplay import seeded
 from cribbage.cards import PIP
@@ -289,8 +290,8 @@ SITES = {  # install, most k tried, what the board says, whether the entry is lo
     "fs-nospace-burst": (_fs_site(no_space, 4), 25, "not saved", False),
     "fs-memory-burst": (_fs_site(MemoryError, 3), 15, "not saved", False),
     # the engine: inside an event (half applied), before it (no room), at the entry calls
-    "engine-_apply": (_method_site(M.Match, ("_apply",)), 40, "fault", True),
-    "engine-_room": (_method_site(M.Match, ("_room",)), 20, "fault", True),
+    "engine-apply": (_method_site(M.Match, ("apply",)), 40, "fault", True),
+    "engine-room": (_method_site(Journal, ("room",)), 20, "fault", True),
     "engine-calls": (_method_site(M.Match, ENTRY_CALLS), 20, "fault", True),
     "engine-calls-after": (_method_site(M.Match, ENTRY_CALLS, after=True), 20, "fault",
                            False),

@@ -1,9 +1,10 @@
-"""No module outside the engine reaches a Match's private fields or methods (its journal _j,
-_n, _showing, _reset, _apply, ...): the summary, the board, the live page and the tools read
-a game through public calls (journal.replay, journal.committed, the Match's attributes).
+"""No module outside the engine reaches a Match's private fields or methods (its where-table
+_where, _replay, _ev, ...): the summary, the board, the live page and the tools read a game
+through public calls (Match.replay, Match.committed, the Match's attributes).
 
-The engine is match.py and the modules that hold the Match's methods, split out so each
-compiles within a small heap (events, journal, pegging, saved, saved1): they are the Match.
+The engine is match.py and the modules of the Match's parts (game: the journal's undo and
+redo; play, rules: the state; journal; pegging; events; saved, saved1). Inside it, no module reaches
+another's private either: test_privates.py, the stricter rule for all of firmware/.
 Read from the source with ast: any `x._name` where _name is a private of the Match, except
 on `self` (a module's own class: render.py's _n is its own)."""
 
@@ -12,7 +13,7 @@ import os
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 CORE = os.path.join(ROOT, "firmware", "cribbage")
-ENGINE = ("match", "events", "journal", "pegging", "saved", "saved1")
+ENGINE = ("match", "game", "play", "rules", "events", "journal", "pegging", "saved", "saved1")
 
 
 def _tree(path):
@@ -30,7 +31,7 @@ def match_privates(core=CORE):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in ("self", "m"):
                 out.add(node.attr)
-            if isinstance(node, ast.ClassDef) and node.name == "Match":
+            if isinstance(node, ast.ClassDef) and node.name in ("Match", "Game", "Play", "Rules"):
                 for b in node.body:
                     if isinstance(b, ast.FunctionDef):
                         out.add(b.name)
@@ -63,7 +64,7 @@ def outside_the_engine():
 def test_the_privates_are_found():
     # a walk that found none would pass below
     private = match_privates()
-    assert {"_j", "_n", "_showing", "_reset", "_apply", "_replay", "_where"} <= private
+    assert {"_where", "_replay", "_ev", "_fg", "_plays", "_new_deal", "_last_player"} <= private
     assert "restore" not in private and "__init__" not in private
 
 
@@ -79,8 +80,9 @@ def test_nothing_outside_the_engine_reaches_a_match_private():
 
 
 def test_a_reach_is_found(tmp_path):
-    # the check itself can fail: summary.py as it was (m._j, m._showing), and self is no Match
+    # the check itself can fail: a reader reaching the where-table and the replay, and self
+    # is no Match
     p = tmp_path / "x.py"
-    p.write_text("def f(m):\n    if m._showing:\n        return m._j[:m._n]\n"
-                 "class R:\n    def g(self):\n        return self._n\n")
-    assert [t for _, t in reaches(str(p), match_privates())] == ["m._showing", "m._j", "m._n"]
+    p.write_text("def f(m):\n    if m._fg:\n        return m._where[:m._replay(0)]\n"
+                 "class R:\n    def g(self):\n        return self._where\n")
+    assert [t for _, t in reaches(str(p), match_privates())] == ["m._fg", "m._where", "m._replay"]

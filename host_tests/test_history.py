@@ -248,7 +248,7 @@ def test_the_board_records_each_finished_game_with_its_summary():
 
 def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatch):
     def short(m, limit):  # out of memory half way through the replay, the game not put back
-        m._reset()
+        m.start((0,) * 6, -1)
         raise MemoryError
 
     monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
@@ -271,7 +271,7 @@ def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on
     restore = Match.restore
 
     def short(m, limit):  # half way through the replay, the game not put back
-        m._reset()
+        m.start((0,) * 6, -1)
         raise MemoryError
 
     def restore_fails(self):

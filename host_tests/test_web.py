@@ -405,26 +405,26 @@ def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(mon
         m.undo()  # (back in the game: its redo events wait)
     before = (m.state(), m.dumps())
     w = routes.Web(app)
-    apply, restore, calls = m._apply, Match.restore, [0]
+    apply, restore, calls = m.apply, Match.restore, [0]
 
-    def failing(j, i):
+    def failing(j, i, at):
         calls[0] += 1
         if calls[0] == 40:
             raise MemoryError
-        return apply(j, i)
+        return apply(j, i, at)
 
     def restore_fails(self):
         monkeypatch.setattr(Match, "restore", restore)  # (once)
         raise MemoryError
 
-    m._apply = failing
+    m.apply = failing
     monkeypatch.setattr(Match, "restore", restore_fails)
     try:
         w.now_deals()
         raise AssertionError("the replay did not fail")
     except MemoryError:
         pass
-    del m._apply
+    del m.apply
     assert app.broken and m.state() != before[0]  # half replayed
     f.press("5")  # the next key: the app restores the game first
     assert not app.broken and (m.state(), m.dumps()) == before

@@ -60,7 +60,7 @@ def records(f):
     at = [0]
     rec = None
     while f:
-        rec = H._next(f, at, rec)
+        rec = H.read(f, at, rec)
         if rec is None:
             return
         yield rec

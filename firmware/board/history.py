@@ -52,7 +52,7 @@ _SUMMARY_ROOM = const(10240)  # bytes free before the summary is tried (its code
 # use board/record.py.)
 
 
-def _next(f, at, r):
+def read(f, at, r):
     """The next good record of the open file f from offset at[0] on (r: the good record
     before it, or None), at[0] moved past it; None at the end. A record that does not check
     is skipped (version 1 records come first, on 16-byte boundaries)."""
@@ -104,7 +104,7 @@ def walk(out, f, count=0, room=0, data=None):
     k = t = 0
     at = [0]
     while f:
-        r = _next(f, at, rec)
+        r = read(f, at, rec)
         if r is None:
             break
         rec = r

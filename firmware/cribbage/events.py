@@ -33,12 +33,6 @@ BEST_OF_3 = const(1)  # the same, and the first side to 2 games wins the match
 BEST_OF_5 = const(2)  # ... to 3 games
 ACC = const(3)        # ACC game points: a win 2, a skunk (or lurch) 3, no double skunk
 
-# Who deals a game after the first (Match(deal=...); outside ACC points, whose rule 1.5 has the
-# loser deal whatever this says): 0 the deal goes on round the table (the saves of earlier
-# firmware), 1 the players cut for deal (sheets 000-004: next_dealer -1, who deals?), 2 the
-# loser (with 3+ sides, the first losing seat in turn). (Private consts where used, _DEAL_*:
-# a const costs a board no name.)
-
 # Why the newest points were pegged (Match.last_why).
 WHY_PLAY = const(1)     # a card in the play: 15, 31, pairs, runs (+1 when also the last card)
 WHY_GO = const(2)       # one for the go (or the last card)
@@ -48,9 +42,7 @@ WHY_CRIB = const(5)     # the crib
 WHY_PEG = const(6)      # a plain peg entered by hand
 WHY_PENALTY = const(7)  # misdeal / failure to play: two to the other side
 WHY_MUGGINS = const(8)  # points the shower overlooked, taken by another side
-# (9: five-card cribbage's three for last, the first pone's at the first deal; private,
-# _WHY_LAST where used: journal.py, summary.py; a name more in this module is one more in
-# every board's RAM)
+WHY_LAST = const(9)     # five-card cribbage's three for last: the first pone's, at the first deal
 
 # Penalty kinds (Match.penalty).
 MISDEAL = const(0)
@@ -77,19 +69,12 @@ E_DEAD = const(0xD0)      # | side (| 8: a false go proved by the card just play
 #                           taken back), + seat: two to side, seat's unplayed cards dead; 2 bytes
 JACK_UNSEEN = const(254)
 
-# Where a card is known to be this deal (Match._where[card]): 0 unknown, 1..6 played by seat
-# s - 1, AT_STARTER, AT_HAND + seat (shown in a hand), AT_CRIB.
+# Where a card is known to be this deal (the byte a card in the deal's where-table: play.py
+# keeps the table and its layout): 0 unknown, 1..6 played by seat s - 1, AT_STARTER, AT_HAND +
+# seat (shown in a hand), AT_CRIB.
 AT_STARTER = const(7)
 AT_HAND = const(8)
 AT_CRIB = const(14)
-# After its DECK bytes _where holds (pegging.py's _GO_AT, _DEAD) each seat's lowest count it
-# said go at this deal (0: none), then a bit per seat whose cards are dead, then (RULES, the
-# one byte a new deal keeps) the game's rules the settings byte carries: who deals the next
-# game (0-2, above), | ALL_DEAD: 8 bytes more (no more attributes on the Match: its instance dict
-# stays the size it was).
-# (_RULES = 59 and _ALL_DEAD = 4 where used: a private const costs a board no name. ALL_DEAD:
-# a failure to play kills every card the offender has left, as saves of earlier firmware were
-# played; else only "those cards" that fitted, sheet 000)
 
 
 def say(table, k, args=()):

@@ -1,12 +1,16 @@
 """The match engine: a game of cribbage as a journal of small events, with undo and saves."""
 
 # The match engine: one game of cribbage as an append-only journal of small events.
+# Its parts, each one job: the Match (here: settings, the entries players make, undo and
+# redo, saves) is a Rules (rules.py: the state and how each event changes it, the play's and
+# the show's counts by pegging.py's pure functions) that keeps a Journal (journal.py: the
+# events as bytes); saved.py turns it into bytes and back (loads() then restore()).
 #
 # Every entry a player confirms is one event (a deal, the starter, a card played, a go, a hand
 # shown, a plain peg, ...). Each event is validated and applied to the derived state, which the
 # renderer reads as plain attributes (no calls, no allocation). undo() removes the newest event,
-# redo() puts it back, without limit within the game and also after it is won (journal.py:
-# one deal of replay at most). next_game() ends the journal: it holds one game, whatever the
+# redo() puts it back, without limit within the game and also after it is won (one deal of
+# replay at most). next_game() ends the journal: it holds one game, whatever the
 # number played. dumps() gives compact bytes (version byte, settings, the game's start,
 # journal, CRC-32: saved.py) that a board saves after every event; loads() checks and replays
 # them. A refused event raises ValueError saying why and changes nothing (the message is also
@@ -52,10 +56,10 @@
 # free, and a long docstring is a string object during compilation, which a 96 KB heap notices.
 # The calls below keep short docstrings.)
 
-from . import score  # noqa: F401  (first: its 6 KB table wants an unfragmented heap)
+from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap; it
+from .game import Game  # imports score.py next, whose 6 KB table wants an unfragmented heap)
+from . import saved, score  # noqa: F401  (match.score: the board's way to score.hand)
 from .cards import DECK, JACK, fmt
-from . import journal as jl  # (not `journal`: the class has a method of that name; before
-from . import pegging, saved  # these: the biggest to compile, on the emptier heap)
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
     VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
@@ -114,40 +118,16 @@ _MODE = const(19)
 _DEAL_RULE = const(20)
 _FIVE_GAME = const(21)
 _HAND3 = const(22)
-_RULES = const(59)  # _where's byte of rules a new deal keeps, and its bit (events.py)
-_ALL_DEAD = const(4)
-_FIVE = const(8)  # five-card cribbage (pegging.py)
-_DEAL_CUT = const(1)  # who deals the next game: the players cut (events.py)
 
 
-class Match:
-    # One game (then the next) between `players` seats; the derived state is public:
-    #
-    # players, sides, target, muggins_on     settings (read-only; also skunk_line, skunk_games,
-    # double_line, double_games, mode)
-    # score[side], back[side]                front peg (the score) and back peg (previous score)
-    # games[side]                            games won, skunks counting their game values (mode
-    #                                        ACC: game points); match_won() says a match's end
-    # phase                                  DEAL, STARTER, PLAY, SHOW or OVER
-    # dealer                                 seat dealing this deal (-1 before the first deal)
-    # next_dealer                            seat deal() deals for by default (-1: unknown)
-    # turn                                   PLAY: seat to play; SHOW: seat to show; else -1
-    # crib_next                              SHOW: True when the crib is the next to show
-    # count, pile                            running count and the cards of this series (bytearray)
-    # played[seat]                           cards each seat has played this deal (0..4)
-    # gone                                   bit per seat that said go in this series
-    # starter_card                           the starter, or -1 (not turned / not entered)
-    # winner, result                         winning side and WIN/SKUNK/DOUBLE_SKUNK/LURCH (-1/0)
-    # last_side, last_points, last_why       the newest points pegged (-1, 0, 0 for none)
-    # got                                    points the newest event pegged (0: none)
-    # last_play                              what the newest card played made (score.PLAY_*)
-    # error                                  message of the last refused entry, or None
-    # deals                                  deals in this game so far
-    # events                                 events in the journal (undo depth)
+class Match(Game):
+    _ev: bytearray
+    # One game (then the next) between `players` seats: its settings, and the entries
+    # players make; the derived state is public (rules.py says each field).
 
     def __init__(self, players=2, target=121, muggins=False, skunk_line=-1, skunk_games=2,
-                 double_line=-1, double_games=3, pairs=False, mode=SINGLE, deal=_DEAL_CUT,
-                 cards=6):
+                 double_line=-1, double_games=3, pairs=False, mode=SINGLE, deal=1,
+                 cards=6, fitted=True):
         # A new game. players 2..6; target 121 or 61; muggins on/off. skunk_line: a loser
         # under it makes the win count skunk_games (default 91 in the 121 game; in the 61 game
         # it is the lurch, default 31); double_line: under it, double_games (default 61 in the
@@ -156,12 +136,13 @@ class Match:
         # add up for ever), BEST_OF_3, BEST_OF_5 (the first side to 2 or 3 games wins the match:
         # next_game() then starts a new one), ACC (tournament game points: 2 for a win, 3 for a
         # skunk or lurch; no double skunk: it is a skunk). deal: who deals the games after
-        # the first (1: the players cut for deal, as the sheets; 2: the loser; 0: on round
-        # the table, as earlier firmware did; ACC: the loser, whatever it says). ValueError
-        # for bad settings. (A game saved by earlier firmware: saved.loads sets _ALL_DEAD.)
-        # cards: 6, or 5 for five-card cribbage (Hoyle): two players, 61 holes, three cards
-        # each in the play and the show, one series of play, three for last to the first
-        # pone. ("cards", not "five": a name every board has already, see score.hand.)
+        # the first (1, the default: the players cut for deal, as the sheets; 2: the loser; 0:
+        # on round the table, as earlier firmware did; ACC: the loser, whatever it says).
+        # ValueError for bad settings. cards: 6, or 5 for five-card cribbage (Hoyle): two
+        # players, 61 holes, three cards each in the play and the show, one series of play,
+        # three for last to the first pone. fitted: a failure to play kills only the cards
+        # that fitted at his go (sheet 000); False as a game saved by earlier firmware was
+        # played (every card).
         if mode not in (SINGLE, BEST_OF_3, BEST_OF_5, ACC):
             raise ValueError(say(_NO, _MODE, (mode,)))
         if deal not in (0, 1, 2):
@@ -194,105 +175,10 @@ class Match:
         self.double_line = double_line
         self.double_games = double_games
         self.mode = mode
-        self._n = 0
-        self._top = 0
-        self._base_games = [0] * self.sides  # the game's start: games won so far
-        self._base_dealer = -1   # and who deals first (-1: cut or choose)
-        self._prev = b""         # the finished game's end, for one undo (journal.py)
-        self._showing = False    # True while undo shows it
-        self._where = bytearray(DECK + 8)  # (and each seat's go, the dead, RULES: events.py)
-        self._where[_RULES] = deal | (_FIVE if cards == 5 else 0)  # (a new deal keeps it)
-        self.error = None
-        self.deals = 0
-        s = self.sides
-        self.score = [0] * s  # these keep their objects for the game's life (_reset)
-        self.back = [0] * s
-        self.games = [0] * s
-        self.pile = bytearray(8)
-        self.played = bytearray(players)
-        # The state of an empty journal (as _replay(0)), then the buffers: the instance dict
-        # grows to its full size (a 752-byte block on a 64-bit port) before they split the heap
-        self._reset()
-        # the journal: _j[:_n] committed, _j[_n:_top] redo events. Made big enough for most
-        # games now, while the heap is whole (a game of two takes ~300 bytes, of five ~1,000):
-        # growing later needs a bigger block beside it, which a long game's heap may lack
-        self._j = bytearray(192 * players + 128)
-        self._cks = bytearray()  # a record of the state before each deal (journal.py)
+        self._ev = None  # type: ignore[assignment]  # (first: the instance dict grows to its
+        # full size before the buffers split the heap)
+        Game.__init__(self, deal, cards, fitted)
         self._ev = bytearray(8)  # scratch for the event being entered
-
-    def settings(self):
-        """The settings as the 7 bytes dumps() stores."""
-        # (byte 2: muggins, | 2 for six players in two teams: saves before them lack it,
-        # | the match mode << 2: saves before it have 0, SINGLE; | who deals the next game
-        # << 4, | 64 when a failure to play kills only the cards that fitted: saves before
-        # them have 0: the deal round the table, every card dead, as they were played;
-        # | 128 five-card cribbage: saves before it have 0, six cards)
-        r = self._where[_RULES]
-        return bytes((self.players, self.target, (1 if self.muggins_on else 0)
-                      | (2 if self.players == 6 and self.sides == 2 else 0) | self.mode << 2
-                      | (r & 3) << 4 | (0 if r & _ALL_DEAD else 64) | (128 if r & _FIVE else 0),
-                      self.skunk_line,
-                      self.skunk_games, self.double_line, self.double_games))
-
-    def cards(self):
-        """5 in five-card cribbage (hands of three, one series of play: pegging.py), else 6."""
-        return 5 if self._where[_RULES] & _FIVE else 6
-
-    def match_won(self):
-        # The side whose game just won the match (best of 3 or 5: it has the games the match
-        # needs), else -1 (SINGLE and ACC have no match end). OK then starts a new match.
-        need = (0, 2, 3, 0)[self.mode]
-        w = self.winner
-        return w if need and self.phase == OVER and self.games[w] >= need else -1
-
-    def next_game(self):
-        # After a win: a new game with the same settings, scores to 0, games won kept
-        # (journal.py); after the game that won a match, a new match: games won back to 0.
-        # One undo still shows the finished game's end, with the games it left. -> 0.
-        new_match = self.match_won() >= 0
-        jl.next_game(self)
-        if new_match:
-            for k in range(self.sides):
-                self._base_games[k] = 0
-                self.games[k] = 0
-        return 0
-
-    def overlooked(self):
-        # The points muggins() can take right now (muggins on, right after a show that
-        # claimed less than its cards count), else 0.
-        m = self._mug_ev  # (the show's event index << 3 | its side, or -1)
-        if self.muggins_on and self._mug > 0 and m >= 0 and m >> 3 == self.events - 1:
-            return self._mug
-        return 0
-
-    def false_go(self):
-        # The seat whose card just played proves a false go (he said go at a count it fitted
-        # under, sheet 000's failure to play): penalty(side, FALSE_GO) takes it; else -1.
-        # Also when the card's points won the game: a dead card wins nothing, so that win
-        # stands only once the players let the false go pass (any other event: next_game()).
-        f = self._fg  # (the card's event index << 3 | the seat)
-        return f & 7 if f >= 0 and f >> 3 == self.events - 1 else -1
-
-    def overlooked_side(self):
-        # The side whose short count muggins() can take right now, else -1.
-        return self._mug_ev & 7 if self.overlooked() else -1
-
-    # --- seats and sides ---------------------------------------------------------------
-
-    def side_of(self, seat):
-        """The side (lane) a seat pegs for."""
-        return seat % self.sides
-
-    def played_cards(self, seat, out):
-        """Append the cards seat played this deal (as entered) to the list out."""
-        w = self._where
-        for c in range(DECK):
-            if w[c] == seat + 1:
-                out.append(c)
-
-    def pone(self):
-        """The seat left of the dealer (leads the play, shows first), or -1 before a deal."""
-        return -1 if self.dealer < 0 else (self.dealer + 1) % self.players
 
     # --- events: each validates, applies, journals; returns the points it pegged -------
 
@@ -366,7 +252,7 @@ class Match:
         flags = 0
         k = 1
         if hand is not None:
-            n = 3 if self._where[_RULES] & _FIVE and not self.crib_next else 4
+            n = 3 if self.cards() == 5 and not self.crib_next else 4
             if len(hand) != n:
                 raise self._refuse(_HAND, (len(hand),)) if n == 4 else self._refuse(_HAND3)
             for i in range(n):
@@ -393,7 +279,8 @@ class Match:
         if side is None or side == -1:
             if self.sides != 2:
                 raise self._refuse(_WHICH)
-            side = 1 - (self._mug_ev & 7) if self._mug_ev >= 0 else 0
+            o = self.overlooked_side()
+            side = 1 - o if o >= 0 else 0
         self._ev[0] = E_MUGGINS | self._side_arg(side)
         return self._do(1)
 
@@ -411,32 +298,32 @@ class Match:
         # Two points to side (sheet 000), after the first deal, never in OVER. MISDEAL: the
         # other side misdealt. FAIL_TO_PLAY: seat (-1: the other player of a two-player game)
         # failed to play his cards after a go: in the play, once a card is in, those that
-        # fitted at his go are dead (pegging.dead). FALSE_GO: right after false_go() named a
-        # seat: his card is taken back and dead with them, as FAIL_TO_PLAY. Returns 2.
+        # fitted at his go are dead (pegging.dead_count). FALSE_GO: right after false_go()
+        # named a seat: his card is taken back and dead with them, as FAIL_TO_PLAY. Returns 2.
         if kind not in (MISDEAL, FAIL_TO_PLAY, FALSE_GO):
             raise self._refuse(_PENALTY, (kind,))
         side = self._side_arg(side)
         if self.dealer < 0:
             raise self._refuse(_NO_DEAL_YET)
         ev = self._ev
-        if kind == FALSE_GO:  # 8: the card just played is taken back (pegging.dead checks it)
+        if kind == FALSE_GO:  # 8: the card just played is taken back (rules.py checks it)
             ev[0] = E_DEAD | 8 | side
-            seat = self._fg
+            seat = self.false_go()
         else:
             if seat == -1 and self.players == 2:
                 seat = 1 - side
-            if kind == MISDEAL or seat == -1 or not (self._plays and self.phase == PLAY):
+            if kind == MISDEAL or seat == -1 or not (any(self.played) and self.phase == PLAY):
                 ev[0] = E_PENALTY | kind << 3 | side
                 return self._do(1)  # two points, no cards to make dead
             ev[0] = E_DEAD | side
-        ev[1] = seat & 7  # (pegging.dead refuses a seat that does not play)
+        ev[1] = seat & 7  # (rules.py refuses a seat that does not play)
         return self._do(2)
 
     # --- internals ----------------------------------------------------------------------
 
-    def _refuse(self, k, args=(), table=_NO):
-        # The ValueError for refusal k of table (kept in error for the display).
-        msg = say(table, k, args)
+    def _refuse(self, k, args=()):
+        # The ValueError for refusal k (kept in error for the display).
+        msg = say(_NO, k, args)
         self.error = msg
         return ValueError(msg)
 
@@ -451,81 +338,8 @@ class Match:
         return side
 
     def _do(self, size):
-        """Apply the event in _ev and journal it (dropping any redo events): atomic, the event
-        is in the state and the journal or in neither, whatever is raised."""
-        self._room(size)  # first: a full journal or a MemoryError here changes nothing
-        try:
-            self._apply(self._ev, 0)
-        except ValueError as e:  # the handlers validate before they change anything
-            self.error = str(e)
-            raise
-        except BaseException:  # e.g. MemoryError half way: the journal says what holds
-            self._replay(self._n)
-            raise
-        n = self._n
-        self._j[n:n + size] = memoryview(self._ev)[:size]
-        self._n = self._top = n + size
-        self.error = None
-        return self.got
-
-    def _reset(self):
-        """The state of a fresh game before any event."""
-        # (in place: a replay, an undo or a deal makes no garbage to fragment the heap)
-        for k in range(self.sides):
-            self.score[k] = 0
-            self.back[k] = 0
-            self.games[k] = self._base_games[k]
-        self.phase = DEAL
-        self.dealer = -1
-        self.next_dealer = self._base_dealer
-        self.winner = -1
-        self.result = 0
-        self.last_side = -1
-        self.last_points = 0
-        self.last_why = 0
-        self.deals = 0
-        self.events = 0
-        self._mug = 0
-        self._mug_ev = -1
-        self.got = 0
-        self.last_play = 0
-        self._new_deal()
-
-    def _new_deal(self):
-        self.turn = -1
-        self.crib_next = False
-        self.count = 0
-        self.pile[:] = b""  # emptied in place: MicroPython keeps its room (no del on bytearray)
-        p = self.played
-        for k in range(self.players):
-            p[k] = 0
-        self.gone = 0
-        self._fg = -1  # a card proving a false go: its event's index << 3 | the seat
-        self.starter_card = -1
-        w = self._where
-        for i in range(_RULES):
-            w[i] = 0
-        self._plays = 0  # cards out of the hands in this play: played, or dead
-        self._last_player = -1
-
-    # --- the events (journal.apply: it calls the handlers, there and in pegging.py, as functions)
-    # and the journal (journal.py)
-    _apply = jl.apply
-    dead = pegging.dead_seats
-    check_card = pegging.check_card
-    _room = jl.room
-    restore = jl.restore
-    mark = saved.mark
-    rollback = saved.rollback
-    can_undo = jl.can_undo
-    can_redo = jl.can_redo
-    undo = jl.undo
-    redo = jl.redo
-    dumps = saved.dumps
-    dump = saved.dump
-    state = saved.state
-    _replay = jl._replay
-    journal = saved.journal
+        # Enter the event in _ev (Game.enter: atomic, journalled) -> the points it pegged.
+        return self.enter(self._ev, 0, size)
 
 
 def loads(data):

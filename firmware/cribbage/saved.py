@@ -1,4 +1,4 @@
-"""Saving a Match and loading it again (bound as Match.dumps; loads() builds a Match).
+"""Saving a Match and loading it again (Match.dumps, Match.dump; loads() builds a Match).
 
 Saved form (dumps, version 2): version byte, the 7 settings bytes (Match.settings: players,
 target, flags (1 muggins, 2 six players in two teams, the match mode << 2, who deals the next
@@ -10,14 +10,15 @@ committed and total journal lengths (2 bytes each), flags (1: the finished game 
 points), the finished game's record if kept (journal.py), the journal with its redo events,
 CRC-32 of all that (4 bytes; numbers little-endian). loads() refuses anything truncated,
 padded, corrupt or of an unknown version, and reads the version 1 saves of earlier firmware
-(saved1.py). Also here, so that journal.py compiles within a small heap: the journal's mark()
-and rollback(), and its views for tools, state() and journal() (bound on the Match).
+(saved1.py). Reads and builds a Match through its public calls and its Journal's: loads()
+makes a Match of the settings, gives its journal the saved events, and restore()s it.
 """
 
 import binascii
 
-from .events import VERSION, say, events_whole, size as _size
-from .journal import CAP, show_prev, prev_size, get16, put16
+from .events import VERSION, say, events_whole
+from .journal import CAP
+from .rules import prev_size, get16, put16
 
 from micropython import const
 
@@ -54,49 +55,50 @@ def _crc32(data, crc=0):
         return crc ^ 0xFFFFFFFF
 
 
-def _head(self):
+def _head(m):
     # The saved form up to the journal: version, settings, lengths, flags, base, the finished
     # game's record. A few dozen bytes.
-    s = self.sides
-    prev = self._prev
+    s = m.sides
+    log = m.log
+    prev = log.won
     np = len(prev)
     h = _HEADER + 2 * s + np
     out = bytearray(h)
     out[0] = VERSION
-    out[1:8] = self.settings()
-    put16(out, 8, self._n)
-    put16(out, 10, self._top)
-    out[12] = (_KEPT if np else 0) | (_SHOWING if self._showing else 0)
-    out[13] = self._base_dealer & 255
+    out[1:8] = m.settings()
+    put16(out, 8, log.end)
+    put16(out, 10, log.top)
+    out[12] = (_KEPT if np else 0) | (_SHOWING if log.showing else 0)
+    out[13] = log.dealer & 255
     for k in range(s):
-        put16(out, _HEADER + 2 * k, min(self._base_games[k], 0xFFFE))
+        put16(out, _HEADER + 2 * k, min(log.games[k], 0xFFFE))
     if np:
         out[_HEADER + 2 * s:h] = prev
     return out
 
 
-def dumps(self):
+def dumps(m):
     # The saved game as bytes: version, settings, base, the finished game's record, journal
     # (with its redo tail), CRC-32. About a byte per card played and 2..6 per other event: a
     # 121 game is ~300 bytes, and a game never holds the games before it.
-    head = _head(self)
+    head = _head(m)
     h = len(head)
-    top = self._top
+    top = m.log.top
     out = bytearray(h + top + 4)
     out[:h] = head
-    out[h:h + top] = memoryview(self._j)[:top]
+    out[h:h + top] = memoryview(m.log.j)[:top]
     crc = _crc32(memoryview(out)[:h + top])
     for i in range(4):
         out[h + top + i] = crc >> (8 * i) & 255
     return out
 
 
-def dump(self, f):
+def dump(m, f):
     # dumps()'s bytes written to the open file f in three pieces: the head, the journal where
     # it lies (no copy), the CRC. The save then needs no block the size of the game, which a
     # heap fragmented by a long game (five players: ~500 events) may not have.
-    head = _head(self)
-    j = memoryview(self._j)[:self._top]
+    head = _head(m)
+    j = memoryview(m.log.j)[:m.log.top]
     crc = _crc32(j, _crc32(head))
     f.write(head)
     f.write(j)
@@ -122,9 +124,8 @@ def loads(data, match_class):
     m = match_class(players=s[0], target=s[1], muggins=bool(s[2] & 1), skunk_line=s[3],
                     skunk_games=s[4], double_line=s[5], double_games=s[6],
                     pairs=not s[2] & 2,  # (six players saved before the two teams: pairs)
-                    mode=s[2] >> 2 & 3, deal=s[2] >> 4 & 3, cards=5 if s[2] & 128 else 6)
-    if not s[2] & 64:  # saved by earlier firmware: a failure to play kills every card left
-        m._where[59] |= 4  # (events.py: _RULES, _ALL_DEAD)
+                    mode=s[2] >> 2 & 3, deal=s[2] >> 4 & 3, cards=5 if s[2] & 128 else 6,
+                    fitted=bool(s[2] & 64))  # (earlier firmware: every card left dead)
     committed = get16(data, 8)
     top = get16(data, 10)
     if v == _OLD:  # loaded only for such a save: its code stays off the heap otherwise
@@ -137,69 +138,17 @@ def loads(data, match_class):
     if n != h + top + 4 or committed > top or top > CAP or flags > 3 \
             or (flags == _SHOWING) or (flags & _SHOWING and committed):
         raise ValueError(say(_NO, _LENGTH, (n,)))
-    m._base_dealer = -1 if data[13] == 255 else data[13]
-    for k in range(sides):
-        m._base_games[k] = get16(data, _HEADER + 2 * k)
-    if np:
-        m._prev = bytes(data[h - np:h])
-    j = m._j  # the new Match's, unless the save holds more
-    if top + 64 > len(j):
-        j = m._j = bytearray(top + 64)
-    j[:top] = memoryview(data)[h:h + top]
-    m._top = top
+    log = m.log
+    log.save(bytes(data[h - np:h]) if np else b"",
+               [get16(data, _HEADER + 2 * k) for k in range(sides)],
+               -1 if data[13] == 255 else data[13])
+    log.load(data, h, top)
     try:
-        if not events_whole(j, 0, top, committed, m.players):
+        if not events_whole(log.j, 0, top, committed, m.players):
             raise ValueError(say(_NO, _CUT_SHORT))
-        m._replay(committed)
-        m._n = committed
-        if flags & _SHOWING:
-            show_prev(m)
+        log.stop(committed)
+        log.show(bool(flags & _SHOWING))
+        m.restore()
     except (ValueError, IndexError) as e:
         raise ValueError(say(_NO, _REPLAY, (e,))) from None
     return m
-
-
-# --- views of the journal for tools and the board (bound as Match.mark, Match.rollback,
-# Match.state, Match.journal): here, not in journal.py, so that it compiles within a small heap
-
-
-def mark(self):
-    """Where the journal is now, redo events included: rollback(mark) returns to it."""
-    return self._n, bytes(memoryview(self._j)[self._n:self._top])
-
-
-def rollback(self, mark):
-    """Undo back to mark() (one deal of replay at most) and put its redo events back."""
-    n, tail = mark
-    while self._n > n and self.undo():
-        pass
-    self._j[n:n + len(tail)] = tail
-    self._top = n + len(tail)
-
-
-def state(self):
-    """The derived state as one tuple (tests compare it; allocates)."""
-    return (tuple(self.score), tuple(self.back), tuple(self.games), self.phase,
-            self.dealer, self.next_dealer, self.turn, self.crib_next, self.count,
-            bytes(self.pile), bytes(self.played), self.gone, self.starter_card, self.winner,
-            self.result, self.last_side, self.last_points, self.last_why, self.deals,
-            self.events, bytes(self._where), self._plays, self._last_player, self._mug,
-            self._mug_ev, self._fg)
-
-
-def journal(self):
-    """The committed events as a list of bytes objects, oldest first (for tools)."""
-    out = []
-    i = 0
-    while i < self._n:
-        k = _size(self._j, i, self.players)
-        out.append(bytes(self._j[i:i + k]))
-        i += k
-    return out
-
-
-def enter(self, e, i, n):
-    """Enter the n-byte event at e[i] (a journal's bytes) on this Match as the engine would
-    journal it: decoded and checked by events.py, exactly as a public call makes it."""
-    self._ev[:n] = e[i:i + n]
-    return self._do(n)

@@ -26,7 +26,6 @@ def loads(m, data, committed, top):
         if not events_whole(j, 0, top, committed, m.players):
             raise ValueError(say(_NO, _CUT_SHORT))
         i = 0
-        ev = m._ev
         at = 0  # where the committed events end in the new journal
         while i < top:
             k = _size(j, i, m.players)
@@ -35,12 +34,11 @@ def loads(m, data, committed, top):
                     break  # a redo of the next game: dropped
                 m.next_game()
             else:
-                ev[:k] = j[i:i + k]
-                m._do(k)
+                m.enter(j, i, k)
             i += k
             if i == committed:
-                at = m._n
-        while m._n > at and m.undo():  # the redo events stay as redo events
+                at = m.log.end
+        while m.log.end > at and m.undo():  # the redo events stay as redo events
             pass
     except (ValueError, IndexError) as e:
         raise ValueError(say(_NO, _REPLAY, (e,))) from None

@@ -15,7 +15,7 @@ finished game's record keeps (board/history.py), and read back."""
 #                             # side; crib and a side's hand None when not shown
 #
 # dumps() replays m's committed journal on m itself, from the game's start, event by event
-# (journal.replay: each decoded and checked in place as when it was entered, as the engine
+# (Match.replay: each decoded and checked in place as when it was entered, as the engine
 # replays it after an undo), and after each one reads who pegged what and why
 # (last_side, got, last_why; any other points the event pegged, from the scores: the go a
 # failure to play ends the play with, counts as play; points taken back, as a false go's
@@ -52,7 +52,7 @@ finished game's record keeps (board/history.py), and read back."""
 import gc
 
 from . import events as ev  # (as ev.X: a name each here would cost the heap at a game's
-from .journal import replay, committed  # end, when there is least; ev: journal.py's name too)
+# end, when there is least; ev: the name other modules give it too)
 
 from micropython import const
 
@@ -71,7 +71,6 @@ _PEG = const(4)      # WHY_PEG: points pegged by hand
 _PENALTY = const(5)
 _MUGGINS = const(6)  # points this side took from another's short count
 _FIELDS = const(7)
-_WHY_LAST = const(9)  # five-card cribbage's three for last (cribbage/journal.py): as a peg
 _NONE = const(255)   # _HAND, _CRIB: nothing shown
 # the bytes: a side's totals (the order of totals()), a deal's flags
 _T_SHOWN = const(9)  # best show, then 28s | 29s << 4
@@ -94,7 +93,7 @@ def dumps(m, limit):
     touched); after a failure half way (MemoryError) m.restore() puts the game back, as the
     engine does after a failed entry, and the failure is raised (if the restore fails too,
     that is raised: the caller must restore the game before it goes on)."""
-    j = committed(m)  # the game's events, in place
+    j = m.committed()  # the game's events, in place
     sides = m.sides
     score = list(m.score)
     deals = m.deals
@@ -106,7 +105,7 @@ def dumps(m, limit):
     d = dealer = 0  # (d: the deal; a peg before the first deal is deal 0's)
     crib = show = False
     side = 0
-    at = replay(m, -1)  # m at its game's start (ValueError, m not touched: an undo shows a
+    at = m.replay(-1)  # m at its game's start (ValueError, m not touched: an undo shows a
     try:  # finished game's end only, no journal)
         for f in range(0, len(cur), _FIELDS):
             cur[f + _HAND] = cur[f + _CRIB] = _NONE
@@ -119,7 +118,7 @@ def dumps(m, limit):
                     side = (m.turn if m.phase == ev.SHOW else m.pone()) % sides
                 for k in range(sides):
                     was[k] = m.score[k]
-                at = replay(m, at)  # checked and applied as when it was entered
+                at = m.replay(at)  # checked and applied as when it was entered
             if (last or m.deals > d + 1) and d < m.deals:  # deal d is over: its totals, its
                 fl = 0  # part (none when no deal was dealt: points pegged by hand only)
                 for k in range(sides):
@@ -169,7 +168,7 @@ def dumps(m, limit):
                 w = m.last_why  # its field (no table: nothing to allocate)
                 _add(cur, m.last_side * _FIELDS + (
                     _PLAY if w == ev.WHY_PLAY or w == ev.WHY_GO else _HEELS if w == ev.WHY_HEELS
-                    else _PEG if w == ev.WHY_PEG or w == _WHY_LAST
+                    else _PEG if w == ev.WHY_PEG or w == ev.WHY_LAST
                     else _PENALTY if w == ev.WHY_PENALTY
                     else _MUGGINS if w == ev.WHY_MUGGINS else _CRIB if w == ev.WHY_CRIB
                     else _HAND), got)

@@ -41,6 +41,7 @@ _PATH_MOST = const(64)
 _ROOM = const(32768)  # bytes left free after the slot is written: the saved game and its
 # temporary copy (16 KB each at most), the history's 8 KB (docs/memory.md: room on flash)
 _BUF = const(512)
+_DIR = const(0x4000)  # stat()'s and ilistdir()'s mode bit for a directory (S_IFDIR)
 _KINDS = {"rp2": "rp2040", "esp32": "esp32"}  # sys.platform -> the bundle's board kind
 _PATH_OK = "abcdefghijklmnopqrstuvwxyz0123456789_-./"
 
@@ -182,7 +183,7 @@ def _clear(fs, path):
         return
     for e in entries:
         p = path + "/" + e[0]
-        if e[1] & slots._DIR:
+        if e[1] & _DIR:
             _clear(fs, p)
         else:
             fs.remove(p)

@@ -18,14 +18,14 @@ def records(store):
     from board.fault import room  # (loaded on a board: here, only when used)
 
     room("board.history")
-    from board.history import _next
+    from board.history import read
 
     at = [0]
     r = None
     f = store.open("history")
     try:
         while f:
-            r = _next(f, at, r)
+            r = read(f, at, r)
             if r is None:
                 return
             yield r

@@ -12,7 +12,7 @@ DEAL_ROTATE, DEAL_CUT, DEAL_LOSER = 0, 1, 2
 def old_rules(m):
     """m plays by the rules of a game saved by earlier firmware, as loads() sets them: a
     failure to play kills every card the offender has left."""
-    m._where[59] |= 4
+    m._where[59] |= 4  # (a test's reach: the rules byte, play.py; loads() makes such a Match)
     return m
 
 

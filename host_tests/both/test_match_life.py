@@ -19,13 +19,13 @@ STRATS = ("greedy", "greedy")
 def counting(m):
     """Count the events m applies from now on (an instance attribute shadows the method)."""
     seen = [0]
-    apply = Match._apply
+    apply = Match.apply
 
-    def counted(b, i):
+    def counted(b, i, at):
         seen[0] += 1
-        return apply(m, b, i)
+        return apply(m, b, i, at)
 
-    m._apply = counted
+    m.apply = counted
     return seen
 
 
@@ -95,20 +95,20 @@ def test_an_event_that_fails_half_way_is_in_neither_state_nor_journal():
     m = two()
     plays(m, "9H 6H")
     st, saved = m.state(), m.dumps()
-    apply = Match._apply
+    apply = Match.apply
 
     once = [True]
 
-    def fails(b, i):  # the event is applied, then the heap runs out (once)
-        k = apply(m, b, i)
+    def fails(b, i, at):  # the event is applied, then the heap runs out (once)
+        k = apply(m, b, i, at)
         if once[0]:
             once[0] = False
             raise MemoryError()
         return k
 
-    m._apply = fails
+    m.apply = fails
     raises(MemoryError, m.play, C("5D")[0])
-    del m._apply
+    del m.apply
     assert m.state() == st and m.dumps() == saved
     assert m.play(C("5D")[0]) == 0 and m.count == 20  # and the game goes on
 

@@ -92,8 +92,7 @@ def test_the_journal_refuses_dead_cards_out_of_place():
     m = two()
 
     def event(*b):
-        m._ev[:len(b)] = bytes(b)
-        return m._do(len(b))
+        return m.enter(bytes(b), 0, len(b))
 
     assert "not in the play" in unchanged(m, event, match.E_DEAD | 1, 0)  # no card played
     plays(m, "5H")

@@ -225,23 +225,23 @@ def test_a_failure_half_way_leaves_the_game_as_it_was():
     the game back, as after a failed entry, and the failure is raised."""
     m = autoplayed(3, 5, target=61)
     before = (m.state(), m.dumps())
-    apply = m._apply
+    apply = m.apply
     seen = [0, 0]  # events applied, the one that fails
 
-    def failing(j, i):  # (once: m.restore() replays through it too)
+    def failing(j, i, at):  # (once: m.restore() replays through it too)
         seen[0] += 1
         if seen[0] == seen[1]:
             raise MemoryError
-        return apply(j, i)
+        return apply(j, i, at)
 
     for at in range(0, m.events, 7):
         seen[0] = 0
         seen[1] = at + 1
-        m._apply = failing
+        m.apply = failing
         raises(MemoryError, S.dumps, m, 40)
-        m._apply = apply
+        m.apply = apply
         assert (m.state(), m.dumps()) == before, at
-    del m._apply
+    del m.apply
 
 
 def test_mid_game_the_summary_so_far_and_undone_events_still_redo():

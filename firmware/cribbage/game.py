@@ -1,0 +1,191 @@
+"""A game kept in its journal: undo, redo, the next game, a replay, the saves (the Match's base).
+
+A Game is the Play (play.py, rules.py: the state and how each event changes it) of a game
+whose events a Journal (journal.py) keeps: enter() applies an event and journals it,
+atomically; undo() and redo() move through the journal (one deal of replay at most, from the
+deal records the Journal keeps and Rules.record() fills); next_game() ends the game;
+restore() rebuilds the state from the journal (after a fault, and when a save is loaded:
+saved.py). The Match (match.py) adds the settings and the entries players make.
+"""
+
+from .play import Play  # (first: the biggest to compile, on the emptier heap)
+from .events import OVER, say
+from .rules import size
+from .journal import Journal
+from . import saved
+
+from micropython import const
+
+_NO = "the game is not over yet"
+_NOT_OVER = const(0)
+
+
+class Game(Play):
+    log: Journal
+    # log: the game's Journal (journal.py), read by the summary and the live page, written
+    # only through its calls, here
+
+    def __init__(self, deal, cards, fitted):
+        Play.__init__(self, deal, cards, fitted)
+        self.log = None  # type: ignore[assignment]  # (the instance dict at its full size
+        # before the buffers split the heap)
+        self.start((0, 0, 0, 0, 0, 0), -1)  # the state of an empty journal, as _replay(0)
+        self.log = Journal(self.players, self.sides, size(self.sides))
+
+    def enter(self, b, i, n):
+        """Apply the n-byte event at b[i] and journal it (dropping any redo events) -> the
+        points it pegged: atomic, the event is in the state and the journal or in neither,
+        whatever is raised (a ValueError says why, also in error)."""
+        log = self.log
+        try:  # first: a full journal or a MemoryError here changes nothing
+            log.room(n)
+        except ValueError as x:
+            self.error = str(x)
+            raise
+        try:
+            self.apply(b, i, log.end)
+        except ValueError as x:  # the handlers validate before they change anything
+            self.error = str(x)
+            raise
+        except BaseException:  # e.g. MemoryError half way: the journal says what holds
+            self._replay(log.end)
+            raise
+        log.add(b, i, n)
+        self.error = None
+        return self.got
+
+    def can_undo(self):
+        return self.log.end > 0 or (len(self.log.won) > 0 and not self.log.showing)
+
+    def can_redo(self):
+        return self.log.top > self.log.end or self.log.showing
+
+    def undo(self):
+        # Remove the newest event (kept for redo); the state is as before it. At the start of a
+        # game after next_game(): back to the finished game's end (its scores and winner). False
+        # if there is nothing to undo.
+        self.error = None
+        log = self.log
+        if log.end == 0:
+            if not log.won or log.showing:
+                return False
+            self.show_prev(log.won, log.games, log.dealer)
+            log.show(True)
+            return True
+        p = log.walk(self.deals)
+        self._replay(p)
+        log.stop(p)
+        return True
+
+    def redo(self):
+        # Put back the event undo() removed most recently. Any new event drops the redo
+        # events. False if there is none.
+        self.error = None
+        log = self.log
+        if log.showing:
+            log.show(False)
+            self._replay(0)
+            return True
+        n = log.end
+        if n >= log.top:
+            return False
+        log.stop(n + self.apply(log.j, n, n))
+        return True
+
+    def next_game(self):
+        # After a win: a new game with the same settings, scores to 0, games won kept; after
+        # the game that won a match, a new match: games won back to 0. The finished game
+        # leaves the journal (undo once shows its end again, with the games it left). The
+        # first deal follows the cut (cut()) or deal(dealer); deal() alone continues the
+        # turn. -> 0.
+        if self.phase != OVER:
+            self.error = say(_NO, _NOT_OVER)
+            raise ValueError(self.error)
+        new_match = self.match_won() >= 0
+        log = self.log
+        if not log.showing:
+            log.save(self.won(), self.games, self.dealer_next())
+        log.clear(new_match)
+        self._replay(0)
+        return 0
+
+    def restore(self):
+        """The state again from the journal (after a fault outside the engine's control, and
+        when a save is loaded: saved.py)."""
+        log = self.log
+        self._replay(log.end)
+        if log.showing:
+            self.show_prev(log.won, log.games, log.dealer)
+
+    def replay(self, at):
+        """The committed game again on this Match, in place, an event at a time: a public walk
+        through a game, deal by deal (deals counts them), as the engine replays it after an
+        undo. replay(-1) puts the game at its start, before any event; replay(at) applies the
+        event at committed()[at] (checked as when it was entered). Each returns where the next
+        event starts, or -1 after the last: the state is then the game's again (last_play
+        aside: a replay sets it, an undo's leaves it unset). ValueError, nothing changed, when
+        there is no journal (an undo shows a finished game's end only); whoever stops early,
+        or sees an exception, calls restore(). Allocates nothing."""
+        log = self.log
+        if at < 0:
+            if log.showing:
+                raise ValueError("journal")
+            self.start(log.games, log.dealer)
+            at = 0
+        else:
+            at += self.apply(log.j, at, at)
+        return at if at < log.end else -1
+
+    def committed(self):
+        """The committed events in place, for reading: no copy; valid until the next event."""
+        return self.log.committed()
+
+    def mark(self):
+        """Where the journal is now, redo events included: rollback(mark) returns to it."""
+        return self.log.mark()
+
+    def rollback(self, mark):
+        """Undo back to mark() (one deal of replay at most) and put its redo events back."""
+        while self.log.end > mark[0] and self.undo():
+            pass
+        self.log.rollback(mark)
+
+    def journal(self):
+        """The committed events as a list of bytes objects, oldest first (for tools)."""
+        return self.log.events()
+
+    def dumps(self):
+        """The saved game as bytes (saved.py)."""
+        return saved.dumps(self)
+
+    def dump(self, f):
+        """dumps()'s bytes written to the open file f, in pieces (saved.py)."""
+        saved.dump(self, f)
+
+    # --- what Play.apply() asks of the journal's keeper -----------------------------------
+
+    def checkpoint(self, k, at):
+        # (at deal k's event, journal offset at) the state before it, recorded
+        self.record(self.log.marks, self.log.checkpoint(k, at))
+
+    def undone(self, at):
+        # (a false go's card taken back) the state before the event at journal offset at
+        self._replay(at)
+
+    def _replay(self, upto):
+        """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
+        before that point (one deal of events at most), or from the game's start."""
+        # the records of deals 0..deals-1 hold for the committed journal (none from its start:
+        # deals may be a finished game's, shown by undo and loaded from a save without records)
+        log = self.log
+        k = self.deals - 1 if upto else -1
+        while k >= 0 and log.deal(k) >= upto:
+            k -= 1
+        self.start(log.games, log.dealer)
+        i = 0
+        if k >= 0:
+            i = log.deal(k)
+            self.recover(log.marks, log.checkpoint(k, -1))
+        j = log.j
+        while i < upto:
+            i += self.apply(j, i, i)
