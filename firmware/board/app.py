@@ -37,6 +37,8 @@ the module is compiled on the board; a long docstring does).
 #   web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
 #   broker       optional: a function -> the club's MQTT broker ({"host", "port", "prefix",
 #                "board"}: boards/wifi.py's broker()) or None; with net, board/publish.py
+#   power        optional: the power states' pieces (board/power.py's Power: rail, light,
+#                supply, sleep, divider); board/tasks.py starts them
 #
 # A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
 # buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
@@ -172,6 +174,7 @@ class App:
         self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read
+        self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
         # the attributes it can fill in only once the hardware is checked and the files read:
         # their places now, their values below
         for name in ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer",
@@ -551,6 +554,8 @@ class App:
                     self.selftest_step = -1
                     self.view.dirty = True
                 self.strip.write()
+        elif self.power is not None and self.power.gate(self, now):
+            pass  # off or empty (board/power.py): no key, no frame; the waking key is dropped
         else:
             if self.broken:  # a fault could not restore the game: try again before any entry
                 self.restore()

@@ -14,7 +14,8 @@ _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; vers
 
 # The hardware dict's keys (board/app.py says what each is), checked when the app starts.
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
-           "storage_dir", "fs", "watchdog", "net", "web_port", "web_host", "broker")
+           "storage_dir", "fs", "watchdog", "net", "web_port", "web_host", "broker",
+           "power")
 
 
 def check_hw(hw):

@@ -117,6 +117,9 @@ async def tasks(app, frame_ms):
 
     asyncio.get_event_loop().set_exception_handler(died)
     start()
+    if app.hw.get("power") is not None:  # the power states (board/power.py): its own task
+        from board.power import task as power_task
+        running.append(asyncio.create_task(power_task(app)))
     if app.hw.get("net") is not None:  # the live page (board/web.py), on a board with Wi-Fi
         running.append(asyncio.create_task(web(app)))  # (it restarts the server itself)
         if app.hw.get("broker") is not None:  # the club's broker (board/publish.py): its own

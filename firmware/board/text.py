@@ -92,6 +92,8 @@ def lines(app):
             short = m.overlooked()
             if short and app.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
+    if app.power is not None:  # the battery's line (board/power.py)
+        out = app.power.lines(out)
     if app.err:
         err = screen.wrap("! " + who(app, app.err))
     else:

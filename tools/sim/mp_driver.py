@@ -178,6 +178,11 @@ class Driver:
         d = self.hw.get("display")
         if d is not None:
             st["display"] = list(d.shown)
+        p = self.app.power  # the power states (board/power.py; the fake board's pieces)
+        if p is not None:
+            st["power"] = p.state_name()
+            st["rail"] = p.rail()
+            st["supply_mv"] = p.mv
         try:
             st.update(app_state(self.app))
         except Exception as e:
