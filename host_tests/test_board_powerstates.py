@@ -24,7 +24,7 @@ def board(fs=None, display=True):
 
 
 def start(hw, app):
-    app.power = P.Power(app, **hw["power"])
+    app.powered(P.Power(app, **hw["power"]))
     return app.power
 
 

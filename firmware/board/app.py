@@ -225,6 +225,10 @@ class App:
         if on and make is not None and self.wdt is None:
             self.wdt = make(_WATCHDOG_MS)
 
+    def powered(self, power):
+        """board/power.py's states, from their task (board/tasks.py): step() asks them first."""
+        self.power = power
+
     # --- the key events ------------------------------------------------------------------
 
     def event(self, ev):

@@ -20,6 +20,7 @@ board stops, asking for a charge. hw["power"] (board/app.py) holds the pieces, a
 from micropython import const
 
 from board.keypad import DOWN, KIND, UP, sleep_ms, ticks_diff
+from board.modes import SAY
 
 ON = const(0)
 DIM = const(1)
@@ -194,8 +195,7 @@ class Power:
         self.state = EMPTY
         self.low = True
         self.rail(0)
-        app.unsaved = True  # (saved after each entry already: written once more, to be sure)
-        app.save()
+        app.save()  # (each entry is saved after its frame: this writes one still pending)
         d = app.display
         if d is not None:
             if hasattr(d, "poweron"):
@@ -210,9 +210,8 @@ class Power:
         if now or (mv != self.shown and (mv == 0 or abs(mv - self.shown) >= 5 or self.low)):
             self.shown = mv
             app = self.app
-            app.changes += 1  # (the page's state is made again; not a key: self.seen follows)
-            self.seen = app.changes
-            app.view.dirty = True
+            app.apply((SAY, app.msg))  # (the door for what only changes what is shown: the
+            self.seen = app.changes  # display is drawn again, the page's state made again)
 
     def lines(self, out):
         """The display's lines with the supply's (board/text.py): empty, the charge message
@@ -236,7 +235,8 @@ async def task(app):
     """The power states' asyncio task (board/tasks.py starts it when hw has "power")."""
     p = app.power
     if p is None:
-        p = app.power = Power(app, **app.hw["power"])
+        p = Power(app, **app.hw["power"])
+        app.powered(p)
     while True:
         try:
             p.tick(app.clock())

@@ -5,6 +5,7 @@ task's tick allocate nothing."""
 from check import no_alloc
 from board import power as P
 from board.keypad import DOWN, UP, LONG
+from board.modes import SAY
 from boards.fake import Adc, Clock, Display, Nap, Rail, Strip
 
 
@@ -44,13 +45,16 @@ class App:
         self.view = View()
         self.renderer = Renderer()
         self.cfg = Cfg()
-        self.unsaved = False
+        self.msg = None
         self.saves = 0
 
     def save(self):
-        if self.unsaved:
-            self.saves += 1
-            self.unsaved = False
+        self.saves += 1
+
+    def apply(self, call):
+        assert call[0] == SAY  # (what only changes what is shown)
+        self.changes += 1
+        self.view.dirty = True
 
     def lines(self):
         return self.power.lines(["0 0"])
