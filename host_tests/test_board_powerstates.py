@@ -4,7 +4,8 @@ on a key (the game as it was, the key not acted on), the light, the battery's wa
 its save-and-stop, no warning on the mains, and a power cut in every state."""
 
 from boardkit import Fingers
-from boards.fake import build
+from boards.fake import build as fake_build
+from boards.fakepower import pieces
 from boards.ramfs import RamFs
 from board.app import App
 from board import power as P
@@ -14,6 +15,13 @@ from board.snapshot import snapshot
 def volts(mv, divider=2):
     """The supply ADC's read_u16 for a battery at mv."""
     return (mv * 65535 + 3300 * divider - 1) // (3300 * divider)
+
+
+def build(storage_dir, display=True, fs=None):
+    """The fake board with the power states' fakes (boards/fakepower.py)."""
+    hw = fake_build(storage_dir, display=display, fs=fs)
+    hw["power"] = pieces(hw["display"])
+    return hw
 
 
 def board(fs=None, display=True):

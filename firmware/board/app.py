@@ -558,7 +558,7 @@ class App:
                     self.selftest_step = -1
                     self.view.dirty = True
                 self.strip.write()
-        elif self.power is not None and self.power.gate(self, now):
+        elif self.power is not None and self.power.step(self, now):
             pass  # off or empty (board/power.py): no key, no frame; the waking key is dropped
         else:
             if self.broken:  # a fault could not restore the game: try again before any entry

@@ -79,7 +79,7 @@ class Power:
 
     # --- the app's hook: every turn of its loop ----------------------------------------
 
-    def gate(self, app, now):
+    def step(self, app, now):
         """app.step's first question: True while the board is off or empty (no key is
         handled, no frame drawn). The first key down while off wakes the board, and that key
         only wakes it: its events up to its release are dropped; the frame comes back before

@@ -123,7 +123,6 @@ class Display:
         self.lines = {}
         self.shown = []
         self.shows = 0
-        self.on = True
 
     def fill(self, c):
         self.lines = {}
@@ -131,62 +130,17 @@ class Display:
     def text(self, s, x, y, c=1):
         self.lines[y // 8] = s
 
-    def poweroff(self):
-        self.on = False
-
-    def poweron(self):
-        self.on = True
-
     def show(self):
         self.shows += 1
         self.shown = [self.lines.get(i, "") for i in range(8)]
 
 
-class Rail:
-    """The LED rail's pin: rail(1) on, rail(0) off, rail() reads it; off at power-up."""
-
-    def __init__(self):
-        self.level = 0
-        self.ons = 0  # times it was switched on
-
-    def __call__(self, v=None):
-        if v is None:
-            return self.level
-        if v and not self.level:
-            self.ons += 1
-        self.level = 1 if v else 0
-
-
-class Adc:
-    """An ADC's read_u16: returns .value (0..65535), set by the test or the simulator."""
-
-    def __init__(self, value=0):
-        self.value = value
-
-    def __call__(self):
-        return self.value
-
-
-class Nap:
-    """machine.lightsleep(ms) on the host: counts the naps and their ms (the asyncio loop's
-    own wait keeps the time, virtual in the simulator)."""
-
-    def __init__(self):
-        self.naps = 0
-        self.ms = 0
-
-    def __call__(self, ms):
-        self.naps += 1
-        self.ms += ms
-
-
-def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None, power=True):
-    """The host board's hardware, as the app wants it (see board/app.py). power: the power
-    states' fakes (board/power.py; started by board/tasks.py): a full-bright room, no battery."""
+def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None):
+    """The host board's hardware, as the app wants it (see board/app.py)."""
     L = layout or Layout()
     m = Matrix()
     btns = [Button() for _ in range(buttons)]
-    hw = {
+    return {
         "layout": L,
         "strip": Strip(L.count),
         "rows": m.rows,
@@ -199,6 +153,3 @@ def build(storage_dir=".sim", display=True, layout=None, buttons=0, fs=None, pow
         "storage_dir": storage_dir,
         "fs": fs,
     }
-    if power:
-        hw["power"] = {"rail": Rail(), "light": Adc(65535), "supply": Adc(0), "sleep": Nap()}
-    return hw

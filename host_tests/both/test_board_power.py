@@ -6,7 +6,8 @@ from check import no_alloc
 from board import power as P
 from board.keypad import DOWN, UP, LONG
 from board.modes import SAY
-from boards.fake import Adc, Clock, Display, Nap, Rail, Strip
+from boards.fake import Clock, Display, Strip
+from boards.fakepower import pieces
 
 
 class Keys:
@@ -62,10 +63,9 @@ class App:
 
 def make():
     app = App()
-    rail = Rail()
-    light = Adc(65535)
-    supply = Adc(0)
-    p = P.Power(app, rail, light, supply, Nap(), 2)
+    hw = pieces(app.display)
+    rail, light, supply = hw["rail"], hw["light"], hw["supply"]
+    p = P.Power(app, rail, light, supply, hw["sleep"], 2)
     app.power = p
     return app, p, rail, light, supply
 
@@ -90,16 +90,16 @@ def test_on_dim_off_and_a_key_wakes_it_without_being_acted_on():
     t.advance(P.OFF_MS)
     p.tick(t())
     assert p.state == P.OFF and rail() == 0 and not app.display.on
-    assert p.gate(app, t()) is True  # no key: the app neither handles keys nor draws
+    assert p.step(app, t()) is True  # no key: the app neither handles keys nor draws
     app.keys.q = [UP | 3]  # a key let go while off: nothing
-    assert p.gate(app, t()) is True and p.state == P.OFF
+    assert p.step(app, t()) is True and p.state == P.OFF
     app.keys.q = [DOWN | 5, LONG | 5]
     writes = app.strip.writes
-    assert p.gate(app, t()) is False  # woken: the frame now, the key's events dropped
+    assert p.step(app, t()) is False  # woken: the frame now, the key's events dropped
     assert p.state == P.ON and rail() == 1 and app.display.on and app.strip.writes == writes + 1
     assert app.keys.q == [] and p.waking
     app.keys.q = [UP | 5, DOWN | 6]
-    assert p.gate(app, t()) is False and app.keys.q == [DOWN | 6] and not p.waking  # the game's
+    assert p.step(app, t()) is False and app.keys.q == [DOWN | 6] and not p.waking  # the game's
 
 
 def test_the_hook_and_the_tick_allocate_nothing():
@@ -108,10 +108,10 @@ def test_the_hook_and_the_tick_allocate_nothing():
     t = app.clock()
     p.tick(t)
     p.tick(t)
-    no_alloc(lambda: p.gate(app, t))
+    no_alloc(lambda: p.step(app, t))
     no_alloc(lambda: p.tick(t))
     p.off()
-    no_alloc(lambda: p.gate(app, t))
+    no_alloc(lambda: p.step(app, t))
 
 
 def test_the_light_sets_the_brightness_under_the_setting():
@@ -140,7 +140,7 @@ def test_no_battery_no_warning_a_low_one_warns_an_empty_one_saves_and_stops():
     assert p.state == P.EMPTY and rail() == 0 and app.saves == 1
     assert app.display.shown[:3] == ["battery empty", "game saved:", "charge the board"]
     app.keys.q = [DOWN | 1, UP | 1]
-    assert p.gate(app, 0) is True and app.keys.q == []  # keys do nothing
+    assert p.step(app, 0) is True and app.keys.q == []  # keys do nothing
     supply.value = 0  # on the mains again
     p.tick(0)
     assert p.state == P.ON and rail() == 1 and not p.low

@@ -323,6 +323,8 @@ def build_hw(storage, display, board):
     if not board:
         # the two "+1" buttons the Pico and ESP32 boards have (boards/pico.py BUTTONS)
         hw = fake.build(storage_dir=storage, display=display, buttons=2)
+        from boards.fakepower import pieces  # the power states (board/power.py): a full-bright
+        hw["power"] = pieces(hw["display"])  # room, no battery
         hw["sim_keys"] = FakeKeys(hw)
         return hw
     import machine
