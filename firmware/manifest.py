@@ -17,7 +17,8 @@ import os
 # hold real cards), the generators of the score and crib tables, the card-text reader. The
 # one list: tools/build.py reads it too (make build, make flash and package.json leave them
 # out; `tools/build.py --host` builds a tree with them for the simulator and the tests).
-HOST_ONLY = ("boards/fake.py", "boards/fake_timer.py", "boards/ramfs.py", "cribbage/autoplay.py",
+HOST_ONLY = ("boards/fake.py", "boards/fake_timer.py", "boards/fakepower.py", "boards/ramfs.py",
+             "cribbage/autoplay.py",
              "cribbage/cardtext.py", "cribbage/cribgen.py", "cribbage/deal.py",
              "cribbage/tablegen.py")
 

@@ -226,6 +226,10 @@ TAKES_THE_APP = {
     "publish/link.py": "the club's connection: the publisher's state (pub.app)",
     "publish/packets.py": "the club's messages: the game and state they carry (pub.app)",
     "board/snapshot.py": "the page's and the club's state (snapshot(app))",
+    # the power states (issue 32): their task sits beside the app (its keys' activity, the
+    # display to sleep, the renderer's brightness); they change what shows only through
+    # App.powered and App.apply
+    "board/power.py": "the power states",
     # the updater (issue 31): whether the board is between games, and the faults a new
     # version on trial has had
     "ota/install.py": "can_install(app): between games only",

@@ -91,6 +91,7 @@ class App:
         self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read
+        self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
         # the attributes it can fill in only once the hardware is checked and the files read:
         # their places now, their values below
         for name in ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer",
@@ -140,6 +141,12 @@ class App:
         make = self.hw.get("watchdog")
         if on and make is not None and self.wdt is None:
             self.wdt = make(_WATCHDOG_MS)
+
+    def powered(self, power):
+        """board/power.py's states, from their task (board/tasks.py): step() asks them first;
+        and again when they changed what shows (woken, dimmed): the frame is drawn anew."""
+        self.power = power
+        self.view.dirty = True
 
     # --- the key events ------------------------------------------------------------------
 
@@ -236,6 +243,7 @@ class App:
         v.cfg = self.cfg
         v.display = self.display
         v.store = self.store
+        v.power = self.power
         return v
 
     def save(self):
@@ -332,6 +340,8 @@ class App:
             self.selftest_step = run(self.renderer, keys, self.selftest_step)
             if self.selftest_step < 0:
                 self.view.dirty = True
+        elif self.power is not None and self.power.step(self, now):
+            pass  # off or empty (board/power.py): no key, no frame; the waking key is dropped
         else:
             if self.broken:  # a fault could not restore the game: try again before any entry
                 self.restore()

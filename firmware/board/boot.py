@@ -49,7 +49,8 @@ _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; vers
 # know is refused when it starts (board.boot.HW_KEYS): a misspelt key is not silently ignored.
 #
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
-           "storage_dir", "fs", "watchdog", "net", "web_port", "web_host", "broker")
+           "storage_dir", "fs", "watchdog", "net", "web_port", "web_host", "broker",
+           "power")
 
 
 def check_hw(hw):

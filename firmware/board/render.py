@@ -69,6 +69,7 @@ class View:
     cfg: object
     display: object
     store: object
+    power: object
 
     def __init__(self, sides=2, target=121):
         self.sides = sides
@@ -98,6 +99,7 @@ class View:
         self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (else -1)
         self.count_at = 0  # since when (the display's spoken count scrolls from it)
         self.now = 0  # ticks_ms of the app's turn
+        self.power = None  # board/power.py's states (their display lines), or None
         self.cfg = None  # the settings (board/settings.py)
         self.display = None  # the display, or None (LEDs only)
         self.store = None  # the files (board/storage.py): the statistics' pages read them

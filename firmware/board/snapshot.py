@@ -68,6 +68,9 @@ def snapshot(app):
         st["cards"] = 5
     if app.display is not None:
         st["lines"] = app.lines()
+    if app.power is not None:  # board/power.py: the battery in mV (0: none, on the mains)
+        st["supply_mv"] = app.power.mv
+        st["power"] = app.power.state_name()
     return st
 
 

@@ -118,6 +118,9 @@ async def tasks(app, frame_ms):
 
     asyncio.get_event_loop().set_exception_handler(died)
     start()
+    if app.hw.get("power") is not None:  # the power states (board/power.py): its own task
+        from board.power import task as power_task
+        running.append(asyncio.create_task(power_task(app)))
     from slots import trial  # a new version on trial (issue 31): ota/trial.py confirms it
     if trial:
         from ota.trial import watch

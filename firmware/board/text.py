@@ -93,6 +93,8 @@ def lines(v):
             short = m.overlooked()
             if short and v.e.mug < 0:  # the claim is pegged: now the true count, and the call
                 out.extend(screen.wrap("counts %d: %d missed, C muggins" % (m.got + short, short)))
+    if v.power is not None:  # the battery's line (board/power.py): into out
+        v.power.lines(out)
     if v.err:
         err = screen.wrap("! " + who(m, v.err))
     else:

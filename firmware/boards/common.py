@@ -39,11 +39,13 @@ def _timer(timer_id):
 
 
 def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setup=None,
-          light=None, timer_id=None):
+          light=None, timer_id=None, power=None):
     """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823). setup,
     light: the board's own Wi-Fi pieces (boards/wifi.py's joiner; boards/pico_w.py).
     timer_id: the machine.Timer that scans the keypad (board/keytimer.py), so no key is lost
-    while the page or a save holds the loop; None: the keypad's task scans."""
+    while the page or a save holds the loop; None: the keypad's task scans. power: (the LED
+    rail's pin, the light's ADC pin, the supply's ADC pin, its divider) for board/power.py, or
+    None (no power states)."""
     Pin = machine.Pin
     L = layout or Layout()
     strip = neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count)
@@ -64,6 +66,12 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
         "fs": None,
         "watchdog": lambda ms: machine.WDT(timeout=ms),
     }
+    if power is not None:  # board/power.py's pieces: the rail off until the first frame
+        rail, light_adc, supply_adc, divider = power
+        hw["power"] = {"rail": Pin(rail, Pin.OUT, value=0).value,
+                       "light": machine.ADC(Pin(light_adc)).read_u16,
+                       "supply": machine.ADC(Pin(supply_adc)).read_u16, "divider": divider,
+                       "sleep": getattr(machine, "lightsleep", None)}
     timer = _timer(timer_id)
     if timer is not None:
         from board.keytimer import TimedKeypad

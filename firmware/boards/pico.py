@@ -28,4 +28,5 @@ KEYPAD_TIMER = -1  # the keypad scan's machine.Timer: the RP2040's are virtual (
 
 def build():
     from boards.common import build as common_build
-    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, timer_id=KEYPAD_TIMER)
+    return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, timer_id=KEYPAD_TIMER,
+                       power=(LED_POWER, LIGHT_ADC, SUPPLY_ADC, SUPPLY_DIVIDER))

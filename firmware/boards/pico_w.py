@@ -31,4 +31,5 @@ def build():
     except (ValueError, TypeError):
         light = None  # a plain Pico's firmware (no radio): no Wi-Fi either
     return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, setup=_setup, light=light,
-                        timer_id=KEYPAD_TIMER)
+                        timer_id=KEYPAD_TIMER,
+                        power=(LED_POWER, LIGHT_ADC, SUPPLY_ADC, SUPPLY_DIVIDER))

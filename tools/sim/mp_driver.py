@@ -178,6 +178,11 @@ class Driver:
         d = self.hw.get("display")
         if d is not None:
             st["display"] = list(d.shown)
+        p = self.app.power  # the power states (board/power.py; the fake board's pieces)
+        if p is not None:
+            st["power"] = p.state_name()
+            st["rail"] = p.rail()
+            st["supply_mv"] = p.mv
         try:
             st.update(app_state(self.app))
         except Exception as e:
@@ -318,6 +323,8 @@ def build_hw(storage, display, board):
     if not board:
         # the two "+1" buttons the Pico and ESP32 boards have (boards/pico.py BUTTONS)
         hw = fake.build(storage_dir=storage, display=display, buttons=2)
+        from boards.fakepower import pieces  # the power states (board/power.py): a full-bright
+        hw["power"] = pieces(hw["display"])  # room, no battery
         hw["sim_keys"] = FakeKeys(hw)
         return hw
     import machine

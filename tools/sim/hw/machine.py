@@ -92,6 +92,19 @@ class Pin:
         self.level = 0
 
 
+adc = {}  # pin id -> what its ADC reads (0..65535): the light and the supply (board/power.py)
+
+
+class ADC:
+    """An ADC on a Pin: read_u16() gives adc[pin id] (0 when unset: no battery)."""
+
+    def __init__(self, pin):
+        self.id = pin.id
+
+    def read_u16(self):
+        return adc.get(self.id, 0)
+
+
 class I2C:
     """A bus with an SSD1306 at 0x3C when the simulated board has a display."""
 
