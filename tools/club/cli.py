@@ -4,6 +4,8 @@
     python -m club boards list
     python -m club boards remove NAME
     python -m club broker-files
+    python -m club season add NAME (--first YYYY-MM-DD --last YYYY-MM-DD | --nights N1,N2,..)
+    python -m club season list | remove NAME
     (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
 
 `boards add` makes the board's secret and prints the Wi-Fi file's broker entry that
@@ -20,8 +22,9 @@ import os
 import signal
 import sys
 
-from . import contract
+from . import contract, season
 from .registry import SERVICE_USER, Registry, broker_files
+from .store import Store
 
 
 def _reload(folder):
@@ -44,6 +47,34 @@ def _files(reg, a):
     print("wrote %s and %s%s" % (passwd, acl, " (the broker reloads them)" if told else
                                  " (a running broker reads them on SIGHUP or a restart)"),
           file=sys.stderr)
+
+
+def _season(a):
+    st = Store(a.db)
+    try:
+        if a.what == "list":
+            for s in season.seasons(st):
+                print("%-20s %s..%s%s" % (s["name"], s["first"], s["last"],
+                                          " (%d nights chosen)" % len(s["nights"])
+                                          if s["nights"] else ""))
+        elif a.what == "remove":
+            if not st.remove_season(a.name):
+                print("no season %r" % a.name, file=sys.stderr)
+                return 1
+        else:
+            nights = [n.strip() for n in a.nights.split(",") if n.strip()] if a.nights \
+                else None
+            if nights is None and not (a.first and a.last):
+                print("a season needs --first and --last, or --nights", file=sys.stderr)
+                return 1
+            try:
+                st.set_season(a.name, a.first, a.last, nights)
+            except ValueError as e:
+                print(e, file=sys.stderr)
+                return 1
+    finally:
+        st.close()
+    return 0
 
 
 def main(argv):
@@ -73,7 +104,19 @@ def main(argv):
     rm = bs.add_parser("remove")
     rm.add_argument("name")
     sub.add_parser("broker-files", help="write the broker's password file and ACL")
+    se = sub.add_parser("season", help="the club's seasons (none set: one a year)")
+    ses = se.add_subparsers(dest="what", required=True)
+    sa = ses.add_parser("add", help="a season: a range of nights, or a list of them")
+    sa.add_argument("name")
+    sa.add_argument("--first")
+    sa.add_argument("--last")
+    sa.add_argument("--nights", help="the nights, comma-separated (YYYY-MM-DD,...)")
+    ses.add_parser("list")
+    sr = ses.add_parser("remove")
+    sr.add_argument("name")
     a = ap.parse_args(argv)
+    if a.cmd == "season":
+        return _season(a)
     reg = Registry(a.db)
     try:
         if a.cmd == "broker-files":

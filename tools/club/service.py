@@ -99,6 +99,10 @@ class Club:
             return self.store.games()
         return self.store.games(night=night_name)
 
+    def rating_of(self, name):
+        """A player's rating and its history (ratings.py), or None (no rated game)."""
+        return None
+
     def live(self):
         with self.lock:
             return dict(self.states), dict(self.status)
