@@ -241,13 +241,13 @@ def player_page(name, games, seasons=(), chosen=None, rating=None):
                          for k in ("games", "won", "points", "spread", "grp")})
 
 
-def season_page(chosen, seasons, games):
+def season_page(chosen, seasons, games, rated=()):
     """A season's standings (Grass Roots points), its nights and its special hands."""
     good, bad = sift(games)
     return render("season.html", season=chosen, seasons=seasons,
                   nights=sorted(season.by_night(good)),
                   standings=season.standings(good), specials=specials(good), bad=len(bad),
-                  qualify=season.QUALIFY, games_a_night=season.GAMES_A_NIGHT)
+                  qualify=season.QUALIFY, games_a_night=season.GAMES_A_NIGHT, rated=rated)
 
 
 def rating_svg(history):

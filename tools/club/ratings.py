@@ -2,9 +2,12 @@
 in the order the club stored them, computed again from the stored games whenever asked, so a
 revised or withdrawn game (store.py) changes every rating after it back exactly.
 
-Why Elo: it is the rating the online cribbage services publish theirs as (Kings Cribbage
-describes its rating as Elo-like); it needs nothing but who beat whom, its numbers are
-familiar to players, and one formula covers two sides and three. The formula (docs/club.md):
+Why Elo: Kings Cribbage publishes its rating as a subset of chess's (a linear form: new = old
++ 21 S + (opponent - old) / 25, S +1 a win, -1 a loss, from 1500; kingscribbageonline.com's
+ratings_explained page); we take the logistic form it approximates, which needs nothing but
+who beat whom, never gives a favourite less than nothing for a win however wide the gap (the
+linear form has to be clamped there), and covers two sides and three. The formula
+(docs/club.md):
 
     expected  E_a = 1 / (1 + 10 ** ((R_b - R_a) / SCALE))
     after     R_a' = R_a + K * (S_a - E_a)      S_a: 1 a win, 0 a loss
@@ -57,8 +60,7 @@ def rate(games, ratings=None):
     return r, hist
 
 
-def table(games):
-    """Rows name, rating, games, best first (ratings after every game)."""
-    r, hist = rate(games)
+def table_of(r, hist):
+    """Rows name, rating, games, best first, from rate()'s ratings and history."""
     return [{"name": n, "rating": round(v, 1), "games": len(hist[n])}
             for n, v in sorted(r.items(), key=lambda kv: (-kv[1], kv[0].lower()))]

@@ -36,7 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from . import contract, intake
+from . import contract, intake, page, ratings
 from .contract import BadMessage
 from .director import Director
 from .registry import SERVICE_USER, Registry
@@ -63,6 +63,7 @@ class Club:
         self.connected = False
         self.taken_over = None  # why the MQTT connection was given up (another service)
         self.lock = threading.Lock()
+        self._ratings = None  # (store.changes(), ratings, history): ratings()
 
     def night(self):
         return today()
@@ -99,9 +100,22 @@ class Club:
             return self.store.games()
         return self.store.games(night=night_name)
 
+    def ratings(self):
+        """(ratings, history) after every sound stored game in the order stored (ratings.py),
+        computed again whenever the store has changed since the last time."""
+        key = self.store.changes()
+        cached = self._ratings
+        if cached is None or cached[0] != key:
+            good, _ = page.sift(self.store.games())
+            cached = self._ratings = (key,) + ratings.rate(good)
+        return cached[1], cached[2]
+
     def rating_of(self, name):
-        """A player's rating and its history (ratings.py), or None (no rated game)."""
-        return None
+        """A player's rating, games rated and history [(game id, rating)], or None."""
+        r, hist = self.ratings()
+        if name not in r:
+            return None
+        return {"rating": r[name], "games": len(hist[name]), "history": hist[name]}
 
     def live(self):
         with self.lock:

@@ -197,6 +197,11 @@ class Store:
         g["received"], g["night"] = row[1], row[2]
         return g
 
+    def changes(self):
+        """A number that grows whenever anything is written (what a cache keys on)."""
+        with self.lock:
+            return self.db.total_changes
+
     def count(self):
         with self.lock:
             return self.db.execute(
@@ -236,7 +241,7 @@ class Store:
             if not (isinstance(n, str) and len(n) == 10 and n[4] == n[7] == "-"
                     and (n[:4] + n[5:7] + n[8:]).isdigit()):
                 raise ValueError("a night is YYYY-MM-DD: %r" % (n,))
-        if nights is None and first > last:
+        if nights is None and str(first) > str(last):
             raise ValueError("the season's first night is after its last")
         with self.lock:
             self.db.execute("INSERT OR REPLACE INTO seasons (name, first, last, nights) "

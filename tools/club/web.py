@@ -15,8 +15,8 @@ but they bring an event loop and ASGI to a service whose pages are short synchro
 
 Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=[&season=],
 /season?name=, /game?id=, /race.svg?id=, /director (the director's login, tournament, log);
-data: /games.json, /games.csv, /season.csv?name=, /season.json?name=, /standings.json,
-/state.json, /tournament.json, /players.json, /health.json. The
+data: /games.json, /games.csv, /season.csv?name=, /season.json?name=, /ratings.json,
+/standings.json, /state.json, /tournament.json, /players.json, /health.json. The
 JSON is any page's to read (CORS: a board's page, on the phone, asks /players.json and
 /tournament.json). Every write is a POST to /director by a logged-in director, from the
 club's own page (Origin) with the session's CSRF token.
@@ -44,7 +44,7 @@ import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.clubfiles import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
-from . import night, page, season
+from . import night, page, ratings, season
 from .director import PASSWORD_MIN, SESSION_S, Director, Wait
 
 log = logging.getLogger("club")
@@ -306,7 +306,14 @@ def make_app(club, director=None):
         if chosen is None and request.args.get("name"):
             return text("no such season", 404)
         games = season.of_season(chosen, club.games("all")) if chosen else []
-        return send(page.season_page(chosen, season.seasons(club.store), games))
+        return send(page.season_page(chosen, season.seasons(club.store), games,
+                                     ratings.table_of(*club.ratings())))
+
+    @app.get("/ratings.json")
+    def ratings_json():
+        r, hist = club.ratings()
+        return as_json({"start": ratings.START, "k": ratings.K, "scale": ratings.SCALE,
+                        "ratings": ratings.table_of(r, hist)})
 
     @app.get("/season.json")
     def season_json():
