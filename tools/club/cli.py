@@ -6,6 +6,10 @@
     python -m club broker-files
     python -m club season add NAME (--first YYYY-MM-DD --last YYYY-MM-DD | --nights N1,N2,..)
     python -m club season list | remove NAME
+    python -m club league-bridge --club NAME --league HOST:PORT --user U --password P
+    python -m club league-keys          (the boards' keys, JSON, for the league: private)
+    python -m club league add-club NAME KEYS.json | files | serve --broker HOST:PORT
+    (league.py says what each does)
     (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
 
 `boards add` makes the board's secret and prints the Wi-Fi file's broker entry that
@@ -47,6 +51,42 @@ def _files(reg, a):
     print("wrote %s and %s%s" % (passwd, acl, " (the broker reloads them)" if told else
                                  " (a running broker reads them on SIGHUP or a restart)"),
           file=sys.stderr)
+
+
+def _league(a):
+    from . import league
+    if a.cmd == "league-bridge":
+        host, _, port = a.league.partition(":")
+        try:
+            text = league.bridge_conf(a.club, host, int(port or 1883), a.user or a.club,
+                                      a.password, a.prefix)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 1
+        confd = os.path.join(a.broker_dir, "conf.d")
+        os.makedirs(confd, exist_ok=True)
+        out = os.path.join(confd, "league-bridge.conf")
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        print("wrote %s: restart the broker (a bridge is read at its start)" % out,
+              file=sys.stderr)
+        return 0
+    if a.what == "serve":
+        return league.serve(a.folder, a.broker, a.bind, a.http)
+    lg = league.League(a.folder)
+    if a.what == "add-club":
+        with open(a.keys) as f:
+            boards = json.load(f)
+        try:
+            lg.add_club(a.name, boards)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 1
+        print(json.dumps({"club": a.name, "bridge_password": lg.bridge_password(a.name)}))
+    else:
+        print("wrote %s and %s" % lg.files(), file=sys.stderr)
+    return 0
 
 
 def _season(a):
@@ -114,12 +154,34 @@ def main(argv):
     ses.add_parser("list")
     sr = ses.add_parser("remove")
     sr.add_argument("name")
+    lb = sub.add_parser("league-bridge", help="the club broker's bridge to a league")
+    lb.add_argument("--club", required=True, help="the club's name in the league")
+    lb.add_argument("--league", required=True, help="HOST:PORT of the league's broker")
+    lb.add_argument("--user", default=None, help="the club's bridge account (default: --club)")
+    lb.add_argument("--password", required=True, help="its password (league add-club's)")
+    sub.add_parser("league-keys", help="print the club's boards and keys (JSON) for a league")
+    lg = sub.add_parser("league", help="the league's side: add-club, files, serve")
+    lg.add_argument("--folder", default="league", help="the league's folder (a file a club)")
+    lgs = lg.add_subparsers(dest="what", required=True)
+    ac = lgs.add_parser("add-club", help="a club and its boards' keys (league-keys' JSON)")
+    ac.add_argument("name")
+    ac.add_argument("keys")
+    lgs.add_parser("files", help="write the league broker's password file and ACL")
+    sv = lgs.add_parser("serve", help="the league service: its page and MQTT intake")
+    sv.add_argument("--broker", default="127.0.0.1:1883")
+    sv.add_argument("--http", type=int, default=8125)
+    sv.add_argument("--bind", default="0.0.0.0")
     a = ap.parse_args(argv)
     if a.cmd == "season":
         return _season(a)
+    if a.cmd in ("league-bridge", "league"):
+        return _league(a)
     reg = Registry(a.db)
     try:
-        if a.cmd == "broker-files":
+        if a.cmd == "league-keys":
+            from .league import keys_json
+            print(keys_json(reg))
+        elif a.cmd == "broker-files":
             _files(reg, a)
         elif a.what == "list":
             for row in reg.boards():

@@ -68,6 +68,10 @@ class Club:
     def night(self):
         return today()
 
+    def subscriptions(self):
+        """What the service subscribes to: (topic filter, QoS) pairs."""
+        return contract.topics(self.prefix)
+
     def handle(self, topic, payload):
         """One message: "new", "revised", "withdrawn", "duplicate", "stale", "state",
         "status" or "dropped" (refused: counted, logged and kept with its reason). Raises
@@ -207,7 +211,7 @@ def connect(club, host, port, client_id, user=None, password=None):
                  flags.session_present)
         if connects[0] == 1:  # this start's mark, before the subscription reads it back
             client.publish(lock, mark, qos=1, retain=True)
-        client.subscribe(contract.topics(club.prefix) + [(lock, 1)])
+        client.subscribe(club.subscriptions() + [(lock, 1)])
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False
