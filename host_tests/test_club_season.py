@@ -141,3 +141,23 @@ def test_the_season_command_sets_lists_and_removes(tmp_path, capsys):
     assert "fall" in out and "odd" in out and "2 nights chosen" in out and "bad" not in out
     assert cli.main(["--db", db, "season", "remove", "odd"]) == 0
     assert cli.main(["--db", db, "season", "remove", "odd"]) == 1
+
+
+def test_python_m_club_runs_the_season_and_league_commands(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from hostenv import ROOT
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools"))
+    db = str(tmp_path / "club.sqlite")
+    for args in (["season", "add", "s", "--first", "2026-01-01", "--last", "2026-02-01"],
+                 ["season", "list"], ["league-keys"],
+                 ["league", "--folder", str(tmp_path / "lg"), "files"]):
+        p = subprocess.run([sys.executable, "-m", "club", "--db", db, *args], env=env,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+    p = subprocess.run([sys.executable, "-m", "club", "--db", db, "season", "list"], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert "2026-01-01..2026-02-01" in p.stdout
+    assert os.path.exists(tmp_path / "lg" / "league.acl")
