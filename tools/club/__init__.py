@@ -11,6 +11,9 @@ how to run it and what the messages are.
     store.py      SQLite: every game once, by its record id (signed: by counter, revised,
                   withdrawn); the refused; the tournament
     night.py      standings by ACC game points, a player's games, special hands, the race
+    season.py     seasons: nights together, Grass Roots points, a player's season
+    ratings.py    Elo ratings over every counted game, recomputed from the store
+    league.py     a league of clubs: the bridge config, a Club per club, the league's page
     tournament.py pairings (rotation), the top quarter's knock-out bracket
     page.py       the pages' data, drawn by templates/ (Jinja2, autoescaped): HTML and SVG
     web.py        the web side: Flask's routes on waitress; the CSV

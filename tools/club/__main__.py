@@ -1,9 +1,11 @@
-"""python -m club: the club service (service.py); python -m club boards ... / broker-files:
-the club's boards and its broker's files (cli.py)."""
+"""python -m club: the club service (service.py); python -m club boards ... / broker-files /
+season ... / league-bridge / league-keys / league ...: the club's boards, its broker's files,
+its seasons and its league (cli.py)."""
 
 import sys
 
-if any(x in ("boards", "broker-files") for x in sys.argv[1:]):
+if any(x in ("boards", "broker-files", "season", "league-bridge", "league-keys",
+                           "league") for x in sys.argv[1:]):
     from club.cli import main as cli
 
     sys.exit(cli(sys.argv[1:]))

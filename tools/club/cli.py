@@ -4,6 +4,12 @@
     python -m club boards list
     python -m club boards remove NAME
     python -m club broker-files
+    python -m club season add NAME (--first YYYY-MM-DD --last YYYY-MM-DD | --nights N1,N2,..)
+    python -m club season list | remove NAME
+    python -m club league-bridge --club NAME --league HOST:PORT --user U --password P
+    python -m club league-keys          (the boards' keys, JSON, for the league: private)
+    python -m club league add-club NAME KEYS.json | files | serve --broker HOST:PORT
+    (league.py says what each does)
     (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
 
 `boards add` makes the board's secret and prints the Wi-Fi file's broker entry that
@@ -20,8 +26,9 @@ import os
 import signal
 import sys
 
-from . import contract
+from . import contract, season
 from .registry import SERVICE_USER, Registry, broker_files
+from .store import Store
 
 
 def _reload(folder):
@@ -44,6 +51,70 @@ def _files(reg, a):
     print("wrote %s and %s%s" % (passwd, acl, " (the broker reloads them)" if told else
                                  " (a running broker reads them on SIGHUP or a restart)"),
           file=sys.stderr)
+
+
+def _league(a):
+    from . import league
+    if a.cmd == "league-bridge":
+        host, _, port = a.league.partition(":")
+        try:
+            text = league.bridge_conf(a.club, host, int(port or 1883), a.user or a.club,
+                                      a.password, a.prefix)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 1
+        confd = os.path.join(a.broker_dir, "conf.d")
+        os.makedirs(confd, exist_ok=True)
+        out = os.path.join(confd, "league-bridge.conf")
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        print("wrote %s: restart the broker (a bridge is read at its start)" % out,
+              file=sys.stderr)
+        return 0
+    if a.what == "serve":
+        return league.serve(a.folder, a.broker, a.bind, a.http)
+    lg = league.League(a.folder)
+    if a.what == "add-club":
+        with open(a.keys) as f:
+            boards = json.load(f)
+        try:
+            lg.add_club(a.name, boards)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 1
+        print(json.dumps({"club": a.name, "bridge_password": lg.bridge_password(a.name)}))
+    else:
+        print("wrote %s and %s" % lg.files(), file=sys.stderr)
+    return 0
+
+
+def _season(a):
+    st = Store(a.db)
+    try:
+        if a.what == "list":
+            for s in season.seasons(st):
+                print("%-20s %s..%s%s" % (s["name"], s["first"], s["last"],
+                                          " (%d nights chosen)" % len(s["nights"])
+                                          if s["nights"] else ""))
+        elif a.what == "remove":
+            if not st.remove_season(a.name):
+                print("no season %r" % a.name, file=sys.stderr)
+                return 1
+        else:
+            nights = [n.strip() for n in a.nights.split(",") if n.strip()] if a.nights \
+                else None
+            if nights is None and not (a.first and a.last):
+                print("a season needs --first and --last, or --nights", file=sys.stderr)
+                return 1
+            try:
+                st.set_season(a.name, a.first, a.last, nights)
+            except ValueError as e:
+                print(e, file=sys.stderr)
+                return 1
+    finally:
+        st.close()
+    return 0
 
 
 def main(argv):
@@ -73,10 +144,44 @@ def main(argv):
     rm = bs.add_parser("remove")
     rm.add_argument("name")
     sub.add_parser("broker-files", help="write the broker's password file and ACL")
+    se = sub.add_parser("season", help="the club's seasons (none set: one a year)")
+    ses = se.add_subparsers(dest="what", required=True)
+    sa = ses.add_parser("add", help="a season: a range of nights, or a list of them")
+    sa.add_argument("name")
+    sa.add_argument("--first")
+    sa.add_argument("--last")
+    sa.add_argument("--nights", help="the nights, comma-separated (YYYY-MM-DD,...)")
+    ses.add_parser("list")
+    sr = ses.add_parser("remove")
+    sr.add_argument("name")
+    lb = sub.add_parser("league-bridge", help="the club broker's bridge to a league")
+    lb.add_argument("--club", required=True, help="the club's name in the league")
+    lb.add_argument("--league", required=True, help="HOST:PORT of the league's broker")
+    lb.add_argument("--user", default=None, help="the club's bridge account (default: --club)")
+    lb.add_argument("--password", required=True, help="its password (league add-club's)")
+    sub.add_parser("league-keys", help="print the club's boards and keys (JSON) for a league")
+    lg = sub.add_parser("league", help="the league's side: add-club, files, serve")
+    lg.add_argument("--folder", default="league", help="the league's folder (a file a club)")
+    lgs = lg.add_subparsers(dest="what", required=True)
+    ac = lgs.add_parser("add-club", help="a club and its boards' keys (league-keys' JSON)")
+    ac.add_argument("name")
+    ac.add_argument("keys")
+    lgs.add_parser("files", help="write the league broker's password file and ACL")
+    sv = lgs.add_parser("serve", help="the league service: its page and MQTT intake")
+    sv.add_argument("--broker", default="127.0.0.1:1883")
+    sv.add_argument("--http", type=int, default=8125)
+    sv.add_argument("--bind", default="0.0.0.0")
     a = ap.parse_args(argv)
+    if a.cmd == "season":
+        return _season(a)
+    if a.cmd in ("league-bridge", "league"):
+        return _league(a)
     reg = Registry(a.db)
     try:
-        if a.cmd == "broker-files":
+        if a.cmd == "league-keys":
+            from .league import keys_json
+            print(keys_json(reg))
+        elif a.cmd == "broker-files":
             _files(reg, a)
         elif a.what == "list":
             for row in reg.boards():

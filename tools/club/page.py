@@ -18,7 +18,7 @@ import markupsafe
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.screen import SIDE_NAMES
 
-from . import night, tournament
+from . import night, season, tournament
 
 # the boards' peg colours (board/screen.py's SIDE_NAMES, in that order)
 COLOURS = ("#d22", "#26d", "#2a4", "#db2", "#e6a", "#2cc")
@@ -29,7 +29,7 @@ ENV = jinja2.Environment(
 ENV.filters["q"] = lambda s: quote(str(s), safe="")
 ENV.globals["COLOURS"] = COLOURS
 
-NAV = (("club", "/"), ("projector", "/projector"), ("director", "/director"),
+NAV = (("club", "/"), ("season", "/season"), ("projector", "/projector"), ("director", "/director"),
        ("games.csv", "/games.csv"), ("games.json", "/games.json"),
        ("standings.json", "/standings.json"))
 
@@ -228,9 +228,43 @@ def game_page(msg):
     return render("game.html", msg=msg, g=g, rows=rows, race=markupsafe.Markup(race_svg(msg)))
 
 
-def player_page(name, games):
+def player_page(name, games, seasons=(), chosen=None, rating=None):
+    """A player's games (all, a night's, or a season's: chosen), night by night, with
+    their points, GRPs, specials and each game's race chart; their rating's history."""
     good, _ = sift(games)
-    return render("player.html", name=name, mine=night.player_games(good, name))
+    mine = season.player_nights(good, name)
+    own = [s for s in night.special_hands(good) if name in s["names"]]
+    chart = markupsafe.Markup(rating_svg(rating["history"])) if rating else ""
+    return render("player.html", name=name, nights=mine, seasons=seasons, chosen=chosen,
+                  specials=specials(own), rating=rating, chart=chart,
+                  total={k: sum(n[k] for n in mine)
+                         for k in ("games", "won", "points", "spread", "grp")})
+
+
+def season_page(chosen, seasons, games, rated=()):
+    """A season's standings (Grass Roots points), its nights and its special hands."""
+    good, bad = sift(games)
+    return render("season.html", season=chosen, seasons=seasons,
+                  nights=sorted(season.by_night(good)),
+                  standings=season.standings(good), specials=specials(good), bad=len(bad),
+                  qualify=season.QUALIFY, games_a_night=season.GAMES_A_NIGHT, rated=rated)
+
+
+def rating_svg(history):
+    """A player's rating after each of their games, as a line (ratings.py's history)."""
+    w, h, pad = 480, 200, 34
+    vals = [r for _, r in history]
+    lo, hi = min(vals), max(vals)
+    if hi - lo < 20:
+        lo, hi = lo - 10, hi + 10
+    n = max(1, len(vals) - 1)
+
+    def xy(i, v):
+        return pad + (w - 2 * pad) * i / n, h - pad - (h - 2 * pad) * (v - lo) / (hi - lo)
+
+    pts = " ".join("%.1f,%.1f" % xy(i, v) for i, v in enumerate(vals))
+    return render("rating.svg", w=w, h=h, pad=pad, points=pts, lo=round(lo), hi=round(hi),
+                  count=len(vals))
 
 
 def tournament_info(t, games):

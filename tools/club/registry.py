@@ -80,6 +80,15 @@ class Registry:
                                  "key)" % name) from None
         return secret
 
+    def put(self, name, secret, unsigned=False):
+        """A board with the key its club gave it (a league's copy of a club's registry)."""
+        if not schema.board_name(name) or len(secret) != 32:
+            raise ValueError("a board's name and its 32-byte key: not %r" % (name,))
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO boards (name, secret, unsigned, added) "
+                            "VALUES (?,?,?,?)", (name, secret.hex(), int(unsigned),
+                                                  time.time()))
+
     def remove(self, name):
         """Forget a board (its games stay): True if it was known."""
         with self.lock:

@@ -36,7 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from . import contract, intake
+from . import contract, intake, page, ratings
 from .contract import BadMessage
 from .director import Director
 from .registry import SERVICE_USER, Registry
@@ -63,9 +63,14 @@ class Club:
         self.connected = False
         self.taken_over = None  # why the MQTT connection was given up (another service)
         self.lock = threading.Lock()
+        self._ratings = None  # (store.changes(), ratings, history): ratings()
 
     def night(self):
         return today()
+
+    def subscriptions(self):
+        """What the service subscribes to: (topic filter, QoS) pairs."""
+        return contract.topics(self.prefix)
 
     def handle(self, topic, payload):
         """One message: "new", "revised", "withdrawn", "duplicate", "stale", "state",
@@ -98,6 +103,23 @@ class Club:
         if night_name == "all":
             return self.store.games()
         return self.store.games(night=night_name)
+
+    def ratings(self):
+        """(ratings, history) after every sound stored game in the order stored (ratings.py),
+        computed again whenever the store has changed since the last time."""
+        key = self.store.changes()
+        cached = self._ratings
+        if cached is None or cached[0] != key:
+            good, _ = page.sift(self.store.games())
+            cached = self._ratings = (key,) + ratings.rate(good)
+        return cached[1], cached[2]
+
+    def rating_of(self, name):
+        """A player's rating, games rated and history [(game id, rating)], or None."""
+        r, hist = self.ratings()
+        if name not in r:
+            return None
+        return {"rating": r[name], "games": len(hist[name]), "history": hist[name]}
 
     def live(self):
         with self.lock:
@@ -189,7 +211,7 @@ def connect(club, host, port, client_id, user=None, password=None):
                  flags.session_present)
         if connects[0] == 1:  # this start's mark, before the subscription reads it back
             client.publish(lock, mark, qos=1, retain=True)
-        client.subscribe(contract.topics(club.prefix) + [(lock, 1)])
+        client.subscribe(club.subscriptions() + [(lock, 1)])
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False

@@ -12,6 +12,8 @@ already stored (a board's resend, a broker's redelivery) changes nothing.
     st.reject(board, topic, reason) / st.rejects(limit=50)  # messages refused at the door
     st.games(night=None)      # the stored messages (dicts), in the order they came
     st.set_tournament(players, games, tables, night) / st.tournament()
+    st.set_season(name, first, last) / st.set_season(name, nights=[...]) / st.seasons()
+                              # the director's seasons (season.py; none: one a year)
 """
 
 import json
@@ -49,6 +51,12 @@ CREATE TABLE IF NOT EXISTS tournament (
     games INTEGER NOT NULL,
     tables INTEGER NOT NULL,
     players TEXT NOT NULL       -- JSON list of names, in the order entered
+);
+CREATE TABLE IF NOT EXISTS seasons (  -- the director's seasons (season.py)
+    name TEXT PRIMARY KEY,
+    first TEXT,                 -- a range of nights, both kept (YYYY-MM-DD) ...
+    last TEXT,
+    nights TEXT                 -- ... or a JSON list of the nights chosen
 );
 """
 
@@ -189,6 +197,11 @@ class Store:
         g["received"], g["night"] = row[1], row[2]
         return g
 
+    def changes(self):
+        """A number that grows whenever anything is written (what a cache keys on)."""
+        with self.lock:
+            return self.db.total_changes
+
     def count(self):
         with self.lock:
             return self.db.execute(
@@ -219,3 +232,35 @@ class Store:
     def end_tournament(self):
         with self.lock:
             self.db.execute("DELETE FROM tournament")
+
+    def set_season(self, name, first=None, last=None, nights=None):
+        """A season (a new one, or one set again): nights first..last, or a list of nights."""
+        if not name or len(name) > 40:
+            raise ValueError("a season's name: 1 to 40 characters")
+        for n in ([first, last] if nights is None else nights):
+            if not (isinstance(n, str) and len(n) == 10 and n[4] == n[7] == "-"
+                    and (n[:4] + n[5:7] + n[8:]).isdigit()):
+                raise ValueError("a night is YYYY-MM-DD: %r" % (n,))
+        if nights is None and str(first) > str(last):
+            raise ValueError("the season's first night is after its last")
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO seasons (name, first, last, nights) "
+                            "VALUES (?,?,?,?)", (name, first, last, None if nights is None
+                                                 else json.dumps(sorted(set(nights)))))
+
+    def remove_season(self, name):
+        with self.lock:
+            return self.db.execute("DELETE FROM seasons WHERE name = ?", (name,)).rowcount == 1
+
+    def seasons(self):
+        """The director's seasons: dicts name, first, last, nights (a list or None), newest
+        first (by their first night)."""
+        with self.lock:
+            rows = self.db.execute("SELECT name, first, last, nights FROM seasons").fetchall()
+        out = []
+        for name, first, last, nights in rows:
+            ns = json.loads(nights) if nights else None
+            if ns:
+                first, last = ns[0], ns[-1]
+            out.append({"name": name, "first": first, "last": last, "nights": ns})
+        return sorted(out, key=lambda s: (s["first"] or "", s["name"]), reverse=True)

@@ -13,9 +13,10 @@ but they bring an event loop and ASGI to a service whose pages are short synchro
     httpd = serve(club, bind, port)   # waitress, bound, not yet serving
     httpd.serve_forever(); httpd.shutdown(); httpd.server_close(); httpd.server_address
 
-Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=, /game?id=,
-/race.svg?id=, /director (the director's login, tournament, log); data: /games.json,
-/games.csv, /standings.json, /state.json, /tournament.json, /players.json, /health.json. The
+Pages: / (the night: ?night=YYYY-MM-DD or all), /projector, /player?name=[&season=],
+/season?name=, /game?id=, /race.svg?id=, /director (the director's login, tournament, log);
+data: /games.json, /games.csv, /season.csv?name=, /season.json?name=, /ratings.json,
+/standings.json, /state.json, /tournament.json, /players.json, /health.json. The
 JSON is any page's to read (CORS: a board's page, on the phone, asks /players.json and
 /tournament.json). Every write is a POST to /director by a logged-in director, from the
 club's own page (Origin) with the session's CSRF token.
@@ -43,7 +44,7 @@ import hostenv  # noqa: F401  (firmware/ on sys.path)
 from publish.contract import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
-from . import night, page
+from . import night, page, ratings, season
 from .director import PASSWORD_MIN, SESSION_S, Director, Wait
 
 log = logging.getLogger("club")
@@ -96,6 +97,16 @@ def games_csv(games):
             lines = [[page.bad_id(msg), "", "", "", "", "bad record"]]
         for line in lines:
             w.writerow([cell(v) for v in line])
+    return out.getvalue()
+
+
+def season_csv(games):
+    """The season's standings, a row a player (season.COLUMNS), cells safe from formulas."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(season.COLUMNS)
+    for r in season.standings(games):
+        w.writerow([cell(r[c]) for c in season.COLUMNS])
     return out.getvalue()
 
 
@@ -271,8 +282,56 @@ def make_app(club, director=None):
 
     @app.get("/player")
     def player():
-        games = club.games(night_name() if "night" in request.args else "all")
-        return send(page.player_page(request.args.get("name", "")[:40], games))
+        name = request.args.get("name", "")[:40]
+        seasons = season.seasons(club.store)
+        chosen = None
+        if "season" in request.args:
+            chosen = season.find(club.store, request.args.get("season", "")[:40])
+            if chosen is None:
+                return text("no such season", 404)
+            games = season.of_season(chosen, club.games("all"))
+        else:
+            games = club.games(night_name() if "night" in request.args else "all")
+        return send(page.player_page(name, games, seasons, chosen, club.rating_of(name)))
+
+    def season_games():
+        chosen = season.find(club.store, request.args.get("name", "")[:40])
+        if chosen is None:
+            return None, []
+        return chosen, page.sift(season.of_season(chosen, club.games("all")))[0]
+
+    @app.get("/season")
+    def season_view():
+        chosen, _ = season_games()
+        if chosen is None and request.args.get("name"):
+            return text("no such season", 404)
+        games = season.of_season(chosen, club.games("all")) if chosen else []
+        return send(page.season_page(chosen, season.seasons(club.store), games,
+                                     ratings.table_of(*club.ratings())))
+
+    @app.get("/ratings.json")
+    def ratings_json():
+        r, hist = club.ratings()
+        return as_json({"start": ratings.START, "k": ratings.K, "scale": ratings.SCALE,
+                        "ratings": ratings.table_of(r, hist)})
+
+    @app.get("/season.json")
+    def season_json():
+        chosen, games = season_games()
+        if chosen is None:
+            return text("no such season", 404)
+        return as_json({"season": chosen, "games": len(games),
+                        "nights": sorted(season.by_night(games)),
+                        "standings": season.standings(games)})
+
+    @app.get("/season.csv")
+    def season_csv_page():
+        chosen, games = season_games()
+        if chosen is None:
+            return text("no such season", 404)
+        return send(season_csv(games), "text/csv; charset=utf-8",
+                    headers=[("Content-Disposition", 'attachment; filename="season-%s.csv"'
+                              % "".join(c for c in chosen["name"] if c.isalnum() or c == "-"))])
 
     @app.get("/game")
     def game():

@@ -1,0 +1,163 @@
+"""A season at the club (issue 36): games signed by simulated boards over several nights,
+kept apart (each night's standings) and together (the season's Grass Roots standings), the
+director's seasons and the yearly default, a player's season page, the secretary's CSV.
+The season's standings are checked against ones computed here from the boards' own records
+(a win 2, a skunk 3 when the loser is under target - 30; a night of 12 or more game points
+earns GRPs: one for 12 and one for each point above), not with the club's night.py."""
+
+import csv
+import io
+
+from club import cli, season, web
+from club.service import Club
+from club.simboard import SimBoard
+
+GAME = "cribbage/%s/game"
+PLAYERS = ["Ann", "Bob", "-Al", "Di"]  # "-Al": a name a spreadsheet would run as a formula
+NIGHTS = ["2025-12-29", "2026-01-05", "2026-01-12"]
+# 9 rounds a night: who sits at t1 and t2
+ROUNDS = [[(0, 1), (2, 3)], [(0, 2), (1, 3)], [(0, 3), (1, 2)]] * 3
+
+
+def play_season(tmp_path, nights=NIGHTS):
+    club = Club(str(tmp_path / "club.sqlite"))
+    boards = {}
+    for i, t in enumerate(("t1", "t2")):
+        boards[t] = SimBoard(t, seed=11 + i, secret=club.registry.add(t))
+    played = []  # (night, message) as the boards sent them
+    for n in nights:
+        club.night = lambda n=n: n
+        for pairs in ROUNDS:
+            for t, (a, b) in zip(("t1", "t2"), pairs):
+                bd = boards[t]
+                bd.seat([PLAYERS[a], PLAYERS[b]])
+                msg = bd.play()
+                assert club.handle(GAME % t, bd.signed(msg)) == "new"
+                played.append((n, msg))
+    return club, played
+
+
+def points_of(msg):
+    """Each named player's game points from the board's record: {name: points}."""
+    g = msg["game"]
+    sides = g["by_side"]
+    win = g["winner"]
+    loser = min(s["score"] for s in sides if s["side"] != win)
+    pts = 3 if loser < g["target"] - 30 else 2
+    return {s["name"]: (pts if s["side"] == win else 0) for s in msg["seats"]}
+
+
+def expected(played, nights):
+    per = {}  # name -> [grp, nights qualified, points]
+    for n in nights:
+        night_pts = {}
+        for gn, msg in played:
+            if gn == n:
+                for name, p in points_of(msg).items():
+                    night_pts[name] = night_pts.get(name, 0) + p
+        for name, p in night_pts.items():
+            row = per.setdefault(name, [0, 0, 0])
+            row[0] += p - 11 if p >= 12 else 0
+            row[1] += p >= 12
+            row[2] += p
+    return per
+
+
+def test_season_standings_are_the_boards_records_by_grass_roots_points(tmp_path):
+    club, played = play_season(tmp_path)
+    # no season set: one a year
+    assert [s["name"] for s in season.seasons(club.store)] == ["2026", "2025"]
+    s26 = season.find(club.store, "2026")
+    games = season.of_season(s26, club.games("all"))
+    assert len(games) == 36 and {g["night"] for g in games} == set(NIGHTS[1:])
+    rows = season.standings(games)
+    want = expected(played, NIGHTS[1:])
+    assert {r["name"]: [r["grp"], r["qualified"], r["points"]] for r in rows} == want
+    assert all(r["games"] == 18 and r["nights"] == 2 for r in rows)
+    assert [r["grp"] for r in rows] == sorted((r["grp"] for r in rows), reverse=True)
+    assert sum(r["grp"] for r in rows) > 0  # someone qualified (the seeds say so)
+    # the director's season: the nights chosen, across the new year
+    club.store.set_season("winter", nights=[NIGHTS[0], NIGHTS[2]])
+    assert [s["name"] for s in season.seasons(club.store)] == ["winter"]
+    win = season.of_season(season.find(club.store, "winter"), club.games("all"))
+    assert {g["night"] for g in win} == {NIGHTS[0], NIGHTS[2]}
+    assert {r["name"]: [r["grp"], r["qualified"], r["points"]]
+            for r in season.standings(win)} == expected(played, [NIGHTS[0], NIGHTS[2]])
+    # a range
+    club.store.set_season("all", "2025-12-01", "2026-01-31")
+    every = season.of_season(season.find(club.store, "all"), club.games("all"))
+    assert {r["name"]: r["grp"] for r in season.standings(every)} == \
+        {k: v[0] for k, v in expected(played, NIGHTS).items()}
+
+
+def test_the_season_page_csv_and_a_players_season(tmp_path):
+    club, played = play_season(tmp_path)
+    c = web.make_app(club).test_client()
+    r = c.get("/season?name=2026")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    for name in PLAYERS:
+        assert name in page
+    assert c.get("/season?name=nope").status_code == 404
+    r = c.get("/season.csv?name=2026")
+    assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
+    got = list(csv.reader(io.StringIO(r.get_data(as_text=True))))
+    assert got[0] == list(season.COLUMNS)
+    names = [row[1] for row in got[1:]]
+    assert "'-Al" in names and "-Al" not in names  # safe from formulas
+    want = expected(played, NIGHTS[1:])
+    for row in got[1:]:
+        assert int(row[2]) == want[row[1].lstrip("'")][0]
+    js = c.get("/season.json?name=2026").get_json()
+    assert js["games"] == 36 and js["nights"] == NIGHTS[1:]
+    # a player's season: night by night, each game with its race chart
+    r = c.get("/player?name=Ann&season=2026")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    mine = [m for n, m in played if n in NIGHTS[1:] and "Ann" in
+            [s["name"] for s in m["seats"]]]
+    assert len(mine) == 18
+    for m in mine:
+        assert "/race.svg?id=%s" % m["id"] in page
+    for n in NIGHTS[1:]:
+        assert n in page
+    assert NIGHTS[0] not in page.split("<h2>", 1)[1]  # last year's night is not this season's
+    assert c.get("/race.svg?id=%s" % mine[0]["id"]).status_code == 200
+    assert c.get("/player?name=Ann&season=nope").status_code == 404
+
+
+def test_the_season_command_sets_lists_and_removes(tmp_path, capsys):
+    db = str(tmp_path / "club.sqlite")
+    assert cli.main(["--db", db, "season", "add", "fall", "--first", "2026-09-01",
+                     "--last", "2026-12-31"]) == 0
+    assert cli.main(["--db", db, "season", "add", "odd", "--nights",
+                     "2026-09-07,2026-09-21"]) == 0
+    assert cli.main(["--db", db, "season", "add", "bad", "--first", "2026-13"]) == 1
+    assert cli.main(["--db", db, "season", "add", "bad", "--first", "2026-12-01",
+                     "--last", "2026-01-01"]) == 1
+    capsys.readouterr()
+    assert cli.main(["--db", db, "season", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "fall" in out and "odd" in out and "2 nights chosen" in out and "bad" not in out
+    assert cli.main(["--db", db, "season", "remove", "odd"]) == 0
+    assert cli.main(["--db", db, "season", "remove", "odd"]) == 1
+
+
+def test_python_m_club_runs_the_season_and_league_commands(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from hostenv import ROOT
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools"))
+    db = str(tmp_path / "club.sqlite")
+    for args in (["season", "add", "s", "--first", "2026-01-01", "--last", "2026-02-01"],
+                 ["season", "list"], ["league-keys"],
+                 ["league", "--folder", str(tmp_path / "lg"), "files"]):
+        p = subprocess.run([sys.executable, "-m", "club", "--db", db, *args], env=env,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+    p = subprocess.run([sys.executable, "-m", "club", "--db", db, "season", "list"], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert "2026-01-01..2026-02-01" in p.stdout
+    assert os.path.exists(tmp_path / "lg" / "league.acl")

@@ -1,0 +1,275 @@
+"""A league of clubs (issue 36) on existing engines: each club's Mosquitto bridges its boards'
+signed game messages to the league's Mosquitto, and the league service is the club's code
+(service.Club: the same door, schema, signatures, counters and store), a Club per club.
+
+    python -m club league-bridge --club NAME --league HOST:PORT --user U --password P
+        the club's broker's bridge (its conf.d/league-bridge.conf: restart the broker)
+    python -m club league-keys > NAME-keys.json       (at the club: its boards' keys)
+    python -m club league add-club NAME NAME-keys.json [--folder league]
+    python -m club league files [--folder league]     (the league broker's password file, ACL)
+    python -m club league serve --broker HOST:PORT [--http 8125] [--folder league]
+
+Topics: a club's <prefix>/<board>/game is bridged out (QoS 1) as league/<club>/<board>/game.
+The bridge's session is kept (cleansession false) and the club's broker queues what the link
+could not carry (max_queued_messages 0 in tools/club/mosquitto.conf: no bound but the disk)
+and keeps it across its restarts (persistence): a club offline for a week sends its games
+when the link is back, and each counts once (the board's counter and the game id, as at the
+club).
+
+Trust: the league checks every game with its board's own key (each club's registry, copied to
+the league by league-keys / add-club), not the bridge's word: a club's bridge account may
+only write under league/<club>/ (the league broker's ACL), and a game of a board the club
+did not register, or signed with another key, is refused at the league's door as at the
+club's. So a club cannot post another club's games, nor alter its own boards' games on the
+way.
+"""
+
+import json
+import logging
+import os
+import re
+import secrets
+import sys
+import threading
+
+from . import contract, page, ratings, season, web
+from .registry import mosquitto_hash, _write
+from .service import Club
+
+log = logging.getLogger("club")
+
+LEAGUE = "league"
+SERVICE = "league-service"  # the league service's MQTT account
+CLUB_NAME = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+
+
+def check_club(name):
+    if not CLUB_NAME.match(name or ""):
+        raise ValueError("a club's name is 1 to 24 letters, digits, - or _: not %r" % (name,))
+    return name
+
+
+def bridge_conf(club, host, port, user, password, prefix=contract.PREFIX, league=LEAGUE):
+    """The club broker's bridge to the league (Mosquitto's bridge settings)."""
+    check_club(club)
+    return "\n".join([
+        "# Written by python -m club league-bridge: do not edit.",
+        "connection league-%s" % club,
+        "address %s:%d" % (host, port),
+        "remote_clientid league-bridge-%s" % club,
+        "remote_username %s" % user,
+        "remote_password %s" % password,
+        "cleansession false",        # the link's session kept: nothing dropped at a reconnect
+        "start_type automatic",
+        "restart_timeout 1 30",      # back off from 1 s to 30 s while the league is away
+        "keepalive_interval 20",
+        "try_private false",
+        "notifications false",
+        "bridge_protocol_version mqttv311",
+        # the boards' games out, at QoS 1, renamed under the club's name
+        "topic +/game out 1 %s/ %s/%s/" % (prefix, league, club),
+        ""])
+
+
+def league_files(folder, clubs, service_password, league=LEAGUE):
+    """The league broker's password file and ACL: a bridge account per club (clubs: {name:
+    password}) that may write only its own league/<club>/+/game, and the service's."""
+    passwd = os.path.join(folder, "league.passwd")
+    acl = os.path.join(folder, "league.acl")
+    lines = ["%s:%s" % (SERVICE, mosquitto_hash(service_password))]
+    rules = ["user %s" % SERVICE, "topic read %s/+/+/game" % league,
+             "topic readwrite %s/_service/#" % league, ""]
+    for name, pw in sorted(clubs.items()):
+        lines.append("%s:%s" % (name, mosquitto_hash(pw)))
+        rules += ["user %s" % name, "topic write %s/%s/+/game" % (league, name), ""]
+    _write(passwd, "\n".join(lines) + "\n")
+    _write(acl, "\n".join(rules))
+    return passwd, acl
+
+
+class League:
+    """Every club's games: a Club (service.py) per club, its SQLite file in folder."""
+
+    def __init__(self, folder, league=LEAGUE):
+        self.folder = folder
+        os.makedirs(folder, exist_ok=True)
+        self.prefix = league
+        self.clubs = {}
+        for f in sorted(os.listdir(folder)):
+            if f.endswith(".sqlite") and CLUB_NAME.match(f[:-7]):
+                self.clubs[f[:-7]] = Club(os.path.join(folder, f), prefix="%s/%s"
+                                          % (league, f[:-7]))
+        self.connected = False
+        self.taken_over = None
+        self.dropped = 0  # on no club's topic
+        self.lock = threading.Lock()
+        self._ratings = None
+
+    def add_club(self, name, boards):
+        """A club and its boards' keys (league-keys' list: name, secret hex, unsigned)."""
+        check_club(name)
+        club = self.clubs.get(name)
+        if club is None:
+            club = self.clubs[name] = Club(os.path.join(self.folder, name + ".sqlite"),
+                                           prefix="%s/%s" % (self.prefix, name))
+        for b in boards:
+            club.registry.put(b["name"], bytes.fromhex(b["secret"]), bool(b.get("unsigned")))
+        return club
+
+    def _secrets(self):
+        path = os.path.join(self.folder, "secrets.json")
+        try:
+            with open(path) as f:
+                return json.load(f)
+        except FileNotFoundError:
+            return {"service": secrets.token_hex(16), "bridges": {}}
+
+    def _keep(self, got):
+        path = os.path.join(self.folder, "secrets.json")
+        fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(got, f)
+        os.replace(path + ".tmp", path)
+
+    def bridge_password(self, name):
+        """Club name's bridge password (made once, kept in the folder's secrets.json)."""
+        got = self._secrets()
+        pw = got["bridges"].setdefault(check_club(name), secrets.token_hex(16))
+        self._keep(got)
+        return pw
+
+    def service_password(self):
+        got = self._secrets()
+        self._keep(got)
+        return got["service"]
+
+    def files(self):
+        """The league broker's password file and ACL in the folder (league_files)."""
+        got = self._secrets()
+        for name in self.clubs:
+            got["bridges"].setdefault(name, secrets.token_hex(16))
+        self._keep(got)
+        return league_files(self.folder, got["bridges"], got["service"], self.prefix)
+
+    def subscriptions(self):
+        return [("%s/+/+/game" % self.prefix, 1)]
+
+    def handle(self, topic, payload):
+        """A bridged game: to its club's door ("new", "duplicate", ..., or "dropped")."""
+        parts = topic.split("/")
+        club = self.clubs.get(parts[1]) if len(parts) == 4 and parts[0] == self.prefix \
+            else None
+        if club is None:
+            with self.lock:
+                self.dropped += 1
+            log.warning("dropped a message on %s: no club of the league's", topic[:200])
+            return "dropped"
+        return club.handle(topic, payload)
+
+    def games(self):
+        """Every club's counted games (each with "club"), in the order the league got them."""
+        out = []
+        for name, club in self.clubs.items():
+            out += [dict(g, club=name) for g in club.store.games()]
+        out.sort(key=lambda g: g["received"])
+        return out
+
+    def changes(self):
+        return sum(c.store.changes() for c in self.clubs.values())
+
+    def ratings(self):
+        key = self.changes()
+        cached = self._ratings
+        if cached is None or cached[0] != key:
+            good, _ = page.sift(self.games())
+            cached = self._ratings = (key,) + ratings.rate(good)
+        return cached[1], cached[2]
+
+    def counts(self):
+        return {name: c.store.count() for name, c in self.clubs.items()}
+
+
+def club_keys(registry):
+    """A club's boards with their keys, for the league (league-keys): keep it private."""
+    out = []
+    for b in registry.boards():
+        known = registry.board(b["name"])
+        if known is not None:
+            out.append({"name": b["name"], "secret": known[0].hex(), "unsigned": bool(known[1])})
+    return out
+
+
+def keys_json(registry):
+    return json.dumps(club_keys(registry))
+
+
+def league_seasons(games):
+    """The league's seasons: one a year of the nights its games came in on."""
+    return season.default_seasons(sorted({g["night"] for g in games}))
+
+
+def make_app(league):
+    """The league's page (/: every club's games, the season's standings, the ratings) and
+    its data (/standings.json, /season.csv, /health.json)."""
+    from flask import Flask, Response, request
+
+    app = Flask("league")
+
+    def chosen_games():
+        games, _ = page.sift(league.games())
+        all_ = league_seasons(games)
+        want = request.args.get("season", "")[:40]
+        s = next((x for x in all_ if x["name"] == want), all_[0] if all_ else None)
+        return s, all_, (season.of_season(s, games) if s else [])
+
+    @app.get("/")
+    def home():
+        s, all_, games = chosen_games()
+        r, hist = league.ratings()
+        body = page.render("league.html", season=s, seasons=all_, clubs=league.counts(),
+                           standings=season.standings(games), rated=ratings.table_of(r, hist),
+                           dropped=league.dropped, connected=league.connected)
+        return Response(body, content_type="text/html; charset=utf-8")
+
+    @app.get("/standings.json")
+    def standings_json():
+        s, _, games = chosen_games()
+        r, hist = league.ratings()
+        return Response(json.dumps({"season": s, "clubs": league.counts(),
+                                    "standings": season.standings(games),
+                                    "ratings": ratings.table_of(r, hist)}),
+                        content_type="application/json")
+
+    @app.get("/season.csv")
+    def season_csv():
+        _, _, games = chosen_games()
+        return Response(web.season_csv(games), content_type="text/csv; charset=utf-8")
+
+    @app.get("/health.json")
+    def health():
+        return Response(json.dumps({"clubs": league.counts(), "dropped": league.dropped,
+                                    "connected": league.connected}),
+                        content_type="application/json")
+
+    return app
+
+
+def serve(folder, broker, bind, port, client_id="league"):
+    """The league service: MQTT intake (service.connect) and its page, until SIGTERM."""
+    import signal
+    from .service import connect
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s",
+                        stream=sys.stderr)
+    lg = League(folder)
+    httpd = web.Server(make_app(lg), bind, port)
+    host, _, p = broker.partition(":")
+    client = connect(lg, host, int(p or 1883), client_id, SERVICE, lg.service_password())
+    print("ready http %d" % httpd.server_address[1], flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=httpd.shutdown,
+                                                              daemon=True).start())
+    try:
+        httpd.serve_forever()
+    finally:
+        client.loop_stop()
+        httpd.server_close()
+    return 0
