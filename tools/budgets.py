@@ -104,7 +104,11 @@ HEAPS = {
     "mpy_game": (96, 0, "test_board_mp: tools/bench/mp_board.py from .mpy, one game"),
     "source_game": (139, 0, "test_board_mp: mp_board.py from source (make dev; path-dependent:"
                             " 126-139 KB at five checkouts)"),
-    "esp32_game": (125, ESP32_GAME / heap_ratio("game from .mpy"),
+    # (0.7.0: the run with the page's server refused, test_board_mp's short-of-memory one,
+    # failed at 145k and 148k and passed at 152k with the Match in its parts, the App's
+    # commands, the page's and the publisher's parts and the power states: need taken as
+    # 152 / 1.15; the game alone as before. Issue 34: find and cut what grew.)
+    "esp32_game": (132, ESP32_GAME / heap_ratio("game from .mpy"),
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),
     "pico_w_page": (209, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
@@ -120,7 +124,9 @@ HEAPS = {
     "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and its clients (4 when "
                          "measured), game after game, beside the image"),
     "soak": (132, 0, "test_endurance (and make soak): mp_soak.py, 500 games from .mpy"),
-    "starve": (132, 0, "test_board_starve: mp_starve.py, its clean run (8 KB beside the app)"),
+    "starve": (153, 0, "test_board_starve: mp_starve.py, its clean run (8 KB beside the app; "
+                       "0.7.0: failed at 152k and 160k, passed at 176k: need taken as 176 / "
+                       "1.15, issue 34)"),
     "stats": (124, 0, "test_board_stats: mp_stats.py, the statistics pages from .mpy"),
     "history": (95, 0, "test_history: mp_history.py, a game recorded from .mpy"),
     "core": (103, 0, "make test-mp (run_mp.py): each host_tests/both module from source (the "

@@ -25,7 +25,7 @@ from blockdev import RamBlocks
 def main(path, keyhex, flash_kb):
     import slots
     from ota.hmac import hmac
-    from ota.install import install
+    from ota.install import UpdateError, install
 
     key = bytes([int(keyhex[i:i + 2], 16) for i in range(0, 64, 2)])
     block = 4096
@@ -86,8 +86,13 @@ def main(path, keyhex, flash_kb):
     print("SLOT_BYTES %d" % (empty - free()))
     print("FREE_BYTES %d" % empty)
     slots.confirm(files)  # and a second slot beside it (the most a board holds: two trees)
-    with open(path, "rb") as f:
-        install(f, files, key=key, board="rp2040", running="0.0.1", keep=0)
+    try:
+        with open(path, "rb") as f:
+            install(f, files, key=key, board="rp2040", running="0.0.1", keep=0)
+    except UpdateError as e:  # no room for a second slot: said, as -1 free
+        row("a second slot on a %d KB littlefs: refused (%s)" % (flash_kb, e), -1, "B")
+        print("TWO_SLOTS_FREE -1")
+        return
     row("left free on a %d KB littlefs with two slots" % flash_kb, free(), "B")
     print("TWO_SLOTS_FREE %d" % free())
 
