@@ -1,8 +1,8 @@
-"""The journal's events: their byte codes and sizes, the game's constants, and peg().
+"""The journal's events: their byte codes and sizes, the game's constants.
 
 The bottom of the engine: match.py, journal.py (whose apply() applies an event) and
-pegging.py import these names; this module imports none of them (no import circle). peg()
-is here because every handler pegs.
+pegging.py import these names; this module imports none of them (no import circle). Pegging
+points is the Rules' (rules.py: points()).
 
 A journal is a bytearray of events; a played card is its own byte (0..51), the other events
 start with a code byte >= 0x40 whose low bits carry a seat or side, some with payload bytes.
@@ -90,39 +90,6 @@ def say(table, k, args=()):
 def show_points_ok(points):
     """True if a hand or crib can count this many points (0..29 but never 19, 25, 26, 27)."""
     return 0 <= points <= HAND_MAX and points != 19 and not 25 <= points <= 27
-
-
-def peg(self, side, pts, why):
-    # Move side's pegs pts forward (the back peg to the old score); the first side to reach the
-    # target wins at once, whatever the phase.
-    if pts <= 0:
-        return
-    self.got = pts
-    self.back[side] = self.score[side]
-    self.score[side] += pts
-    self.last_side = side
-    self.last_points = pts
-    self.last_why = why
-    if self.score[side] < self.target:
-        return
-    # The game is over: the result counts by the best losing score against the skunk lines.
-    self.phase = OVER
-    self.winner = side
-    self.turn = -1
-    self.crib_next = False
-    best = 0
-    for s in range(self.sides):
-        if s != side and self.score[s] > best:
-            best = self.score[s]
-    if self.double_line and best < self.double_line:
-        self.result = DOUBLE_SKUNK
-        self.games[side] += self.double_games
-    elif self.skunk_line and best < self.skunk_line:
-        self.result = SKUNK if self.target == 121 else LURCH
-        self.games[side] += self.skunk_games
-    else:
-        self.result = WIN
-        self.games[side] += 2 if self.mode == ACC else 1
 
 
 def size(b, i, players):
