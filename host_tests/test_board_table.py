@@ -1,0 +1,62 @@
+"""Issue 35's board items (the second table's findings): a rule changed at a game's end
+applies to the game OK starts (12), one OK starts the next game after a game won on a card,
+a go or the crib's last card (16), and the updater's one-time note (issue 31)."""
+
+from boardkit import board, peg_out, play_game
+from board.menu import MENU_ITEMS
+from cribbage import match as M
+from test_board_life import kept
+
+
+# --- 16. one OK starts the next game, however the game was won ----------------------------
+
+
+def test_one_ok_starts_the_next_game_after_a_win_on_a_card_or_the_crib():
+    won_on = set()
+    for seed in (3, 4):  # seed 3: won on the crib's fourth card, 4: on a card in the play
+        hw, app, f = board()
+        calls = play_game(hw, app, f, seed)  # (no OK pressed after the winning entry)
+        assert app.m.phase == M.OVER
+        won_on.add(calls[-1][0])
+        f.press("#")
+        assert app.m.phase == M.DEAL and app.m.score == [0, 0], (seed, app.err)
+    assert won_on == {"show", "play"}
+
+
+def test_the_habit_ok_after_a_card_that_did_not_win_is_still_ignored():
+    hw, app, f = board()
+    f.press("#5C#")  # the starter goes in with its suit; the OK after it does nothing
+    assert app.m.phase == M.PLAY and app.m.events == 2 and app.err is None
+
+
+# --- 12. a rule changed at a game's end applies to the game OK starts ----------------------
+
+
+def set_in_menu(f, app, name, value):
+    """A setting set in the menu (then the menu left), as a player does."""
+    f.press("D" + "A" * MENU_ITEMS.index(name))
+    f.press(str(value) + "#")
+    f.press("*")
+    assert app.cfg.get(name) == value, app.err
+
+
+def test_a_rule_changed_at_the_games_end_applies_to_the_game_ok_starts():
+    hw, app, f = board(display=True)
+    peg_out(f, app)
+    assert app.m.phase == M.OVER and not app.m.muggins_on
+    set_in_menu(f, app, "muggins", 1)
+    set_in_menu(f, app, "players", 3)
+    f.press("#")  # OK: the next game, with the rules as they are now
+    m = app.m
+    assert m.phase != M.OVER and m.muggins_on and m.players == 3 and m.score == [0, 0, 0]
+    assert len(kept(app.store)) == 1  # the finished game went to the history first
+
+
+def test_a_setting_that_is_no_rule_leaves_the_next_game_as_it_was():
+    hw, app, f = board(display=True)
+    peg_out(f, app)
+    set_in_menu(f, app, "bright", 160)
+    f.press("#")
+    m = app.m
+    # the games won kept (a double skunk: 3), the finished game in the history
+    assert m.phase == M.DEAL and sum(m.games) == 3 and len(kept(app.store)) == 1
