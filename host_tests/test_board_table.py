@@ -2,8 +2,12 @@
 applies to the game OK starts (12), one OK starts the next game after a game won on a card,
 a go or the crib's last card (16), and the updater's one-time note (issue 31)."""
 
-from boardkit import board, peg_out, play_game
+from boardkit import Fingers, board, peg_out, play_game
+from board.app import App
 from board.menu import MENU_ITEMS
+from board.modes import CALL
+from boards.fake import build
+from boards.ramfs import RamFs
 from cribbage import match as M
 from test_board_life import kept
 
@@ -60,3 +64,36 @@ def test_a_setting_that_is_no_rule_leaves_the_next_game_as_it_was():
     m = app.m
     # the games won kept (a double skunk: 3), the finished game in the history
     assert m.phase == M.DEAL and sum(m.games) == 3 and len(kept(app.store)) == 1
+
+
+# --- issue 31's leftovers: the loader's note said once at boot, every fault counted --------
+
+
+NOTE = "update to 0.7.0 failed (it hung: watchdog): back to 0.6.0"
+
+
+def test_the_loaders_note_is_said_on_the_display_at_boot():
+    hw = build("/data", display=True, fs=RamFs())
+    hw["note"] = NOTE  # what firmware/main.py puts there: slots.note() (test_ota_boot.py)
+    app = App(hw)
+    app.boot()
+    assert app.err == NOTE and app.view.error_at >= 0  # the LEDs flash red too
+    assert "back to 0.6.0" in hw["display"].shown  # (the message wrapped on its lines)
+    Fingers(hw, app).press("7#")  # the next entry: the note has been said
+    assert app.err is None and app.m.score == [7, 0]
+
+
+def test_the_trial_sees_every_fault_the_app_recovers_from():
+    from ota import trial
+
+    hw, app, f = board(display=True)
+    n0 = app.fault
+    app.apply((CALL, boom))  # a fault in an entry: App.recover restores the game, says so
+    assert app.err.startswith("fault")
+    f.press("7#")  # the next entry: the fault's message is gone from the line
+    assert app.err is None and app.m.score == [7, 0]
+    assert trial.fault(app, n0) == "1 faults"  # the trial (looking every 250 ms) still sees it
+
+
+def boom():
+    raise RuntimeError("a fault")
