@@ -97,3 +97,18 @@ def test_the_trial_sees_every_fault_the_app_recovers_from():
 
 def boom():
     raise RuntimeError("a fault")
+
+
+# --- 14. "play" is the play's points everywhere; points pegged by hand their own total -----
+
+
+def test_tools_history_says_the_plays_points_and_those_pegged_by_hand_apart():
+    import history as tool  # tools/history.py
+
+    side = {"name": "Red", "score": 121, "won": True, "hand": 10, "crib": 3, "play": 4,
+            "pegged": 100}
+    other = dict(side, name="Blue", score=40, won=False, pegged=0)
+    g = {"game": 1, "players": 2, "target": 121, "result": "win", "deals": 2, "summary": True,
+         "by_side": [side, other]}
+    line = tool.table([g])[0]
+    assert "Red 121* (10/3/4 +100 pegged)" in line and "Blue 40 (10/3/4)" in line, line
