@@ -112,3 +112,29 @@ def test_tools_history_says_the_plays_points_and_those_pegged_by_hand_apart():
          "by_side": [side, other]}
     line = tool.table([g])[0]
     assert "Red 121* (10/3/4 +100 pegged)" in line and "Blue 40 (10/3/4)" in line, line
+
+
+# --- 15. one OK pegs both hands, or neither --------------------------------------------------
+
+
+def test_a_fault_between_the_two_hands_one_ok_pegs_takes_both_back(monkeypatch):
+    from test_board_entry import played_show
+
+    hw, app, f = played_show()  # Blue's hand (the pone's) and Red's, filled in from the play
+    events = app.m.events
+    real = M.Match.show
+    calls = []
+
+    def show(m, cards):  # the first hand goes in, then a fault before the second
+        got = real(m, cards)
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError()
+        return got
+
+    monkeypatch.setattr(M.Match, "show", show)
+    f.press("#")
+    assert app.err.startswith("fault") and app.m.events == events  # neither hand pegged
+    monkeypatch.setattr(M.Match, "show", real)
+    f.press("#")  # one OK again: both hands
+    assert app.err is None and app.m.events == events + 2 and app.m.crib_next
