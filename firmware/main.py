@@ -17,6 +17,7 @@ try:
     from board_config import build  # the board's module (firmware/boards/), named in one line
 
     hw = build()
+    hw["note"] = slots.note()  # a rolled-back update, said once on the display (or None)
 
     from board.tasks import run  # (after the hardware: its imports use the heap)
 

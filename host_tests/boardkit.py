@@ -74,10 +74,8 @@ def play_game(hw, app, f, seed):
     f.press("#")  # the first deal: the chosen player (seat 0) deals
     while True:
         m = app.m
-        if m.phase == M.OVER:
-            if app.e.quick:  # won by a card or the crib as typed: an OK now is a habit,
-                f.press("#")  # ignored (pressed here: the caller's next OK is a real one)
-            return calls
+        if m.phase == M.OVER:  # (won by a card, a go or the crib as typed: the next OK
+            return calls  # is no habit, it starts the next game: issue 35 item 16)
         if m.phase == M.DEAL:
             f.press("#")  # (right after the crib went in as typed, a habit: ignored)
             if m.phase != M.DEAL:

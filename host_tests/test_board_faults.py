@@ -190,6 +190,8 @@ def play(hw, app, seed, traps=(), expect="fault", lose=True, limit=3000):
         if entries % 9 == 0:
             keys = "UR" + keys  # hold * then hold # first: undo, redo
         for name in keys:
+            if app.m.phase == M.OVER:  # (won on a card: the OK typed after it would start
+                break  # the next game, issue 35 item 16)
             before = sum(t.fired for t in traps)
             state_before = app.m.state()
             if name in "UR":

@@ -210,17 +210,19 @@ def test_statistics_per_side_from_known_records():
     assert (red[stats.GAMES], red[stats.WINS], red[stats.SKUNKS]) == (4, 2, 0)
     assert (blue[stats.GAMES], blue[stats.WINS], blue[stats.SKUNKS]) == (4, 2, 2)
     assert (red[stats.HANDS], red[stats.HAND], red[stats.CRIBS], red[stats.CRIB]) == (3, 58, 1, 6)
-    assert (red[stats.DEALS], red[stats.PLAY], red[stats.BEST], red[stats.N28]) == (4, 6, 28, 1)
+    assert (red[stats.DEALS], red[stats.PLAY], red[stats.BEST], red[stats.N28]) == (4, 2, 28, 1)
+    assert red[stats.PEGGED] == 4  # ("play" is the play's points: those pegged by hand apart)
     assert (blue[stats.HANDS], blue[stats.HAND], blue[stats.DEALS], blue[stats.PLAY]) == (
-        3, 36, 4, 1 + 6 + 65)
+        3, 36, 4, 1)
+    assert blue[stats.PEGGED] == 6 + 65  # (pegged by hand: not the play's, issue 35 item 14)
     assert stats.lines(t, RED) == ["Red won 2/4", "skunk 0 best 28", "hand avg 19.3",
-                                   "crib avg 6.0", "play avg 1.5", "28s 1 29s 0"]
+                                   "crib avg 6.0", "play+peg 1.5", "28s 1 29s 0"]
     assert stats.lines(t, BLUE) == ["Blue won 2/4", "skunk 2 best 16", "hand avg 12.0",
-                                    "crib avg 2.0", "play avg 18.0"]
+                                    "crib avg 2.0", "play avg 0.3", "pegged avg 17.8"]
     assert stats.lines(t, 2) == ["Green: no games"]
     assert stats.lines(stats.tally(Storage("/empty", RamFs())), RED) == ["Red: no games"]
     for side in range(6):  # the display's width, whatever the numbers (six-card, five-card)
-        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64] * 2] * 6  # (64 games at most)
+        t = [[64, 64, 64, 1, 29, 1, 29, 1, 121, 29, 64, 64, 121] * 2] * 6  # (64 games at most)
         assert all(len(line) <= 16 for line in stats.lines(t, side))
         for cards in (6, 5):  # a display page each: 6 lines at most under its header
             assert 5 <= len(stats.lines(t, side, cards)) <= 6

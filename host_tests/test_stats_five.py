@@ -17,7 +17,7 @@ from cribbage.match import Match, LURCH
 from test_history import DETAIL, MAX_BYTES, kept, v1_record
 from test_summary import known_game, RED, BLUE
 
-KIND = 12  # the counters of one kind (six-card at 0, five-card at 12: board/stats.py)
+KIND = 13  # the counters of one kind (six-card at 0, five-card at 13: board/stats.py)
 N = 2 * KIND
 
 
@@ -124,12 +124,12 @@ def test_a_side_that_played_both_kinds_gets_each_kind_apart():
     assert [history.cards(r) for r in kept(st)] == [6, 5]
     t = stats.tally(st)
     assert stats.lines(t, RED, 6) == ["Red won 1/1", "skunk 0 best 28", "hand avg 19.3",
-                                      "crib avg 6.0", "play avg 1.7", "28s 1 29s 0"]
+                                      "crib avg 6.0", "play+peg 1.7", "28s 1 29s 0"]
     # the five-card game: no hands shown (pegged by hand), one deal: 65 pegged
     assert stats.lines(t, RED, 5) == ["Red 5-card", "won 1/1", "lurch 1 best 0",
-                                      "hand avg -", "crib avg -", "play avg 65.0"]
+                                      "hand avg -", "crib avg -", "play+peg 65.0"]
     assert stats.lines(t, BLUE, 5) == ["Blue 5-card", "won 0/1", "lurch 0 best 0",
-                                       "hand avg -", "crib avg -", "play avg 3.0"]  # three
+                                       "hand avg -", "crib avg -", "play+peg 3.0"]  # three
     assert stats.lines(t, RED) == stats.lines(t, RED, 6) + stats.lines(t, RED, 5)  # for last
     st = Storage("/data", RamFs())  # five-card games only: no six-card lines at all
     history.add(st, five, S.dumps(five, DETAIL))
@@ -150,9 +150,9 @@ def test_a_history_of_earlier_firmware_is_six_card_games():
     assert [history.cards(x) for x in kept(_File(old))] == [6, 6, 6]
     assert all(not any(c[KIND:]) for c in t)
     assert stats.lines(t, RED) == ["Red won 2/3", "skunk 0 best 28", "hand avg 19.3",
-                                   "crib avg 6.0", "play avg 1.7", "28s 1 29s 0"]
+                                   "crib avg 6.0", "play+peg 1.7", "28s 1 29s 0"]
     assert stats.lines(t, BLUE) == ["Blue won 1/3", "skunk 1 best 16", "hand avg 12.0",
-                                    "crib avg 2.0", "play avg 2.3"]
+                                    "crib avg 2.0", "play avg 0.3", "pegged avg 2.0"]
 
 
 def test_the_csv_says_which_game_each_row_is_in_its_last_column():

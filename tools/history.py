@@ -77,7 +77,8 @@ LEGEND = (
      "crib null when not shown)"),
 )
 TABLE_LEGEND = ("a game a line: number, players, game, result, deals, then each side's "
-                "final score (* the winner) and (hand/crib/play) points")
+                "final score (* the winner) and (hand/crib/play) points, +N pegged: "
+                "points pegged by hand")
 
 
 def legend_lines():
@@ -117,12 +118,15 @@ def csv_rows(gs):
 
 
 def table(gs):
-    """The printed lines: a game a line, each side as name score (hand/crib/play)."""
+    """The printed lines: a game a line, each side as name score (hand/crib/play), and
+    +N pegged: the points it pegged by hand (not the play's: "play" as the CSV and the club
+    mean it)."""
     out = []
     for g in gs:
         parts = []
         for s in g["by_side"]:
-            detail = (" (%d/%d/%d)" % (s["hand"], s["crib"], s["play"] + s["pegged"])
+            detail = (" (%d/%d/%d%s)" % (s["hand"], s["crib"], s["play"],
+                                          " +%d pegged" % s["pegged"] if s["pegged"] else "")
                       if g["summary"] else "")
             parts.append("%s %d%s%s" % (s["name"], s["score"], "*" if s["won"] else "", detail))
         out.append("%3d  %d players to %d%s, %s in %d deals: %s" % (

@@ -90,8 +90,10 @@ class App:
         self.text = None  # the display's text as last drawn (None: draw it again)
         self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
-        self.note = None  # what happened at boot to a file it could not read
+        self.note = None  # what happened at boot to a file it could not read, or the loader's
         self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
+        self.fault = 0  # faults handled (recover): ota/trial.py counts them (a name the app
+        # has already: the module board.fault's, one interned name fewer than "faults")
         # the attributes it can fill in only once the hardware is checked and the files read:
         # their places now, their values below
         for name in ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer",
@@ -109,6 +111,9 @@ class App:
         self.keys = keys
         self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
         cfg, game, self.note = boot.open_files(self.store, settings_loads, M.loads)
+        said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
+        if said:
+            self.note = said + "; " + self.note if self.note else said
         self.cfg = cfg or Settings()
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
                                  self.cfg.get("limit"))
@@ -120,7 +125,7 @@ class App:
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
         follow(self)
-        if self.note:  # said on the display, and the LEDs flash red
+        if self.note:  # said on the display (once: the loader's file is gone), the LEDs flash
             self.refuse(self.note)
             self.view.error_at = self.clock()
 
@@ -272,6 +277,7 @@ class App:
         so. The typed entry stays as it was (board/fault.py says how), unless the last thing
         said was a fault too. If even that runs out of memory, say the least, and step()
         restores the game before the next entry."""
+        self.fault += 1  # (first: the trial sees every fault, however this one ends)
         try:
             gc.collect()
             self.counting = -1  # (the display counts a hand only once the View says so)

@@ -43,6 +43,8 @@ _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; vers
 #   web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
 #   broker       optional: a function -> the club's MQTT broker ({"host", "port", "prefix",
 #                "board"}: boards/wifi.py's broker()) or None; with net, board/publish.py
+#   note         optional: what the loader has to say once (firmware/main.py puts slots.note()
+#                here: an update rolled back), said on the display at boot, or None
 #
 # A host's own handles go under keys starting "fake_" or "sim_" (the fake board's matrix and
 # buttons, the simulator's key feed): the app leaves them alone. Any other key the app does not
@@ -50,7 +52,7 @@ _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; vers
 #
 HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "display", "sleep_ms",
            "storage_dir", "fs", "watchdog", "net", "web_port", "web_host", "broker",
-           "power")
+           "power", "note")
 
 
 def check_hw(hw):

@@ -117,9 +117,9 @@ def do(app, fn, *args):
         if m.events != n:  # went in all the same, the entry went with it
             e.clear()
         raise
-    quick = e.quick  # (a card or go that went in as typed: the next OK is a habit)
-    e.clear()
-    e.quick = quick
+    quick = e.quick  # (a card or go that went in as typed: the next OK is a habit; not
+    e.clear()  # once it won the game: no entry is left for the OK to be meant for, it
+    e.quick = quick and m.phase != M.OVER  # starts the next game)
     app.mode = NORMAL
     app.msg = message("")
     if m.last_side >= 0 and pts:
@@ -161,9 +161,20 @@ def deal(app, fn, *args):
 
 def next_game(app):
     """NEXT_GAME: the game is over, OK starts the next (the finished one recorded first: a
-    power cut before the game's save records it once)."""
-    record(app)
+    power cut before the game's save records it once). A rule changed since the game began
+    (the settings' first RULES names, and cards) applies to it: then it is a new game with
+    the new rules, as the menu's (start: games won from 0, A picks the dealer)."""
     m = app.m
+    c = app.cfg
+    five = c.get("cards") == 5
+    if (m.players != (2 if five else c.get("players"))
+            or m.target != (61 if five else c.get("game"))
+            or m.muggins_on != bool(c.get("muggins"))
+            or (m.skunk_line != 0) != bool(c.get("skunk"))
+            or m.mode != c.get("match") or m.settings()[2] >> 4 & 3 != c.get("deal")
+            or m.cards() != (5 if five else 6)):
+        return start(app)
+    record(app)
     if not do(app, m.next_game):
         return False
     if m.next_dealer < 0:  # the players cut for deal (settings: deal)

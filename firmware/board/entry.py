@@ -133,13 +133,13 @@ def show_two(m, first, second):
     """The pone's hand, then the dealer's unless the pone's won: both go in, or neither (a
     fault in the second takes the first back). Returns the points both pegged."""
     before = m.mark()
-    pts = m.show(first)
-    if m.phase == M.SHOW:
-        try:
+    try:  # (a fault after the first went in, before the second: the first back too)
+        pts = m.show(first)
+        if m.phase == M.SHOW:
             pts += m.show(second)
-        except Exception:  # noqa: BLE001  (the app says it: nothing changed)
-            m.rollback(before)
-            raise
+    except Exception:  # noqa: BLE001  (the app says it: nothing changed)
+        m.rollback(before)
+        raise
     return pts
 
 

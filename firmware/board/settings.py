@@ -2,8 +2,9 @@
 
 The game's own rules (players, 61/121, muggins, skunk lines, the match mode: the first RULES
 names) are copied into each new game and saved inside it by the engine; changing them here
-applies from the next new game. Each setting: (name, default, lowest, highest, step) -- the
-menu walks this table; its help line is in board/menutext.py (display only).
+applies from the next game (OK at a game's end, or a new game: board/commands.py). Each
+setting: (name, default, lowest, highest, step) -- the menu walks this table; its help line
+is in board/menutext.py (display only).
 
 match: 0 single games (games won add up, as on earlier firmware), 1 best of 3, 2 best of 5,
 3 ACC game points (cribbage.match SINGLE, BEST_OF_3, BEST_OF_5, ACC).

@@ -5,7 +5,9 @@ for one side (at most 16 characters each, board/screen.py).
     t = tally(app.store)      # one list of counters per side seen (T_* below): the six-card
                               # games' at 0.._N-1, the five-card games' at _N + the same
     lines(t, side)            # 5 lines (6 with 28s or 29s): "Red won 7/12", "skunk 1 best 24",
-                              # "hand avg 8.1", "crib avg 4.6", "play avg 3.2", "28s 1 29s 0";
+                              # "hand avg 8.1", "crib avg 4.6", "play avg 3.2", "28s 1 29s 0",
+                              # "pegged avg 1.0" (a side that pegged points by hand; with a 28s
+                              # line, "play+peg 4.2" in place of "play avg": 6 lines a page);
                               # then, if the side played five-card cribbage, its 6 lines
     lines(t, side, 6)         # the six-card games' lines only ([] if none), a display page;
     lines(t, side, 5)         # the five-card games': "Red 5-card", "won 2/3", "lurch 0 best
@@ -13,8 +15,12 @@ for one side (at most 16 characters each, board/screen.py).
 Six-card and five-card games are counted apart, each kind as if the other were not there: a
 five-card hand is three cards and its game goes to 61, so an average (or a win rate) over
 both kinds would describe neither. Averages: a hand's points per hand shown, the crib's per
-crib, the play's (its cards and go, and points pegged by hand: the play when its cards are
-not entered) per deal; from the games whose record has the summary (records of earlier
+crib, the play's (its cards and go: "play" means the same on the board, the page's CSV, the
+club and tools/history.py) per deal, and the points pegged by hand (a number typed, a +1
+button: the play when its cards are not entered, or anything else) per deal, on their own
+line, "pegged", only for a side that pegged any (a record's summary always kept them apart:
+records of every firmware are read right; on a crowded page, "play+peg" says both, named);
+from the games whose record has the summary (records of earlier
 firmware and games recorded when memory was short count for games, wins and skunks only;
 records of earlier firmware are six-card games). Loaded for the menu: reads the file a record
 at a time, by name (board/record.py, and the summary's module under it: both dropped after).
@@ -37,11 +43,12 @@ HAND = const(4)
 CRIBS = const(5)
 CRIB = const(6)
 DEALS = const(7)    # deals (with the summary), and the play's points in them
-PLAY = const(8)
+PLAY = const(8)     # the play's points (its cards and go)
 BEST = const(9)
 N28 = const(10)
 N29 = const(11)
-_N = const(12)     # counters of one kind of game: the five-card games' follow at _N
+PEGGED = const(12)  # points pegged by hand (per deal, as the play's)
+_N = const(13)     # counters of one kind of game: the five-card games' follow at _N
 
 
 class _Tally:
@@ -74,7 +81,8 @@ class _Tally:
                 c[i + CRIBS] += g.cribs
                 c[i + CRIB] += g.crib
                 c[i + DEALS] += g.deals
-                c[i + PLAY] += g.play + g.pegged
+                c[i + PLAY] += g.play
+                c[i + PEGGED] += g.pegged
                 c[i + BEST] = max(c[i + BEST], g.best)
                 c[i + N28] += g.n28
                 c[i + N29] += g.n29
@@ -122,6 +130,11 @@ def lines(t, side, cards=0):
                "hand avg " + _avg(c[HAND], c[HANDS]),
                "crib avg " + _avg(c[CRIB], c[CRIBS]),
                "play avg " + _avg(c[PLAY], c[DEALS])]
+        if c[PEGGED]:  # (a page holds 6 lines: with the 28s' line, one line says both, named)
+            if c[N28] or c[N29]:
+                out[4] = "play+peg " + _avg(c[PLAY] + c[PEGGED], c[DEALS])
+            else:
+                out.append("pegged avg " + _avg(c[PEGGED], c[DEALS]))
         if c[N28] or c[N29]:
             out.append("28s %d 29s %d" % (c[N28], c[N29]))
     if c[_N + GAMES] and cards != 6:  # (a 28 or a 29, in a five-card crib: its best)
@@ -131,5 +144,6 @@ def lines(t, side, cards=0):
                 "lurch %d best %d" % (c[SKUNKS], c[BEST]),
                 "hand avg " + _avg(c[HAND], c[HANDS]),
                 "crib avg " + _avg(c[CRIB], c[CRIBS]),
-                "play avg " + _avg(c[PLAY], c[DEALS])]
+                "play avg " + _avg(c[PLAY], c[DEALS]) if not c[PEGGED] else  # (6 lines: the
+                "play+peg " + _avg(c[PLAY] + c[PEGGED], c[DEALS])]  # page has no 7th)
     return out

@@ -14,10 +14,10 @@ STEP_MS = const(250)
 
 def fault(app, n0):
     """What the app says of a fault it has handled since the trial began (an exception in an
-    entry, a frame or a task: App.recover), or None. An app that counts them (app.faults)
-    is read by its count; else by its message line, a fault's "fault (...)" (board/fault.py),
-    looked at every STEP_MS."""
-    n = getattr(app, "faults", None)
+    entry, a frame or a task: App.recover), or None. An app that counts them (app.fault,
+    an int) is read by its count; else by its message line, a fault's "fault (...)"
+    (board/fault.py), looked at every STEP_MS."""
+    n = getattr(app, "fault", None)
     if n is not None:
         return "%d faults" % (n - n0) if n != n0 else None
     e = app.err
@@ -26,7 +26,7 @@ def fault(app, n0):
 
 async def watch(app, reset=None, files=None):
     """The trial's task (forever). reset: what restarts the board (machine.reset)."""
-    n0 = getattr(app, "faults", None)
+    n0 = getattr(app, "fault", None)
     t0 = app.clock()
     while slots.trial is not None:
         why = fault(app, n0)

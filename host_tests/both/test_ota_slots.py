@@ -122,12 +122,12 @@ class _TrialApp:
         self.clock = lambda: self.t[0]
         self.err = "game unreadable (empty file): starting afresh"  # (a note: no fault)
         if counts:
-            self.faults = 3
+            self.fault = 3  # (App's count: board/app.py, a name the board has interned)
 
     def recover(self, e):
         self.err = "fault (%s %s): the game is kept" % (type(e).__name__, e)
-        if hasattr(self, "faults"):
-            self.faults += 1
+        if hasattr(self, "fault"):
+            self.fault += 1
 
 
 def _watch(files, app, until_ms, fault_at=-1):

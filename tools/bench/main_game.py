@@ -162,7 +162,8 @@ def game(argv):
                     if m.crib_next:
                         for i in range(4 * n, 4 * n + 4):
                             now = card(deck[i], now)
-                    now = press(35, now)
+                    if m.phase != 4:  # (after a crib that won: OK starts the next game)
+                        now = press(35, now)
                 if web:  # let the server push the change (it looks every 150 ms), the pages read
                     await asyncio.sleep_ms(160 if m.phase == 3 else 0)
                 gc.collect()
