@@ -119,3 +119,23 @@ def test_the_table_forbids_what_points_up():
     assert target("board.tasks", set(rows)) == THE_COMPOSER
     assert libraries() == {"microdot", "umqtt", "ssd1306"}
     assert part_of("board/tasks.py") == THE_COMPOSER and part_of("board/app.py") == "board/"
+
+
+def test_every_folder_says_what_it_holds():
+    """Each folder of code (firmware/, tools/, host_tests/ and below) has a README.md, or an
+    __init__.py whose docstring says what it holds."""
+    silent = []
+    for top in ("firmware", "tools", "host_tests"):
+        for folder, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
+            if not any(f.endswith((".py", ".html", ".json", ".pyi", ".svg")) for f in files):
+                continue
+            if "README.md" in files:
+                continue
+            init = os.path.join(folder, "__init__.py")
+            if os.path.exists(init):
+                with open(init) as f:
+                    if ast.get_docstring(ast.parse(f.read())):
+                        continue
+            silent.append(os.path.relpath(folder, ROOT))
+    assert silent == []
