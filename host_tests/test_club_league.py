@@ -118,12 +118,17 @@ def test_a_clubs_games_reach_the_league_once_through_drops_and_restarts(tmp_path
             assert g["club"] == "north" and {k: g[k] for k in ("id", "seats", "game")} == \
                 {k: v for k, v in club.store.game(g["id"]).items()
                  if k in ("id", "seats", "game")}
-        assert lg.ratings()[0] == club.ratings()[0]
-        assert season.standings(lg.games()) == season.standings(club.store.games())
+        # the league's players are the club's, qualified by the club (league.who())
+        assert lg.ratings()[0] == {n + "@north": v for n, v in club.ratings()[0].items()}
+        year = lg.tally.seasons()[0]
+        assert lg.standings(year) == season.standings(
+            [dict(g, seats=[dict(s, name=s["name"] and s["name"] + "@north")
+                            for s in g["seats"]]) for g in club.store.games()])
+        assert lg.standings(year) == season.standings(lg.counted())  # == from scratch
         assert lg.dropped == 0 and north.dropped == 0
         # the league's page shows them
         page = league.make_app(lg).test_client().get("/").get_data(as_text=True)
-        assert "north 10 games" in page and "Ann" in page and "Ratings" in page
+        assert "north 10 games" in page and "Ann@north" in page and "Ratings" in page
     finally:
         for c in clients:
             c.disconnect()
