@@ -317,36 +317,36 @@ def make_app(league):
 
     app = Flask("league")
 
+    def year(y):
+        return {"name": y, "first": y + "-01-01", "last": y + "-12-31", "nights": None}
+
     def chosen():
-        """The season asked for (?season=, a year; default the newest), the seasons, and
-        its standings (the tally's: counted as each game came)."""
-        names = league.tally.seasons()
-        all_ = [{"name": y, "first": y + "-01-01", "last": y + "-12-31", "nights": None}
-                for y in names]
-        want = request.args.get("season", "")[:40]
-        s = next((x for x in all_ if x["name"] == want), all_[0] if all_ else None)
-        return s, all_, (league.standings(s["name"]) if s else [])
+        """The tally at one moment (Tally.view) for the season asked for (?season=, a
+        year; default the newest): counted as each game came, never recomputed here."""
+        v = league.tally.view(request.args.get("season", "")[:40])
+        return v, (year(v["season"]) if v["season"] else None), [year(y) for y in
+                                                                 v["seasons"]]
 
     @app.get("/")
     def home():
-        s, all_, rows = chosen()
+        v, s, all_ = chosen()
         body = page.render("league.html", season=s, seasons=all_, clubs=league.counts(),
-                           standings=rows, rated=league.tally.table(),
+                           standings=v["standings"], rated=v["ratings"],
                            dropped=league.dropped, connected=league.connected)
         return Response(body, content_type="text/html; charset=utf-8")
 
     @app.get("/standings.json")
     def standings_json():
-        s, _, rows = chosen()
+        v, s, _ = chosen()
         return Response(json.dumps({"season": s, "clubs": league.counts(),
-                                    "games": league.tally.count(), "standings": rows,
-                                    "ratings": league.tally.table()}),
+                                    "games": v["games"], "standings": v["standings"],
+                                    "ratings": v["ratings"]}),
                         content_type="application/json")
 
     @app.get("/season.csv")
     def season_csv():
-        _, _, rows = chosen()
-        return Response(standings_csv(rows), content_type="text/csv; charset=utf-8")
+        v, _, _ = chosen()
+        return Response(standings_csv(v["standings"]), content_type="text/csv; charset=utf-8")
 
     @app.get("/health.json")
     def health():

@@ -136,16 +136,31 @@ class Tally:
     def standings(self, key):
         """season.standings() of season key's games: a list of fresh dicts, best first."""
         with self.lock:
-            at = self._changed.get(key, 0)
-            got = self._ranked.get(key)
-            if got is None or got[0] != at:
-                sp = self.specials.get(key, {})
-                rows = [{"name": name, "grp": v[0], "qualified": v[1], "nights": v[2],
-                         "games": v[3], "won": v[4], "points": v[5], "spread": v[6],
-                         "specials": sp.get(name, 0)}
-                        for name, v in self.rows.get(key, {}).items()]
-                got = self._ranked[key] = (at, season.rank(rows))
-            return [dict(r) for r in got[1]]
+            return self._standings(key)
+
+    def _standings(self, key):
+        at = self._changed.get(key, 0)
+        got = self._ranked.get(key)
+        if got is None or got[0] != at:
+            sp = self.specials.get(key, {})
+            rows = [{"name": name, "grp": v[0], "qualified": v[1], "nights": v[2],
+                     "games": v[3], "won": v[4], "points": v[5], "spread": v[6],
+                     "specials": sp.get(name, 0)}
+                    for name, v in self.rows.get(key, {}).items()]
+            got = self._ranked[key] = (at, season.rank(rows))
+        return [dict(r) for r in got[1]]
+
+    def view(self, key=None):
+        """At one moment: {"seasons", "season" (key, default the newest), "games" (counted),
+        "standings" (the season's), "ratings" (table())}: a page's data, never a count of
+        one moment beside standings of another."""
+        with self.lock:
+            seasons = sorted(self.rows, reverse=True)
+            if key not in seasons:
+                key = seasons[0] if seasons else None
+            return {"seasons": seasons, "season": key, "games": len(self.games),
+                    "standings": self._standings(key) if key else [],
+                    "ratings": self._table()}
 
     def count(self):
         with self.lock:
@@ -226,9 +241,12 @@ class Tally:
     def table(self):
         """ratings.table_of() of the ratings, without copying the history."""
         with self.lock:
-            return [{"name": n, "rating": round(v, 1), "games": len(self.hist[n])}
-                    for n, v in sorted(self.r.items(), key=lambda kv: (-kv[1], kv[0].lower(),
-                                                                      kv[0]))]
+            return self._table()
+
+    def _table(self):
+        return [{"name": n, "rating": round(v, 1), "games": len(self.hist[n])}
+                for n, v in sorted(self.r.items(), key=lambda kv: (-kv[1], kv[0].lower(),
+                                                                  kv[0]))]
 
 
 def _add(row, nr, sign):
