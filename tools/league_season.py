@@ -112,6 +112,7 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--tmp", default=None, help="the folder's parent (/dev/shm: the CPU's "
                     "cost alone, not the disk's sync a game)")
+    ap.add_argument("--keep", action="store_true", help="keep the league's folder")
     a = ap.parse_args()
     rnd = random.Random(36)
     t0 = time.monotonic()
@@ -187,8 +188,11 @@ def main():
         out["bridged"] = bridged(a, lg, clubs, pool, rnd, nights[len(direct):], tmp, folder,
                                  done)
     print(json.dumps(out, indent=1))
-    import shutil
-    shutil.rmtree(tmp, ignore_errors=True)
+    if not a.keep:
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        print("kept: %s" % folder)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"summary": out, "weekly": weekly}, f)
