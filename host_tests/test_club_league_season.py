@@ -158,3 +158,15 @@ def test_a_club_offline_for_a_week_counts_its_games_in_their_own_night(tmp_path)
         assert "night" in st.rejects(1)[0]["reason"]
     assert night.carried({"night": "2026-01-13"}, "2026-01-12") == "2026-01-13"
     assert night.carried({}, "2026-01-12") == "2026-01-12"
+
+
+def test_a_failing_listener_never_turns_a_kept_game_into_a_refused_one(tmp_path, caplog):
+    lg, boards = make(tmp_path)
+    club = lg.clubs["north"]
+    club.store.listeners.append(lambda gid: 1 / 0)
+    b = boards["north"][0]
+    b.seat(["Ann", "Bob"])
+    msg = b.play()
+    assert lg.handle(TOPIC % ("north", b.name), b.signed(msg)) == "new"
+    assert club.store.count() == 1 and lg.tally.count() == 1 and club.dropped == 0
+    assert "a listener failed on game %s" % msg["id"] in caplog.text

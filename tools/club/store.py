@@ -17,6 +17,7 @@ already stored (a board's resend, a broker's redelivery) changes nothing.
 """
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -99,8 +100,13 @@ class Store:
         return False
 
     def _changed(self, gid):
+        """Tell the listeners (after the commit: the game's fate is settled, whatever they
+        do; one that fails is logged, never turned into a refusal of a game kept)."""
         for f in self.listeners:
-            f(gid)
+            try:
+                f(gid)
+            except Exception:  # noqa: BLE001
+                logging.getLogger("club").exception("a listener failed on game %s", gid)
 
     def add_signed(self, board, counter, mac, msg, night, now=None):
         """A signed message of board's that verified (sign.py), in one transaction with its
