@@ -8,6 +8,10 @@ signed game messages to the league's Mosquitto, and the league service is the cl
     python -m club league add-club NAME NAME-keys.json [--folder league]
     python -m club league files [--folder league]     (the league broker's password file, ACL)
     python -m club league serve --broker HOST:PORT [--http 8125] [--folder league]
+    python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player at two clubs)
+
+The standings and ratings are kept as each game is counted (tally.py), never recomputed at a
+request; a player is NAME@CLUB unless the league's director has named them (players.json).
 
 Topics: a club's <prefix>/<board>/game is bridged out (QoS 1) as league/<club>/<board>/game.
 The bridge's session is kept (cleansession false) and the club's broker queues what the link
