@@ -17,7 +17,7 @@ import pytest
 from publish import contract as K, link as L, names as N, outbox as O, packets as P
 from hostenv import ROOT
 from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
-                     until, wifi)
+                     secret, until, wifi)
 from webkit import Board, free_port
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -65,8 +65,8 @@ def _board_at_a_games_end(storage, port):
 def _ok(board):
     """OK on a finished game: it goes to the history and the next game begins."""
     assert board.state()["phase"] == "over"
-    board.keys("#")
-    assert board.state()["phase"] != "over"
+    board.keys("#")  # (acted on at its release: the page may answer before)
+    until("the next game begun", lambda: board.state()["phase"] != "over", 20)
 
 
 def _club(board):
@@ -136,6 +136,7 @@ def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_pa
         assert club.game("t1-2")["game"]["game"] == 2
         time.sleep(2)  # (a second look: nothing more arrives)
         assert club.games() == ["t1-1", "t1-2"]
+        assert club.signed() == 2  # each signed with the board's key (mqttkit checks it)
     finally:
         b.close()
         club.close()
@@ -398,7 +399,8 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     try:
         g, out = game_lines([MICROPYTHON, "-X", "heapsize=" + budgets.heap("pico_w_club"),
                              "-m", "main_club", "2", "7", str(free_port()), GAMES,
-                             str(budgets.CLIENTS), str(broker.port)], MAIN_PATH, tree)
+                             str(budgets.CLIENTS), str(broker.port), secret("t1").hex()],
+                            MAIN_PATH, tree)
         line = [x for x in out.splitlines() if x.startswith("CLUB ")]
         assert len(line) == 1, out
         w = line[0].split()  # CLUB sent N status S peak X
@@ -407,6 +409,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
         assert int(g["least"]) > 20  # every page read all games, as without publishing
         until("every game at the club", lambda: len(club.games()) == int(GAMES))
         assert club.games() == ["t1-%d" % n for n in range(1, int(GAMES) + 1)]
+        assert club.signed() == int(GAMES)  # (logged in as t1, every game signed)
         peak = max(int(g["peak"]), int(w[-1]))  # the games' (NEXT) and after them (CLUB)
         assert peak < int(g["heap"]) <= budgets.heap_kb("pico_w_club") * 1024
         live = budgets.pico_w_page_live(peak)
