@@ -102,9 +102,10 @@ class Club:
     """A subscriber to PREFIX/# (QoS 1), as the club's service: every message kept, in order:
     (topic, payload bytes, retained)."""
 
-    def __init__(self, port, prefix="cribbage", user=CLUB[0], password=CLUB[1]):
+    def __init__(self, port, prefix="cribbage", user=CLUB[0], password=CLUB[1], keys=None):
         import paho.mqtt.client as mqtt
 
+        self.keys = keys or {}  # board -> its key (else secret(board))
         self.got = []
         self.counters = {}  # (board, counter) -> the JSON it signed (issue 30)
         self.lock = threading.Lock()
@@ -120,10 +121,11 @@ class Club:
         with self.lock:
             self.got.append((m.topic, bytes(m.payload), bool(m.retain)))
 
-    def messages(self, topic):
+    def messages(self, topic, raw=False):
         """(payload, retained) of each message on topic; a game's as the club takes it: its
-        signature checked with its board's key (tools/club/sign.py) and taken off, its
-        counter never seen with other JSON (AssertionError: what the club would refuse)."""
+        signature checked with its board's key (tools/club/sign.py) and, unless raw, taken
+        off, its counter never seen with other JSON (AssertionError: what the club would
+        refuse)."""
         from club.sign import is_signed, verify
 
         with self.lock:
@@ -132,7 +134,10 @@ class Club:
         for t, p, r in got:
             if t.endswith("/game") and is_signed(p):
                 board = t.split("/")[1]
-                counter, _mac, p = verify(secret(board), p)
+                signed = p
+                counter, _mac, p = verify(self.keys.get(board) or secret(board), p)
+                if raw:
+                    p = signed
                 seen = self.counters.setdefault((board, counter), p)
                 assert seen == p, "counter %d of %s signed two messages" % (counter, board)
             out.append((p, r))

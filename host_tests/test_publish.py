@@ -331,6 +331,30 @@ def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
         proxy.close()
 
 
+def test_a_board_the_broker_refuses_or_cannot_reach_says_why_in_words(broker, tmp_path):
+    """Issue 35, item 3: not "down: 111" or "down: 5" but what failed, and where."""
+    storage = str(tmp_path / "board")
+    wifi(storage, broker.port, secret=secret("t9").hex())  # a key not the club's for t1
+    over(storage, 3)
+    b = _board(storage)
+    try:
+        until("the board refused", lambda: _club(b)["status"].startswith(
+            "down: the broker refused this board: not the club's, or not with this key"), 30)
+        _ok(b)
+        time.sleep(1)
+        assert _club(b)["sent"] == 0 and _club(b)["waiting"] == 1
+    finally:
+        b.close()
+    port = free_port()  # (no one listens there)
+    wifi(storage, port)
+    b = _board(storage)
+    try:
+        until("the board refused", lambda: _club(b)["status"] ==
+              "down: connection refused by 127.0.0.1:%d" % port, 30)
+    finally:
+        b.close()
+
+
 def test_a_broker_that_never_answers_costs_only_a_status_mark(tmp_path):
     """A black hole: it takes the connection and says nothing. The board says so, and its
     keys are answered as ever."""
@@ -748,6 +772,40 @@ def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake):
     assert (board / "wifi.json").read_bytes() == creds.read_bytes()
     assert "MQTT broker 192.168.1.10:1883 under cribbage/t1/" in r.stdout
     assert (board / "lib" / "umqtt" / "simple.mpy").exists()  # the client, beside microdot
+
+
+def test_make_flash_puts_the_identity_make_club_board_issued_on_the_board(tmp_path, fake):
+    """The file `make club-board NAME=t1 WIFI=wifi.json` writes (python -m club boards add
+    t1 --wifi) goes onto the board as is: the board reads its name and key from it, and the
+    flash says the board will log in and sign, never showing the key."""
+    import subprocess
+    import sys
+
+    from boards.wifi import broker as read_broker
+    from test_flash import FLASH, cli, real_build
+
+    board, env, _calls = fake
+    (tmp_path / "wifi.json").write_text(json.dumps({"ssid": "club", "password": "pw",
+                                                    "broker": {"host": "192.168.1.20"}}))
+    e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools"))
+    r = subprocess.run([sys.executable, "-m", "club", "--db", "club.sqlite", "boards", "add",
+                        "t1", "--wifi", "wifi.json"], cwd=str(tmp_path), env=e,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    key = json.loads(r.stdout)["broker"]["secret"]
+    creds = tmp_path / "wifi-t1.json"
+    b = real_build(tmp_path, "rp2040w")
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "wifi.json").read_bytes() == creds.read_bytes()
+    assert read_broker(str(board / "wifi.json"), b"")["secret"] == key
+    assert "logs in as t1 and signs its games" in r.stdout and key not in r.stdout + r.stderr
+    (tmp_path / "old.json").write_text(json.dumps({"ssid": "club", "broker": {
+        "host": "192.168.1.20", "board": "t2"}}))  # (no key: said what follows)
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi",
+            str(tmp_path / "old.json"), env=env)
+    assert r.returncode == 0 and "publishes unsigned" in r.stdout, r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("entry", [{"host": ""}, {"host": "h", "board": "table/1"},

@@ -186,10 +186,29 @@ def test_the_identity_is_read_from_the_wifi_file_make_club_board_writes(tmp_path
     (OSError(113), "no way to 192.168.1.5:1883"),
     (OSError("no answer"), "no answer from 192.168.1.5:1883"),
     (OSError(-4), "the broker refused this board's name or key"),
-    (OSError(-5), "the broker refused this board (not allowed"),
+    (OSError(-5), "the broker refused this board: not the club's, or not with this key"),
     (OSError("broker name club.lan not found"), "broker name club.lan not found"),
     (MemoryError(), "out of memory"),
     (OSError(99), "error 99 (OSError)"),
 ])
 def test_a_failed_connection_is_said_in_words(e, words):
     assert L._words({"host": "192.168.1.5", "port": 1883}, e).startswith(words)
+
+
+def test_a_broker_name_not_found_is_said_so(monkeypatch):
+    """The ports say a failed lookup each their own way ("[addrinfo error -2]", -202):
+    the board says the name was not found."""
+    import socket
+
+    def lookup(*a):
+        raise OSError("[addrinfo error -2]")
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+
+    class Pub:
+        cfg = {"host": "club.lan", "port": 1883}
+        status = ""
+
+    with pytest.raises(OSError) as e:
+        L._connect(Pub(), 0)
+    assert L._words(Pub.cfg, e.value) == "broker name club.lan not found"

@@ -241,9 +241,10 @@ _WORDS = ((111, "connection refused by", 1), (104, "connection reset by", 1),
           (110, "no answer from", 1), (113, "no way to", 1), (118, "no way to", 1),
           (103, "connection dropped on the way to", 1), (32, "connection lost to", 1),
           (107, "connection lost to", 1), (12, "out of memory", 0),
-          (-4, "the broker refused this board's name or key (is it in the club's list? make "
-               "club-board, make broker)", 0),
-          (-5, "the broker refused this board (not allowed: make club-board, make broker)", 0),
+          (-4, "the broker refused this board's name or key (is it the club's? make "
+               "club-board, then make broker)", 0),
+          (-5, "the broker refused this board: not the club's, or not with this key (make "
+               "club-board, then make broker)", 0),
           (-2, "the broker refused this board's id", 0),
           (-3, "the broker is not taking clients", 0),
           (-1, "the broker speaks another MQTT", 0))
