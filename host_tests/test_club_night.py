@@ -207,10 +207,12 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
     keys = {"t%d" % (i + 1): broker.add_board("t%d" % (i + 1)) for i in range(4)}
     svc = parts(Service, tmp_path, broker)
     since = time.time()  # (a save before the club connected would not hold its session)
-    until("the broker to save the club's session", lambda: os.path.exists(broker.db)
-          and os.stat(broker.db).st_mtime > since)
     listener = parts(Listener, broker.port, user=broker.ADMIN[0], password=broker.ADMIN[1],
                      keys=keys)  # a director's laptop looking on: raw messages, checked
+    # (its subscription is a change the broker saves, with the club's session made before
+    # it: a save of the club's alone may have come before `since`, and then none would)
+    until("the broker to save the club's session", lambda: os.path.exists(broker.db)
+          and os.stat(broker.db).st_mtime > since)
     cut = parts(Proxy, broker.port)  # t2's way to the broker
     shut = parts(Proxy, broker.port)  # t3's
     ports = [broker.port, cut.port, shut.port, broker.port]
