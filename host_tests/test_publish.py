@@ -123,6 +123,13 @@ def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_pa
         info = _club(b)
         assert info["sent"] == 1 and info["waiting"] == 0
         assert info["broker"] == "127.0.0.1:%d" % broker.port
+        # the key never crosses the network: not on the page, not in any message (nor the
+        # password it gives, but in the CONNECT)
+        from club.sign import mqtt_password
+
+        for k in (secret("t1").hex(), mqtt_password(secret("t1"))):
+            assert k not in json.dumps(info) and k not in b.get("/state")[1].decode()
+            assert not [t for t, p, _ in club.got if k.encode() in p]
     finally:
         b.close()
     # the board's last will: offline, retained, once its connection is gone
