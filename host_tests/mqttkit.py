@@ -136,10 +136,10 @@ class Club:
                 board = t.split("/")[1]
                 signed = p
                 counter, _mac, p = verify(self.keys.get(board) or secret(board), p)
+                seen = self.counters.setdefault((board, counter), p)  # (the JSON it signed)
+                assert seen == p, "counter %d of %s signed two messages" % (counter, board)
                 if raw:
                     p = signed
-                seen = self.counters.setdefault((board, counter), p)
-                assert seen == p, "counter %d of %s signed two messages" % (counter, board)
             out.append((p, r))
         return out
 

@@ -3,8 +3,10 @@ persistence as tools/club/mosquitto.conf has it), the club service as its own pr
 `make club` starts it (clubkit.Service: python -m club; its own process so that its MQTT
 session, SQLite file and page are the ones a director runs, not objects shared with the
 test), and four boards each running the real firmware in the MicroPython unix port with its
-real sockets (webkit.Board: tools/sim's driver, realtime, its page served), each with its own
-flash folder, board id (wifi.json's broker) and seats named on its page with the PIN.
+real sockets (webkit.Board: tools/sim's driver, realtime, its page served; its keys queued
+whole as taps, so a machine too loaded to scan a real-time press cannot change the game), each
+with its own flash folder, board id (wifi.json's broker) and seats named on its page with the
+PIN.
 
 The night, three games a board, players moving tables between rounds:
   1. each board plays a whole game key by key; mid-game the broker is killed (SIGKILL) and,
@@ -117,7 +119,7 @@ class Table:
         self.played.append(list(self.names))
         n = len(self.played)
         for _ in range(3):
-            self.b.keys("#")  # (acted on at its release: the page may answer before)
+            self.b.keys("#", taps=True)  # (acted on at its release: the page may answer before)
             try:
                 until("%s's game in its history" % self.name,
                       lambda: history_records(self.storage) >= n, 10)
@@ -194,7 +196,7 @@ def assert_the_club_has_every_game_once(svc, tables):
 
 def play_by_keys(table, seed, errors):
     try:
-        table.b.keys(" ".join(game_tokens(seed)))
+        table.b.keys(" ".join(game_tokens(seed)), taps=True)
     except Exception as e:  # noqa: BLE001  (reported by the test's thread)
         errors.append("%s: %r" % (table.name, e))
 

@@ -146,9 +146,11 @@ class Board:
                 time.sleep(0.1)
         self.url = "http://127.0.0.1:%d" % self.port
 
-    def keys(self, script):
+    def keys(self, script, taps=False):
+        """Press the keys of script in real time; taps: each key's events queued whole (the
+        driver's tap), so a stalled process cannot turn a press into a long one or lose it."""
         for cmd in parse_keys(script):
-            self.sim.send(cmd)
+            self.sim.send("tap" + cmd[3:] if taps and cmd.startswith("key ") else cmd)
         self.sim.state()  # (answered once the keys have been pressed)
 
     def get(self, path, method="GET", body=None, headers=None, timeout=10, src=None):

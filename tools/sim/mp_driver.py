@@ -12,6 +12,12 @@ one line each:
 
   host -> driver: key NAME HOLD_MS GAP_MS   press NAME (a keypad or button name), hold, release,
                                             then let GAP_MS pass
+                  tap NAME HOLD_MS GAP_MS   the same key's events (down, long if HOLD_MS is a
+                                            long press, up) queued as the scan would, with no
+                                            clock between them, then let GAP_MS pass: a
+                                            script that must mean the same on a loaded
+                                            machine in real time (a press held past long_ms
+                                            by a stalled process would be a long one)
                   wait MS                   let MS pass
                   state                     ask for the board's state now
                   quit                      stop (the saved game stays)
@@ -203,6 +209,9 @@ class Driver:
                 await asyncio.sleep_ms(hold)
                 self.press(w[1], False)
                 await asyncio.sleep_ms(gap)
+            elif w[0] == "tap":
+                tap(self.app, w[1], int(w[2]))
+                await asyncio.sleep_ms(int(w[3]))
             elif w[0] == "wait":
                 await asyncio.sleep_ms(int(w[1]))
             elif w[0] == "state":
@@ -246,6 +255,21 @@ def start_app(hw):
 
 
 _KEPT = 10  # refusals whose text is kept (all are counted)
+
+
+def tap(app, name, hold):
+    """Queue key name's events on the app's keypad (board/keypad.py's put(), as its scan
+    does): down, long if hold reaches its long_ms, up."""
+    from board.keypad import DOWN, LONG, UP
+
+    keys = app.keys
+    k = keys.names.find(name) if len(name) == 1 else -1
+    if k < 0:
+        raise ValueError("no key %r" % (name,))
+    keys.put(DOWN | k)
+    if hold >= keys.long_ms:
+        keys.put(LONG | k)
+    keys.put(UP | k)
 
 
 def count_refusals(app):
