@@ -2,8 +2,10 @@
 subscribes as the club's service does (Eclipse Paho), a TCP proxy between a board and the
 broker that cuts the connection where a test asks, and finished games to put on a board."""
 
+import hashlib
 import json
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -33,17 +35,45 @@ def until(what, check, wait=WAIT_S):
         time.sleep(0.1)
 
 
-class Broker:
-    """mosquitto on 127.0.0.1:port (a free one), started and stopped by the test."""
+CLUB = ("club", "club-password")  # the club's account (reads and, for the tests, writes all)
 
-    def __init__(self, port=0, folder=None):
+
+def secret(board="t1"):
+    """The test's key for board (as `make club-board` issues one: 32 bytes)."""
+    return hashlib.sha256(b"test key " + board.encode()).digest()
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:port (a free one), started and stopped by the test. As a club
+    runs it (issue 30): anonymous clients refused; each of boards logs in with its name and
+    the password its key gives (the club's registry.py: password file and ACL, each board
+    writes its own topics alone) and the club (CLUB) reads, and here writes, them all."""
+
+    def __init__(self, port=0, folder=None, boards=("t1",)):
+        from club.registry import acl_text, mosquitto_hash
+        from club.sign import mqtt_password
+
         self.port = port or free_port()
         self.folder = folder or tempfile.mkdtemp(prefix="mosquitto-")
         os.makedirs(self.folder, exist_ok=True)
         self.conf = os.path.join(self.folder, "mosquitto.conf")
+        passwd = os.path.join(self.folder, "passwd")
+        acl = os.path.join(self.folder, "acl")
+        with open(passwd, "w") as f:
+            f.write("%s:%s\n" % (CLUB[0], mosquitto_hash(CLUB[1])))
+            for b in boards:
+                f.write("%s:%s\n" % (b, mosquitto_hash(mqtt_password(secret(b)))))
+        with open(acl, "w") as f:
+            f.write(acl_text([{"name": b, "unsigned": False} for b in boards], [CLUB[0]])
+                    + "\nuser %s\ntopic readwrite cribbage/#\n" % CLUB[0])  # (tests write)
+        os.chmod(passwd, 0o600)
+        os.chmod(acl, 0o600)
         with open(self.conf, "w") as f:
-            f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                    % self.port)
+            f.write("listener %d 127.0.0.1\nallow_anonymous false\npersistence false\n"
+                    "password_file %s\nacl_file %s\nuser %s\n" % (
+                        self.port, passwd, acl, pwd.getpwuid(os.getuid()).pw_name))
+            # (run as root, Mosquitto would become the mosquitto user, which cannot read
+            # the files kept private)
         self.proc = None
         self.start()
 
@@ -72,10 +102,12 @@ class Club:
     """A subscriber to PREFIX/# (QoS 1), as the club's service: every message kept, in order:
     (topic, payload bytes, retained)."""
 
-    def __init__(self, port, prefix="cribbage", user=None, password=None):
+    def __init__(self, port, prefix="cribbage", user=CLUB[0], password=CLUB[1], keys=None):
         import paho.mqtt.client as mqtt
 
+        self.keys = keys or {}  # board -> its key (else secret(board))
         self.got = []
+        self.counters = {}  # (board, counter) -> the JSON it signed (issue 30)
         self.lock = threading.Lock()
         self.c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="club-%d" % id(self))
         if user is not None:  # (a broker with accounts: the club's, issue 30)
@@ -89,9 +121,35 @@ class Club:
         with self.lock:
             self.got.append((m.topic, bytes(m.payload), bool(m.retain)))
 
-    def messages(self, topic):
+    def messages(self, topic, raw=False):
+        """(payload, retained) of each message on topic; a game's as the club takes it: its
+        signature checked with its board's key (tools/club/sign.py) and, unless raw, taken
+        off, its counter never seen with other JSON (AssertionError: what the club would
+        refuse)."""
+        from club.sign import is_signed, verify
+
         with self.lock:
-            return [(p, r) for t, p, r in self.got if t == topic]
+            got = [(t, p, r) for t, p, r in self.got if t == topic]
+        out = []
+        for t, p, r in got:
+            if t.endswith("/game") and is_signed(p):
+                board = t.split("/")[1]
+                signed = p
+                counter, _mac, p = verify(self.keys.get(board) or secret(board), p)
+                if raw:
+                    p = signed
+                seen = self.counters.setdefault((board, counter), p)
+                assert seen == p, "counter %d of %s signed two messages" % (counter, board)
+            out.append((p, r))
+        return out
+
+    def signed(self, board="t1"):
+        """How many of board's game messages came signed (each copy counted)."""
+        from club.sign import is_signed
+
+        with self.lock:
+            return sum(1 for t, p, _ in self.got
+                       if t == "cribbage/%s/game" % board and is_signed(p))
 
     def _games(self, board):
         out = []
@@ -223,10 +281,15 @@ class Proxy:
 
 
 def wifi(storage, port, **more):
-    """The board's wifi.json with the broker at 127.0.0.1:port, board id "t1"."""
+    """The board's wifi.json with the broker at 127.0.0.1:port, board id "t1", and its
+    identity as `make club-board` writes it (its key: secret(board); secret=None: none)."""
     os.makedirs(storage, exist_ok=True)
     b = {"host": "127.0.0.1", "port": port, "board": "t1"}
     b.update(more)
+    if "secret" not in b:
+        b["secret"] = secret(b["board"]).hex()
+    elif b["secret"] is None:
+        del b["secret"]
     with open(os.path.join(storage, "wifi.json"), "w") as f:
         json.dump({"ssid": "club", "password": "", "broker": b}, f)
 

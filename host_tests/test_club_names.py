@@ -101,11 +101,12 @@ def test_make_flash_says_where_the_page_finds_the_clubs_names(tmp_path):
     assert r.returncode == 2 and 'no "broker" is named' in r.stderr
 
 
-def _wifi(storage, broker_port, **more):
+def _wifi(storage, broker_port, secret, **more):
     os.makedirs(storage, exist_ok=True)
     with open(os.path.join(storage, "wifi.json"), "w") as f:
         json.dump(dict({"ssid": "club", "password": "", "broker": {
-            "host": "127.0.0.1", "port": broker_port, "board": "t3"}}, **more), f)
+            "host": "127.0.0.1", "port": broker_port, "board": "t3",
+            "secret": secret.hex()}}, **more), f)  # (make club-board's identity)
 
 
 def _club(board):
@@ -137,8 +138,8 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
     seed = Club(str(tmp_path / "club.sqlite"))
     seed.store.set_tournament(PLAYERS, 3, 3, today())
     seed.store.close()
-    broker = Broker(tmp_path / "broker")  # (the firmware: not signing yet)
-    broker.add_board("t3", unsigned=True)
+    broker = Broker(tmp_path / "broker")
+    key = broker.add_board("t3")  # (the board logs in as itself and signs)
     svc = Service(tmp_path, broker)
     board = None
     try:
@@ -148,7 +149,7 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
         mine = next((a, b) for t, a, b in draw if t == 3)  # board "t3" is table 3's
         other = next((a, b) for t, a, b in draw if t == 2)
         storage = str(tmp_path / "board")
-        _wifi(storage, broker.port, club="http://127.0.0.1:%d/" % svc.port)
+        _wifi(storage, broker.port, key, club="http://127.0.0.1:%d/" % svc.port)
         board = Board(storage)
         until("the board online", lambda: _club(board)["status"] == "online")
         assert _club(board)["club"] == "http://127.0.0.1:%d/" % svc.port

@@ -17,7 +17,7 @@ import pytest
 from publish import contract as K, link as L, names as N, outbox as O, packets as P
 from hostenv import ROOT
 from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
-                     until, wifi)
+                     secret, until, wifi)
 from webkit import Board, free_port
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -65,8 +65,8 @@ def _board_at_a_games_end(storage, port):
 def _ok(board):
     """OK on a finished game: it goes to the history and the next game begins."""
     assert board.state()["phase"] == "over"
-    board.keys("#")
-    assert board.state()["phase"] != "over"
+    board.keys("#")  # (acted on at its release: the page may answer before)
+    until("the next game begun", lambda: board.state()["phase"] != "over", 20)
 
 
 def _club(board):
@@ -123,6 +123,13 @@ def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_pa
         info = _club(b)
         assert info["sent"] == 1 and info["waiting"] == 0
         assert info["broker"] == "127.0.0.1:%d" % broker.port
+        # the key never crosses the network: not on the page, not in any message (nor the
+        # password it gives, but in the CONNECT)
+        from club.sign import mqtt_password
+
+        for k in (secret("t1").hex(), mqtt_password(secret("t1"))):
+            assert k not in json.dumps(info) and k not in b.get("/state")[1].decode()
+            assert not [t for t, p, _ in club.got if k.encode() in p]
     finally:
         b.close()
     # the board's last will: offline, retained, once its connection is gone
@@ -136,6 +143,7 @@ def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_pa
         assert club.game("t1-2")["game"]["game"] == 2
         time.sleep(2)  # (a second look: nothing more arrives)
         assert club.games() == ["t1-1", "t1-2"]
+        assert club.signed() == 2  # each signed with the board's key (mqttkit checks it)
     finally:
         b.close()
         club.close()
@@ -330,6 +338,30 @@ def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
         proxy.close()
 
 
+def test_a_board_the_broker_refuses_or_cannot_reach_says_why_in_words(broker, tmp_path):
+    """Issue 35, item 3: not "down: 111" or "down: 5" but what failed, and where."""
+    storage = str(tmp_path / "board")
+    wifi(storage, broker.port, secret=secret("t9").hex())  # a key not the club's for t1
+    over(storage, 3)
+    b = _board(storage)
+    try:
+        until("the board refused", lambda: _club(b)["status"].startswith(
+            "down: the broker refused this board: not the club's, or not with this key"), 30)
+        _ok(b)
+        time.sleep(1)
+        assert _club(b)["sent"] == 0 and _club(b)["waiting"] == 1
+    finally:
+        b.close()
+    port = free_port()  # (no one listens there)
+    wifi(storage, port)
+    b = _board(storage)
+    try:
+        until("the board refused", lambda: _club(b)["status"] ==
+              "down: connection refused by 127.0.0.1:%d" % port, 30)
+    finally:
+        b.close()
+
+
 def test_a_broker_that_never_answers_costs_only_a_status_mark(tmp_path):
     """A black hole: it takes the connection and says nothing. The board says so, and its
     keys are answered as ever."""
@@ -398,7 +430,8 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     try:
         g, out = game_lines([MICROPYTHON, "-X", "heapsize=" + budgets.heap("pico_w_club"),
                              "-m", "main_club", "2", "7", str(free_port()), GAMES,
-                             str(budgets.CLIENTS), str(broker.port)], MAIN_PATH, tree)
+                             str(budgets.CLIENTS), str(broker.port), secret("t1").hex()],
+                            MAIN_PATH, tree)
         line = [x for x in out.splitlines() if x.startswith("CLUB ")]
         assert len(line) == 1, out
         w = line[0].split()  # CLUB sent N status S peak X
@@ -407,6 +440,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
         assert int(g["least"]) > 20  # every page read all games, as without publishing
         until("every game at the club", lambda: len(club.games()) == int(GAMES))
         assert club.games() == ["t1-%d" % n for n in range(1, int(GAMES) + 1)]
+        assert club.signed() == int(GAMES)  # (logged in as t1, every game signed)
         peak = max(int(g["peak"]), int(w[-1]))  # the games' (NEXT) and after them (CLUB)
         assert peak < int(g["heap"]) <= budgets.heap_kb("pico_w_club") * 1024
         live = budgets.pico_w_page_live(peak)
@@ -745,6 +779,40 @@ def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake):
     assert (board / "wifi.json").read_bytes() == creds.read_bytes()
     assert "MQTT broker 192.168.1.10:1883 under cribbage/t1/" in r.stdout
     assert (board / "lib" / "umqtt" / "simple.mpy").exists()  # the client, beside microdot
+
+
+def test_make_flash_puts_the_identity_make_club_board_issued_on_the_board(tmp_path, fake):
+    """The file `make club-board NAME=t1 WIFI=wifi.json` writes (python -m club boards add
+    t1 --wifi) goes onto the board as is: the board reads its name and key from it, and the
+    flash says the board will log in and sign, never showing the key."""
+    import subprocess
+    import sys
+
+    from boards.wifi import broker as read_broker
+    from test_flash import FLASH, cli, real_build
+
+    board, env, _calls = fake
+    (tmp_path / "wifi.json").write_text(json.dumps({"ssid": "club", "password": "pw",
+                                                    "broker": {"host": "192.168.1.20"}}))
+    e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools"))
+    r = subprocess.run([sys.executable, "-m", "club", "--db", "club.sqlite", "boards", "add",
+                        "t1", "--wifi", "wifi.json"], cwd=str(tmp_path), env=e,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    key = json.loads(r.stdout)["broker"]["secret"]
+    creds = tmp_path / "wifi-t1.json"
+    b = real_build(tmp_path, "rp2040w")
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi", str(creds),
+            env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (board / "wifi.json").read_bytes() == creds.read_bytes()
+    assert read_broker(str(board / "wifi.json"), b"")["secret"] == key
+    assert "logs in as t1 and signs its games" in r.stdout and key not in r.stdout + r.stderr
+    (tmp_path / "old.json").write_text(json.dumps({"ssid": "club", "broker": {
+        "host": "192.168.1.20", "board": "t2"}}))  # (no key: said what follows)
+    r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), "--wifi",
+            str(tmp_path / "old.json"), env=env)
+    assert r.returncode == 0 and "publishes unsigned" in r.stdout, r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("entry", [{"host": ""}, {"host": "h", "board": "table/1"},

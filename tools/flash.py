@@ -813,6 +813,14 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
                          % (club["host"], club["port"], club["prefix"],
                             club["board"] if club["board"] != "board" else
                             "<its id: the last 3 bytes of machine.unique_id() in hex>"))
+            notes.append("club: %s" % (
+                "the board logs in as %s and signs its games with its key (the Wi-Fi file's "
+                "\"secret\", from make club-board; never shown)" % club["board"]
+                if club.get("secret") else
+                "no \"secret\" in the broker entry: the board logs in anonymously and "
+                "publishes unsigned, which a club's broker refuses unless its director "
+                "allows (make club-board NAME=%s writes the file with the board's key)"
+                % club["board"]))
             notes.append("club: the board's page offers the club's names from %s"
                          % (club.get("club") or "http://%s:8124 (the club service's default "
                             "port on the broker's host)" % club["host"]))

@@ -78,7 +78,9 @@ def joiner(path=PATH, setup=None, light=None):
 
 def broker(path=PATH, uid=b""):
     """The club's MQTT broker named in the Wi-Fi file (board/publish.py publishes to it):
-    {"host", "port", "prefix", "board"} from its "broker" entry ({"host": "192.168.1.10",
+    {"host", "port", "prefix", "board"} and, with the board's identity (`make club-board`'s
+    file: the board logs in and signs its games, docs/club-board.md), "secret" (64 hex
+    digits) from its "broker" entry ({"host": "192.168.1.10",
     "port": 1883, "prefix": "cribbage", "board": "t1"}: only host is needed), or None when
     the file names none or is unreadable. The board's id defaults to the last 3 bytes of uid
     (machine.unique_id()) in hex. With "club" too when the file has a "club" entry: the club
@@ -96,8 +98,9 @@ def broker(path=PATH, uid=b""):
         board = b.get("board") or "".join("%02x" % c for c in bytes(uid)[-3:]) or "board"
         port = b.get("port", 1883)
         prefix = b.get("prefix", "cribbage")
+        secret = b.get("secret")  # (make club-board's: the board's key, 64 hex digits)
         if not (isinstance(host, str) and host and _word(board, 16) and _word(prefix, 32)
-                and type(port) is int and 0 < port < 65536):
+                and type(port) is int and 0 < port < 65536 and (secret is None or _key(secret))):
             raise ValueError
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         # none named, or no file: nothing to say (joiner says a missing file); else what is
@@ -105,6 +108,8 @@ def broker(path=PATH, uid=b""):
         why("club", path, "broker", "the board publishes nothing to the club")
         return None
     out = {"host": host, "port": port, "prefix": prefix, "board": board}
+    if secret:
+        out["secret"] = secret
     club = cfg.get("club")
     if isinstance(club, str) and club:
         out["club"] = club
@@ -143,5 +148,15 @@ def _word(s, n):
         return False
     for c in s:
         if not (c.isalpha() or c.isdigit() or c in "-_"):
+            return False
+    return True
+
+
+def _key(s):
+    """s is a board's secret as the club writes it: 64 hex digits."""
+    if not isinstance(s, str) or len(s) != 64:
+        return False
+    for c in s:
+        if c not in "0123456789abcdefABCDEF":
             return False
     return True

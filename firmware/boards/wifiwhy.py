@@ -72,6 +72,13 @@ def broker(cfg):
                     'MQTT topic: no "/", "+", "#" or space), not %s'
                     % (key, "this board's id, like \"t1\"" if key == "board"
                        else "the club's topic, like \"cribbage\"", most, show(v)))
+    v = b.get("secret")
+    if v is not None and not (isinstance(v, str) and len(v) == 64 and all(
+            c in "0123456789abcdefABCDEF" for c in v)):
+        return ('"broker": "secret" is this board\'s key as the club issued it (make club-board '
+                'NAME=%s: 64 hex digits 0-9 a-f), not %s' % (
+                    b.get("board") or "t1", "%d characters of text" % len(v)
+                    if isinstance(v, str) else show(v)))  # (a key is never shown)
     return ""
 
 

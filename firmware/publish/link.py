@@ -5,6 +5,7 @@ game (then await its PUBACK), the state, a ping. The packets are publish/packets
 outbox and the names on flash, publish/outbox.py's and publish/names.py's.
 """
 
+from board.fault import room
 from publish import packets
 from publish.contract import ONLINE, STATUS
 from publish.names import load_names, let_go
@@ -35,6 +36,15 @@ def start(pub):
         return False
     if not pub.cfg:
         return False
+    c = pub.cfg
+    if c.get("secret"):  # its identity (make club-board): it logs in as itself and signs
+        from binascii import hexlify, unhexlify
+
+        room("ota.hmac")
+        from ota.hmac import hmac
+
+        c["key"] = unhexlify(c.pop("secret"))
+        c["pw"] = hexlify(hmac(c["key"], b"mqtt"))[:32]  # (docs/club-board.md)
     pub.status = "connecting"
     pub.names = load_names(pub.app.store)
     pub.box = outbox(pub.app.store)
@@ -131,7 +141,10 @@ def _connect(pub, now):
 
     _say(pub, "connecting")
     c = pub.cfg
-    ai = socket.getaddrinfo(c["host"], c["port"], 0, socket.SOCK_STREAM)[0]
+    try:
+        ai = socket.getaddrinfo(c["host"], c["port"], 0, socket.SOCK_STREAM)[0]
+    except OSError:  # (each port says it its own way: "[addrinfo error -2]", -202, ...)
+        raise OSError("broker name %s not found" % c["host"]) from None
     s = socket.socket(ai[0], ai[1], ai[2])
     pub.sock = s
     s.setblocking(False)
@@ -189,7 +202,7 @@ def _io(pub, now):
         pub.ask = -1
         if k == _CONNACK:
             if len(p) < 4 or p[3]:
-                raise OSError("refused (%d)" % (p[3] if len(p) > 3 else -1))
+                raise OSError(-(p[3] if len(p) > 3 else 99))  # (-code: _words())
             pub.up = 2
             pub.out = packets.packet(pub, 1, (packets.topic(pub, STATUS), ONLINE.encode(), True, 0))
             pub.phase = -1  # (the history is looked at once connected)
@@ -208,7 +221,7 @@ def _down(pub, e, now):
     pub.wait = _RETRY_MS if pub.status == ONLINE else min(max(pub.wait * 2, _RETRY_MS),
                                                              _RETRY_MS << 5)
     try:
-        _say(pub, "down: %s" % (e.args[0] if e.args else type(e).__name__))
+        _say(pub, "down: " + _words(pub.cfg, e))
     except Exception:  # noqa: BLE001
         pub.status = "down"
     s = pub.sock
@@ -220,6 +233,38 @@ def _down(pub, e, now):
             s.close()
         except Exception:  # noqa: BLE001
             pass
+
+
+# What failed, in words (errno and the broker's CONNACK codes, as -code): code, words, and
+# whether the broker's address follows
+_WORDS = ((111, "connection refused by", 1), (104, "connection reset by", 1),
+          (110, "no answer from", 1), (113, "no way to", 1), (118, "no way to", 1),
+          (103, "connection dropped on the way to", 1), (32, "connection lost to", 1),
+          (107, "connection lost to", 1), (12, "out of memory", 0),
+          (-4, "the broker refused this board's name or key (is it the club's? make "
+               "club-board, then make broker)", 0),
+          (-5, "the broker refused this board: not the club's, or not with this key (make "
+               "club-board, then make broker)", 0),
+          (-2, "the broker refused this board's id", 0),
+          (-3, "the broker is not taking clients", 0),
+          (-1, "the broker speaks another MQTT", 0))
+
+
+def _words(c, e):
+    """What failed (e) in words, with the broker's address c where it helps: "connection
+    refused by 192.168.1.5:1883", "broker name club.lan not found"."""
+    a = e.args[0] if e.args else None
+    if isinstance(a, int):
+        for k, t, at in _WORDS:
+            if k == a:
+                return "%s %s:%d" % (t, c["host"], c["port"]) if at else t
+        return "error %d (%s)" % (a, type(e).__name__) if a >= 0 else \
+            "the broker refused the connection (code %d)" % -a
+    if isinstance(e, MemoryError):
+        return "out of memory"
+    if a == "no answer":
+        return "no answer from %s:%d" % (c["host"], c["port"])
+    return str(a) if a else type(e).__name__
 
 
 def waiting(pub):

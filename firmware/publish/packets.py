@@ -97,10 +97,11 @@ def topic(pub, what):
 
 def packet(pub, what, args):
     """umqtt.simple's packet for Publisher pub (publish/task.py): what 0 CONNECT (with the
-    last will "offline"), 1 PUBLISH (args: topic, message, retain, qos), 2 PINGREQ; as the
-    list of its parts to send (the message itself one of them). Its client is made for the
-    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id (the module is let
-    go after: publish/task.py's _call)."""
+    last will "offline"; the board's name and password when it has its identity), 1 PUBLISH
+    (args: topic, message, retain, qos), 2 PINGREQ; as the list of its parts to send (the
+    message itself one of them). Its client is made for the packet, writing into a _Pipe (its
+    reads: _Wait), with pub's packet id (the module is let go after: publish/task.py's
+    _call)."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
     room("umqtt.simple")
@@ -109,8 +110,9 @@ def packet(pub, what, args):
     pipe = _Pipe()
     setattr(simple, "socket", pipe)  # noqa: B010 (it connects to the pipe)
     cfg = pub.cfg
+    pw = cfg.get("pw")  # (a board with its identity logs in as itself: publish/link.py)
     c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), cfg["host"], cfg["port"],
-                          keepalive=60)
+                          cfg["board"].encode() if pw else None, pw, keepalive=60)
     c.pid = pub.pid
     c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
     try:
@@ -143,7 +145,8 @@ def state(pub):
 def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
     the seats (seat i's name, the side it plays for: the record's, not the match's now) and
-    board/export.py's decode(r, N). The names: those the seats had when it was played."""
+    board/export.py's decode(r, N). The names: those the seats had when it was played. Signed
+    with the board's key when it has one (publish/outbox.py's sign(): its counter on flash)."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
     room("board.history")
@@ -166,4 +169,11 @@ def game(pub, r):
     body = _Body()
     body.value({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
                 "game": decode(r, n)})
+    key = pub.cfg.get("key")
+    if key:  # signed (docs/club-board.md): "<mac> <counter>\n" before the JSON
+        from publish.outbox import sign
+
+        h = sign(pub.app.store, key, body.parts)
+        body.parts.insert(0, h)
+        body.n += len(h)
     return packet(pub, 1, (topic(pub, GAME), body, False, 1))

@@ -6,7 +6,8 @@
 # (the games the broker took, the publisher's status, the peak while it finished).
 #
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_club PLAYERS SEED PORT NEXT \
-#         CLIENTS BROKER
+#         CLIENTS BROKER SECRET
+# (SECRET: the board's key, 64 hex digits: it logs in as t1 and signs, docs/club-board.md)
 # A module of its own, main_game.py unchanged: its heap from a ROMFS image (its .mpy on the
 # filesystem) has no room to spare. host_tests/test_publish.py compiles both into the tree.
 
@@ -24,7 +25,7 @@ def _web_and_club(app):
     # main_game.py starts the page's task with board.tasks.web(app): the publisher's starts
     # too (this script's code is on the heap all the run, beside the board's: kept short)
     app.hw["broker"] = lambda: {"host": "127.0.0.1", "port": int(sys.argv[6]),
-                                "prefix": "cribbage", "board": "t1"}
+                                "prefix": "cribbage", "board": "t1", "secret": sys.argv[7]}
     from publish.task import Publisher
 
     p = _pub[0] = Publisher(app)

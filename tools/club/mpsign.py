@@ -1,6 +1,6 @@
-"""The board's side of sign.py, for MicroPython (a reference for board/publish.py, issue 30:
-the board's engineer takes it into firmware/; here it is tested against sign.py on the unix
-port). MicroPython has hashlib.sha256 but no hmac module: HMAC (RFC 2104) is two hashes with
+"""The board's side of sign.py, for MicroPython: the club's reference, tested against sign.py
+on the unix port (the board itself signs with firmware/ota/hmac.py in publish/outbox.py's
+sign(), its counter on flash: docs/club-board.md). MicroPython has hashlib.sha256 but no hmac module: HMAC (RFC 2104) is two hashes with
 the key XOR 0x36 and 0x5c pads. The JSON may be hashed in parts as the board writes it.
 
     h = Signer(secret)            # secret: the 32 bytes of the Wi-Fi file's "secret" (hex)
