@@ -12,9 +12,20 @@ from hostenv import ROOT
 
 
 def test_the_budgets_per_board():
-    assert pytest.approx(0.70 * 205.2) == budgets.PICO_W_PAGE  # 70 % of the Pico W's heap
+    # 70 % of the Pico W's heap (205.2 thousand bytes), in KB of 1024 bytes
+    assert pytest.approx(0.70 * 205_200 / 1024) == budgets.PICO_W_PAGE
     assert budgets.ESP32_GAME == 96 and budgets.FROZEN_PAGE == 64 and budgets.CLIENTS == 3
     assert budgets.ESP32_GAME < budgets.ESP32_HEAP  # room for Wi-Fi and ESP-IDF beside it
+
+
+def test_one_unit_every_kb_is_1024_bytes():
+    """Issue 34: the boards' heaps were bytes / 1000 (RPI_PICO's 245,904 B written 245.9)
+    beside figures in KB of 1024: the Pico W's budget read 143.6 KB, not 140.3."""
+    assert budgets.KB == 1024
+    assert round(budgets.PICO_HEAP * budgets.KB) == 245_904  # 240.1 KB
+    assert round(budgets.PICO_W_HEAP * budgets.KB) == 205_200
+    assert round(budgets.PICO_W_PAGE, 1) == 140.3
+    assert "1024" in budgets.table().splitlines()[0]  # the table says its unit
 
 
 def test_the_ratios_give_back_the_measured_32_bit_figures():

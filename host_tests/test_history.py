@@ -24,6 +24,7 @@ from cribbage import summary as S
 from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
 from cribbage.match import Match, SKUNK, LURCH
 from boardkit import board, next_game, play_game
+from boardkit import board as board_kit
 from test_summary import known_game, RED, BLUE
 
 MICROPYTHON = venv_program("micropython")
@@ -434,6 +435,27 @@ def test_the_summary_leaves_the_heap_unless_something_else_holds_it():
     play_game(hw, app, f, seed=3)
     next_game(f, app)
     assert sys.modules.get("cribbage.summary") is held and len(kept(app.store)) == 2
+
+
+def test_the_history_module_leaves_the_heap_after_recording_unless_held(monkeypatch):
+    """board/commands.py's record() forgets board.history once the game is recorded when it
+    loaded it (kept, it was 3.3 KB of the 64-bit heap in every game after the first: issue
+    34), and keeps it when something had it loaded (the page's request, the menu)."""
+    import board
+    from board.fault import forget
+
+    monkeypatch.setitem(sys.modules, "board.history", history)  # (put back after the test)
+    monkeypatch.setattr(board, "history", history, raising=False)
+    forget("board.history")
+    hw, app, f = board_kit()
+    play_game(hw, app, f, seed=2)
+    next_game(f, app)
+    assert "board.history" not in sys.modules and len(kept(app.store)) == 1
+    import board.history as held
+
+    play_game(hw, app, f, seed=3)
+    next_game(f, app)
+    assert sys.modules.get("board.history") is held and len(kept(app.store)) == 2
 
 
 # --- a history bigger than the bound (issue 23, item 8) --------------------------------------
