@@ -17,7 +17,8 @@ returns the next one or -1. The scan writes only the ring's tail, get() only its
 timer's callback may interrupt get() anywhere. A full ring keeps what it holds and counts the
 events it could not take (overflow; run() prints it): a loss is never silent. A scan and get()
 allocate nothing (a hard interrupt may run the scan). Between scans every row is driven low,
-so one read of the columns says whether any key is down: an idle scan is four pin reads.
+so one read of the columns says whether any key is down: an idle scan is four pin reads (and
+on a board none: the timer stops while nothing is down, board/keytimer.py).
 
     DOWN   the key went down (debounced): the app acts on most keys here, for speed
     LONG   held long_ms (once per press)
@@ -202,8 +203,8 @@ class Keypad:
             if not timed:
                 self.update(clock())
             elif ticks_diff(clock(), self.scanned_at) > _STALLED_MS:
-                print("keys: the scan's timer stopped: started again")
-                self.start(clock)  # (a callback that raised may leave its timer off)
+                self.start(clock)  # (a callback that raised may leave its timer off; a
+                # parked one checks its keys: board/keytimer.py)
             if wake is not None and self._head != self._tail:
                 wake()
             if self.overflow != told:
