@@ -61,7 +61,7 @@ class TimedKeypad(Keypad):
         """Stop the timer and arm the edge; a key already down starts the scans again."""
         self.parked = True
         self.timer(None, 0)
-        self.watch(self.edge)
+        self.watch(self.edge)  # pyright: ignore[reportOptionalCall] (parks only with one)
         if self.scan():  # down before the edge was armed: no edge will come
             self.irq()
 
@@ -71,7 +71,7 @@ class TimedKeypad(Keypad):
         if not self.parked:
             return  # (an edge queued before the last one unparked the keypad)
         self.parked = False
-        self.watch(None)
+        self.watch(None)  # pyright: ignore[reportOptionalCall] (parked: it has one)
         now = self.clock()
         if self.sleeping:
             self.sleeping = False
