@@ -17,14 +17,16 @@ returns the next one or -1. The scan writes only the ring's tail, get() only its
 timer's callback may interrupt get() anywhere. A full ring keeps what it holds and counts the
 events it could not take (overflow; run() prints it): a loss is never silent. A scan and get()
 allocate nothing (a hard interrupt may run the scan). Between scans every row is driven low,
-so one read of the columns says whether any key is down: an idle scan is four pin reads (and
-on a board none: the timer stops while nothing is down, board/keytimer.py).
+so one read of the columns says whether any key is down: an idle scan is four pin reads.
 
     DOWN   the key went down (debounced): the app acts on most keys here, for speed
     LONG   held long_ms (once per press)
     REPEAT every repeat_ms after LONG while still held (for +1 buttons)
     UP     released (with LONG already sent if it was a long press)
 """
+
+# (On a board an idle keypad is not scanned at all: the timer stops while nothing is down,
+# board/keytimer.py.)
 
 from array import array
 

@@ -15,14 +15,13 @@ game), 2 the loser (cribbage.match.Match(deal=...)); ACC points: the loser.
 cards: 6 six-card cribbage, 5 five-card cribbage (two players to 61 whatever "players" and
 "game" say: cribbage.match.Match(cards=5)); a rule of the game like the first RULES names,
 last in the table so the menu's other items keep their places.
-autodim: 1 the LEDs' brightness follows the room's light (board/power.py: the ambient light
-sensor, under "bright"), 0 off: "bright" as set, whatever the room.
 
 Saved form (version 5): version, count of values, each value (2 bytes, little-endian), the
 sum of the bytes before (low 8 bits). Files of earlier firmware load with what they lack at
-its default: version 4 (10 values: no "autodim"), version 3 (9 values: no "cards" either),
-version 2 (8 values: no "deal" either), version 1 (7 values: no "match" either).
+its default: version 4 (no "autodim"), 3 (no "cards" either), 2 (no "deal"), 1 (no "match").
 """
+# autodim: 1 the LEDs' brightness follows the room's light (board/power.py: the ambient light
+# sensor, under "bright"), 0 off: "bright" as set, whatever the room
 
 from micropython import const
 

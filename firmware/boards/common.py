@@ -42,18 +42,20 @@ def _timer(timer_id):
     return every
 
 
-def _watch(pins):
+def _watch(pins, sleeps):
     """board/keytimer.py's watch(handler): handler(pin) on a falling edge of any of pins (the
     keypad's columns and buttons: Pin.irq, soft), or disarmed (None). On the rp2 a GPIO
     interrupt also ends a machine.lightsleep; on the ESP32 a light sleep ends on a pin held
-    low only through esp32.wake_on_gpio (set here once, where the port has it)."""
+    low only through esp32.wake_on_gpio, set here once on a board that sleeps (sleeps: it has
+    the power states; the port makes those pins' interrupts level-triggered while asleep)."""
     Pin = machine.Pin
-    try:
-        import esp32  # pyright: ignore[reportMissingImports]
+    if sleeps:
+        try:
+            import esp32  # pyright: ignore[reportMissingImports]
 
-        esp32.wake_on_gpio(pins, esp32.WAKEUP_ALL_LOW)  # (each pin low wakes: light sleep)
-    except (ImportError, AttributeError, ValueError, OSError):
-        pass
+            esp32.wake_on_gpio(pins, esp32.WAKEUP_ALL_LOW)  # (each pin low wakes)
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass
 
     def watch(handler):
         for p in pins:
@@ -103,7 +105,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
         cols = hw.pop("cols")
         buttons = hw.pop("buttons")
         hw["keys"] = TimedKeypad(hw.pop("rows"), cols, buttons, timer,
-                                 watch=_watch(cols + buttons))
+                                 watch=_watch(cols + buttons, power is not None))
     net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net
