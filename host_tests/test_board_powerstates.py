@@ -347,13 +347,13 @@ def test_the_menu_turns_autodim_off_and_the_room_no_longer_sets_the_brightness()
     run(f, p, 5000)
     top = app.cfg.get("bright")
     assert app.renderer.brightness == top * 48 // 256
-    f.press("D" + "A" * 11)  # the menu's "autodim" item
+    f.press("D" + "A" * 11)  # the menu's "auto-dimming" item
     shown = hw["display"].shown
-    assert "autodim" in shown and "= 1" in shown and "room light 0/1" in shown
+    assert "auto-dimming" in shown and "= 1" in shown and "room light 0/1" in shown
     f.press("#*")  # OK steps it to 0, * leaves
-    assert app.cfg.get("autodim") == 0
+    assert app.cfg.get("auto-dimming") == 0
     run(f, p, 1000)
     assert app.renderer.brightness == top  # the brightness as set, whatever the room
     hw2 = build("/data", fs=app.hw["fs"])  # saved: after a power cut still off
     app2 = App(hw2)
-    assert app2.cfg.get("autodim") == 0
+    assert app2.cfg.get("auto-dimming") == 0

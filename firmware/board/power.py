@@ -178,11 +178,11 @@ class Power:
 
     def bright(self):
         """The renderer's brightness: the menu's setting, times the room's light (a dark room
-        _DARK of it; unless the menu's autodim is off), times _DIM when dim."""
+        _DARK of it; unless the menu's auto-dimming is off), times _DIM when dim."""
         app = self.app
         level = 256
-        if self.light is not None and app.cfg.get("autodim"):  # (the menu's "autodim" 0:
-            # the brightness as set, whatever the room)
+        if self.light is not None and app.cfg.get("auto-dimming"):  # (the menu's setting
+            # off: the brightness as set, whatever the room)
             room = _DARK + (256 - _DARK) * (self.light() >> 8) // 255
             level = self.level  # smoothed: a quarter of the way at each tick, and all of it
             level += (room - level + 3) >> 2 if room > level else -((level - room + 3) >> 2)

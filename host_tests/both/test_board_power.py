@@ -24,7 +24,7 @@ class Cfg:
         self.autodim = 1
 
     def get(self, name):
-        return self.autodim if name == "autodim" else self.bright
+        return self.autodim if name == "auto-dimming" else self.bright
 
 
 class Renderer:
@@ -190,7 +190,7 @@ def test_autodim_off_keeps_the_menus_brightness_whatever_the_room():
     for _ in range(20):
         p.tick(0)
     assert app.renderer.brightness == 64 * 48 // 256
-    app.cfg.autodim = 0  # the menu's "autodim" off: the brightness as set
+    app.cfg.autodim = 0  # the menu's "auto-dimming" off: the brightness as set
     p.tick(0)
     assert app.renderer.brightness == 64
     for _ in range(5):
