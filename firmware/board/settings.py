@@ -49,10 +49,6 @@ _RANGE = (
 )
 RULES = const(6)  # NAMES[:RULES] are the game's rules: a new game applies them
 _VERSION = const(5)
-_MATCH = const(4)  # "match": version 1 files have no value for it
-_DEAL = const(5)  # "deal": version 1 and 2 files have none
-_CARDS = const(9)  # "cards": version 1 to 3 files have none
-_AUTODIM = const(10)  # "auto-dimming": version 1 to 4 files have none
 
 
 class Settings:
@@ -116,8 +112,8 @@ def loads(data):
     s = Settings()
     j = 2
     for i in range(n):
-        if ((v < 5 and i == _AUTODIM) or (v < 4 and i == _CARDS) or (v < 3 and i == _DEAL)
-                or (v < 2 and i == _MATCH)):
+        if i in b"\x04\x05\x09\x0a"[v - 1:]:  # (the value each version from 2 on added:
+            # match, deal, cards, auto-dimming: a file of version v has none of these after it)
             continue  # not in a file of earlier firmware: its default
         s.set(NAMES[i], data[j] | data[j + 1] << 8)
         j += 2
