@@ -518,7 +518,7 @@ def test_every_corrupt_game_file_is_kept_aside_and_the_board_starts_afresh():
 
 def test_every_corrupt_settings_file_is_kept_aside_and_defaults_used():
     game, cfg, m = a_save_after_a_few_deals()
-    assert len(cfg) == 23  # version 4: ten settings
+    assert len(cfg) == 25  # version 5: eleven settings
     parsed = 0
     for what, bad in corruptions(cfg):
         fs = fs_with(game, bad)

@@ -43,7 +43,7 @@ def test_a_settings_file_of_earlier_firmware_loads_as_six_card():
     v3.append(sum(v3) & 255)
     s = settings_loads(bytes(v3))
     assert s.get("cards") == 6 and s.values[:9] == Settings().values[:9]
-    assert Settings().dumps()[:2] == b"\x04\x0a"  # version 4: ten values
+    assert Settings().dumps()[:2] == b"\x05\x0b"  # version 5: eleven values
 
 
 def test_a_five_card_deal_typed_on_the_keys():

@@ -134,6 +134,10 @@ class Timer:  # machine.Timer as the ports give it (the simulator's fake machine
         self.inits.append((mode, period))
         self.callback = callback
 
+    def deinit(self):
+        self.inits.append("off")
+        self.callback = None
+
 
 machine.Timer = Timer
 machine.PLATFORM = {"pico": "rp2", "pico_w": "rp2w"}.get(sys.argv[1], "esp32")
@@ -148,18 +152,22 @@ keys = app.keys
 now = [0]
 keys.start(lambda: now[0])
 timer = Timer.made[0]
-for name in "5#":  # scanned only by the timer's callback
-    machine.press(name)
+called = []  # the callbacks the timer ran (the keypad's, each time)
+for name in "5#":  # scanned only by the timer's callback; parked (the timer off) once all
+    machine.press(name)  # keys are up, started again by the column's falling edge (its irq)
     for _ in range(5):
         now[0] += 10
+        called.append(timer.callback is keys)
         timer.callback(timer)
     machine.release(name)
     for _ in range(5):
         now[0] += 10
-        timer.callback(timer)
+        if timer.callback is not None:
+            called.append(timer.callback is keys)
+            timer.callback(timer)
 app.step(now[0])
-print("BOARD", timer.id, timer.inits, timer.callback is keys, app.m.score[0], "rows" in hw,
-      len(Timer.made))
+print("BOARD", timer.id, timer.inits, all(called), app.m.score[0], "rows" in hw,
+      len(Timer.made), keys.parked)
 '''
 
 
@@ -184,12 +192,15 @@ def board_with_timer(tmp_path, name):
 
 def test_the_pico_scans_its_keys_on_a_virtual_timer(tmp_path):
     # Timer(-1) (the RP2040's are virtual), every 5 ms; "5" then OK reached the app
-    assert board_with_timer(tmp_path, "pico") == "-1 [(1, 5)] True 5 False 1"
-    assert board_with_timer(tmp_path, "pico_w") == "-1 [(1, 5)] True 5 False 1"
+    # each key's falling edge starts the scans again; once all are up the timer is off
+    on_off = "[(1, 5), 'off', (1, 5), 'off']"
+    assert board_with_timer(tmp_path, "pico") == "-1 %s True 5 False 1 True" % on_off
+    assert board_with_timer(tmp_path, "pico_w") == "-1 %s True 5 False 1 True" % on_off
 
 
 def test_the_esp32_scans_its_keys_on_hardware_timer_0(tmp_path):
-    assert board_with_timer(tmp_path, "esp32_devkit") == "0 [(1, 5)] True 5 False 1"
+    assert board_with_timer(tmp_path, "esp32_devkit") == \
+        "0 [(1, 5), 'off', (1, 5), 'off'] True 5 False 1 True"
 
 
 def test_a_timer_that_stopped_is_started_again():

@@ -203,7 +203,7 @@ def test_settings_of_earlier_firmware_load_with_the_cut_for_deal():
     assert (s.get("players"), s.get("game"), s.get("match"), s.get("bright")) == (4, 61, 3, 100)
     assert s.get("deal") == DEAL_CUT and s.get("limit") == 2000
     assert settings_loads(OLD_SETTINGS).get("deal") == DEAL_CUT
-    assert settings_loads(s.dumps()).values == s.values and s.dumps()[0] == 4  # (v4: cards)
+    assert settings_loads(s.dumps()).values == s.values and s.dumps()[0] == 5  # (v5: auto-dimming)
 
 
 def test_each_deal_setting_from_the_menu_keys_decides_who_deals_after_a_game():

@@ -234,3 +234,126 @@ def test_the_simulator_shows_the_states_in_virtual_time(tmp_path):
     assert woke["power"] == "on" and woke["rail"] == 1
     assert woke["lines"] == on["lines"] and woke["scores"] == on["scores"]  # the 7 dropped
     assert sum(p for _, p in st["scores"]) == 5 and not st["refused"]  # the 5 typed: pegged
+
+
+class Radio:
+    """hw["net"] with the radio's switch (boards/wifi.py's Net: sleep(), wake())."""
+
+    def __init__(self):
+        self.asleep = False
+        self.sleeps = 0
+        self.wakes = 0
+
+    async def __call__(self):
+        return None
+
+    def sleep(self):
+        self.asleep = True
+        self.sleeps += 1
+
+    def wake(self):
+        self.asleep = False
+        self.wakes += 1
+
+
+def timed_board():
+    """The fake board with the timer's keypad parked on a falling-edge interrupt (as
+    boards/common.py wires a board: boards/fake_timer.py), the power states, a radio."""
+    from boards.fake_timer import timed
+
+    hw = timed(build("/data", fs=RamFs()))
+    hw["net"] = Radio()
+    app = App(hw)
+    app.boot()
+    clock = hw["clock"]
+    app.keys.start(clock)
+    p = P.Power(app, net=hw["net"], **hw["power"])
+    app.powered(p)
+
+    def loop(ms):  # the loop's turns every 10 ms (the keys are the timer's, not the loop's)
+        while ms > 0:
+            clock.advance(min(ms, 10))
+            app.step(clock())
+            ms -= 10
+
+    def press(name, hold=60):
+        hw["fake_matrix"].press(name)
+        loop(hold)
+        hw["fake_matrix"].release(name)
+        loop(50)
+
+    def asleep():
+        for _ in range((P.OFF_MS + 2000) // 1000):
+            clock.advance(1000)
+            app.step(clock())
+            p.tick(clock())
+        assert p.state == P.OFF and app.keys.parked and app.keys.sleeping
+
+    return hw, app, p, press, loop, asleep
+
+
+def test_asleep_a_tap_shorter_than_a_scan_wakes_the_board_and_only_wakes_it():
+    # the keys are not polled while the board sleeps: the column's edge (Pin.irq) wakes it,
+    # however short the tap; the waking key is not acted on, the next is the game's
+    hw, app, p, press, loop, asleep = timed_board()
+    press("#")  # deal
+    press("#")  # no starter entered
+    press("5")  # typed, not confirmed
+    dump = app.m.dumps()
+    typed = (app.e.num, app.e.ndig)
+    radio = hw["net"]
+    for key, hold in (("7", 3), ("#", 40), ("*", 2000), ("#", 2000)):
+        asleep()
+        assert radio.asleep and radio.sleeps >= 1 and hw["power"]["rail"]() == 0
+        at = app.keys.scanned_at
+        loop(3000)  # asleep: no scan (parked), nothing drawn
+        assert app.keys.scanned_at == at and p.state == P.OFF
+        press(key, hold)  # a tap, or a hold whose LONG would undo or redo
+        assert p.state == P.ON and hw["power"]["rail"]() == 1 and not radio.asleep
+        assert app.m.dumps() == dump and (app.e.num, app.e.ndig) == typed and app.err is None
+        assert app.keys.parked and not app.keys.hush
+    assert radio.wakes == 4
+    press("#")  # the next key is the game's: the 5 typed before the sleeps pegged
+    assert app.m.score[0] + app.m.score[1] == 5 and app.err is None
+
+
+def test_the_radio_is_off_only_while_the_board_sleeps_or_is_empty():
+    hw, app, p, press, loop, asleep = timed_board()
+    radio = hw["net"]
+    assert not radio.asleep
+    clock = hw["clock"]
+    for _ in range((P.DIM_MS + 2000) // 1000):  # dim: the radio stays on (the page follows)
+        clock.advance(1000)
+        p.tick(clock())
+    assert p.state == P.DIM and not radio.asleep
+    asleep()
+    assert radio.asleep
+    press("1")
+    assert not radio.asleep
+    hw["power"]["supply"].value = volts(3100)  # empty: saved, the rail and the radio off
+    for _ in range(8):
+        p.tick(clock())
+    assert p.state == P.EMPTY and radio.asleep
+    hw["power"]["supply"].value = volts(4100)  # charging: back, the radio on
+    for _ in range(8):
+        p.tick(clock())
+    assert p.state == P.ON and not radio.asleep
+
+
+def test_the_menu_turns_autodim_off_and_the_room_no_longer_sets_the_brightness():
+    hw, app, f = board()
+    p = start(hw, app)
+    hw["power"]["light"].value = 0  # a dark room: the LEDs follow it down
+    run(f, p, 5000)
+    top = app.cfg.get("bright")
+    assert app.renderer.brightness == top * 48 // 256
+    f.press("D" + "A" * 11)  # the menu's "auto-dimming" item
+    shown = hw["display"].shown
+    assert "auto-dimming" in shown and "= 1" in shown and "room light 0/1" in shown
+    f.press("#*")  # OK steps it to 0, * leaves
+    assert app.cfg.get("auto-dimming") == 0
+    run(f, p, 1000)
+    assert app.renderer.brightness == top  # the brightness as set, whatever the room
+    hw2 = build("/data", fs=app.hw["fs"])  # saved: after a power cut still off
+    app2 = App(hw2)
+    assert app2.cfg.get("auto-dimming") == 0

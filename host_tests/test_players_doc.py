@@ -35,7 +35,7 @@ def test_the_page_puts_the_answer_first():
     short = t[:t.index("# In detail")]
     assert shown()[0] == "players/keypad.svg" and "players/keypad.svg" in short
     for setting in ("players", "game", "muggins", "skunk", "match", "deal", "bright", "limit",
-                    "watchdog", "cards"):  # board/settings.py's NAMES, each a row
+                    "watchdog", "cards", "auto-dimming"):  # board/settings.py's NAMES, each a row
         assert re.search(r"^\| %s \|" % setting, short, re.M), setting
 
 

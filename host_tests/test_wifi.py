@@ -152,3 +152,57 @@ def test_the_boards_own_radio_setup_light_and_country(tmp_path, network, monkeyp
     Light.level = None
     assert asyncio.run(wifi.joiner(str(f), None, Light())()) == "192.168.1.42"
     assert Light.level == 1 and "country 'GB' not set" in capsys.readouterr().out
+
+
+def test_the_radio_is_off_while_the_board_sleeps_and_joins_again_at_wake(tmp_path, network):
+    """board/power.py's sleep turns the radio off (WLAN.active(False), then deinit(): on the
+    Pico W the CYW43 powered down); the wake turns it on and joins again in its own task (the
+    page's server kept its socket; the club's link reconnects by itself), its light lit again
+    once joined. Before the board has joined, sleep() and wake() do nothing."""
+
+    class Light:
+        level = None
+
+        def value(self, v):
+            Light.level = v
+
+    class Radio(FakeWLAN):
+        def __init__(self, iface):
+            FakeWLAN.__init__(self, iface)
+            self.deinits = 0
+
+        def active(self, on):
+            FakeWLAN.active(self, on)
+            if on:
+                self.deinits = 0  # (powered again)
+
+        def deinit(self):
+            assert not self.on  # after active(False)
+            self.deinits += 1
+
+    network.WLAN = Radio
+    f = tmp_path / "wifi.json"
+    f.write_text(json.dumps({"ssid": "home", "password": "pw"}))
+    net = wifi.joiner(str(f), None, Light())
+    net.sleep()  # not joined yet: nothing to turn off
+    assert FakeWLAN.made == []
+
+    async def night():
+        assert await net() == "192.168.1.42"
+        w = FakeWLAN.made[0]
+        assert w.on and Light.level == 1
+        net.sleep()
+        assert not w.on and w.deinits == 1 and net.asleep
+        net.sleep()  # (twice: once off)
+        assert w.deinits == 1
+        Light.level = None
+        w.polls = 0
+        net.wake()
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            if Light.level == 1:
+                break
+        assert FakeWLAN.made[-1].on and FakeWLAN.made[-1].joined == ("home", "pw")
+        assert Light.level == 1 and not net.asleep
+
+    asyncio.run(night())

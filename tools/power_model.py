@@ -37,9 +37,10 @@ PARTS = {
     "mcu_run": (20.0, "Pico running MicroPython's asyncio loop at 125 MHz, at VSYS 5 V: 18 mA "
                 "measured 'normal operation' at 5 V (mjoldfield.com 2021, CircuitPython); "
                 "20 mA taken for MicroPython's busier loop"),
-    "mcu_sleep": (1.5, "Pico in machine.lightsleep(ms) (timer wake to scan the keys), from 5 V: "
-                  "1.5 mA measured by Damien George (MicroPython rp2 lightsleep commit, "
-                  "micropython#8770); 0.9 mA in lightsleep() without a timer (dormant)"),
+    "mcu_sleep": (1.5, "Pico in machine.lightsleep(ms) naps (200 ms asleep, 60 ms awake), from "
+                  "5 V: 1.5 mA taken over 0.99 mA measured with lightsleep(5000), 5 V on VSYS "
+                  "(Peter Hinch, micropython#8832, fixing #8770); 0.9 mA dormant (0.76 mA "
+                  "measured at 5 V on VSYS: arduino-pico #2620)"),
     "wifi_on": (25.0, "Pico W's CYW43439 connected to an access point in its default power "
                 "saving, average extra at 5 V (assumption from published hobby measurements of "
                 "a connected, mostly idle Pico W: tens of mA; bursts of 100+ mA while sending)"),

@@ -25,6 +25,9 @@ so one read of the columns says whether any key is down: an idle scan is four pi
     UP     released (with LONG already sent if it was a long press)
 """
 
+# (On a board an idle keypad is not scanned at all: the timer stops while nothing is down,
+# board/keytimer.py.)
+
 from array import array
 
 from micropython import const
@@ -202,8 +205,8 @@ class Keypad:
             if not timed:
                 self.update(clock())
             elif ticks_diff(clock(), self.scanned_at) > _STALLED_MS:
-                print("keys: the scan's timer stopped: started again")
-                self.start(clock)  # (a callback that raised may leave its timer off)
+                self.start(clock)  # (a callback that raised may leave its timer off; a
+                # parked one checks its keys: board/keytimer.py)
             if wake is not None and self._head != self._tail:
                 wake()
             if self.overflow != told:

@@ -39,17 +39,22 @@ _DARK = const(48)  # the level (of 256) in a dark room: the menu's brightness is
 _TICK_MS = const(250)  # the task's period while on
 _NAP_MS = const(200)  # one nap while off (lightsleep), then awake _AWAKE_MS for the key scan
 _AWAKE_MS = const(60)
+_WAKE = const(0xA0)  # board/keytimer.py's WAKE: a key's edge woke the sleeping board (the
+# keypad hushes that key itself); a const here so that a board without the timer's keypad
+# never loads keytimer.py
 
 
 class Power:
     """The power states of app (board/app.py). rail(v): the LED rail's pin (1 on); light()
     and supply(): ADC readings 0..65535 (read_u16) or None; supply reads the battery through
     divider (volts at the battery per volt at the pin, full scale 3.3 V); nap(ms): the board's
-    light sleep, or None (the asyncio loop simply idles)."""
+    light sleep, or None (the asyncio loop simply idles); net: hw["net"] (boards/wifi.py's
+    Net), whose radio is off while the board sleeps (sleep(), wake()), or None."""
 
     def __init__(self, app, rail, light=None, supply=None, sleep=None, divider=2,
-                 dim_ms=DIM_MS, off_ms=OFF_MS):
+                 dim_ms=DIM_MS, off_ms=OFF_MS, net=None):
         self.app = app
+        self.net = net if hasattr(net, "sleep") else None
         self.rail = rail
         self.light = light
         self.supply = supply
@@ -83,7 +88,8 @@ class Power:
         """app.step's first question: True while the board is off or empty (no key is
         handled, no frame drawn). The first key down while off wakes the board, and that key
         only wakes it: its events up to its release are dropped; the frame comes back before
-        anything else. Allocates nothing."""
+        anything else (a keypad that queues WAKE, board/keytimer.py's, drops the waking key's
+        events itself, a tap too short for a DOWN included). Allocates nothing."""
         if self.state < OFF and not self.waking:
             return False
         keys = app.keys
@@ -95,6 +101,10 @@ class Power:
             if self.state == OFF:
                 if kind == DOWN:
                     self.wake(now)
+                elif kind == _WAKE:
+                    self.wake(now)
+                    self.waking = False  # (the keypad hushes the waking key)
+                    return False
             elif self.state != EMPTY and kind == UP:  # the waking key let go: what comes
                 self.waking = False  # after it is the game's
                 return False
@@ -106,12 +116,21 @@ class Power:
         self.waking = True
         self.last = now
         self.seen = app.changes
+        self.sleeping(False)
         d = app.display
         if d is not None and hasattr(d, "poweron"):
             d.poweron()
         self.bright()
         self.on()
         app.powered(self)  # (and drawn again at once: the blinks, the display's text)
+        if self.net is not None:
+            self.net.wake()  # (it joins again in its own task: the page, the club resume)
+
+    def sleeping(self, v):
+        """Tell the keypad the board sleeps (board/keytimer.py: a key's edge then wakes it)."""
+        keys = self.app.keys
+        if hasattr(keys, "sleeping"):
+            keys.sleeping = v
 
     # --- the task's tick ---------------------------------------------------------------
 
@@ -159,14 +178,17 @@ class Power:
 
     def bright(self):
         """The renderer's brightness: the menu's setting, times the room's light (a dark room
-        _DARK of it), times _DIM when dim."""
+        _DARK of it; unless the menu's auto-dimming is off), times _DIM when dim."""
         app = self.app
         level = 256
-        if self.light is not None:
+        if self.light is not None and app.cfg.get("auto-dimming"):  # (the menu's setting
+            # off: the brightness as set, whatever the room)
             room = _DARK + (256 - _DARK) * (self.light() >> 8) // 255
             level = self.level  # smoothed: a quarter of the way at each tick, and all of it
             level += (room - level + 3) >> 2 if room > level else -((level - room + 3) >> 2)
             self.level = level
+        else:
+            self.level = 256  # (turned on again: from the full setting, to the room's)
         if self.state == DIM:
             level = level * _DIM >> 8
         top = app.cfg.get("bright")
@@ -187,6 +209,9 @@ class Power:
         d = self.app.display
         if d is not None and hasattr(d, "poweroff"):
             d.poweroff()
+        if self.net is not None:
+            self.net.sleep()  # the radio off (a Pico W connected cannot sleep)
+        self.sleeping(True)
 
     def stop(self):
         """The battery is about to be empty: the game saved, the rail off, the display says
@@ -195,6 +220,8 @@ class Power:
         self.state = EMPTY
         self.low = True
         self.rail(0)
+        if self.net is not None:
+            self.net.sleep()
         app.save()  # (each entry is saved after its frame: this writes one still pending)
         d = app.display
         if d is not None:
@@ -236,7 +263,7 @@ async def task(app):
     """The power states' asyncio task (board/tasks.py starts it when hw has "power")."""
     p = app.power
     if p is None:
-        p = Power(app, **app.hw["power"])
+        p = Power(app, net=app.hw.get("net"), **app.hw["power"])
         app.powered(p)
     while True:
         try:

@@ -16,11 +16,13 @@ cards: 6 six-card cribbage, 5 five-card cribbage (two players to 61 whatever "pl
 "game" say: cribbage.match.Match(cards=5)); a rule of the game like the first RULES names,
 last in the table so the menu's other items keep their places.
 
-Saved form (version 4): version, count of values, each value (2 bytes, little-endian), the
+Saved form (version 5): version, count of values, each value (2 bytes, little-endian), the
 sum of the bytes before (low 8 bits). Files of earlier firmware load with what they lack at
-its default: version 3 (9 values: no "cards"), version 2 (8 values: no "deal" either),
-version 1 (7 values: no "match" either).
+its default: version 4 (no "auto-dimming"), 3 (no "cards"), 2 (no "deal"), 1 (no "match").
 """
+# auto-dimming: 1 the LEDs' brightness follows the room's light (board/power.py: the ambient
+# light sensor, under "bright"), 0 off: "bright" as set, whatever the room. (Its name has over
+# 10 letters, so a board does not intern it: the game's runs sit at the end of a name pool.)
 
 from micropython import const
 
@@ -28,7 +30,7 @@ from micropython import const
 # (here, loaded at boot, so that the page need not load the menu for them)
 MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
 NAMES = ("players", "game", "muggins", "skunk", "match", "deal", "bright", "limit",
-         "watchdog", "cards")
+         "watchdog", "cards", "auto-dimming")
 # each setting's (default, lowest, highest, step), by NAMES, as 16-bit little-endian numbers
 # (one table, and bytes: a tuple per setting would be built on the heap at every boot; every
 # module-level name is one more interned on a board for good)
@@ -43,12 +45,10 @@ _RANGE = (
     b"\xd0\x07\xc8\x00\x28\x23\x64\x00"  # limit (2000, 200, 9000, 100)
     b"\x00\x00\x00\x00\x01\x00\x01\x00"  # watchdog (0, 0, 1, 1)
     b"\x06\x00\x05\x00\x06\x00\x01\x00"  # cards (6, 5, 6, 1)
+    b"\x01\x00\x00\x00\x01\x00\x01\x00"  # auto-dimming (1, 0, 1, 1)
 )
 RULES = const(6)  # NAMES[:RULES] are the game's rules: a new game applies them
-_VERSION = const(4)
-_MATCH = const(4)  # "match": version 1 files have no value for it
-_DEAL = const(5)  # "deal": version 1 and 2 files have none
-_CARDS = const(9)  # "cards": version 1 to 3 files have none
+_VERSION = const(5)
 
 
 class Settings:
@@ -112,7 +112,8 @@ def loads(data):
     s = Settings()
     j = 2
     for i in range(n):
-        if (v < 4 and i == _CARDS) or (v < 3 and i == _DEAL) or (v < 2 and i == _MATCH):
+        if i in b"\x04\x05\x09\x0a"[v - 1:]:  # (the value each version from 2 on added:
+            # match, deal, cards, auto-dimming: a file of version v has none of these after it)
             continue  # not in a file of earlier firmware: its default
         s.set(NAMES[i], data[j] | data[j + 1] << 8)
         j += 2

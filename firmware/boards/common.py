@@ -27,15 +27,41 @@ def _display(i2c_pins):
 
 def _timer(timer_id):
     """board/keytimer.py's timer(scan, ms): machine.Timer(timer_id) calling scan(t) every ms
-    (again: set up afresh); None without an id, or on a port without machine.Timer."""
+    (again: set up afresh; scan None: stopped); None without an id, or on a port without
+    machine.Timer."""
     if timer_id is None or not hasattr(machine, "Timer"):
         return None
     t = machine.Timer(timer_id)
 
     def every(scan, ms):
-        t.init(mode=machine.Timer.PERIODIC, period=ms, callback=scan)
+        if scan is None:
+            t.deinit()
+        else:
+            t.init(mode=machine.Timer.PERIODIC, period=ms, callback=scan)
 
     return every
+
+
+def _watch(pins, sleeps):
+    """board/keytimer.py's watch(handler): handler(pin) on a falling edge of any of pins (the
+    keypad's columns and buttons: Pin.irq, soft), or disarmed (None). On the rp2 a GPIO
+    interrupt also ends a machine.lightsleep; on the ESP32 a light sleep ends on a pin held
+    low only through esp32.wake_on_gpio, set here once on a board that sleeps (sleeps: it has
+    the power states; the port makes those pins' interrupts level-triggered while asleep)."""
+    Pin = machine.Pin
+    if sleeps:
+        try:
+            import esp32  # pyright: ignore[reportMissingImports]
+
+            esp32.wake_on_gpio(pins, esp32.WAKEUP_ALL_LOW)  # (each pin low wakes)
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass
+
+    def watch(handler):
+        for p in pins:
+            p.irq(handler=handler, trigger=Pin.IRQ_FALLING if handler is not None else 0)
+
+    return watch
 
 
 def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setup=None,
@@ -76,7 +102,10 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
     if timer is not None:
         from board.keytimer import TimedKeypad
 
-        hw["keys"] = TimedKeypad(hw.pop("rows"), hw.pop("cols"), hw.pop("buttons"), timer)
+        cols = hw.pop("cols")
+        buttons = hw.pop("buttons")
+        hw["keys"] = TimedKeypad(hw.pop("rows"), cols, buttons, timer,
+                                 watch=_watch(cols + buttons, power is not None))
     net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net

@@ -18,9 +18,9 @@ PATH = "/wifi.json"
 
 
 def joiner(path=PATH, setup=None, light=None):
-    """hw["net"] for board/web.py: an async function giving the board's address once it has
-    joined (it tries every minute until then), or None at once without credentials; None on
-    a port without Wi-Fi (a plain Pico). setup(wlan): the board's own radio settings, once
+    """hw["net"] for board/web.py: a Net, whose await net() gives the board's address once it
+    has joined (it tries every minute until then), or None at once without credentials; None
+    on a port without Wi-Fi (a plain Pico). setup(wlan): the board's own radio settings, once
     joined; light: a Pin lit once joined (the Pico W's LED)."""
     try:
         import network
@@ -28,12 +28,33 @@ def joiner(path=PATH, setup=None, light=None):
         return None
     if not hasattr(network, "WLAN"):
         return None
+    return Net(network, path, setup, light)
 
-    async def join():
+
+class Net:
+    """The board's Wi-Fi: await net() joins; sleep() turns the radio off while the board
+    sleeps (board/power.py: WLAN.active(False), then deinit() where the port has it, which on
+    the Pico W powers the CYW43 down: its WL_ON low, and lets the RP2040 lightsleep), wake()
+    turns it on and joins again in the background. The page's server keeps its socket and the
+    club's link reconnects by itself (publish/), so both resume once the board has joined."""
+
+    def __init__(self, network, path, setup, light):
+        self.network = network
+        self.path = path
+        self.setup = setup
+        self.light = light
+        self.w = None  # the interface once joined (sleep() and wake() act only then)
+        self.creds = ("", "")  # (ssid, password) once read
+        self.task = None  # the join after a wake
+        self.asleep = False
+
+    async def __call__(self):
         import json
 
         from board.keypad import sleep_ms
 
+        network = self.network
+        path = self.path
         try:
             with open(path) as f:
                 cfg = json.load(f)
@@ -53,27 +74,77 @@ def joiner(path=PATH, setup=None, light=None):
                 network.country(cfg["country"])  # before the radio starts
             except (AttributeError, OSError, ValueError, TypeError):
                 print("wifi: country %r not set" % cfg["country"])
+        self.creds = (ssid, password)
         w = network.WLAN(network.STA_IF)
         while True:
-            try:
-                w.active(True)
-                w.connect(ssid, password)
-                for _ in range(_JOIN_MS // 250):
-                    if w.isconnected():
-                        if setup:
-                            setup(w)
-                        if light:
-                            light.value(1)
-                        return w.ifconfig()[0]
-                    await sleep_ms(250)
-            except (OSError, TypeError) as e:
-                print("wifi: %r" % e)
+            addr = await self.join(w)
+            if addr:
+                return addr
             print("wifi: %s not joined: the board plays without its page, and tries again in "
                   "a minute" % ssid)
             w.active(False)
             await sleep_ms(_RETRY_MS)
 
-    return join
+    async def join(self, w):
+        """One try at joining (up to _JOIN_MS): the address, or None."""
+        from board.keypad import sleep_ms
+
+        ssid, password = self.creds
+        try:
+            w.active(True)
+            w.connect(ssid, password)
+            for _ in range(_JOIN_MS // 250):
+                if self.asleep:
+                    return None  # (the board went to sleep meanwhile)
+                if w.isconnected():
+                    self.w = w
+                    if self.setup:
+                        self.setup(w)
+                    if self.light:
+                        self.light.value(1)
+                    return w.ifconfig()[0]
+                await sleep_ms(250)
+        except (OSError, TypeError) as e:
+            print("wifi: %r" % e)
+        return None
+
+    def sleep(self):
+        """The radio off (the board sleeps): only once joined."""
+        w = self.w
+        if w is None or self.asleep:
+            return
+        self.asleep = True
+        try:
+            w.active(False)
+            off = getattr(w, "deinit", None)
+            if off is not None:
+                off()  # (the Pico W: the CYW43 powered down)
+        except (OSError, TypeError, ValueError) as e:
+            print("wifi: radio off: %r" % e)
+
+    def wake(self):
+        """The radio on again and joined in the background (its own task)."""
+        if not self.asleep:
+            return
+        self.asleep = False
+        import asyncio
+
+        self.task = asyncio.create_task(self.rejoin())
+
+    async def rejoin(self):
+        """Join again after a sleep, every minute until joined (or asleep again)."""
+        from board.keypad import sleep_ms
+
+        w = self.network.WLAN(self.network.STA_IF)
+        while not self.asleep:
+            addr = await self.join(w)
+            if addr:
+                print("wifi: joined again:", addr)
+                return
+            if self.asleep:
+                return
+            print("wifi: not joined again: the page waits; tried again in a minute")
+            await sleep_ms(_RETRY_MS)
 
 
 def broker(path=PATH, uid=b""):

@@ -5,8 +5,8 @@ as on a board whose loop the page or a save holds (issue 23.5)."""
 from check import no_alloc, raises
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY, KEYS_4X4
 from boards.fake import Button, Clock, Matrix
-from board.keytimer import TimedKeypad
-from boards.fake_timer import TimedClock
+from board.keytimer import TimedKeypad, WAKE
+from boards.fake_timer import TimedClock, Watch
 
 
 def events(kp):
@@ -275,3 +275,140 @@ def test_a_tap_of_debounce_plus_one_timer_period_is_seen_at_any_phase():
         clock.advance(phase)
         tap(clock, m.press, m.release, "5", down_ms=d, gap_ms=d + 5 - phase)
         assert events(kp) == [(DOWN, "5"), (UP, "5")], phase
+
+
+# --- parked while no key is down (issue 34): the timer off, the columns' edge starts it -----
+
+def parked(buttons=(), dead=False):
+    """(clock, matrix, keypad, watch): the timer's keypad with a fake falling-edge interrupt
+    on its columns and buttons (boards/fake_timer.py's Watch; dead: it never fires)."""
+    clock = TimedClock()
+    m = Matrix()
+    w = Watch(list(m.cols) + list(buttons), clock, dead)
+    kp = TimedKeypad(m.rows, m.cols, buttons, clock.every, watch=w)
+    assert kp.start(clock)
+    return clock, m, kp, w
+
+
+def running(clock):
+    return any(tm[1] for tm in clock.timers)
+
+
+def test_with_no_key_down_the_timer_stops_and_a_key_starts_it():
+    clock, m, kp, w = parked()
+    clock.advance(40)  # nothing down for the debounce time: parked, the timer off
+    assert kp.parked and not running(clock) and w.handler is not None
+    at = kp.scanned_at
+    clock.advance(60000)  # a minute with no key: not one scan
+    assert kp.scanned_at == at and kp.parked
+    for name in "5#*":
+        tap(clock, m.press, m.release, name)
+        assert events(kp) == [(DOWN, name), (UP, name)]
+        assert kp.parked and not running(clock)
+    assert w.fired == 3 and w.arms == 4  # one edge per tap, parked again after each
+
+
+def test_parked_a_tap_of_debounce_plus_one_timer_period_is_seen_at_any_phase():
+    # the edge scans at once, then every 5 ms: the same taps as the timer alone sees
+    clock, m, kp, w = parked()
+    d = kp.debounce_ms + 5
+    for phase in range(5):
+        clock.advance(phase + 40)
+        assert kp.parked
+        tap(clock, m.press, m.release, "5", down_ms=d, gap_ms=d + 5 - phase)
+        assert events(kp) == [(DOWN, "5"), (UP, "5")], phase
+
+
+def test_parked_long_press_repeat_and_buttons_as_before():
+    b = [Button()]
+    clock, m, kp, w = parked(buttons=b)
+    clock.advance(40)
+    b[0].pressed = True
+    clock.advance(1000)  # LONG at 700 (+ the debounce), REPEAT every 180 ms after
+    assert not kp.parked
+    b[0].pressed = False
+    clock.advance(40)
+    got = events(kp)
+    assert got[0] == (DOWN, "a") and got[1] == (LONG, "a") and got[-1] == (UP, "a")
+    assert (REPEAT, "a") in got and kp.parked
+
+
+def test_an_edge_the_interrupt_missed_is_found_by_the_task_s_check():
+    # an interrupt that never comes (a sleep that does not latch the edge): the key held
+    # is found by the keypad's task's check (start(), once a second while parked), and the
+    # watchdog's scanned_at is kept fresh by that check
+    clock, m, kp, w = parked(dead=True)
+    clock.advance(40)
+    assert kp.parked
+    m.press("7")
+    clock.advance(500)
+    assert kp.parked and events(kp) == []
+    assert kp.start(clock) and not kp.parked and kp.scanned_at == clock()
+    clock.advance(40)
+    m.release("7")
+    clock.advance(40)
+    assert events(kp) == [(DOWN, "7"), (UP, "7")] and kp.parked
+
+
+def test_a_key_down_as_the_keypad_parks_keeps_it_scanning():
+    # a key that went down before the edge was armed (no edge will come): park() looks
+    clock, m, kp, w = parked(dead=True)
+    clock.advance(40)
+    m.press("9")
+    kp.park()  # (as the parking scan would, a moment after the press)
+    assert not kp.parked and running(clock)
+    clock.advance(40)
+    assert events(kp) == [(DOWN, "9")]
+
+
+def test_asleep_the_key_that_wakes_only_wakes():
+    clock, m, kp, w = parked()
+    clock.advance(40)
+    for held in (3, 40, 2000):  # a tap shorter than one scan, a tap, a long hold
+        kp.sleeping = True
+        m.press("#")
+        clock.advance(held)
+        m.release("#")
+        clock.advance(40)
+        assert events(kp) == [(WAKE, "1")], held  # WAKE only: no DOWN, LONG, REPEAT, UP
+        assert kp.parked and not kp.hush and not kp.sleeping
+        tap(clock, m.press, m.release, "5")  # awake: the next key is the game's
+        assert events(kp) == [(DOWN, "5"), (UP, "5")]
+
+
+def test_asleep_a_bouncing_waking_key_is_hushed_until_all_keys_are_up():
+    clock, m, kp, w = parked()
+    clock.advance(40)
+    kp.sleeping = True
+    m.press("4")
+    clock.advance(2)
+    m.release("4")  # a bounce: open for a moment
+    clock.advance(3)
+    m.press("4")
+    m.press("6")  # a second key while the first is held
+    clock.advance(100)
+    m.release("4")
+    clock.advance(20)
+    m.release("6")
+    clock.advance(40)
+    assert events(kp) == [(WAKE, "1")] and kp.parked
+
+
+def test_parking_waking_and_the_scans_allocate_nothing():
+    clock, m, kp, w = parked()
+    held = m.held
+
+    def cycle():  # presses, a wake, holds and releases: parked and started again each time
+        n = 0
+        for i in range(40):
+            kp.sleeping = i % 4 == 0
+            held[i % 16] = 1
+            clock.advance(50 + (i % 3) * 400)
+            held[i % 16] = 0
+            clock.advance(45)
+            while kp.get() >= 0:
+                n += 1
+        return n
+
+    cycle()  # (once first: the fake's timer entry made)
+    assert no_alloc(cycle) > 40 and kp.parked

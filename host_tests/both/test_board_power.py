@@ -21,9 +21,10 @@ class Keys:
 class Cfg:
     def __init__(self):
         self.bright = 64
+        self.autodim = 1
 
     def get(self, name):
-        return self.bright
+        return self.autodim if name == "auto-dimming" else self.bright
 
 
 class Renderer:
@@ -148,3 +149,61 @@ def test_no_battery_no_warning_a_low_one_warns_an_empty_one_saves_and_stops():
     supply.value = 0  # on the mains again
     p.tick(0)
     assert p.state == P.ON and rail() == 1 and not p.low
+
+
+class Net:
+    """hw["net"]'s radio switch (boards/wifi.py's Net)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def sleep(self):
+        self.calls.append("off")
+
+    def wake(self):
+        self.calls.append("on")
+
+
+def test_off_turns_the_radio_off_and_tells_the_keypad_a_wake_event_wakes_it():
+    from board.keytimer import WAKE
+
+    app = App()
+    app.keys.sleeping = False  # (board/keytimer.py's flag: an edge then queues WAKE)
+    hw = pieces(app.display)
+    net = Net()
+    p = P.Power(app, hw["rail"], hw["light"], hw["supply"], hw["sleep"], 2, net=net)
+    app.power = p
+    t = app.clock
+    t.advance(P.OFF_MS)
+    p.tick(t())
+    assert p.state == P.OFF and net.calls == ["off"] and app.keys.sleeping
+    app.keys.q = [WAKE, DOWN | 6]  # the keypad's WAKE (it hushes the waking key itself)
+    assert p.step(app, t()) is False and p.state == P.ON and not p.waking
+    assert net.calls == ["off", "on"] and not app.keys.sleeping
+    assert app.keys.q == [DOWN | 6]  # the next key is the game's
+    assert P.Power(app, hw["rail"], net=lambda: None).net is None  # (a net without a radio)
+
+
+def test_autodim_off_keeps_the_menus_brightness_whatever_the_room():
+    app, p, rail, light, supply = make()
+    light.value = 0  # a dark room
+    for _ in range(20):
+        p.tick(0)
+    assert app.renderer.brightness == 64 * 48 // 256
+    app.cfg.autodim = 0  # the menu's "auto-dimming" off: the brightness as set
+    p.tick(0)
+    assert app.renderer.brightness == 64
+    for _ in range(5):
+        p.tick(0)
+    assert app.renderer.brightness == 64
+    t = app.clock
+    t.advance(P.DIM_MS)
+    p.tick(t())
+    assert p.state == P.DIM and app.renderer.brightness == 16  # (dim still dims)
+    app.changes += 1
+    app.cfg.autodim = 1  # on again: from the full setting down to the room's
+    p.tick(t())
+    assert 64 * 48 // 256 < app.renderer.brightness < 64
+    for _ in range(20):
+        p.tick(t())
+    assert app.renderer.brightness == 64 * 48 // 256

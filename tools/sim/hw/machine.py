@@ -10,7 +10,9 @@ pull-up; ValueError, as the port raises), a watchdog timeout the RP2040 cannot c
 an output; an I2C bus given pin numbers instead of Pins is a TypeError.
 The keypad is wired by pin number: wire(rows, cols, buttons, names) says which pins are which
 (names: the matrix keys, row by row, then one per button), press(name)/release(name) move a
-key, and a column pin reads 0 while a pressed key joins it to a row driven low.
+key, and a column pin reads 0 while a pressed key joins it to a row driven low; a column or
+button pin whose irq(handler, IRQ_FALLING) is armed calls handler(pin) when a press() pulls
+it low (as the port's soft interrupt would, at once).
 """
 
 PLATFORM = "rp2"  # set by the simulator's driver: "rp2", "rp2w" (the Pico W) or "esp32"
@@ -53,6 +55,8 @@ class Pin:
     OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
 
     def __init__(self, pin_id, mode=-1, pull=-1, value=None):
         _check(pin_id, mode, pull)
@@ -60,7 +64,13 @@ class Pin:
         self.mode = mode
         self.pull = pull
         self.level = 1 if value is None else (1 if value else 0)
+        self.handler = None  # irq(): called on a falling edge (press())
         _pins[pin_id] = self
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING):
+        if trigger not in (0, Pin.IRQ_FALLING, Pin.IRQ_RISING, Pin.IRQ_FALLING | Pin.IRQ_RISING):
+            raise ValueError("irq: no trigger %r" % (trigger,))
+        self.handler = handler if trigger & Pin.IRQ_FALLING else None
 
     def value(self, v=None):
         if v is not None:
@@ -149,7 +159,11 @@ def wire(rows, cols, buttons, names):
 def press(name):
     if name not in _wiring["names"]:
         raise ValueError("no key %r on this board" % (name,))
+    low = [p for p in _pins.values() if p.handler is not None and not p.value()]
     _wiring["down"].add(name)
+    for p in list(_pins.values()):  # the falling edges: armed pins low now, not before
+        if p.handler is not None and p not in low and not p.value():
+            p.handler(p)
 
 
 def release(name):
