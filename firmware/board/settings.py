@@ -16,10 +16,15 @@ cards: 6 six-card cribbage, 5 five-card cribbage (two players to 61 whatever "pl
 "game" say: cribbage.match.Match(cards=5)); a rule of the game like the first RULES names,
 last in the table so the menu's other items keep their places.
 
-Saved form (version 4): version, count of values, each value (2 bytes, little-endian), the
-sum of the bytes before (low 8 bits). Files of earlier firmware load with what they lack at
-its default: version 3 (9 values: no "cards"), version 2 (8 values: no "deal" either),
-version 1 (7 values: no "match" either).
+colours: the LEDs' (and the page's) side colours: 0 the usual palette, 1 a colour-blind safe
+one (board/render.py's PALETTES); a setting of the board, not of the game: it applies at once.
+
+Saved form (version 5): version, count of values, each value (2 bytes, little-endian), the
+sum of the bytes before (low 8 bits). With colours at its default the file is version 4's
+(10 values), as earlier firmware wrote it and reads it. Files of earlier firmware load with
+what they lack at its default: version 4 (10 values: no "colours"), version 3 (9 values: no
+"cards" either), version 2 (8 values: no "deal" either), version 1 (7 values: no "match"
+either).
 """
 
 from micropython import const
@@ -28,7 +33,7 @@ from micropython import const
 # (here, loaded at boot, so that the page need not load the menu for them)
 MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
 NAMES = ("players", "game", "muggins", "skunk", "match", "deal", "bright", "limit",
-         "watchdog", "cards")
+         "watchdog", "cards", "colours")
 # each setting's (default, lowest, highest, step), by NAMES, as 16-bit little-endian numbers
 # (one table, and bytes: a tuple per setting would be built on the heap at every boot; every
 # module-level name is one more interned on a board for good)
@@ -43,12 +48,14 @@ _RANGE = (
     b"\xd0\x07\xc8\x00\x28\x23\x64\x00"  # limit (2000, 200, 9000, 100)
     b"\x00\x00\x00\x00\x01\x00\x01\x00"  # watchdog (0, 0, 1, 1)
     b"\x06\x00\x05\x00\x06\x00\x01\x00"  # cards (6, 5, 6, 1)
+    b"\x00\x00\x00\x00\x01\x00\x01\x00"  # colours (0, 0, 1, 1)
 )
 RULES = const(6)  # NAMES[:RULES] are the game's rules: a new game applies them
-_VERSION = const(4)
+_VERSION = const(5)
 _MATCH = const(4)  # "match": version 1 files have no value for it
 _DEAL = const(5)  # "deal": version 1 and 2 files have none
 _CARDS = const(9)  # "cards": version 1 to 3 files have none
+_COLOURS = const(10)  # "colours": version 1 to 4 files have none (nor its default's file)
 
 
 class Settings:
@@ -91,8 +98,10 @@ class Settings:
         return v
 
     def dumps(self):
-        out = bytearray([_VERSION, len(NAMES)])
-        for v in self.values:
+        n = len(NAMES) if self.values[_COLOURS] else _COLOURS  # (the usual palette: version 4)
+        out = bytearray([_VERSION - len(NAMES) + n, n])
+        for i in range(n):
+            v = self.values[i]
             out.append(v & 255)
             out.append(v >> 8)
         out.append(sum(out) & 255)
@@ -112,7 +121,8 @@ def loads(data):
     s = Settings()
     j = 2
     for i in range(n):
-        if (v < 4 and i == _CARDS) or (v < 3 and i == _DEAL) or (v < 2 and i == _MATCH):
+        if (v < 5 and i == _COLOURS) or (v < 4 and i == _CARDS) or (v < 3 and i == _DEAL) or (
+                v < 2 and i == _MATCH):
             continue  # not in a file of earlier firmware: its default
         s.set(NAMES[i], data[j] | data[j + 1] << 8)
         j += 2

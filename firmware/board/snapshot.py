@@ -16,8 +16,9 @@ PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..
 
 def snapshot(app):
     """What the page shows, as a dict (JSON): the scores, pegs (as LED numbers on the layout),
-    games won, whose deal/turn/crib, the count and the series, the last points and why, the
-    display's lines, the last show's cards and count."""
+    the sides' colours (the LEDs' "rrggbb"), games won, whose deal/turn/crib, the count and
+    the series, the last points and why, the display's lines, the last show's cards and
+    count."""
     m = app.m
     L = app.layout
     sides = m.sides
@@ -64,6 +65,11 @@ def snapshot(app):
         "error": app.err or "",
         "show": last_show(m),
     }
+    pal = app.renderer.palette  # the sides' LED colours (the "colours" setting's palette,
+    cols = []  # board/render.py's one table): the page draws in them
+    for k in range(sides):
+        cols.append("%02x%02x%02x" % (pal[3 * k], pal[3 * k + 1], pal[3 * k + 2]))
+    st["colours"] = cols
     if m.cards() == 5:  # five-card cribbage (a six-card game's state: as before)
         st["cards"] = 5
     if app.display is not None:
