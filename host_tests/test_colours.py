@@ -1,5 +1,6 @@
 """Issue 35.22: about one man in twelve cannot tell red from green. The "colours" setting
-(board/settings.py) draws the sides in a colour-blind safe palette (board/render.py's SAFE):
+(board/settings.py) draws the sides in a colour-blind safe palette (board/render.py's
+PALETTE, its second half):
 checked on the simulator's pictures under simulated protanopia and deuteranopia (Machado et
 al. 2009; tools/cvd.py), every pair of sides at least cvd.MIN_DE (CIEDE2000) apart with 2-6
 players; the cues that are not colour (lanes, the front peg brighter than the back peg, sides
@@ -114,16 +115,16 @@ def test_the_setting_in_the_menu_turns_the_leds_and_survives_a_restart():
     f.press("5#")
     red = hw["strip"].rgb(app.layout.peg(0, 5, 121))
     new_game(f, app, {"colours": 1})
-    assert app.renderer.palette is render.SAFE
+    assert app.renderer.colours == 1
     f.press("5#")
     safe = hw["strip"].rgb(app.layout.peg(0, 5, 121))
     assert safe != red and max(safe) > 0
     k = 64 * 256  # (default brightness, front level)
-    assert safe == tuple(c * k >> 16 for c in render.SAFE[:3])
+    assert safe == tuple(c * k >> 16 for c in render.PALETTE[24:27])
     saved = hw["fs"].files["/data/settings"]
     assert saved[:2] == b"\x05\x0b" and settings_loads(saved).get("colours") == 1
     again = App(hw)  # a restart: the setting holds
-    assert again.cfg.get("colours") == 1 and again.renderer.palette is render.SAFE
+    assert again.cfg.get("colours") == 1 and again.renderer.colours == 1
 
 
 def test_the_menu_says_the_setting_in_words():
@@ -132,9 +133,9 @@ def test_the_menu_says_the_setting_in_words():
 
     f.press("D" + "A" * MENU_ITEMS.index("colours"))
     text = " ".join(hw["display"].shown)
-    assert "colours" in text and "= 0 usual" in text and "LED colours 0/1" in text
+    assert "colours" in text and "= 0" in text and "1 = colour-blind" in text
     f.press("1#")
-    assert "= 1 colour-blind" in " ".join(hw["display"].shown)
+    assert "= 1" in " ".join(hw["display"].shown) and app.cfg.get("colours") == 1
     assert all(len(line) <= 16 for line in hw["display"].shown)
 
 
@@ -162,7 +163,7 @@ def test_the_pages_state_carries_the_palette_in_use():
                                  for k in range(st["sides"])]
         new_game(p.f, p.app, {"colours": 1})
         st = json.loads(p.get("/state")[1])
-        assert st["colours"] == ["%02x%02x%02x" % tuple(render.SAFE[3 * k:3 * k + 3])
+        assert st["colours"] == ["%02x%02x%02x" % tuple(render.PALETTE[24 + 3 * k:27 + 3 * k])
                                  for k in range(st["sides"])]
     finally:
         p.close()

@@ -151,8 +151,7 @@ def picture_pegs(colours, players, brightness=64):
     L = hw["layout"]
     assert isinstance(L, Layout)
     strip = hw["strip"]
-    r = render.Renderer(L, strip, brightness)
-    r.palette = render.PALETTES[colours]
+    r = render.Renderer(L, strip, brightness, 2000, colours)
     order = getattr(strip, "ORDER", (1, 0, 2, 3))
     board = ui.Board({"pixels": [[*L.xy(p), *L.what(p)] for p in range(L.count)],
                       "order": list(order[:3]), "bpp": getattr(strip, "bpp", 3)})

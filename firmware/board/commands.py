@@ -212,9 +212,7 @@ def settings(app, name, value):
     app.store.save("settings", cfg.dumps())
     app.renderer.brightness = cfg.get("bright")
     app.renderer.limit_ma = cfg.get("limit")
-    from board.render import PALETTES  # (loaded at boot: the app's renderer)
-
-    app.renderer.palette = PALETTES[cfg.get("colours")]
+    app.renderer.colours = cfg.get("colours")
     app.watchdog(cfg.get("watchdog"))
     app.msg = message("new game to apply" if name in NAMES[:RULES] or name == "cards" else "")
     return False

@@ -39,12 +39,10 @@ def page(v, out):
                 said += " " + MATCHES[value]
             elif item == "deal":  # who deals the next game
                 said += " " + ("rotate", "cut for deal", "loser deals")[value]
-            elif item == "colours":
-                said += " " + ("usual", "colour-blind")[value]
             out.append(said)
             out.append(("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1",
                         "match mode 0-3", "next game 0-2", "LED brightness", "supply mA",
-                        "watchdog 0/1", "cards 6 or 5", "LED colours 0/1")[
+                        "watchdog 0/1", "cards 6 or 5", "1 = colour-blind")[
                             NAMES.index(item)])  # its help
         if e.num >= 0:
             out.append("> " + str(e.num))

@@ -10,9 +10,9 @@
 # since the last frame are touched (a 735-byte loop would cost ~5 ms on a Pico).
 #
 # How sides are told apart -- by colour AND without colour:
-#   * colour: the palette setting ("colours": board/settings.py) picks PALETTE or, for players
-#     who cannot tell red from green, SAFE (Okabe and Ito's colour-blind safe set: every pair
-#     of sides told apart under simulated protanopia and deuteranopia: tools/cvd.py);
+#   * colour: the palette setting ("colours": board/settings.py) picks PALETTE's usual colours
+#     or, for players who cannot tell red from green, its colour-blind safe ones (every pair of
+#     sides told apart under simulated protanopia and deuteranopia: tools/cvd.py);
 #   * position: each side pegs its own lane (side s on lane s % lanes);
 #   * the front peg (score) is full brightness, the back peg (previous score) a quarter;
 #   * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
@@ -44,20 +44,20 @@ ERROR_MS = const(900)
 MA_PER_CHANNEL = const(20)  # WS2812 at 255 on one channel
 IDLE_UA = const(800)  # per LED, all off
 
-# colours (r, g, b) at full scale: the sides' red, blue, green, yellow, magenta, cyan, then
-# WHITE and RED. SAFE: the colour-blind palette, the same sides from Okabe and Ito's colours
-# (vermillion, blue, bluish green, yellow, reddish purple, sky blue as the LEDs' linear light)
-# moved apart in lightness and blue-yellow, the two things a red-green colour-blind eye still
-# tells (tools/cvd.py: the closest two sides of 2-6 players stay at CIEDE2000 14.8 under
-# simulated protanopia, 15.1 deuteranopia; the usual palette's fall to 3.9), then the same
-# WHITE and RED. PALETTES: by the "colours" setting. The
-# board's one table of side colours: the page (GET /state's "colours") and the club's pages
-# (tools/club/page.py) take theirs from it.
+# colours (r, g, b) at full scale, two palettes of 8 by the "colours" setting (0, 1): the
+# sides' red, blue, green, yellow, magenta, cyan, then WHITE and RED; then the colour-blind
+# palette: the same sides from Okabe and Ito's colours (vermillion, blue, bluish green,
+# yellow, reddish purple, sky blue as the LEDs' linear light) moved apart in lightness and
+# blue-yellow, the two things a red-green colour-blind eye still tells (tools/cvd.py: the
+# closest two sides of 2-6 players stay at CIEDE2000 14.8 under simulated protanopia, 15.1
+# deuteranopia; the usual palette's fall to 3.9), then the same WHITE and RED. (One bytes and
+# no new name: each module-level name is interned on a board for good.) The board's one table
+# of side colours: the page (GET /state's "colours") and the club's pages (tools/club/page.py)
+# take theirs from it.
 PALETTE = bytes((255, 16, 0, 0, 48, 255, 0, 255, 24, 255, 150, 0, 200, 0, 255, 0, 200, 180,
+                 255, 255, 255, 255, 0, 0,
+                 110, 11, 0, 0, 37, 192, 30, 177, 56, 255, 255, 6, 166, 43, 81, 24, 164, 255,
                  255, 255, 255, 255, 0, 0))
-SAFE = bytes((110, 11, 0, 0, 37, 192, 30, 177, 56, 255, 255, 6, 166, 43, 81, 24, 164, 255,
-              255, 255, 255, 255, 0, 0))
-PALETTES = (PALETTE, SAFE)
 WHITE = const(6)
 RED = const(7)
 
@@ -137,7 +137,7 @@ class Renderer:
         self.o_b = order[2]
         self.brightness = brightness
         self.limit_ma = limit_ma
-        self.palette = PALETTES[colours]  # the sides' colours: the "colours" setting's
+        self.colours = colours  # the palette: the "colours" setting (0 usual, 1 colour-blind)
         # the most a frame lights: a won lane, the header (or the error flash), three pegs
         # and two skunk holes per side, the preview, the marks (the self-test's all-white
         # frame writes the strip itself)
@@ -160,8 +160,8 @@ class Renderer:
         i = self._n
         if i >= len(self._pix):
             return
-        c = self.palette
-        k = 3 * colour
+        c = PALETTE
+        k = 3 * colour + 24 * self.colours
         m = level * self.brightness
         j = 3 * i
         rgb = self._rgb
@@ -354,9 +354,9 @@ class Renderer:
         the setting) at full level. True if the buffer changed."""
         self._n = 0
         self._sum = 0
-        c = self.palette
-        self.palette = PALETTE
+        c = self.colours
+        self.colours = 0
         self._add(pixel, colour, _FRONT)
-        self.palette = c
+        self.colours = c
         self._limit()
         return self._write()

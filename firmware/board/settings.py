@@ -17,7 +17,7 @@ cards: 6 six-card cribbage, 5 five-card cribbage (two players to 61 whatever "pl
 last in the table so the menu's other items keep their places.
 
 colours: the LEDs' (and the page's) side colours: 0 the usual palette, 1 a colour-blind safe
-one (board/render.py's PALETTES); a setting of the board, not of the game: it applies at once.
+one (board/render.py's PALETTE); a setting of the board, not of the game: it applies at once.
 
 Saved form (version 5): version, count of values, each value (2 bytes, little-endian), the
 sum of the bytes before (low 8 bits). With colours at its default the file is version 4's

@@ -8,6 +8,7 @@ from cribbage.cards import fmt
 from cribbage.events import why
 from board import screen
 from board.fault import room
+from board.render import PALETTE
 from board.settings import MATCHES  # (the menu's words: one table)
 from version import VERSION
 
@@ -65,10 +66,10 @@ def snapshot(app):
         "error": app.err or "",
         "show": last_show(m),
     }
-    pal = app.renderer.palette  # the sides' LED colours (the "colours" setting's palette,
-    cols = []  # board/render.py's one table): the page draws in them
-    for k in range(sides):
-        cols.append("%02x%02x%02x" % (pal[3 * k], pal[3 * k + 1], pal[3 * k + 2]))
+    i = 24 * app.renderer.colours  # the sides' LED colours (the "colours" setting's palette
+    cols = []  # in board/render.py's one table): the page draws in them
+    for k in range(i, i + 3 * sides, 3):
+        cols.append("%02x%02x%02x" % (PALETTE[k], PALETTE[k + 1], PALETTE[k + 2]))
     st["colours"] = cols
     if m.cards() == 5:  # five-card cribbage (a six-card game's state: as before)
         st["cards"] = 5

@@ -185,9 +185,6 @@ def _form(req):
         return None
 
 
-_NOT_A_FORM = ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
-
-
 def _ip(addr):
     """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
     if isinstance(addr, tuple):
@@ -259,7 +256,7 @@ def routes(web):
     async def new_game(req):
         form = _form(req)
         if form is None:
-            return _NOT_A_FORM
+            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
         no = web.refused(req, form)
         if no:
             return no
@@ -284,7 +281,7 @@ def routes(web):
     async def names(req):
         form = _form(req)
         if form is None:
-            return _NOT_A_FORM
+            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
         no = web.refused(req, form)
         if no:
             return no
