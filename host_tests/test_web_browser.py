@@ -214,3 +214,35 @@ def test_the_club_status_names_a_broker_entry_the_board_refused(tmp_path):
             p.stop()
     finally:
         board.close()
+
+
+def test_the_page_draws_in_the_boards_palette(tmp_path):
+    """Issue 35.22: with the colour-blind palette set on the board, the page's sides are in
+    its colours (board/render.py's PALETTE, second half, as a screen shows the LEDs), not the
+    usual ones."""
+    from playwright.sync_api import expect
+
+    from board.render import PALETTE
+    from board.settings import Settings
+
+    storage = str(tmp_path / "board")
+    saved_game(storage, 3)
+    s = Settings()
+    s.set("players", 3)
+    s.set("colours", 1)
+    with open(os.path.join(storage, "settings"), "wb") as f:
+        f.write(s.dumps())
+    board = Board(storage)
+    try:
+        p, page = _browse(board, 900)
+        try:
+            want = ["#%02x%02x%02x" % tuple(round(255 * (PALETTE[24 + 3 * k + i] / 255) ** 0.45)
+                                            for i in range(3)) for k in range(3)]
+            expect(page.locator("#scores tbody tr")).to_have_count(3, timeout=5000)
+            assert page.evaluate("COL.slice(0, 3)") == want
+            sw = page.locator("#name-1 .sw").evaluate("e => e.style.backgroundColor")
+            assert sw == "rgb(%d, %d, %d)" % tuple(int(want[1][i:i + 2], 16) for i in (1, 3, 5))
+        finally:
+            p.stop()
+    finally:
+        board.close()
