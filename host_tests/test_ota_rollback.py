@@ -34,10 +34,10 @@ def test_a_game_saved_by_a_newer_version_is_kept_aside_by_the_older():
 
 def test_settings_saved_by_a_newer_version_are_kept_aside_by_the_older():
     game, cfg, m = a_save_after_a_few_deals()
-    later = bytearray(cfg)
-    later[0] += 1  # one value more, as each version has added
-    later[1] += 1
-    later[-1:] = b"\x00\x00"
+    later = bytearray(cfg)  # (version 5's form: the default palette's, version 6's other)
+    later[0] += 2  # two values more, as each version has added one
+    later[1] += 2
+    later[-1:] = b"\x00\x00\x00\x00"
     later.append(sum(later) & 255)
     fs = fs_with(game, bytes(later))
     app = App(build("/data", display=True, fs=fs))

@@ -125,6 +125,52 @@ def test_bad_requests_get_an_error_and_the_game_goes_on(board):
     assert board.state()["score"] == [7, 0]
 
 
+BAD_FORMS = (b"pin=%z", b"pin=%ff%f", b"pin=1234&names=%e9t%C3")  # a bad escape, not UTF-8
+
+
+def test_a_form_that_cannot_be_read_is_a_bad_request(page):
+    """Issue 35.6: a body with a bad %-escape or bytes that are no UTF-8 is a 400 that says
+    so (microdot's form parsing raised ValueError in the route: a 500), and nothing changes."""
+    page.f.press("5#")
+    for path in ("/new-game", "/names"):
+        for body in BAD_FORMS:
+            status, said = page.get(path, "POST", body, FORM)
+            assert status == 400 and b"form cannot be read" in said, (path, body, status, said)
+    assert page.state()["score"] == [5, 0]
+    assert page.get("/new-game", "POST", b"pin=1234", FORM)[0] == 403  # a form read: the PIN's
+
+
+def test_a_form_that_cannot_be_read_is_a_bad_request_on_the_board(board):
+    """The same on the board's MicroPython, through its server."""
+    board.keys("5#")
+    for body in BAD_FORMS:
+        raw = (b"POST /new-game HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/"
+               b"x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
+        got = board.raw(raw)
+        assert got.startswith(b"HTTP/1.0 400") and b"form cannot be read" in got, (body, got)
+    assert board.state()["score"] == [5, 0]
+
+
+def test_the_club_status_says_what_is_wrong_with_the_wifi_files_broker(page, tmp_path,
+                                                                      monkeypatch):
+    """Issue 35.2 on the page: a broker entry the board refused is named in /club's "fault"
+    (boards/wifi.py's words: the file and the field), not only "no broker"; a good file, or
+    one without a broker, says nothing."""
+    from boards import wifi
+
+    path = tmp_path / "wifi.json"
+    monkeypatch.setattr(wifi, "PATH", str(path))
+    path.write_text('{"ssid": "home", "broker": {"host": "192.168.1.10", "port": "1883"}}')
+    c = json.loads(page.get("/club")[1])
+    assert c["broker"] is None and '"port"' in c["fault"] and str(path) in c["fault"], c
+    path.write_text('{"ssid": "home", "broker": {"host": "192.168.1.10", "board": "table/1"}}')
+    assert '"board"' in json.loads(page.get("/club")[1])["fault"]
+    path.write_text('{"ssid": "home"}')
+    assert "fault" not in json.loads(page.get("/club")[1])
+    path.write_text('{"ssid": "home", "broker": "192.168.1.10"}')
+    assert "fault" not in json.loads(page.get("/club")[1])
+
+
 def test_a_bounded_number_of_clients(board):
     for _ in range(8):  # HEAD on the live stream answers and starts no stream
         assert board.raw(b"HEAD /events HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.0 200")

@@ -163,3 +163,86 @@ def test_between_deals_the_page_names_the_next_dealer(tmp_path):
             p.stop()
     finally:
         board.close()
+
+
+def test_once_the_seats_are_named_the_score_table_names_them(tmp_path):
+    """Issue 35.13: with the seats named (the club's names, kept on the board), the score
+    table, the deals' table and the last points say the players' names, not the colours (the
+    colour stays as a swatch); partners share a side: "Ann & Cy"."""
+    from playwright.sync_api import expect
+
+    from board.storage import Storage
+    from publish import names as N
+    from publish.contract import parse_names
+
+    storage = str(tmp_path / "board")
+    saved_game(storage, 4)  # four players: two sides of partners (seats 0 and 2, 1 and 3)
+    N.save_names(Storage(storage), parse_names("Ann,Bob,Cy,Di"))
+    board = Board(storage)
+    try:
+        st = board.state()
+        p, page = _browse(board, 900)
+        try:
+            expect(page.locator("#name-0")).to_have_text("Ann & Cy", timeout=5000)
+            expect(page.locator("#name-1")).to_have_text("Bob & Di")
+            expect(page.locator("#scores")).not_to_contain_text(st["names"][0])
+            assert page.locator("#name-0 .sw").evaluate(
+                "e => e.style.backgroundColor") != ""  # the side's colour, as a swatch
+            expect(page.locator("#deals thead")).to_contain_text("Bob & Di", timeout=5000)
+        finally:
+            p.stop()
+    finally:
+        board.close()
+
+
+def test_the_club_status_names_a_broker_entry_the_board_refused(tmp_path):
+    """Issue 35.2 on the page: a Wi-Fi file whose broker entry the board refused ("port":
+    "1883") shows what is wrong, naming the field, where the page said only "no broker"."""
+    from playwright.sync_api import expect
+
+    storage = str(tmp_path / "board")
+    os.makedirs(storage)
+    with open(os.path.join(storage, "wifi.json"), "w") as f:
+        f.write('{"ssid": "home", "broker": {"host": "192.168.1.10", "port": "1883"}}')
+    board = Board(storage)
+    try:
+        p, page = _browse(board, 900)
+        try:
+            expect(page.locator("#club")).to_contain_text('"port"', timeout=5000)
+            expect(page.locator("#club")).to_contain_text("no broker")
+        finally:
+            p.stop()
+    finally:
+        board.close()
+
+
+def test_the_page_draws_in_the_boards_palette(tmp_path):
+    """Issue 35.22: with the colour-blind palette set on the board, the page's sides are in
+    its colours (board/render.py's PALETTE, second half, as a screen shows the LEDs), not the
+    usual ones."""
+    from playwright.sync_api import expect
+
+    from board.render import PALETTE
+    from board.settings import Settings
+
+    storage = str(tmp_path / "board")
+    saved_game(storage, 3)
+    s = Settings()
+    s.set("players", 3)
+    s.set("colours", 1)
+    with open(os.path.join(storage, "settings"), "wb") as f:
+        f.write(s.dumps())
+    board = Board(storage)
+    try:
+        p, page = _browse(board, 900)
+        try:
+            want = ["#%02x%02x%02x" % tuple(round(255 * (PALETTE[24 + 3 * k + i] / 255) ** 0.45)
+                                            for i in range(3)) for k in range(3)]
+            expect(page.locator("#scores tbody tr")).to_have_count(3, timeout=5000)
+            assert page.evaluate("COL.slice(0, 3)") == want
+            sw = page.locator("#name-1 .sw").evaluate("e => e.style.backgroundColor")
+            assert sw == "rgb(%d, %d, %d)" % tuple(int(want[1][i:i + 2], 16) for i in (1, 3, 5))
+        finally:
+            p.stop()
+    finally:
+        board.close()

@@ -116,7 +116,7 @@ class App:
             self.note = said + "; " + self.note if self.note else said
         self.cfg = cfg or Settings()
         self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
-                                 self.cfg.get("limit"))
+                                 self.cfg.get("limit"), self.cfg.get("colours"))
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed

@@ -219,6 +219,7 @@ def settings(app, name, value):
     app.store.save("settings", cfg.dumps())
     app.renderer.brightness = cfg.get("bright")
     app.renderer.limit_ma = cfg.get("limit")
+    app.renderer.colours = cfg.get("colours")
     app.watchdog(cfg.get("watchdog"))
     app.msg = message("new game to apply" if name in NAMES[:RULES] or name == "cards" else "")
     return False

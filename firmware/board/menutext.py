@@ -42,8 +42,8 @@ def page(v, out):
             out.append(said)
             out.append(("players 2-6", "game 61 or 121", "muggins 0/1", "skunks 0/1",
                         "match mode 0-3", "next game 0-2", "LED brightness", "supply mA",
-                        "watchdog 0/1", "cards 6 or 5",
-                        "room light 0/1")[NAMES.index(item)])  # its help
+                        "watchdog 0/1", "cards 6 or 5", "room light 0/1",
+                        "1 = colour-blind")[NAMES.index(item)])  # its help
         if e.num >= 0:
             out.append("> " + str(e.num))
         out.append("A/B move # ok")

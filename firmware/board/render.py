@@ -10,6 +10,9 @@
 # since the last frame are touched (a 735-byte loop would cost ~5 ms on a Pico).
 #
 # How sides are told apart -- by colour AND without colour:
+#   * colour: the palette setting ("colours": board/settings.py) picks PALETTE's usual colours
+#     or, for players who cannot tell red from green, its colour-blind safe ones (every pair of
+#     sides told apart under simulated protanopia and deuteranopia: tools/cvd.py);
 #   * position: each side pegs its own lane (side s on lane s % lanes);
 #   * the front peg (score) is full brightness, the back peg (previous score) a quarter;
 #   * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
@@ -41,9 +44,19 @@ ERROR_MS = const(900)
 MA_PER_CHANNEL = const(20)  # WS2812 at 255 on one channel
 IDLE_UA = const(800)  # per LED, all off
 
-# colours (r, g, b) at full scale: the sides' red, blue, green, yellow, magenta, cyan, then
-# WHITE and RED
+# colours (r, g, b) at full scale, two palettes of 8 by the "colours" setting (0, 1): the
+# sides' red, blue, green, yellow, magenta, cyan, then WHITE and RED; then the colour-blind
+# palette: the same sides from Okabe and Ito's colours (vermillion, blue, bluish green,
+# yellow, reddish purple, sky blue as the LEDs' linear light) moved apart in lightness and
+# blue-yellow, the two things a red-green colour-blind eye still tells (tools/cvd.py: the
+# closest two sides of 2-6 players stay at CIEDE2000 14.8 under simulated protanopia, 15.1
+# deuteranopia; the usual palette's fall to 3.9), then the same WHITE and RED. (One bytes and
+# no new name: each module-level name is interned on a board for good.) The board's one table
+# of side colours: the page (GET /state's "colours") and the club's pages (tools/club/page.py)
+# take theirs from it.
 PALETTE = bytes((255, 16, 0, 0, 48, 255, 0, 255, 24, 255, 150, 0, 200, 0, 255, 0, 200, 180,
+                 255, 255, 255, 255, 0, 0,
+                 110, 11, 0, 0, 37, 192, 30, 177, 56, 255, 255, 6, 166, 43, 81, 24, 164, 255,
                  255, 255, 255, 255, 0, 0))
 WHITE = const(6)
 RED = const(7)
@@ -113,7 +126,7 @@ class View:
 class Renderer:
     """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed."""
 
-    def __init__(self, layout, strip, brightness=64, limit_ma=2000):
+    def __init__(self, layout, strip, brightness=64, limit_ma=2000, colours=0):
         self.layout = layout
         self.strip = strip
         self.buf = strip.buf
@@ -124,6 +137,7 @@ class Renderer:
         self.o_b = order[2]
         self.brightness = brightness
         self.limit_ma = limit_ma
+        self.colours = colours  # the palette: the "colours" setting (0 usual, 1 colour-blind)
         # the most a frame lights: a won lane, the header (or the error flash), three pegs
         # and two skunk holes per side, the preview, the marks (the self-test's all-white
         # frame writes the strip itself)
@@ -147,7 +161,7 @@ class Renderer:
         if i >= len(self._pix):
             return
         c = PALETTE
-        k = 3 * colour
+        k = 3 * colour + 24 * self.colours
         m = level * self.brightness
         j = 3 * i
         rgb = self._rgb
@@ -336,9 +350,13 @@ class Renderer:
         self._n_old = 0
 
     def lone(self, pixel, colour):
-        """A frame of one LED in palette colour at full level. True if the buffer changed."""
+        """A frame of one LED in PALETTE's colour (the self-test's pure channels, whatever
+        the setting) at full level. True if the buffer changed."""
         self._n = 0
         self._sum = 0
+        c = self.colours
+        self.colours = 0
         self._add(pixel, colour, _FRONT)
+        self.colours = c
         self._limit()
         return self._write()

@@ -16,9 +16,14 @@ cards: 6 six-card cribbage, 5 five-card cribbage (two players to 61 whatever "pl
 "game" say: cribbage.match.Match(cards=5)); a rule of the game like the first RULES names,
 last in the table so the menu's other items keep their places.
 
-Saved form (version 5): version, count of values, each value (2 bytes, little-endian), the
-sum of the bytes before (low 8 bits). Files of earlier firmware load with what they lack at
-its default: version 4 (no "auto-dimming"), 3 (no "cards"), 2 (no "deal"), 1 (no "match").
+colours: the LEDs' (and the page's) side colours: 0 the usual palette, 1 a colour-blind safe
+one (board/render.py's PALETTE); a setting of the board, not of the game: it applies at once.
+
+Saved form (version 6): version, count of values, each value (2 bytes, little-endian), the
+sum of the bytes before (low 8 bits). With colours at its default the file is version 5's
+(11 values), as the firmware before it wrote it and reads it. Files of earlier firmware load
+with what they lack at its default: version 5 (no "colours"), 4 (no "auto-dimming" either),
+3 (no "cards" either), 2 (no "deal" either), 1 (no "match" either).
 """
 # auto-dimming: 1 the LEDs' brightness follows the room's light (board/power.py: the ambient
 # light sensor, under "bright"), 0 off: "bright" as set, whatever the room. (Its name has over
@@ -30,7 +35,7 @@ from micropython import const
 # (here, loaded at boot, so that the page need not load the menu for them)
 MATCHES = ("single games", "best of 3", "best of 5", "ACC points")
 NAMES = ("players", "game", "muggins", "skunk", "match", "deal", "bright", "limit",
-         "watchdog", "cards", "auto-dimming")
+         "watchdog", "cards", "auto-dimming", "colours")
 # each setting's (default, lowest, highest, step), by NAMES, as 16-bit little-endian numbers
 # (one table, and bytes: a tuple per setting would be built on the heap at every boot; every
 # module-level name is one more interned on a board for good)
@@ -46,9 +51,11 @@ _RANGE = (
     b"\x00\x00\x00\x00\x01\x00\x01\x00"  # watchdog (0, 0, 1, 1)
     b"\x06\x00\x05\x00\x06\x00\x01\x00"  # cards (6, 5, 6, 1)
     b"\x01\x00\x00\x00\x01\x00\x01\x00"  # auto-dimming (1, 0, 1, 1)
+    b"\x00\x00\x00\x00\x01\x00\x01\x00"  # colours (0, 0, 1, 1)
 )
 RULES = const(6)  # NAMES[:RULES] are the game's rules: a new game applies them
-_VERSION = const(5)
+_VERSION = const(6)
+_COLOURS = const(11)  # "colours": files of version 1 to 5 have none (nor its default's file)
 
 
 class Settings:
@@ -91,8 +98,10 @@ class Settings:
         return v
 
     def dumps(self):
-        out = bytearray([_VERSION, len(NAMES)])
-        for v in self.values:
+        n = len(NAMES) if self.values[_COLOURS] else _COLOURS  # (the usual palette: version 5)
+        out = bytearray([_VERSION - len(NAMES) + n, n])
+        for i in range(n):
+            v = self.values[i]
             out.append(v & 255)
             out.append(v >> 8)
         out.append(sum(out) & 255)
@@ -112,8 +121,9 @@ def loads(data):
     s = Settings()
     j = 2
     for i in range(n):
-        if i in b"\x04\x05\x09\x0a"[v - 1:]:  # (the value each version from 2 on added:
-            # match, deal, cards, auto-dimming: a file of version v has none of these after it)
+        if i in b"\x04\x05\x09\x0a\x0b"[v - 1:]:  # (the value each version from 2 on
+            # added: match, deal, cards, auto-dimming, colours: a file of version v has none
+            # of these after it)
             continue  # not in a file of earlier firmware: its default
         s.set(NAMES[i], data[j] | data[j + 1] << 8)
         j += 2

@@ -8,6 +8,7 @@ from cribbage.cards import fmt
 from cribbage.events import why
 from board import screen
 from board.fault import room
+from board.render import PALETTE
 from board.settings import MATCHES  # (the menu's words: one table)
 from version import VERSION
 
@@ -16,8 +17,9 @@ PHASES = ("deal", "starter", "play", "show", "over")  # by cribbage.match DEAL..
 
 def snapshot(app):
     """What the page shows, as a dict (JSON): the scores, pegs (as LED numbers on the layout),
-    games won, whose deal/turn/crib, the count and the series, the last points and why, the
-    display's lines, the last show's cards and count."""
+    the sides' colours (the LEDs' "rrggbb"), games won, whose deal/turn/crib, the count and
+    the series, the last points and why, the display's lines, the last show's cards and
+    count."""
     m = app.m
     L = app.layout
     sides = m.sides
@@ -64,6 +66,11 @@ def snapshot(app):
         "error": app.err or "",
         "show": last_show(m),
     }
+    i = 24 * app.renderer.colours  # the sides' LED colours (the "colours" setting's palette
+    cols = []  # in board/render.py's one table): the page draws in them
+    for k in range(i, i + 3 * sides, 3):
+        cols.append("%02x%02x%02x" % (PALETTE[k], PALETTE[k + 1], PALETTE[k + 2]))
+    st["colours"] = cols
     if m.cards() == 5:  # five-card cribbage (a six-card game's state: as before)
         st["cards"] = 5
     if app.display is not None:

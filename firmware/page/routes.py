@@ -95,11 +95,16 @@ class Web(Microdot):
         except Exception as e:  # noqa: BLE001
             _quiet(e)
         c.waiting = False
+        rest = 0  # a declared body left unread (refused, 413): drained after the answer
         if res is None:
+            if req is not None and req.content_length > BODY:
+                rest = req.content_length - len(req.body or b"")
             res = await self.dispatch_request(req)
             req = None  # (not kept while the answer goes: a live stream's lasts)
         if res != Response.already_handled:
             await res.write(c)
+        if rest > 0:
+            await c.drain(rest)  # (page/server.py: bounded; the client then gets a clean end)
 
     def load(self, req, name):
         """Module name for this request (page/lazy.py): dropped after it when served."""
@@ -171,6 +176,15 @@ def _conn(req):
     return req.sock[0] if req is not None and isinstance(req.sock, tuple) else None
 
 
+def _form(req):
+    """The request's form ({} when it sends none), or None when it cannot be read (an escape
+    like "%z" or bytes that are no UTF-8: microdot raises ValueError for them, a 400)."""
+    try:
+        return req.form or {}
+    except ValueError:  # (UnicodeError is one)
+        return None
+
+
 def _ip(addr):
     """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
     if isinstance(addr, tuple):
@@ -240,7 +254,10 @@ def routes(web):
 
     @web.post("/new-game")
     async def new_game(req):
-        no = web.refused(req, req.form or {})
+        form = _form(req)
+        if form is None:
+            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
+        no = web.refused(req, form)
         if no:
             return no
         web.pin.used(_ip(req.client_addr))
@@ -255,11 +272,16 @@ def routes(web):
             return json.dumps(web.club.info()), 200, {"Content-Type": "application/json"}
         out = {"broker": None, "status": "off",
                "names": passing("publish.names", "load_names", app.store)}
+        bad = passing("page.rows", "wifi_fault")
+        if bad:  # a broker entry the board refused: what is wrong, not just "no broker"
+            out["fault"] = bad
         return json.dumps(out), 200, {"Content-Type": "application/json"}
 
     @web.post("/names")
     async def names(req):
-        form = req.form or {}
+        form = _form(req)
+        if form is None:
+            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
         no = web.refused(req, form)
         if no:
             return no

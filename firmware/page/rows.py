@@ -1,5 +1,6 @@
 """What the page sends that is made from the game and the board, not kept: this game deal by
-deal (GET /deals) and every LED's place (GET /layout)."""
+deal (GET /deals), every LED's place (GET /layout), what is wrong with the Wi-Fi file's broker
+entry (GET /club)."""
 
 from board.fault import room
 
@@ -43,3 +44,11 @@ def layout(L):
             part.append('[%.1f,%.1f,"%s",%d,%d]' % (x, y, KIND_NAMES[kind], lane, k))
         yield ("," if i else "") + ",".join(part)
     yield "]}"
+
+
+def wifi_fault():
+    """What is wrong with the Wi-Fi file's broker entry, naming the field (boards/wifi.py's
+    fault(), at its PATH: the simulator's is in its storage), or "" (none, or a good one)."""
+    from boards import wifi
+
+    return wifi.fault(wifi.PATH, "broker")

@@ -15,7 +15,10 @@ Guarded against the network (nothing here can stop the board's game, nor reach i
 - short of memory (less than _SHED bytes free after a collection) a connection gets 503 at
   once, before anything is read;
 - each write to a client within _WRITE_MS, else the client is taken as gone;
-- at most _STREAMS of the connections are live streams (stream()): one stays for fetches.
+- at most _STREAMS of the connections are live streams (stream()): one stays for fetches;
+- a body refused unread (413) is read and thrown away after the answer, at most _DRAIN bytes
+  within the same _READ_MS (drain()): a socket closed with bytes unread is reset (RST), and
+  the client loses the answer with it; MicroPython's sockets have no shutdown() to half-close.
 The accept loop is this module's own (asyncio's ends on a MemoryError, its socket left open):
 a connection it cannot take is closed and the loop goes on.
 """
@@ -38,6 +41,8 @@ LINE = const(512)       # the longest request line or header line
 _HEADERS = const(24)    # header lines
 _HEAD_BYTES = const(2048)  # the request line and its headers, in all
 BODY = const(64)        # a request's body (the PIN form)
+_DRAIN = const(8192)    # a refused body read and thrown away before the close (a client
+# declaring more is hostile, and may get its reset)
 _BUSY = b"HTTP/1.0 503 Busy\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n"
 
 
@@ -108,6 +113,17 @@ class Conn:
         got = self.buf if n < 0 else self.buf[:n]
         self.buf = self.buf[len(got):]
         return got
+
+    async def drain(self, n):
+        """Read and throw away the next n bytes (a body refused unread), at most _DRAIN,
+        within the request's _READ_MS; stops early, without a word, at the deadline or the
+        client's end (the connection closes after it in any case)."""
+        n = min(n, _DRAIN)
+        try:
+            while n > 0:
+                n -= len(await self.read(min(n, 512)))
+        except Exception:  # noqa: BLE001  (too slow, cut short, gone: closed as it is)
+            pass
 
     async def awrite(self, data):
         """A write of the answer, within _WRITE_MS, else the client is taken as gone (EPIPE:

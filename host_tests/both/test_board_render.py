@@ -164,3 +164,39 @@ def test_three_lane_61_hole_build_plays_a_121_game():
     assert L.hole(1, 0) in lit and L.hole(1, 12) in lit  # back peg still in the start hole
     assert L.hole(2, 61) in lit  # lane 3's own finish hole
     assert all(L.hole(2, h) in lit for h in range(1, 61))  # the winner's lane
+
+
+def test_the_colour_blind_palette_is_a_setting_of_the_renderer_and_allocates_nothing():
+    """Issue 35.22: colours=1 draws the sides in PALETTE's second half, the colour-blind
+    palette (board/render.py), the same places and levels; the self-test's pure channels stay
+    the usual palette's; a frame allocates nothing."""
+    from board.render import PALETTE
+
+    safe = PALETTE[24:]
+    L = Layout()
+    s = Strip(L.count)
+    R = Renderer(L, s, 255, 100000, 1)
+    assert R.colours == 1 and len(PALETTE) == 48 and safe[:18] != PALETTE[:18]
+    v = View()
+    v.front[0], v.back[0], v.front[1] = 12, 5, 9
+    R.frame(v, 0)
+    full = 256 * 255  # (the front peg's level times the brightness)
+    assert s.rgb(L.hole(0, 12)) == (safe[0] * full >> 16, safe[1] * full >> 16,
+                                    safe[2] * full >> 16)
+    assert s.rgb(L.hole(1, 9)) == (safe[3] * full >> 16, safe[4] * full >> 16,
+                                   safe[5] * full >> 16)
+    assert sum(s.rgb(L.hole(0, 5))) * 3 < sum(s.rgb(L.hole(0, 12)))  # the back peg dimmer
+    R.lone(3, 2)  # the self-test's green: PALETTE's pure channel, not the second green
+    assert s.rgb(3) == (0, PALETTE[7] * full >> 16, PALETTE[8] * full >> 16)
+    assert R.colours == 1
+    v.sides = 3
+    v.front[2], v.turn, v.crib = 30, 1, 0
+
+    def run():
+        n = 0
+        for t in range(0, 2000, 50):
+            if R.frame(v, t):
+                n += 1
+        return n
+
+    assert no_alloc(run) > 0

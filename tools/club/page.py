@@ -16,12 +16,23 @@ import jinja2
 import markupsafe
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
+from board.render import PALETTE
 from board.screen import SIDE_NAMES
 
 from . import night, season, tournament
 
-# the boards' peg colours (board/screen.py's SIDE_NAMES, in that order)
-COLOURS = ("#d22", "#26d", "#2a4", "#db2", "#e6a", "#2cc")
+
+
+def _seen(v):
+    """An LED's linear channel (0-255) as a screen shows it (gamma 1/2.2: the simulator's
+    pictures and the board's own page draw the LEDs so)."""
+    return round(255 * (v / 255) ** 0.45)
+
+
+# the boards' peg colours (board/screen.py's SIDE_NAMES, in that order): the board's one
+# table (board/render.py's PALETTE, the usual palette), as a screen shows the LEDs
+COLOURS = tuple("#%02x%02x%02x" % tuple(_seen(PALETTE[3 * k + i]) for i in range(3))
+                for k in range(len(SIDE_NAMES)))
 
 ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),

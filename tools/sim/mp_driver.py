@@ -373,8 +373,9 @@ async def main(storage, realtime, display=True, board="", web=0):
         hw["net"] = localhost
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
-        from boards.wifi import broker  # the club's broker, if STORAGE/wifi.json names one
-        club = broker(storage + "/wifi.json", b"sim")
+        from boards import wifi  # the club's broker, if STORAGE/wifi.json names one
+        wifi.PATH = storage + "/wifi.json"  # (the page's /club says what is wrong with it)
+        club = wifi.broker(wifi.PATH, b"sim")
         if club:
             hw["broker"] = lambda: club
     if realtime:
