@@ -104,3 +104,23 @@ def test_an_address_that_is_not_one_is_refused(server):
                 "http://h/a b", "http://h/x\r\nHost: evil"):
         with pytest.raises(UpdateError):
             split(bad)
+
+
+def test_make_update_serves_the_boards_bundle_for_it_to_fetch(tmp_path):
+    """tools/update.py (make update, one board at home): the bundle signed for board t1 served
+    at /t1.bundle, which the board fetches and installs; nothing else is served; the server
+    knows once it was fetched whole."""
+    import update
+
+    p = tmp_path / "x.t1.bundle"
+    p.write_bytes(GOOD)
+    srv = update.serve(str(p), "t1", host="127.0.0.1", port=0)
+    try:
+        assert not srv.fetched.is_set()
+        got = run("http://127.0.0.1:%d" % srv.server_address[1], "t2.bundle", "t1.bundle")
+        assert got["t2.bundle"].startswith("t2.bundle refused") and "404" in got["t2.bundle"]
+        assert got["t1.bundle"] == "t1.bundle ok 0.7.0 | arT | game True", got
+        assert srv.fetched.is_set()
+    finally:
+        srv.shutdown()
+        srv.server_close()
