@@ -27,10 +27,10 @@ record starts there); a bigger file is set aside as history.bad when the next ga
 recorded, unread, and the display says so. A record of a later format (its first byte, where
 a record starts, above 2: a later version's, found after an update went back) cannot be read
 here and would be dropped by the rewrite: before the file is rewritten it is kept aside,
-whole, appended to history.new (16 KB at most; a bigger one goes to history.new.bad), and
-the display says so; the rewrite then keeps this firmware's own records as always (issue 31:
-host_tests/test_ota_rollback.py). The records are read by name through board/record.py's
-Record (over walk() and head()): board/stats.py, the page, tools and tests.
+whole, appended to history.new (board/later.py, loaded only when the file holds bytes no good
+record does), and the display says so; the rewrite then keeps this firmware's own records as
+always (issue 31: host_tests/test_ota_rollback.py). The records are read by name through
+board/record.py's Record (over walk() and head()): board/stats.py, the page, tools and tests.
 """
 
 import gc
@@ -50,7 +50,6 @@ _MUGGINS_ON = const(1)
 _SUMMARY = const(2)
 _FIVE = const(4)
 _LONGEST = const(1400)  # no record is longer (6 sides, _DETAIL deals with every field)
-_ASIDE = const(16384)  # history.new's bound: a later version's records kept aside
 _SUMMARY_ROOM = const(10240)  # bytes free before the summary is tried (its code, its parts,
 # the replay's passing garbage; below it the record keeps the result and the scores)
 # (Private: a public name is interned for good when the module loads, and this one loads at
@@ -80,41 +79,6 @@ def read(f, at, r):
                 at[0] = i + n
                 return r
         i += 1
-
-
-def _aside(store, f):
-    """If the open history file f holds a record of a later format than this firmware's (a
-    first byte above 2 where a record starts: the file's start, or the end of a good one),
-    the file, whole, is appended to history.new (moved aside unread as history.new.bad first
-    when it would pass its bound: Storage.open), and store.bad says so."""
-    at = [0]
-    r = None
-    while True:
-        f.seek(at[0])
-        b = f.read(1) if at[0] < _MAX_BYTES else b""
-        if b and b[0] > 2:
-            break
-        r = read(f, at, r)
-        if r is None:
-            return
-    data = store.open("history.new", _ASIDE - f.seek(0, 2))
-    store.save("history.new", _copy, data, f)
-    store.bad = "history of a newer version kept as history.new"
-
-
-def _copy(out, data, f):
-    """The open files data (closed after: it is the file replaced; None: none) and f, whole,
-    written to out, 512 bytes at a time."""
-    for g in (data, f):
-        if g:
-            g.seek(0)
-            while True:
-                b = g.read(512)
-                if not b:
-                    break
-                out.write(b)
-    if data:
-        data.close()
 
 
 def head(r):
@@ -201,8 +165,11 @@ def add(store, m, summary=None):
         c = _HEAD + sides
         if r and r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c]:
             return False
-        if f:
-            _aside(store, f)  # a later version's records: kept before the rewrite drops them
+        if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
+            from board.later import aside  # are kept before the rewrite drops them
+
+            aside(store, f)
+            forget("board.later")  # (its code leaves the heap)
         store.save("history", walk, f, k - _KEEP + 1, t + n - _MAX_BYTES, data)
     finally:
         if f:
