@@ -10,7 +10,7 @@ MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 .PHONY: help venv test quick test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
 .PHONY: power release update
-.PHONY: broker club-board
+.PHONY: broker club-board league-demo
 
 help:
 	@echo "make test    - pytest under CPython, then the core tests under real MicroPython"
@@ -43,6 +43,8 @@ help:
 	@echo "make club-board NAME=t1 [WIFI=wifi.json] [HOST=192.168.1.20] [UNSIGNED=1] - a board for the"
 	@echo "               club: its key; with WIFI, writes wifi-t1.json for make flash (docs/club.md)"
 	@echo "make club-pictures - docs/club-*.png: the club's pages in Chromium (a simulated night)"
+	@echo "make league-demo [DEMO_ARGS=...] - a league of simulated clubs: brokers bridged to the"
+	@echo "               league's, boards, the league service; standings after every game (docs/club.md)"
 	@echo "make hardware - regenerate hardware/: drill templates, BOMs, chain table, wiring, key-map card"
 	@echo "make pcb     - regenerate hardware/pcb/: the track as a KiCad board, Gerbers, BOM, CPL,"
 	@echo "               picture, and check them (needs KiCad 6: apt-get install kicad kicad-footprints)"
@@ -179,3 +181,8 @@ club-board: $(STAMP)
 
 club-pictures: $(STAMP)  # docs/club-*.png: the club's pages in Chromium (tools/club/screenshots.py)
 	PYTHONPATH=tools $(BIN)/python -m club.screenshots docs
+
+# a league of simulated clubs (issue 36): Mosquittos bridged to the league's, signed games of
+# simulated boards, the league service on :8125; Ctrl-C stops it all (tools/league_demo.py)
+league-demo: $(STAMP)
+	$(BIN)/python tools/league_demo.py $(DEMO_ARGS)

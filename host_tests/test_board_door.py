@@ -11,11 +11,10 @@ import os
 import pytest
 
 from boardkit import board
+from sourcekit import ROOT, FIRMWARE, firmware_sources
 from board.modes import (REFUSE, CALL, MODE, SAY, NEW_GAME, MENU, NORMAL, NOTHING, EDIT,
                          MSG_TEXT, MSG_PLAYER, MSG_PEGGED, VERSION_MSG, message)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
 # the App's own modules: board/app.py and its table of command handlers (issue 33's split)
 APP_OWN = {os.path.join(FIRMWARE, "board", f) for f in ("app.py", "commands.py")}
 
@@ -53,14 +52,10 @@ def app_writes(source, name="<src>"):
 
 def test_no_module_but_the_app_assigns_to_the_app():
     found = []
-    for folder, _, files in os.walk(FIRMWARE):
-        for f in sorted(files):
-            path = os.path.join(folder, f)
-            if not f.endswith(".py") or path in APP_OWN:
-                continue
-            with open(path) as src:
-                for line, what in app_writes(src.read(), path):
-                    found.append("%s:%d %s" % (os.path.relpath(path, ROOT), line, what))
+    for _rel, path, source in firmware_sources():
+        if path not in APP_OWN:
+            for line, what in app_writes(source, path):
+                found.append("%s:%d %s" % (os.path.relpath(path, ROOT), line, what))
     assert found == []
 
 

@@ -15,9 +15,8 @@ import pytest
 from boardkit import board
 from board import entry
 from board.modes import EDIT, NOTHING, REFUSE, CALL, MODE, SAY
+from sourcekit import FIRMWARE, firmware_sources
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
 # the App's own modules: board/app.py and its table of command handlers with the View's fill
 APP_OWN = ("board/app.py", "board/commands.py")
 
@@ -25,16 +24,6 @@ APP_OWN = ("board/app.py", "board/commands.py")
 # changes it as an assignment would.
 MUTATORS = {"append", "clear", "pop", "extend", "insert", "remove", "sort", "reverse",
             "update", "set", "step", "setdefault", "popitem"}
-
-
-def sources():
-    """(path relative to firmware/, source) of every module of the firmware."""
-    for folder, _, files in os.walk(FIRMWARE):
-        for f in sorted(files):
-            if f.endswith(".py"):
-                path = os.path.join(folder, f)
-                with open(path) as src:
-                    yield os.path.relpath(path, FIRMWARE).replace(os.sep, "/"), src.read()
 
 
 def root(node):
@@ -129,7 +118,7 @@ def entry_or_view_writes(source, name="<src>"):
 
 def test_no_module_but_the_app_writes_the_entry_or_the_view():
     found = []
-    for path, src in sources():
+    for path, _file, src in firmware_sources():
         if path in APP_OWN:
             continue
         for line, what in entry_or_view_writes(src, path):
@@ -253,7 +242,7 @@ def takes_the_app(source, name="<src>"):
 
 def test_no_module_but_the_apps_own_takes_the_app():
     found = []
-    for path, src in sources():
+    for path, _file, src in firmware_sources():
         if path in APP_OWN or path in TAKES_THE_APP:
             continue
         for line, what in takes_the_app(src, path):

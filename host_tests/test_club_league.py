@@ -118,12 +118,17 @@ def test_a_clubs_games_reach_the_league_once_through_drops_and_restarts(tmp_path
             assert g["club"] == "north" and {k: g[k] for k in ("id", "seats", "game")} == \
                 {k: v for k, v in club.store.game(g["id"]).items()
                  if k in ("id", "seats", "game")}
-        assert lg.ratings()[0] == club.ratings()[0]
-        assert season.standings(lg.games()) == season.standings(club.store.games())
+        # the league's players are the club's, qualified by the club (league.who())
+        assert lg.ratings()[0] == {n + "@north": v for n, v in club.ratings()[0].items()}
+        year = lg.tally.seasons()[0]
+        assert lg.standings(year) == season.standings(
+            [dict(g, seats=[dict(s, name=s["name"] and s["name"] + "@north")
+                            for s in g["seats"]]) for g in club.store.games()])
+        assert lg.standings(year) == season.standings(lg.counted())  # == from scratch
         assert lg.dropped == 0 and north.dropped == 0
         # the league's page shows them
         page = league.make_app(lg).test_client().get("/").get_data(as_text=True)
-        assert "north 10 games" in page and "Ann" in page and "Ratings" in page
+        assert "north 10 games" in page and "Ann@north" in page and "Ratings" in page
     finally:
         for c in clients:
             c.disconnect()
@@ -149,3 +154,26 @@ def test_the_league_refuses_what_no_club_of_its_signed(tmp_path):
         text = f.read()
     assert "user north\ntopic write league/north/+/game" in text
     assert "topic read league/+/+/game" in text
+
+
+@pytest.mark.slow
+def test_make_league_demo_runs_a_league_and_shows_standings_after_every_game(tmp_path):
+    """The README's recipe (make league-demo: tools/league_demo.py): brokers, bridges,
+    boards and the league service; after each game the league's standings.json has it (the
+    demo polls until it does and prints the top rows); Ann, one player at two clubs."""
+    import sys
+
+    from hostenv import ROOT
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "league_demo.py"),
+                        "--games", "6", "--pace", "0", "--clubs", "2", "--boards", "1",
+                        "--http", "0", "--exit", "--folder", str(tmp_path / "demo")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr + p.stdout
+    out = p.stdout
+    assert out.startswith("league page: http://127.0.0.1:")
+    assert out.count("in the league's standings after") == 6
+    assert "not counted yet" not in out and out.count("  standings: 1. ") == 6
+    lg = league.League(str(tmp_path / "demo" / "league"))
+    assert lg.tally.count() == 6 and lg.players == {"Ann@north": "Ann Lee",
+                                                    "Ann@south": "Ann Lee"}
+    assert lg.standings(lg.tally.seasons()[0]) == season.standings(lg.counted())

@@ -8,13 +8,11 @@ fields, every line is said somewhere; and what a card played out of the play is 
 """
 
 import ast
-import os
 import re
 
 from cribbage import events
+from sourcekit import firmware_sources
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
 # the functions that take (table default _NO, index, args): name -> (index arg, args arg)
 CALLERS = {"say": (1, 2), "_refuse": (0, 1), "no": (0, 1)}
 FIELD = re.compile(r"%[-0-9.]*[sdrx]")
@@ -22,14 +20,10 @@ FIELD = re.compile(r"%[-0-9.]*[sdrx]")
 
 def modules():
     """(path, tree) of every firmware module with a refusal table."""
-    for top, _, files in os.walk(FIRMWARE):
-        for f in sorted(files):
-            if f.endswith(".py"):
-                path = os.path.join(top, f)
-                with open(path) as src:
-                    tree = ast.parse(src.read())
-                if table(tree) is not None:
-                    yield os.path.relpath(path, FIRMWARE), tree
+    for rel, _path, source in firmware_sources():
+        tree = ast.parse(source)
+        if table(tree) is not None:
+            yield rel, tree
 
 
 def table(tree):
@@ -104,7 +98,7 @@ def test_every_refusal_names_a_line_with_its_arguments():
                 assert got == want, where + ": %r takes %d arguments, given %d" % (
                     lines[k], want, got)
                 seen += 1
-        if rel == os.path.join("cribbage", "pegging.py"):
+        if rel == "cribbage/pegging.py":
             said.update(range(events.OVER + 1))  # say(_NO, self.phase)
         unsaid = [lines[k] for k in range(len(lines)) if k not in said]
         assert not unsaid, "%s: lines never said: %r" % (rel, unsaid)

@@ -14,8 +14,8 @@ from the source with ast:
 import ast
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from sourcekit import FIRMWARE, firmware_sources
+
 MENU = os.path.join(FIRMWARE, "board", "menu.py")
 SCORE = os.path.join(FIRMWARE, "cribbage", "score.py")
 
@@ -123,14 +123,11 @@ def play_bits_read(source):
 
 def test_only_the_scorer_knows_the_layout_of_the_plays_bits():
     readers = {}
-    for folder, _dirs, files in os.walk(FIRMWARE):
-        for name in files:
-            path = os.path.join(folder, name)
-            if name.endswith(".py") and path != SCORE:
-                with open(path) as f:
-                    lines = play_bits_read(f.read())
-                if lines:
-                    readers[os.path.relpath(path, FIRMWARE)] = lines
+    for rel, path, source in firmware_sources():
+        if path != SCORE:
+            lines = play_bits_read(source)
+            if lines:
+                readers[rel] = lines
     assert readers == {}, "the play's bits read outside cribbage/score.py: %r" % readers
     with open(SCORE) as f:
         assert play_bits_read(f.read())  # (the finder sees the scorer's own reading)

@@ -16,10 +16,8 @@ so does a listed one that is gone (the list only shrinks).
 """
 
 import ast
-import os
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-FIRMWARE = os.path.join(ROOT, "firmware")
+from sourcekit import firmware_sources
 
 # path under firmware/ -> the reaches it has today (ast.unparse of each, once per kind).
 # TO EMPTY AT MERGE: each one a board module's reach the App's and the page's reshaping
@@ -95,20 +93,10 @@ def reaches(source, path="<test>"):
     return out
 
 
-def firmware_modules():
-    """(path under firmware/, its source) for every .py of firmware/."""
-    for folder, _dirs, files in os.walk(FIRMWARE):
-        for f in sorted(files):
-            if f.endswith(".py"):
-                path = os.path.join(folder, f)
-                with open(path) as src:
-                    yield os.path.relpath(path, FIRMWARE).replace(os.sep, "/"), src.read()
-
-
 def test_no_module_reaches_another_modules_private():
     found = {}
     n = 0
-    for rel, source in firmware_modules():
+    for rel, _path, source in firmware_sources():
         n += 1
         hits = {text for _line, text in reaches(source, rel)}
         if hits:

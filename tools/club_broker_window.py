@@ -14,7 +14,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,30 +22,10 @@ import time
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from localnet import accepts, free_port, wait
+
 MOSQUITTO = "/usr/sbin/mosquitto"
 DELAYS = (0.0, 0.05, 0.2, 0.5, 0.9, 1.5)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait(check, deadline=20):
-    end = time.monotonic() + deadline
-    while not check():
-        if time.monotonic() > end:
-            raise SystemExit("club_broker_window: waited %d s" % deadline)
-        time.sleep(0.01)
-
-
-def accepts(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def client(port, cid, clean):
@@ -71,7 +50,7 @@ def once(conf_lines, delay):
     log = open(os.path.join(tmp, "log"), "a")  # noqa: SIM115
     try:
         broker = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=log, stderr=log)
-        wait(lambda: accepts(port))
+        wait("club_broker_window", "the broker", lambda: accepts(port), 20)
         svc, _ = client(port, "club", False)  # the service's session, then it goes away
         svc.subscribe("cribbage/+/game", qos=1)
         time.sleep(0.3)
@@ -85,7 +64,7 @@ def once(conf_lines, delay):
         broker.wait()
         board.loop_stop()
         broker = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=log, stderr=log)
-        wait(lambda: accepts(port))
+        wait("club_broker_window", "the broker", lambda: accepts(port), 20)
         svc, got = client(port, "club", False)
         end = time.monotonic() + 1.5
         while not got and time.monotonic() < end:

@@ -19,7 +19,6 @@ import json
 import os
 import pwd
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hostenv import ROOT
+from localnet import accepts, free_port, wait
 from club.registry import Registry, broker_files
 from club.sign import mqtt_password
 from club.simboard import SimBoard, payload
@@ -39,28 +39,6 @@ from club.simboard import SimBoard, payload
 MOSQUITTO = "/usr/sbin/mosquitto"
 NAMES = ["P%02d" % i for i in range(200)]
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait(what, check, deadline=60):
-    end = time.monotonic() + deadline
-    while not check():
-        if time.monotonic() > end:
-            sys.exit("club_scale: waited %d s for %s" % (deadline, what))
-        time.sleep(0.05)
-
-
-def accepts(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def proc_usage(pid):
@@ -112,14 +90,14 @@ def main():
                 "user %s\n" % (port, passwd, acl, tmp, user))
     logf = open(os.path.join(tmp, "logs"), "a")  # noqa: SIM115  (the children's, to the end)
     broker = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=logf, stderr=logf)
-    wait("the broker", lambda: accepts(port))
+    wait("club_scale", "the broker", lambda: accepts(port))
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools"))
     svc = subprocess.Popen([sys.executable, "-m", "club", "--broker", "127.0.0.1:%d" % port,
                             "--db", os.path.join(tmp, "club.sqlite"), "--http", str(http),
                             "--bind", "127.0.0.1"], stdout=logf, stderr=logf, env=env)
     try:
-        wait("the club service", lambda: accepts(http) and get(http, "/health.json")[0][
-            "connected"])
+        wait("club_scale", "the club service",
+             lambda: accepts(http) and get(http, "/health.json")[0]["connected"])
         return run(a, port, http, broker, svc, keys)
     finally:
         svc.terminate()
@@ -178,8 +156,8 @@ def run(a, port, http, broker, svc, keys):
     for t in threads:
         t.join()
     total = a.boards * a.games
-    wait("%d games at the club" % total, lambda: get(http, "/health.json")[0]["games"] >= total,
-         deadline=300)
+    wait("club_scale", "%d games at the club" % total,
+         lambda: get(http, "/health.json")[0]["games"] >= total, deadline=300)
     wall = time.time() - start
     after = {"broker": proc_usage(broker.pid), "service": proc_usage(svc.pid)}
     games, _ = get(http, "/games.json?night=all")

@@ -22,15 +22,10 @@ import time
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from hostenv import FIRMWARE, ROOT, venv_program
+from localnet import free_port
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 SCRIPT = os.path.join(ROOT, "tools", "publish_lag_board.py")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def mosquitto(folder):

@@ -7,6 +7,8 @@ Topics, under PREFIX/BOARD/ (PREFIX "cribbage" unless the Wi-Fi file names anoth
           and "names" (a short name per seat, or null)
   game    QoS 1: GAME_FIELDS {"id": "BOARD-N", "board": BOARD, "seats": [SEAT_FIELDS {"name",
           "side"}, ...] (seat i plays for side k), "game": board/export.py's decode(record, N)}
+          and, optional, NIGHT: "YYYY-MM-DD", the club night it was played (the club files
+          the game there however late it arrives; without it, the night it arrives on)
 
 The name rule: a seat's short name is at most NAME_MAX letters, digits, space . - (check_name);
 the names form gives SEATS of them (parse_names).
@@ -23,6 +25,7 @@ ONLINE = "online"
 OFFLINE = "offline"
 STATE_FIELDS = ("board", "names")
 GAME_FIELDS = ("id", "board", "seats", "game")
+NIGHT = "night"  # a game's optional field (the club: tools/club/night.py's carried())
 SEAT_FIELDS = ("name", "side")
 NAME_MAX = const(7)  # a player's short name: six and the PIN fit the page's form (64 bytes)
 SEATS = const(6)

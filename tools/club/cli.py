@@ -9,6 +9,7 @@
     python -m club league-bridge --club NAME --league HOST:PORT --user U --password P
     python -m club league-keys          (the boards' keys, JSON, for the league: private)
     python -m club league add-club NAME KEYS.json | files | serve --broker HOST:PORT
+    python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player across clubs)
     (league.py says what each does)
     (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
 
@@ -84,6 +85,17 @@ def _league(a):
             print(e, file=sys.stderr)
             return 1
         print(json.dumps({"club": a.name, "bridge_password": lg.bridge_password(a.name)}))
+    elif a.what == "player":
+        try:
+            lg.player(a.at, a.name)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 1
+        print("%s is %s at the league (restart the league service to count it so)"
+              % (a.at, a.name or a.at), file=sys.stderr)
+    elif a.what == "players":
+        for at, name in sorted(lg.players.items()):
+            print("%s\t%s" % (at, name))
     else:
         print("wrote %s and %s" % lg.files(), file=sys.stderr)
     return 0
@@ -167,6 +179,11 @@ def main(argv):
     ac.add_argument("name")
     ac.add_argument("keys")
     lgs.add_parser("files", help="write the league broker's password file and ACL")
+    pl = lgs.add_parser("player", help="a club's player is the league's player NAME (the "
+                        "same at every club they play at); without NAME: their own again")
+    pl.add_argument("at", help="NAME@CLUB: the name as the club's boards write it")
+    pl.add_argument("name", nargs="?", default=None, help="the league's name for the player")
+    lgs.add_parser("players", help="list the league's players named across clubs")
     sv = lgs.add_parser("serve", help="the league service: its page and MQTT intake")
     sv.add_argument("--broker", default="127.0.0.1:1883")
     sv.add_argument("--http", type=int, default=8125)

@@ -8,6 +8,10 @@ signed game messages to the league's Mosquitto, and the league service is the cl
     python -m club league add-club NAME NAME-keys.json [--folder league]
     python -m club league files [--folder league]     (the league broker's password file, ACL)
     python -m club league serve --broker HOST:PORT [--http 8125] [--folder league]
+    python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player at two clubs)
+
+The standings and ratings are kept as each game is counted (tally.py), never recomputed at a
+request; a player is NAME@CLUB unless the league's director has named them (players.json).
 
 Topics: a club's <prefix>/<board>/game is bridged out (QoS 1) as league/<club>/<board>/game.
 The bridge's session is kept (cleansession false) and the club's broker queues what the link
@@ -32,9 +36,10 @@ import secrets
 import sys
 import threading
 
-from . import contract, page, ratings, season, web
+from . import contract, page, season, web
 from .registry import mosquitto_hash, _write
 from .service import Club
+from .tally import Tally
 
 log = logging.getLogger("club")
 
@@ -103,7 +108,12 @@ class League:
         self.taken_over = None
         self.dropped = 0  # on no club's topic
         self.lock = threading.Lock()
-        self._ratings = None
+        self.players = self._players()  # "name@club" -> the league's player (players.json)
+        self.on_count = None  # called with (club, game id) once the tally has it (a measure)
+        self.tally = Tally()
+        for name, club in self.clubs.items():
+            self._listen(name, club)
+        self.rebuild()
 
     def add_club(self, name, boards):
         """A club and its boards' keys (league-keys' list: name, secret hex, unsigned)."""
@@ -112,6 +122,7 @@ class League:
         if club is None:
             club = self.clubs[name] = Club(os.path.join(self.folder, name + ".sqlite"),
                                            prefix="%s/%s" % (self.prefix, name))
+            self._listen(name, club)
         for b in boards:
             club.registry.put(b["name"], bytes.fromhex(b["secret"]), bool(b.get("unsigned")))
         return club
@@ -167,23 +178,100 @@ class League:
         return club.handle(topic, payload)
 
     def games(self):
-        """Every club's counted games (each with "club"), in the order the league got them."""
+        """Every club's counted games (each with "club"), in the order the league got them
+        (pos(): when it got them, then the club, then the id)."""
         out = []
         for name, club in self.clubs.items():
             out += [dict(g, club=name) for g in club.store.games()]
-        out.sort(key=lambda g: g["received"])
+        out.sort(key=lambda g: pos(g["club"], g))
         return out
 
-    def changes(self):
-        return sum(c.store.changes() for c in self.clubs.values())
+    # --- players across clubs, the tally --------------------------------------------------
+
+    def _players(self):
+        try:
+            with open(os.path.join(self.folder, "players.json")) as f:
+                got = json.load(f)
+        except FileNotFoundError:
+            return {}
+        return {str(k): str(v) for k, v in got.items()}
+
+    def player(self, at, name=None):
+        """The league's director says who a club's player is: at is "name@club" (the name
+        as the club's boards write it), name the league's player (a league-wide name or
+        number, the same for each club the player plays at); no name: at is its own player
+        again. Kept in the folder's players.json; the tally is counted again."""
+        seat, _, club = at.rpartition("@")
+        check_club(club)
+        if not seat or len(seat) > 24 or (name is not None and not 0 < len(name) <= 40):
+            raise ValueError("a player is NAME@CLUB (a name of 1 to 24) and a league "
+                             "name of 1 to 40: %r %r" % (at, name))
+        with self.lock:
+            if name is None:
+                self.players.pop(at, None)
+            else:
+                self.players[at] = name
+            _write(os.path.join(self.folder, "players.json"),
+                   json.dumps(self.players, indent=1, sort_keys=True) + "\n")
+        self.rebuild()
+
+    def who(self, club, name):
+        """The league's player for a club's name: the director's (players.json), else
+        name@club (two clubs' Anns are two players until the director says otherwise)."""
+        if name is None:
+            return None
+        at = "%s@%s" % (name, club)
+        return self.players.get(at, at)
+
+    def named(self, club, g):
+        """A club's game as the league counts it: its id club/id, its seats' names the
+        league's players (who())."""
+        return dict(g, id="%s/%s" % (club, g["id"]), club=club,
+                    seats=[{"name": self.who(club, s["name"]), "side": s["side"]}
+                           for s in g["seats"]])
+
+    def counted(self):
+        """Every sound counted game as the league counts it (named()), in pos() order: what
+        the tally is equal to, recomputed from scratch (the tests' yardstick)."""
+        good, _ = page.sift(self.games())
+        return [self.named(g["club"], g) for g in good]
+
+    def _listen(self, name, club):
+        club.store.listeners.append(lambda gid: self._count(name, gid))
+
+    def _count(self, name, gid):
+        """A game of club name's counted, revised or withdrawn: the tally follows."""
+        club = self.clubs[name]
+        g = club.store.game(gid)
+        key = "%s/%s" % (name, gid)
+        with self.lock:
+            if g is None or not page.sound(g):
+                self.tally.remove(key)
+            else:
+                self.tally.put(key, pos(name, g), g["night"], self.named(name, g))
+        if self.on_count:
+            self.on_count(name, gid)
+
+    def rebuild(self):
+        """The tally counted again from every club's store, oldest first (at the start, and
+        when the players' table changes): a game at a time, never all parsed at once."""
+        t = Tally()
+        with self.lock:
+            every = sorted((received, name, gid) for name, c in self.clubs.items()
+                           for received, gid in c.store.received())
+            for _, name, gid in every:
+                g = self.clubs[name].store.game(gid)
+                if g is not None and page.sound(g):
+                    t.put("%s/%s" % (name, gid), pos(name, g), g["night"], self.named(name, g))
+            self.tally = t
 
     def ratings(self):
-        key = self.changes()
-        cached = self._ratings
-        if cached is None or cached[0] != key:
-            good, _ = page.sift(self.games())
-            cached = self._ratings = (key,) + ratings.rate(good)
-        return cached[1], cached[2]
+        """(ratings, history) of every counted game: the tally's (ratings.rate())."""
+        return self.tally.ratings()
+
+    def standings(self, season_name):
+        """Season season_name's standings (season.standings()): the tally's."""
+        return self.tally.standings(season_name)
 
     def counts(self):
         return {name: c.store.count() for name, c in self.clubs.items()}
@@ -203,9 +291,27 @@ def keys_json(registry):
     return json.dumps(club_keys(registry))
 
 
+def pos(club, g):
+    """A game's place in the league's order (ratings are rated in it): when the league got
+    it, then its club and id (a revision keeps the place of the game it revises)."""
+    return (g["received"], club, g["id"])
+
+
 def league_seasons(games):
     """The league's seasons: one a year of the nights its games came in on."""
     return season.default_seasons(sorted({g["night"] for g in games}))
+
+
+def standings_csv(rows):
+    """A season's standings as the secretary's CSV (web.season_csv's columns and cells)."""
+    import csv
+    import io
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(season.COLUMNS)
+    for r in rows:
+        w.writerow([web.cell(r[c]) for c in season.COLUMNS])
+    return out.getvalue()
 
 
 def make_app(league):
@@ -215,39 +321,41 @@ def make_app(league):
 
     app = Flask("league")
 
-    def chosen_games():
-        games, _ = page.sift(league.games())
-        all_ = league_seasons(games)
-        want = request.args.get("season", "")[:40]
-        s = next((x for x in all_ if x["name"] == want), all_[0] if all_ else None)
-        return s, all_, (season.of_season(s, games) if s else [])
+    def year(y):
+        return {"name": y, "first": y + "-01-01", "last": y + "-12-31", "nights": None}
+
+    def chosen():
+        """The tally at one moment (Tally.view) for the season asked for (?season=, a
+        year; default the newest): counted as each game came, never recomputed here."""
+        v = league.tally.view(request.args.get("season", "")[:40])
+        return v, (year(v["season"]) if v["season"] else None), [year(y) for y in
+                                                                 v["seasons"]]
 
     @app.get("/")
     def home():
-        s, all_, games = chosen_games()
-        r, hist = league.ratings()
+        v, s, all_ = chosen()
         body = page.render("league.html", season=s, seasons=all_, clubs=league.counts(),
-                           standings=season.standings(games), rated=ratings.table_of(r, hist),
+                           standings=v["standings"], rated=v["ratings"],
                            dropped=league.dropped, connected=league.connected)
         return Response(body, content_type="text/html; charset=utf-8")
 
     @app.get("/standings.json")
     def standings_json():
-        s, _, games = chosen_games()
-        r, hist = league.ratings()
+        v, s, _ = chosen()
         return Response(json.dumps({"season": s, "clubs": league.counts(),
-                                    "standings": season.standings(games),
-                                    "ratings": ratings.table_of(r, hist)}),
+                                    "games": v["games"], "standings": v["standings"],
+                                    "ratings": v["ratings"]}),
                         content_type="application/json")
 
     @app.get("/season.csv")
     def season_csv():
-        _, _, games = chosen_games()
-        return Response(web.season_csv(games), content_type="text/csv; charset=utf-8")
+        v, _, _ = chosen()
+        return Response(standings_csv(v["standings"]), content_type="text/csv; charset=utf-8")
 
     @app.get("/health.json")
     def health():
-        return Response(json.dumps({"clubs": league.counts(), "dropped": league.dropped,
+        return Response(json.dumps({"clubs": league.counts(), "counted": league.tally.count(),
+                                    "dropped": league.dropped,
                                     "connected": league.connected}),
                         content_type="application/json")
 

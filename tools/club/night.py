@@ -10,8 +10,37 @@ Partners (four and six players) each get their side's result. A seat the board d
 counts for nobody (the game is still kept and shown).
 """
 
+import datetime
+
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from publish.contract import NIGHT
+
+from .contract import BadMessage
+
 WIN_POINTS = 2
 SKUNK_POINTS = 3
+LATE = 400  # days: the oldest night a game may carry, before the night it arrived on
+EARLY = 1  # days: a night after the arrival's (another time zone, a clock a little ahead)
+
+
+def carried(msg, arrived):
+    """The night a game counts in: the one it carries (its NIGHT, firmware/publish/
+    contract.py: the night it was played, signed with it), else the night it arrived on.
+    A game that arrives a week late (its club offline) so counts in its own night. A carried
+    night that is no date, or more than EARLY days after the arrival's or LATE before it,
+    is refused (BadMessage): it would file the game in a season it was never played in."""
+    n = msg.get(NIGHT)
+    if n is None:
+        return arrived
+    try:
+        d = datetime.date.fromisoformat(n)
+        a = datetime.date.fromisoformat(arrived)
+    except (TypeError, ValueError):
+        raise BadMessage("night: %r is not a date (YYYY-MM-DD)" % (str(n)[:40],)) from None
+    if not -LATE <= (d - a).days <= EARLY:
+        raise BadMessage("night: %s is not within %d days before, or %d after, the night it "
+                         "arrived on (%s)" % (n, LATE, EARLY, arrived))
+    return n
 
 
 def results(msg):

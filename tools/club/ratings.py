@@ -63,4 +63,5 @@ def rate(games, ratings=None):
 def table_of(r, hist):
     """Rows name, rating, games, best first, from rate()'s ratings and history."""
     return [{"name": n, "rating": round(v, 1), "games": len(hist[n])}
-            for n, v in sorted(r.items(), key=lambda kv: (-kv[1], kv[0].lower()))]
+            for n, v in sorted(r.items(), key=lambda kv: (-kv[1], kv[0].lower(),
+                                                             kv[0]))]

@@ -105,6 +105,8 @@ class GameMessage(_Strict):
     board: str
     seats: Annotated[list[Seat], Field(min_length=2, max_length=6)]
     game: Game
+    night: Optional[Annotated[str, StringConstraints(  # the night it was played (optional:
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]] = None  # night.carried() takes it)
 
 
 class Withdrawal(_Strict):

@@ -72,8 +72,15 @@ def standings(games):
         for name in s["names"]:
             if name in rows:
                 rows[name]["specials"] += s["n28"] + s["n29"]
-    order = sorted(rows.values(), key=lambda r: (-r["grp"], -r["qualified"], -r["points"],
-                                                 -r["won"], -r["spread"], r["name"].lower()))
+    return rank(rows.values())
+
+
+def rank(rows):
+    """The season's rows (dicts) best first, each with its place (tied rows share one):
+    GRPs, nights qualified, game points, games won, spread, then the name (tally.py ranks
+    its rows here too)."""
+    order = sorted(rows, key=lambda r: (-r["grp"], -r["qualified"], -r["points"], -r["won"],
+                                        -r["spread"], r["name"].lower(), r["name"]))
     key = None
     place = 0
     for i, row in enumerate(order):

@@ -17,17 +17,20 @@ already stored (a board's resend, a broker's redelivery) changes nothing.
 """
 
 import json
+import logging
 import sqlite3
 import threading
 import time
 
 from .contract import BadMessage
+from .night import NIGHT, carried
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,        -- the board's record id: <board>-<n>
     board TEXT NOT NULL,
-    night TEXT NOT NULL,        -- the club night it came in on (YYYY-MM-DD, local time)
+    night TEXT NOT NULL,        -- the club night: the game's own (night.carried), else the
+                                -- one it came in on (YYYY-MM-DD, local time)
     received REAL NOT NULL,     -- when it was stored (seconds since the epoch)
     body TEXT NOT NULL          -- the game message, as checked (JSON)
 );
@@ -76,6 +79,8 @@ class Store:
             self.db.execute("ALTER TABLE games ADD COLUMN counter INTEGER")
             self.db.execute("ALTER TABLE games ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0")
         self.parsed = {}  # id -> the message, read once (a stored game never changes)
+        self.listeners = []  # called with a game's id once it is counted, revised or
+        # withdrawn, after the commit (the league's tally: league.py)
 
     def close(self):
         with self.lock:
@@ -83,12 +88,25 @@ class Store:
 
     def add_game(self, msg, night, now=None):
         """Store a checked game message; False if its id is stored already."""
+        night = carried(msg, night)
         with self.lock:
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO games (id, board, night, received, body) VALUES (?,?,?,?,?)",
                 (msg["id"], msg["board"], night, time.time() if now is None else now,
                  json.dumps(msg, separators=(",", ":"))))
-            return cur.rowcount == 1
+        if cur.rowcount == 1:
+            self._changed(msg["id"])
+            return True
+        return False
+
+    def _changed(self, gid):
+        """Tell the listeners (after the commit: the game's fate is settled, whatever they
+        do; one that fails is logged, never turned into a refusal of a game kept)."""
+        for f in self.listeners:
+            try:
+                f(gid)
+            except Exception:  # noqa: BLE001
+                logging.getLogger("club").exception("a listener failed on game %s", gid)
 
     def add_signed(self, board, counter, mac, msg, night, now=None):
         """A signed message of board's that verified (sign.py), in one transaction with its
@@ -99,6 +117,8 @@ class Store:
         nothing changed): the counter was used for another message, or the id is another
         board's."""
         gid = msg["id"]
+        if not msg.get("withdraw"):
+            night = carried(msg, night)
         with self.lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -131,14 +151,19 @@ class Store:
                 else:
                     self.db.execute("UPDATE games SET body = ?, counter = ?, withdrawn = ? "
                                     "WHERE id = ?", (body, counter, withdraw, gid))
+                    if msg.get(NIGHT):  # (a revision carrying its night: filed there)
+                        self.db.execute("UPDATE games SET night = ? WHERE id = ?",
+                                        (night, gid))
                     self.parsed.pop(gid, None)
                     out = "withdrawn" if withdraw else "revised"
                 self.db.execute("COMMIT")
-                return out
             except BaseException:
                 if self.db.in_transaction:
                     self.db.execute("ROLLBACK")
                 raise
+        if out != "stale":
+            self._changed(gid)
+        return out
 
     def reject(self, board, topic, reason, keep=200, now=None):
         """Keep a refused message's board, topic and reason (the newest keep of them)."""
@@ -186,6 +211,13 @@ class Store:
                     g["night"] = n
                 out.append(g)
         return out
+
+    def received(self):
+        """Every counted game's (received, id), oldest first: what the league's tally loads
+        (game(id) one at a time: games() would keep every message parsed)."""
+        with self.lock:
+            return self.db.execute("SELECT received, id FROM games WHERE withdrawn = 0 "
+                                   "ORDER BY received, rowid").fetchall()
 
     def game(self, gid):
         with self.lock:
