@@ -11,7 +11,7 @@ _ASIDE = const(16384)  # history.new's bound
 _MAX_BYTES = const(8192)  # the history file's (board/history.py)
 
 
-def aside(store, f):
+def add(store, f):  # (a name the firmware has already: no new one is interned)
     """If the open history file f holds a record of a later format than this firmware's (a
     first byte above 2 where a record starts: the file's start, or the end of a good one),
     the file, whole, is appended to history.new (moved aside unread as history.new.bad first
