@@ -9,7 +9,7 @@ MP_HEAP ?= $(shell $(PY) tools/budgets.py core)
 
 .PHONY: help venv test quick test-py test-mp bench score clean
 .PHONY: lint typecheck stubs build flash dev repl micropython sim soak hardware pcb club club-pictures
-.PHONY: power release
+.PHONY: power release update
 .PHONY: broker club-board league-demo
 
 help:
@@ -32,6 +32,8 @@ help:
 	@echo "               them, print what changed and the version before/after"
 	@echo "make release BOARD=pico|pico_w|esp32 - an update bundle of the build for that kind"
 	@echo "               (build/release/; tools/release.py sign --wifi F signs it per board)"
+	@echo "make update WIFI=wifi.json BOARD=pico_w [USB=1] - one board at home over Wi-Fi: the"
+	@echo "               release signed for it, served for it to fetch (docs/updates.md)"
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
 	@echo "             - put official MicroPython (micropython.org/download) on the board"
 	@echo "make dev / repl [PORT=...]  - run firmware/ from source on a board (Ctrl-C stops) / its REPL"
@@ -113,6 +115,11 @@ flash: build
 # An update over the air (issue 31): the board kind's .mpy tree and its manifest, one bundle
 release: $(STAMP)
 	$(BIN)/python tools/release.py build --board $(BOARD)
+
+# One board at home, over Wi-Fi: the release signed for it, served for it to fetch
+# (tools/update.py; USB=1: told over USB by mpremote)
+update: $(STAMP)
+	$(BIN)/python tools/update.py --wifi '$(WIFI)' --board $(BOARD) $(if $(filter 1 yes,$(USB)),--usb)
 
 dev: $(STAMP)
 	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \

@@ -15,6 +15,11 @@ A new slot boots on trial under the watchdog: start() counts the boot; a trial b
 watchdog reset (a hang), after TRIES boots without confirming, or one whose app raised (at
 import or in its loop: failed()) goes back to the previous slot, and /slots.note says so
 once (note()). The app confirms its slot (confirm()) once it has run a while: ota/trial.py.
+
+A slot is a folder of .mpy files, or its tree packed into one file, IMAGE: a littlefs image of
+IMAGE_BLOCK-byte blocks (tools/release.py builds it), mounted read-only at the slot's folder +
+"/app" through Image, a block device over the file. On littlefs every file takes whole 4 KB
+blocks: the Pico W's tree takes 456 KB as files, 172 KB as an image (docs/memory.md).
 """
 
 import os
@@ -26,10 +31,13 @@ INFO = "slot.json"  # in each slot: its version and saved formats
 TRIES = 2  # trial boots a new slot gets before it goes back (a hang goes back at once)
 WATCH_MS = 8000  # the trial's watchdog (the RP2040's longest is 8388 ms)
 _DIR = 0x4000  # stat()'s mode bit for a directory
+IMAGE = "app.img"  # a slot's tree in one file (a littlefs image), when it has one
+IMAGE_BLOCK = 512  # the image's block size (tools/release.py's IMAGE_BLOCK)
 
 trial = None  # after start(): (active, previous) while the running slot is on trial
 wdt = None  # the trial's watchdog (fed by ota/trial.py)
 running = "r"  # the slot running (after start())
+mounted = None  # (mount point, the image's open file) while a slot's image is mounted
 
 
 class Files:
@@ -75,6 +83,72 @@ class Files:
             return True
         except OSError:
             return False
+
+
+class Image:
+    """A read-only block device over an open file (a slot's IMAGE), for vfs.VfsLfs2."""
+
+    def __init__(self, f):
+        self.f = f
+        self.n = f.seek(0, 2) // IMAGE_BLOCK
+
+    def readblocks(self, n, buf, off=0):
+        self.f.seek(n * IMAGE_BLOCK + off)
+        return 0 if self.f.readinto(buf) == len(buf) else -5  # (EIO: the file is short)
+
+    def writeblocks(self, n, buf, off=0):
+        return -30  # EROFS
+
+    def ioctl(self, op, arg):
+        return self.n if op == 4 else IMAGE_BLOCK if op == 5 else 0
+
+
+def image_fs(f):
+    """The littlefs in an image file (open for reading), as a vfs object (not mounted)."""
+    import vfs
+
+    # (Image has the block protocol's methods; the stubs' AbstractBlockDev is no class a
+    # board has to derive from)
+    dev = Image(f)
+    return vfs.VfsLfs2(dev, readsize=IMAGE_BLOCK, progsize=IMAGE_BLOCK)  # pyright: ignore
+
+
+def _unmount():
+    global mounted
+    if mounted is not None:
+        import vfs
+
+        try:
+            vfs.umount(mounted[0])
+            mounted[1].close()
+        except OSError:
+            pass
+        mounted = None
+
+
+def _enter(files, slot):
+    """Put the slot's folder (or its mounted image) first on sys.path; the folder name.
+    OSError when its image will not mount."""
+    global mounted
+    _unmount()
+    f = folder(slot)
+    if f:
+        p = files.path(f)
+        if files.exists(f + "/" + IMAGE):
+            import vfs
+
+            img = files.open(p + "/" + IMAGE, "rb")
+            mnt = (p if p[:1] == "/" else "/" + p) + "/app"  # (the board's cwd is /)
+            try:
+                vfs.mount(image_fs(img), mnt, readonly=True)
+            except OSError:
+                img.close()
+                raise
+            mounted = (mnt, img)
+            p = mnt
+        sys.path.insert(0, p + "/lib")
+        sys.path.insert(0, p)
+    return f
 
 
 def folder(slot):
@@ -144,6 +218,7 @@ def start(files=None, watchdog=None, hung=False):
     trial = wdt = None
     rec = read(files)
     slot = rec[0]
+    on = False
     if rec[2] == "T":
         try:
             if hung and rec[3]:  # (the first trial boot follows the install's reset, which
@@ -152,17 +227,25 @@ def start(files=None, watchdog=None, hung=False):
                 slot = back(files, rec, "not confirmed in %d boots" % TRIES)
             else:
                 files.write(REC, pack(rec[0], rec[1], "T", rec[3] + 1))
-                trial = (rec[0], rec[1])
-                if watchdog is not None:
-                    wdt = watchdog(WATCH_MS)
+                on = True
         except OSError:  # the flash will not take the record: the slot before, this boot
             slot = rec[1]
+    try:
+        f = _enter(files, slot)
+    except OSError:  # its image will not mount (hurt since the install read it back): the
+        if on:  # slot before (for good, if this one was on trial)
+            on = False
+            try:
+                back(files, rec, "its image does not mount")
+            except OSError:
+                pass
+        slot = rec[1]
+        f = _enter(files, slot)
     running = slot
-    f = folder(slot)
-    if f:
-        p = files.path(f)
-        sys.path.insert(0, p + "/lib")
-        sys.path.insert(0, p)
+    if on:
+        trial = (rec[0], rec[1])
+        if watchdog is not None:
+            wdt = watchdog(WATCH_MS)
     return f
 
 

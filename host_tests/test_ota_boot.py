@@ -192,3 +192,47 @@ def test_the_loaders_note_goes_to_the_app_once(root):
     assert code == 0 and "NOTE update to 0.7.0 failed (" in out, out
     code, out = power_up(root)
     assert code == 0 and "NOTE None" in out, out
+
+
+def packed(root, how, state="T"):
+    """An update installed into slot a as a release packs it: the app in one littlefs image
+    (slots.IMAGE, made by tools/release.py's image() with littlefs-python), on trial."""
+    import release
+
+    tree = root / "tree"
+    app(str(tree), how)
+    (root / "slot_a").mkdir()
+    img = release.image(str(tree), ["board/tasks.py", "board_config.py"])
+    (root / "slot_a" / slots.IMAGE).write_bytes(img)
+    shutil.rmtree(tree)
+    (root / "slot_a" / "slot.json").write_text('{"version": "0.7.0", "saves": {}}')
+    (root / slots.REC).write_bytes(slots.pack("a", "r", state, 0))
+    return img
+
+
+def test_a_slot_packed_in_an_image_boots_from_its_mount(root):
+    """The Pico W's slots are images (docs/memory.md): the loader mounts littlefs-python's
+    image with MicroPython's littlefs, read-only, and the app runs from it, on trial, then
+    confirmed."""
+    packed(root, "ok")
+    code, out = power_up(root)
+    assert code == 0 and "WDT %d" % slots.WATCH_MS in out and "RAN a" in out, out
+    assert record(root) == ("a", "r", "C", 0)
+    code, out = power_up(root)
+    assert code == 0 and "RAN a" in out and "WDT" not in out, out
+
+
+@pytest.mark.parametrize("state", ["T", "C"])
+def test_an_image_that_will_not_mount_runs_the_slot_before(root, state):
+    """An image hurt after its install (it was read back whole): on trial, back for good with
+    the note; confirmed, the slot before runs for that boot (no crash loop either way)."""
+    img = bytearray(packed(root, "ok", state))
+    img[:1024] = bytes(1024)  # (both superblocks)
+    (root / "slot_a" / slots.IMAGE).write_bytes(bytes(img))
+    code, out = power_up(root)
+    assert code == 0 and "RAN r" in out and "WDT" not in out, out
+    if state == "T":
+        assert record(root) == ("r", "a", "C", 0)
+        assert "NOTE update to 0.7.0 failed (its image does not mount): back to ?" in out, out
+    else:
+        assert record(root) == ("a", "r", "C", 0) and "NOTE None" in out, out

@@ -4,10 +4,11 @@ not running, each file checked and read back, the pointer flipped, the trial boo
 confirmation), of a second update right after, and of a third whose app raises (the way
 back: the note, the record), on real littlefs (vfs.VfsLfs2 in the real
 MicroPython binary, on host_tests/both/blockdev.py's RAM flash, as the rp2 port formats it and
-in 512-byte blocks). After every cut the loader boots an app whose every file is whole, the
+in 512-byte blocks; the second update a release packed in one image file). After every cut
+the loader boots an app whose every file is whole, the
 saved game is intact, and a further update goes in and confirms.
-host_tests/mp_ota_powercut.py does the work (its docstring says how). Heap: 400k (two flash
-images of 96 KB for the "pico" flash, the firmware compiled from source)."""
+host_tests/mp_ota_powercut.py does the work (its docstring says how). Heap: 480k (two flash
+images of 120 KB for the "pico" flash, the firmware compiled from source)."""
 
 import os
 import re
@@ -22,7 +23,7 @@ CONFIG = re.compile(r"^CONFIG (\w+) block (\d+) blocks (\d+) progsize (\d+): ops
 
 def test_every_block_op_of_two_updates_survives_a_power_cut():
     env = dict(os.environ, MICROPYPATH="firmware:host_tests/both")
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=400k", "host_tests/mp_ota_powercut.py"],
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=480k", "host_tests/mp_ota_powercut.py"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     out = p.stdout + p.stderr
     assert p.returncode == 0, out

@@ -44,3 +44,64 @@ def test_settings_saved_by_a_newer_version_are_kept_aside_by_the_older():
     assert app.note.startswith("settings unreadable (") and "kept as settings.bad" in app.note
     assert fs.files[SETTINGS + ".bad"] == bytes(later)
     assert app.cfg.dumps() == Settings().dumps() and app.m.dumps() == m.dumps()
+
+
+def later_record(n=40, fill=0x33):
+    """A history record of a later format (version 3), as a later firmware might write it: its
+    first byte above this firmware's 2, then whatever it holds."""
+    return bytes([3, n, 0]) + bytes([fill]) * (n - 3)
+
+
+def test_history_records_of_a_newer_version_are_kept_aside_by_the_older():
+    """After an update went back, the older app's history (board/history.py) finds records of
+    a later format it cannot read: before its rewrite drops them, the file goes whole to
+    history.new (appended; bounded), the display is told, and its own records stay."""
+    from board import history
+    from board.storage import Storage
+    from boards.ramfs import RamFs
+    from test_history import kept
+    from test_summary import known_game
+
+    st = Storage("/data", RamFs())
+    fs = st.fs
+    m = known_game()
+    assert history.add(st, m) is True
+    (mine,) = kept(st)
+    first = mine + later_record() + later_record(60, 0x44)  # (the later version's, after it)
+    fs.files["/data/history"] = first
+    m.games[0] += 1
+    said = history.add(st, m)
+    assert said == "history of a newer version kept as history.new"
+    assert fs.files["/data/history.new"] == first  # whole, unread
+    recs = kept(st)
+    assert recs[0] == mine and len(recs) == 2  # this firmware's own, and the new game's
+    m.games[0] += 1
+    assert history.add(st, m) is True  # nothing of a later format left: nothing more aside
+    assert fs.files["/data/history.new"] == first
+    # a second time (the later version back, then gone back again): appended, not replaced
+    again = later_record(30, 0x55) + fs.files["/data/history"]  # (a later one first this time)
+    fs.files["/data/history"] = again
+    m.games[0] += 1
+    assert history.add(st, m) == "history of a newer version kept as history.new"
+    assert fs.files["/data/history.new"] == first + again
+    # bounded: past 16 KB the older ones go aside unread as history.new.bad, replaced
+    big = bytes(16384 - 10)
+    fs.files["/data/history.new"] = big
+    fs.files["/data/history"] = again
+    m.games[0] += 1
+    history.add(st, m)
+    assert fs.files["/data/history.new.bad"] == big and fs.files["/data/history.new"] == again
+
+
+def test_history_without_newer_records_is_not_set_aside():
+    from board import history
+    from board.storage import Storage
+    from boards.ramfs import RamFs
+    from test_summary import known_game
+
+    st = Storage("/data", RamFs())
+    m = known_game()
+    for _ in range(3):
+        m.games[0] += 1
+        assert history.add(st, m) is True
+    assert "/data/history.new" not in st.fs.files

@@ -26,6 +26,13 @@ def made(tmp_path_factory):
     return release.make("pico_w", str(out))
 
 
+@pytest.fixture(scope="module")
+def flat(tmp_path_factory):
+    """A bundle whose files are the tree's (no image: what a CPython folder installs)."""
+    out = tmp_path_factory.mktemp("flat")
+    return release.make("pico_w", str(out), flat=True)
+
+
 def wifi(tmp_path, board="t1", secret=SECRET):
     p = tmp_path / ("wifi-%s.json" % board)
     p.write_text(json.dumps({"ssid": "club", "password": "x", "broker": {
@@ -44,24 +51,42 @@ def a_board(tmp_path, secret=SECRET):
 
 
 def test_the_bundle_is_the_build_tree_less_the_loader(made, tmp_path):
+    """A release is one file, the tree packed in a littlefs image (slots.IMAGE) whose every
+    file is the build's, named in the manifest's "tree" (path, size, SHA-256)."""
+    from littlefs import LittleFS
+
     sig, man, at = release.read_head(made)
     assert sig == release.UNSIGNED
     m = json.loads(man)
     assert m["version"] == build.read_version() and m["board"] == "rp2040" and m["bundle"] == 1
     tree = tmp_path / "tree"
     build.build("rp2040w", os.path.join(ROOT, "firmware"), str(tree))  # (the Pico W's)
-    names = sorted(f[0] for f in m["files"])
+    names = sorted(f[0] for f in m["tree"])
     assert "main.py" not in names and "slots.mpy" not in names  # the root's, never updated
     assert "board/app.mpy" in names and "ota/install.mpy" in names and "board_config.py" in names
     assert "lib/microdot/microdot.mpy" in names
     assert len(names) == len(release.build_files(str(tree / "rp2040w")))
+    assert [f[0] for f in m["files"]] == [slots.IMAGE] == [release.IMAGE]
+    assert release.IMAGE_BLOCK == slots.IMAGE_BLOCK
     with open(made, "rb") as f:
         f.seek(at)
-        for path, n, h in m["files"]:  # the files follow in the manifest's order, whole
-            data = f.read(n)
-            assert hashlib.sha256(data).hexdigest() == h, path
-            assert data == (tree / "rp2040w" / path).read_bytes(), path
+        (_p, n, h), = m["files"]
+        img = f.read(n)
+        assert hashlib.sha256(img).hexdigest() == h
         assert f.read() == b""
+    assert len(img) % slots.IMAGE_BLOCK == 0
+    fs = LittleFS(block_size=slots.IMAGE_BLOCK, block_count=len(img) // slots.IMAGE_BLOCK,
+                  mount=False)
+    fs.context.buffer[:] = img
+    fs.mount()
+    for path, size, h in m["tree"]:  # the image holds the tree, whole
+        with fs.open(path, "rb") as g:
+            data = g.read()
+        assert len(data) == size and hashlib.sha256(data).hexdigest() == h, path
+        assert data == (tree / "rp2040w" / path).read_bytes(), path
+    # the same tree packs to the same bytes (a release is reproducible)
+    assert release.image(str(tree / "rp2040w"), names) == release.image(
+        str(tree / "rp2040w"), names)
 
 
 def test_the_saved_formats_come_from_the_sources(tmp_path):
@@ -77,8 +102,10 @@ def test_the_saved_formats_come_from_the_sources(tmp_path):
         release.saves(str(src))
 
 
-def test_a_bundle_signed_for_a_board_installs_on_it_and_no_other(made, tmp_path):
-    signed = release.sign(made, wifi(tmp_path))
+def test_a_bundle_signed_for_a_board_installs_on_it_and_no_other(made, flat, tmp_path):
+    """(A flat bundle: the image's own install, read back through MicroPython's littlefs, is
+    test_two_slots_and_the_data_fit_the_pico_ws_filesystem's.)"""
+    signed = release.sign(flat, wifi(tmp_path))
     assert signed.endswith(".t1.bundle")
     files = a_board(tmp_path)
     with open(signed, "rb") as f:
@@ -90,7 +117,7 @@ def test_a_bundle_signed_for_a_board_installs_on_it_and_no_other(made, tmp_path)
     other = a_board(tmp_path / "2", secret="ab" * 32)  # another board's secret
     with open(signed, "rb") as f, pytest.raises(UpdateError, match="bad signature"):
         install(f, other, board="rp2040", running="0.0.1", keep=0)
-    with open(made, "rb") as f, pytest.raises(UpdateError, match="not signed"):
+    with open(flat, "rb") as f, pytest.raises(UpdateError, match="not signed"):
         install(f, a_board(tmp_path / "3"), board="rp2040", running="0.0.1", keep=0)
 
 
@@ -120,20 +147,23 @@ def test_make_flash_onto_a_board_with_slots_makes_it_flat_again():
 
 
 def test_two_slots_and_the_data_fit_the_pico_ws_filesystem():
-    """The room on flash (docs/memory.md): two slots of the real tree on littlefs of the Pico
-    W's 848 KB (the tightest: MicroPython's RPI_PICO_W) leave room for the saved files at
-    their bounds (a game 16 KB and its temporary copy, the history 8 KB and its copy, the
-    settings, outbox and names: under 48 KB in 4 KB blocks), and the install's heap stays
-    within a Pico W's (195 KB free at boot) with the game running beside it."""
+    """The room on flash (docs/memory.md): the real release, its tree packed in one image,
+    installed in the real micropython binary on littlefs of the Pico W's 848 KB (the
+    tightest: MicroPython's RPI_PICO_W) and of the Pico's 1408 KB, as a board takes its first
+    two updates: flashed without slots (the build's tree at the root), the first update beside
+    it, the second into the other slot (the root's app removed). Each state leaves room for
+    the saved files at their bounds (a game 16 KB and its temporary copy, the history 8 KB and
+    its copy, the settings, outbox and names: under 48 KB in 4 KB blocks) with margin; the
+    slot boots from its mounted image; the install's heap stays within a Pico W's (195 KB free
+    at boot) with the game running beside it."""
     import io
 
     got = release.measure("pico_w", io.StringIO())
-    w, pico = got[848], got[1408]
-    # The Pico's 1408 KB hold two slots of the Pico W's tree and the data with room to
-    # spare (488 KB at 0.7.0). The Pico W's own 848 KB do not, since the page and the club
-    # became modules of one job each (page/, publish/: 456 KB a slot on littlefs, every small
-    # file in whole 4 KB blocks): issue 31 stays open on it (docs/memory.md, "Room on flash":
-    # a slot packed into one file is the way out). Measured and said, not asserted, until then.
-    assert pico["TWO_SLOTS_FREE"][0] >= 256 * 1024, pico  # (the data take 48 KB at most)
-    assert w["SLOT_BYTES"][0] == pico["SLOT_BYTES"][0] < 1408 * 1024 // 2, w
-    assert w["install's live heap at its peak"][0] < 40 * 1024, w  # (64-bit figures)
+    data = 48 * 1024
+    for kb, fs in got.items():
+        assert fs["BOOTED_IMAGE"][0] == build.read_version(), (kb, fs)
+        assert fs["SLOT_BYTES"][0] <= 224 * 1024, (kb, fs)  # (456 KB as files)
+        assert fs["ROOT_AND_SLOT_FREE"][0] >= data + 128 * 1024, (kb, fs)
+        assert fs["TWO_SLOTS_FREE"][0] >= data + 256 * 1024, (kb, fs)
+        assert fs["install's live heap at its peak"][0] < 40 * 1024, (kb, fs)  # (64-bit)
+    assert got[848]["SLOT_BYTES"] == got[1408]["SLOT_BYTES"]

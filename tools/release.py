@@ -40,6 +40,9 @@ KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/flash.
 # the build tree (tools/build.py's target) of each: the Pico W's carries the page and the club
 TREES = {"pico": "rp2040", "pico_w": "rp2040w", "esp32": "esp32"}
 UNSIGNED = b"-"
+IMAGE = "app.img"  # a slot's tree packed in one file (firmware/slots.py's IMAGE)
+IMAGE_BLOCK = 512  # its littlefs's block size (slots.IMAGE_BLOCK): 172 KB for the Pico W's
+# tree (456 KB as files on the board's littlefs, whose every file takes whole 4 KB blocks)
 
 # Saved formats: name -> (file, the pattern of the version it writes, of the oldest it reads).
 # A pattern's group 1 is the number. Each is the sources' own statement of the format.
@@ -74,15 +77,60 @@ def saves(src=None):
     return out
 
 
-def manifest(tree, version, kind, save_formats):
-    """The manifest's bytes for a built tree (files in sorted order, the loader left out)."""
+def listing(tree):
+    """[[path, size, sha256 hex], ...] of a built tree's files (sorted, the loader left out)."""
     files = []
     for rel in sorted(build_files(tree)):
         with open(os.path.join(tree, rel), "rb") as f:
             data = f.read()
         files.append([rel, len(data), hashlib.sha256(data).hexdigest()])
+    return files
+
+
+def manifest(tree, version, kind, save_formats, flat=False):
+    """The manifest's bytes for a built tree. Packed (the default): the tree goes into one
+    file, IMAGE (written into the tree's folder: image()), the manifest's one file, and
+    "tree" names the files in it; flat: every file of the tree is one of the bundle's."""
+    files = listing(tree)
     m = {"bundle": 1, "version": version, "board": kind, "saves": save_formats, "files": files}
+    if not flat:
+        img = image(tree, [f[0] for f in files])
+        with open(os.path.join(tree, IMAGE), "wb") as f:
+            f.write(img)
+        m["tree"] = files
+        m["files"] = [[IMAGE, len(img), hashlib.sha256(img).hexdigest()]]
     return json.dumps(m, separators=(",", ":"), sort_keys=True).encode()
+
+
+def image(tree, rels, block=None):
+    """The files rels of the tree packed into a littlefs image of IMAGE_BLOCK-byte blocks
+    (littlefs-python), in as few blocks as hold them: the board mounts it read-only
+    (firmware/slots.py). Disk version 2.0, which every MicroPython's littlefs v2 mounts."""
+    from littlefs import LittleFS, LittleFSError
+
+    block = block or IMAGE_BLOCK
+    data = {}
+    for rel in rels:
+        with open(os.path.join(tree, rel), "rb") as f:
+            data[rel] = f.read()
+
+    def fill(count):
+        fs = LittleFS(block_size=block, block_count=count, disk_version=0x00020000,
+                      name_max=255)
+        for rel in rels:
+            d = os.path.dirname(rel)
+            if d:
+                fs.makedirs(d, exist_ok=True)
+            with fs.open(rel, "wb") as f:
+                f.write(data[rel])
+        return fs
+
+    count = fill(2 * sum(len(d) for d in data.values()) // block + 64).used_block_count
+    while True:  # (the fewest blocks: littlefs needs a few spare ones while it writes)
+        try:
+            return bytes(fill(count).context.buffer)
+        except LittleFSError:
+            count += 1
 
 
 def build_files(tree):
@@ -107,15 +155,16 @@ def write(out, man, tree, sig=UNSIGNED):
     return out
 
 
-def make(board, out, src=None):
-    """Build the board kind's tree (tools/build.py) and its bundle in out; its path."""
+def make(board, out, src=None, flat=False):
+    """Build the board kind's tree (tools/build.py) and its bundle in out (packed into an
+    image: manifest()); its path."""
     kind = KINDS[board]
     src = src or os.path.join(ROOT, "firmware")
     version = build.read_version(src)
     with tempfile.TemporaryDirectory() as tmp:
         build.build(TREES[board], src, tmp)
         tree = os.path.join(tmp, TREES[board])
-        man = manifest(tree, version, kind, saves(src))
+        man = manifest(tree, version, kind, saves(src), flat)
         os.makedirs(out, exist_ok=True)
         return write(os.path.join(out, "cribbage-%s-%s.bundle" % (version, kind)), man, tree)
 
@@ -178,13 +227,15 @@ def measure(board="pico_w", out=None):
         with open(w, "w") as f:
             json.dump({"broker": {"board": "bench", "secret": key.hex()}}, f)
         signed = sign(path, w)
+        build.build(TREES[board], os.path.join(ROOT, "firmware"), os.path.join(tmp, "flat"))
+        flat = os.path.join(tmp, "flat", TREES[board])  # (what `make flash` writes)
         env = dict(os.environ, MICROPYPATH=":".join(
             os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")))
         for kb in (848, 1408):  # the Pico W's filesystem, the Pico's (MicroPython's rp2 boards)
             p = subprocess.run([venv_program("micropython") or "micropython", "-X",
                                 "heapsize=4m", os.path.join(ROOT, "tools", "bench",
                                                             "ota_install.py"),
-                                signed, key.hex(), str(kb), tempfile.mkdtemp(dir=tmp)],
+                                signed, key.hex(), str(kb), tempfile.mkdtemp(dir=tmp), flat],
                                env=env, capture_output=True, text=True, timeout=600)
             if p.returncode:
                 raise SystemExit("release: measure failed:\n" + p.stdout + p.stderr)
@@ -196,7 +247,10 @@ def measure(board="pico_w", out=None):
                     rows[r["what"]] = (r["value"], r["unit"])
                     out.write("  %-72s %10.2f %-2s %s\n" % (r["what"], r["value"], r["unit"],
                                                             bench.board(r)))
-                elif line.startswith(("SLOT_BYTES", "FREE_BYTES", "TWO_SLOTS_FREE")):
+                elif line.startswith("BOOTED_IMAGE"):
+                    rows["BOOTED_IMAGE"] = (line.split()[1], "")
+                elif line.startswith(("SLOT_BYTES", "FREE_BYTES", "TWO_SLOTS_FREE",
+                                      "ROOT_AND_SLOT_FREE")):
                     k, v = line.split()
                     rows[k] = (int(v), "B")
     return got
@@ -221,8 +275,9 @@ def main(argv=None):
         path = make(a.board, a.out)
         _sig, man, _at = read_head(path)
         m = json.loads(man)
-        print("%s: %s for %s, %d files, %d bytes (manifest %d bytes)" % (
-            path, m["version"], m["board"], len(m["files"]), os.path.getsize(path), len(man)))
+        print("%s: %s for %s, %d files%s, %d bytes (manifest %d bytes)" % (
+            path, m["version"], m["board"], len(m.get("tree") or m["files"]),
+            " in one image" if "tree" in m else "", os.path.getsize(path), len(man)))
     elif a.cmd == "sign":
         print(sign(a.bundle, a.wifi, a.out))
     elif a.cmd == "measure":
@@ -230,8 +285,9 @@ def main(argv=None):
     else:
         sig, man, _at = read_head(a.bundle)
         m = json.loads(man)
-        print("version %s, board kind %s, %d files, %d bytes, saves %s, %s" % (
-            m["version"], m["board"], len(m["files"]), sum(f[1] for f in m["files"]),
+        print("version %s, board kind %s, %d files%s, %d bytes, saves %s, %s" % (
+            m["version"], m["board"], len(m.get("tree") or m["files"]),
+            " in one image" if "tree" in m else "", sum(f[1] for f in m["files"]),
             json.dumps(m["saves"], sort_keys=True), "unsigned" if sig == UNSIGNED else "signed"))
     return 0
 

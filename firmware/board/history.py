@@ -24,7 +24,12 @@ Records of earlier firmware (version 1: 16 bytes, the result and the scores) are
 until they are the oldest. A record that does not check is skipped (the next good one is
 found) and left out the next time the file is written. Nothing past the 8 KB bound is read (no
 record starts there); a bigger file is set aside as history.bad when the next game is
-recorded, unread, and the display says so. The records are read by name through
+recorded, unread, and the display says so. A record of a later format (its first byte, where
+a record starts, above 2: a later version's, found after an update went back) cannot be read
+here and would be dropped by the rewrite: before the file is rewritten it is kept aside,
+whole, appended to history.new (board/later.py, loaded only when the file holds bytes no good
+record does), and the display says so; the rewrite then keeps this firmware's own records as
+always (issue 31: host_tests/test_ota_rollback.py). The records are read by name through
 board/record.py's Record (over walk() and head()): board/stats.py, the page, tools and tests.
 """
 
@@ -160,6 +165,11 @@ def add(store, m, summary=None):
         c = _HEAD + sides
         if r and r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c]:
             return False
+        if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
+            from board.later import add as aside  # are kept before the rewrite drops them
+
+            aside(store, f)  # (a local name: the module's is the one name this costs)
+            forget("board.later")  # (its code leaves the heap)
         store.save("history", walk, f, k - _KEEP + 1, t + n - _MAX_BYTES, data)
     finally:
         if f:

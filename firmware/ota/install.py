@@ -11,6 +11,10 @@ A bundle (tools/release.py makes and signs it) is, in this order:
         "files": [[path, size, sha256 hex], ...]}
     every file's bytes, one after the other, in the manifest's order
 
+A release's files are one, slots.IMAGE: the tree packed in a littlefs image, with "tree":
+[[path, size, sha256 hex], ...] in the manifest naming every file in it, each read back
+through the image's filesystem before the flip (as the loader will mount it).
+
 The secret is the board's own (its Wi-Fi file's "broker": {"secret": 64 hex}): a bundle
 signed for one board installs on no other, and nothing on the network can sign one.
 
@@ -37,6 +41,7 @@ MAGIC = b"cribbage-bundle 1"
 _MANIFEST_MOST = const(24576)  # the manifest's bound (about 110 bytes a file)
 _FILES_MOST = const(400)
 _FILE_MOST = const(262144)  # one file's bound
+_IMAGE_MOST = const(524288)  # a slot's image's (slots.IMAGE: its whole tree)
 _PATH_MOST = const(64)
 _ROOM = const(32768)  # bytes left free after the slot is written: the saved game and its
 # temporary copy (16 KB each at most), the history's 8 KB (docs/memory.md: room on flash)
@@ -150,7 +155,17 @@ def _check(man, board, running, force, saves):
         if (r[0] > saves[name][1] or r[1] < saves[name][1]) and not force:
             raise UpdateError("%s cannot read this board's %s (format %d): refused unless "
                               "forced (the save would be set aside)" % (v, name, saves[name][1]))
-    fl = man.get("files")
+    total = _entries(man.get("files"), True)
+    if "tree" in man:  # the files inside the one file of an image slot (slots.IMAGE)
+        _entries(man["tree"], False)
+        if [e[0] for e in man["files"]] != [slots.IMAGE]:
+            raise UpdateError("a tree without its image")
+    return total
+
+
+def _entries(fl, top):
+    """The bytes a file list ([[path, size, sha256 hex], ...]) names, each entry bounded;
+    top: the files of the slot's folder (not its own bundle.json or slot.json)."""
     if not isinstance(fl, list) or not 0 < len(fl) <= _FILES_MOST:
         raise UpdateError("bad file list")
     total = 0
@@ -160,9 +175,10 @@ def _check(man, board, running, force, saves):
         p, n, h = e
         if not (isinstance(p, str) and 0 < len(p) <= _PATH_MOST and p[0] not in "./"
                 and ".." not in p and "//" not in p and p[-1] != "/"
-                and all(c in _PATH_OK for c in p) and p not in ("bundle.json", slots.INFO)):
+                and all(c in _PATH_OK for c in p)
+                and not (top and p in ("bundle.json", slots.INFO))):
             raise UpdateError("bad path %r" % (p,))
-        if not (isinstance(n, int) and 0 <= n <= _FILE_MOST):
+        if not (isinstance(n, int) and 0 <= n <= (_IMAGE_MOST if top else _FILE_MOST)):
             raise UpdateError("bad size for %s" % p)
         if not (isinstance(h, str) and len(h) == 64):
             raise UpdateError("bad hash for %s" % p)
@@ -232,7 +248,7 @@ def _root_app(files, man):
     """Remove the app a board flashed without slots kept at its root, once nothing can go
     back to it: every top-level name of the bundle's tree (under lib/, its packages) there."""
     seen = []
-    for p, _n, _h in man["files"]:
+    for p, _n, _h in man.get("tree") or man["files"]:  # (an image's: the files in it)
         parts = p.split("/")
         name = "/".join(parts[:2]) if parts[0] == "lib" and len(parts) > 2 else parts[0]
         if name not in seen and name not in _NOT_APP:
@@ -315,12 +331,31 @@ def install(src, files=None, key=None, board=None, running=None, force=False, pr
     for p, _n, h in man["files"]:  # read back from flash: what boots is what was signed
         if _hex(_hash(files, top + "/" + p, r.mv)) != h:
             raise UpdateError("%s: reads back wrong from flash" % p)
+    if "tree" in man:  # and every file in the image, through the littlefs the loader mounts
+        _image(files, top, man["tree"], r.mv)
     with files.open(top + "/bundle.json", "wb") as f:  # (what was installed, hashes and all)
         f.write(raw)
     with files.open(top + "/" + slots.INFO, "wb") as f:  # (what the loader and the next
         f.write(json.dumps({"version": man["version"], "saves": man["saves"]}).encode())  # read)
     files.write(slots.REC, slots.pack(target, rec[0], "T", 0))  # the flip (atomic)
     return man
+
+
+def _image(files, top, tree, mv):
+    """Every file of the tree, read from the slot's image as the loader will mount it, is
+    the manifest's (a file the image lacks, or that reads wrong: UpdateError)."""
+    with files.open(top + "/" + slots.IMAGE, "rb") as img:
+        try:
+            fs = slots.image_fs(img)
+        except OSError as e:
+            raise UpdateError("%s: not a filesystem (%s)" % (slots.IMAGE, e)) from None
+        for p, n, h in tree:
+            try:
+                ok = fs.stat("/" + p)[6] == n and _hex(_hash(fs, "/" + p, mv)) == h
+            except OSError:
+                ok = False
+            if not ok:
+                raise UpdateError("%s in %s: not the manifest's" % (p, slots.IMAGE))
 
 
 def _hash(files, path, mv):

@@ -31,34 +31,89 @@ def app_files(version, behaviour="good", size=300):
             ("lib/microdot/microdot.mpy", b"M" + pad), ("version.mpy", version.encode())]
 
 
-def bundle(version="0.7.0", files=None, key=KEY, board="rp2040", saves=None, sig=None):
+def bundle(version="0.7.0", files=None, key=KEY, board="rp2040", saves=None, sig=None,
+           tree=None):
     """A bundle's bytes, as tools/release.py makes one and signs it for the board of key.
-    sig: the signature line to use instead (b"-": unsigned)."""
+    sig: the signature line to use instead (b"-": unsigned); tree: the manifest's "tree"."""
     files = files if files is not None else app_files(version)
-    m = {"bundle": 1, "version": version, "board": board, "saves": saves or SAVES,
-         "files": [[p, len(d), hexs(hashlib.sha256(d).digest())] for p, d in files]}
-    raw = json.dumps(m).encode()
-    if sig is None:
-        sig = hexs(hmac(key, b"update\n" + raw)).encode()
-    out = [b"cribbage-bundle 1\n", sig, b"\n", str(len(raw)).encode(), b"\n", raw]
+    out = [head(version, [[p, len(d), hexs(hashlib.sha256(d).digest())] for p, d in files],
+                key, board, saves, sig, tree)]
     for _p, d in files:
         out.append(d)
     return b"".join(out)
 
 
+def head(version, entries, key=KEY, board="rp2040", saves=None, sig=None, tree=None):
+    """A bundle's head: the magic line, the signature, the manifest's length, the manifest."""
+    m = {"bundle": 1, "version": version, "board": board, "saves": saves or SAVES,
+         "files": entries}
+    if tree is not None:
+        m["tree"] = tree
+    raw = json.dumps(m).encode()
+    if sig is None:
+        sig = hexs(hmac(key, b"update\n" + raw)).encode()
+    return b"".join([b"cribbage-bundle 1\n", sig, b"\n", str(len(raw)).encode(), b"\n", raw])
+
+
+def image(files, blocks=16):
+    """A littlefs image (MicroPython only) of slots.IMAGE_BLOCK-byte blocks holding the
+    (path, bytes) pairs, as tools/release.py packs a release's tree: its blocks (a list of
+    bytearrays: no large piece of the test's heap)."""
+    import vfs
+
+    import slots
+    dev = Blocks(blocks, slots.IMAGE_BLOCK)
+    vfs.VfsLfs2.mkfs(dev)
+    fs = vfs.VfsLfs2(dev)
+    for p, d in files:
+        i = p.find("/")
+        while i > 0:
+            try:
+                fs.mkdir("/" + p[:i])
+            except OSError:
+                pass
+            i = p.find("/", i + 1)
+        with fs.open("/" + p, "wb") as f:
+            f.write(d)
+    return dev.b
+
+
+def image_bundle(version="0.7.0", files=None, tree=None, img=None, **kw):
+    """A release packed as tools/release.py makes it: one file, slots.IMAGE, the tree in it
+    (img: other blocks), and the manifest's "tree" naming every file in it (tree: another
+    list of (path, bytes) to name). A list of pieces (Src reads them in turn)."""
+    import slots
+    files = files if files is not None else app_files(version)
+    img = img if img is not None else image(files)
+    sha = hashlib.sha256()
+    for b in img:
+        sha.update(b)
+    tree = tree if tree is not None else files
+    return [head(version, [[slots.IMAGE, sum(len(b) for b in img), hexs(sha.digest())]],
+                 tree=[[p, len(d), hexs(hashlib.sha256(d).digest())] for p, d in tree], **kw)
+            ] + list(img)
+
+
 class Src:
-    """A bundle's bytes read as a socket gives them: at most `piece` at a time; read(n)."""
+    """A bundle's bytes read as a socket gives them: at most `piece` at a time; read(n).
+    data: bytes, or a list of bytes read one after the other."""
 
     def __init__(self, data, piece=100):
-        self.data = data
+        self.parts = data if isinstance(data, list) else [data]
+        self.data = self.parts[0]
+        self.i = 0
         self.at = 0
         self.piece = piece
 
     def read(self, n):
+        while self.at >= len(self.data) and self.i + 1 < len(self.parts):
+            self.i += 1
+            self.data = self.parts[self.i]
+            self.at = 0
         n = min(n, self.piece)
         d = self.data[self.at:self.at + n]
         self.at += len(d)
-        return d
+        return bytes(d)
 
 
 class DirFs:
@@ -200,7 +255,11 @@ def boot(files, hung=False):
     finally:
         while len(sys.path) > len(saved):
             sys.path.pop(0)
-    how = get(files, (folder + "/" if folder else "") + "app.txt") or b"good"
+    if slots.mounted is not None:  # (an image's slot: its files in the mounted image)
+        with open(slots.mounted[0] + "/app.txt", "rb") as f:
+            how = f.read()
+    else:
+        how = get(files, (folder + "/" if folder else "") + "app.txt") or b"good"
     on_trial = slots.trial is not None
     if on_trial:
         assert dogs and dogs[0].ms <= 8388  # (the RP2040's longest)

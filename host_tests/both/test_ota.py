@@ -168,3 +168,4 @@ def test_install_streams_in_small_pieces():
 
     install(_Big(), files, board="rp2040", running="0.6.0", keep=0, progress=progress)
     assert len(seen) == 2 and seen[1] - seen[0] < 4000, seen  # (littlefs's own buffers)
+
