@@ -70,8 +70,7 @@ from .events import (  # noqa: F401
     WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
     MISDEAL, FAIL_TO_PLAY, FALSE_GO, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
-                     E_DEAD, DEAD_LAST, JACK_UNSEEN, say,
-                     E_NEW_GAME)  # noqa: F401  (E_NEW_GAME: v1 saves)
+                     E_NEW_GAME, E_DEAD, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: v1 saves)
 
 from micropython import const
 
@@ -314,7 +313,7 @@ class Match(Game):
             ev[0] = E_DEAD | 8 | side
             seat = self.false_go()
             if seat >= 0 and self.played[seat] == (3 if self.cards() == 5 else 4):
-                ev[1] = seat | DEAD_LAST  # his last card: all his cards are dead
+                ev[1] = seat | 16  # his last card: all his cards are dead (events.py: E_DEAD)
                 return self._do(2)
         else:
             if seat == -1 and self.players == 2:

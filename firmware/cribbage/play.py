@@ -44,6 +44,7 @@ _DEAL_CUT = const(1)
 _DEAL_LOSER = const(2)
 _ALL_DEAD = const(4)
 _FIVE = const(8)
+_DEAD_LAST = const(16)  # E_DEAD's seat byte | this: the card taken back was his last (events.py)
 
 # Why an event is refused, one a line (see events.say).
 _NO = """the game is over: undo, or start the next game
@@ -267,8 +268,7 @@ class Play(Rules):
             self.points(side, 2, ev.WHY_PENALTY)
         elif k & 0xF0 == ev.E_DEAD:
             # (8: a false go, the card before it is taken back: where it is in the journal)
-            s = b[i + 1]  # (| DEAD_LAST: the card taken back was his last)
-            self._dead(k & 7, s & ~ev.DEAD_LAST, at - 1 if k & 8 else -1, s & ev.DEAD_LAST)
+            self._dead(k & 7, b[i + 1], at - 1 if k & 8 else -1)
             if self.phase != ev.OVER:  # (a go point the dead cards brought may have won)
                 self.points(k & 7, 2, ev.WHY_PENALTY)
         elif k & 0xF0 == ev.E_MUGGINS:
@@ -288,8 +288,7 @@ class Play(Rules):
         seat = self.turn  # (-1 out of the play, which pegging.play refuses first)
         w = self._where
         if pegging.play(w, self.phase, self.count, seat, w[_GO_AT + seat] if seat >= 0 else 0,
-                        seat >= 0 and w[_DEAD] >> seat & 1, c,
-                        w[_GO_DEAD + seat] if seat >= 0 else 0):
+                        1 + w[_GO_DEAD + seat] if seat >= 0 and w[_DEAD] >> seat & 1 else 0, c):
             self._fg = self.events << 3 | seat  # a false go (false_go() names him until the
             # next event)
         self.pile.append(c)
@@ -333,7 +332,7 @@ class Play(Rules):
             self.end_series()
         self.points(last % self.sides, pts, ev.WHY_GO)
 
-    def _dead(self, side, seat, at, last):
+    def _dead(self, side, seat, at):
         # A failure to play after a go (sheet 000: "he may not subsequently play those cards
         # and his opponent scores two points"): "those cards" are the ones that fitted when he
         # said go (at his lowest go count of the deal; no go said: at the count now if he is to
@@ -344,10 +343,12 @@ class Play(Rules):
         # to side. at >= 0: a false go, proved by the card just played (journal offset at): it
         # is taken back first, dead (it fitted; it stays in the journal: undo brings it back).
         # A seat already dead pays again for each go since his penalty where a live card of
-        # his fitted (_GO_DEAD: the sheet sets no limit); its cards die too. last: the card
-        # taken back was his last, so all his cards are dead: the play goes on without him
+        # his fitted (_GO_DEAD: the sheet sets no limit); its cards die too. seat | _DEAD_LAST:
+        # the card taken back was his last, so all his cards are dead: the play goes on without him
         # at once, its go or last card's point pegged before the two (rules.md; a save of
         # earlier firmware lacks it, and waited for his go, as it was played).
+        last = seat & _DEAD_LAST
+        seat &= ~_DEAD_LAST
         if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
             raise ValueError(ev.say(_NO, _NOT_FALSE_GO))
         w = self._where

@@ -329,6 +329,7 @@ def test_a_second_failure_to_play_by_a_dead_seat_is_paid_too():
 # last card. Its point is pegged first, then B's two (rules.md: the play as it would have
 # been without the dead card, then the penalty called on the card; the first to 121 wins).
 LAST = "10H 5D 9H 4D go 2D AD KS 3C"
+DEAD_LAST = 16  # E_DEAD's seat byte | 16: the card taken back was his last (events.py)
 
 
 def last_card(a, b):
@@ -364,7 +365,7 @@ def test_the_false_gos_card_that_was_his_last_ends_the_play_without_his_go():
     m = last_card(0, 0)
     assert m.penalty(1, match.FALSE_GO) == 2 and m.score == [1, 6]  # A's 1 for last, B's 2
     assert m.phase == match.SHOW and m.turn == 0  # no go asked of A: the board knows
-    assert m.journal()[-1] == bytes((match.E_DEAD | 8 | 1, 0 | match.DEAD_LAST))
+    assert m.journal()[-1] == bytes((match.E_DEAD | 8 | 1, 0 | DEAD_LAST))
     m.undo()
     assert m.false_go() == 0 and m.phase == match.SHOW  # (the 3C again, proving it)
 
@@ -381,5 +382,5 @@ def test_a_save_of_earlier_firmware_keeps_its_order_the_two_then_the_go():
     assert m.phase == match.PLAY and m.turn == 0 and m.score == [0, 6]
     assert plays(m, "go") == [1] and m.phase == match.SHOW and m.score == [1, 6]
     assert loads(m.dumps()).state() == m.state()
-    assert "cannot pay" in unchanged(m, m.enter, bytes((match.E_DEAD | 1, 0 | match.DEAD_LAST)),
+    assert "cannot pay" in unchanged(m, m.enter, bytes((match.E_DEAD | 1, 0 | DEAD_LAST)),
                                      0, 2)
