@@ -16,6 +16,7 @@ from boards.ramfs import RamFs
 from board.app import App
 from board import entry as board_state  # (the preview: board/state.py before issue 33)
 from board.keypad import DOWN, UP, LONG
+from board.modes import NORMAL
 from board.render import Renderer
 from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
@@ -211,8 +212,21 @@ def play(hw, app, seed, traps=(), expect="fault", lose=True, limit=3000):
                     assert "not saved" not in err and "fault" not in err, err
                     assert M.loads(hw["fs"].files[GAME]).state() == app.m.state()
                 check_kept(hw, app, traps)
+                check_filled(app)
                 break  # the entry may be lost: type what the game wants now
     return seen
+
+
+def check_filled(app):
+    """After a fault in the show, the hand to count is still filled in from the play, as the
+    board shows it (issue 35 item 15: a failed save right after the play's last card cleared
+    it on a board without a display, until the next key)."""
+    m = app.m
+    e = app.e
+    if m.phase == M.SHOW and not m.crib_next and app.mode == NORMAL and e.num < 0:
+        hand = []
+        m.played_cards(m.turn, hand)
+        assert not hand or e.cards, ("the hand as played is gone", m.events, app.err)
 
 
 def finish_checks(hw, app, traps):

@@ -138,3 +138,36 @@ def test_a_fault_between_the_two_hands_one_ok_pegs_takes_both_back(monkeypatch):
     monkeypatch.setattr(M.Match, "show", real)
     f.press("#")  # one OK again: both hands
     assert app.err is None and app.m.events == events + 2 and app.m.crib_next
+
+
+# --- 15. a fault at the very end of the play keeps the hand filled in -----------------------
+
+
+def test_a_failed_save_after_the_plays_last_card_keeps_the_hand_filled_in(monkeypatch):
+    """The fault sweep's case (test_board_faults, fs-nospace-burst): the last card of the play
+    goes in, the save after its frame fails twice ("not saved"); on a board without a
+    display the refusal clears what was typed, and the pone's hand, filled in from the play,
+    went with it until the next key. It stays: it was not typed, it is the game's."""
+    from boardkit import marked
+    from test_board_entry import PLAYED
+
+    hw, app, f = board(display=False)
+    f.press(PLAYED[:-1])  # all but the last card's suit key
+    assert app.m.phase == M.PLAY and app.err is None
+
+    def full(*args):
+        raise OSError(28)
+
+    with monkeypatch.context() as mp:  # the flash full: no save renames into place
+        mp.setattr(hw["fs"], "rename", full)
+        mp.setattr(hw["fs"], "remove", full)
+        f.press(PLAYED[-1])  # the last card goes in; its save fails
+    m = app.m
+    assert m.phase == M.SHOW and app.err.startswith("not saved")
+    hand = []
+    m.played_cards(m.turn, hand)
+    assert app.e.cards == hand and app.e.filled == 4  # the pone's hand, as played
+    assert len(marked(app)) == 4  # shown: a mark per card
+    score = list(m.score)
+    f.press("#")  # OK pegs it (and, both filled in, the dealer's: one OK, issue 35 item 15)
+    assert app.err is None and app.m.crib_next and app.m.score != score

@@ -321,10 +321,11 @@ class App:
             e = self.e
             e.num = -1
             e.ndig = 0
-            e.cards.clear()
             e.advice = None
-            e.filled = 0
-            e.fill_at = -1  # the hand's played cards come back: only the rest is typed
+            if not e.filled or e.filled != len(e.cards):  # (the hand as played, untouched,
+                e.cards.clear()  # stays: the game's, not typed; a failed save after the
+                e.filled = 0  # play's last card has no follow() to fill it in again)
+                e.fill_at = -1  # the hand's played cards come back: only the rest is typed
 
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,

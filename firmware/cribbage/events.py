@@ -67,6 +67,8 @@ E_CUT = const(0xB0)       # + one card per seat; 1 + players bytes
 E_NEW_GAME = const(0xC0)  # 1 byte: version 1 saves only (next_game() now ends the journal)
 E_DEAD = const(0xD0)      # | side (| 8: a false go proved by the card just played, which is
 #                           taken back), + seat: two to side, seat's unplayed cards dead; 2 bytes
+#                           (the seat byte | 16: the card a false go's penalty takes back was
+#                           his last: the play goes on at once; saves before it lack it)
 JACK_UNSEEN = const(254)
 
 # Where a card is known to be this deal (the byte a card in the deal's where-table: play.py

@@ -40,6 +40,9 @@
 # cards are out of the play (play(dead card) is refused; with only dead cards left he says go,
 # at any count) and are shown with the hand (dead() says whose they are). A game saved by
 # earlier firmware kills every card he has left, as it was played (its settings lack the bit).
+# Each false go or failure to play is its own penalty (sheet 000 sets no limit): a seat whose
+# cards are dead pays again for a go since where a live card fitted. When the card taken back
+# was his last, the play goes on at once: its go or last card's point before the two (rules.md).
 # Calls the board never makes out of phase are refused, nothing changed: deal() before the
 # crib is shown, a penalty before any deal.
 #
@@ -309,6 +312,9 @@ class Match(Game):
         if kind == FALSE_GO:  # 8: the card just played is taken back (rules.py checks it)
             ev[0] = E_DEAD | 8 | side
             seat = self.false_go()
+            if seat >= 0 and self.played[seat] == (3 if self.cards() == 5 else 4):
+                ev[1] = seat | 16  # his last card: all his cards are dead (events.py: E_DEAD)
+                return self._do(2)
         else:
             if seat == -1 and self.players == 2:
                 seat = 1 - side

@@ -61,8 +61,9 @@ _THREE = const(23)
 
 def play(table, phase, count, seat, count_at, dead, c):
     """Refuse card c played by seat at count (not in the play, the starter, played, over 31,
-    dead: his cards are dead, dead true, and it fitted at count_at, the count he said go at);
-    True when it proves a false go (he said go holding it, and it fitted)."""
+    dead: his cards are dead, dead not 0, and it fitted at count_at, the count he said go at);
+    True when it proves a false go (he said go holding it, and it fitted: at count_at, or,
+    his cards dead, at dead - 2, a go he said since his penalty; dead 1: none)."""
     if phase != PLAY:
         raise ValueError(say(_NO, phase))
     at = table[c]
@@ -77,7 +78,7 @@ def play(table, phase, count, seat, count_at, dead, c):
         if dead:  # dead already (the penalty was taken)
             raise ValueError(say(_NO, _DEAD_CARD, (fmt(c), g, seat)))
         return True
-    return False
+    return dead > 1 and dead + PIP[c] <= 33
 
 
 def go(phase, count, dead):

@@ -35,11 +35,16 @@ _DEAD = const(58)  # a bit per seat whose cards are dead (a failure to play, she
 # only "those cards" that fitted at his go), | _FIVE (five-card cribbage: three cards each in
 # the play and the show, one series of play).
 _RULES = const(59)
-_WHERE = const(60)  # bytes in all
+# [_GO_DEAD + seat]: a dead seat's lowest count he said go at since his latest penalty where a
+# live card of his would have fitted (under his dead line), + 1 (0: none): a live card played
+# later that fitted there proves another false go (sheet 000 sets no limit: each is a penalty).
+_GO_DEAD = const(60)
+_WHERE = const(66)  # bytes in all
 _DEAL_CUT = const(1)
 _DEAL_LOSER = const(2)
 _ALL_DEAD = const(4)
 _FIVE = const(8)
+_DEAD_LAST = const(16)  # E_DEAD's seat byte | this: the card taken back was his last (events.py)
 
 # Why an event is refused, one a line (see events.say).
 _NO = """the game is over: undo, or start the next game
@@ -184,8 +189,9 @@ class Play(Rules):
         self._fg = -1  # a card proving a false go: its event's index << 3 | the seat
         self.starter_card = -1
         w = self._where
-        for i in range(_RULES):
-            w[i] = 0
+        for i in range(_WHERE):
+            if i != _RULES:
+                w[i] = 0
         self._plays = 0  # cards out of the hands in this play: played, or dead
         self._last_player = -1
 
@@ -207,6 +213,9 @@ class Play(Rules):
             pegging.go(self.phase, self.count, t >= 0 and w[_DEAD] >> t & 1)
             g = w[_GO_AT + t]
             if w[_DEAD] >> t & 1:  # some of his cards are dead (the rest did not fit at his go)
+                if g and self.count < g and (not w[_GO_DEAD + t]
+                                             or self.count < w[_GO_DEAD + t] - 1):
+                    w[_GO_DEAD + t] = self.count + 1  # a live card may fit: a false go?
                 if self.count <= 21:  # any live card would fit: he has none, his cards are dead
                     w[_GO_AT + t] = 0
                     self._plays += (3 if w[_RULES] & _FIVE else 4) - self.played[t]
@@ -279,7 +288,7 @@ class Play(Rules):
         seat = self.turn  # (-1 out of the play, which pegging.play refuses first)
         w = self._where
         if pegging.play(w, self.phase, self.count, seat, w[_GO_AT + seat] if seat >= 0 else 0,
-                        seat >= 0 and w[_DEAD] >> seat & 1, c):
+                        1 + w[_GO_DEAD + seat] if seat >= 0 and w[_DEAD] >> seat & 1 else 0, c):
             self._fg = self.events << 3 | seat  # a false go (false_go() names him until the
             # next event)
         self.pile.append(c)
@@ -333,27 +342,41 @@ class Play(Rules):
         # played. If he was to play and now cannot, the play passes on; then apply() pegs two
         # to side. at >= 0: a false go, proved by the card just played (journal offset at): it
         # is taken back first, dead (it fitted; it stays in the journal: undo brings it back).
+        # A seat already dead pays again for each go since his penalty where a live card of
+        # his fitted (_GO_DEAD: the sheet sets no limit); its cards die too. seat | _DEAD_LAST:
+        # the card taken back was his last, so all his cards are dead: the play goes on without him
+        # at once, its go or last card's point pegged before the two (rules.md; a save of
+        # earlier firmware lacks it, and waited for his go, as it was played).
+        last = seat & _DEAD_LAST
+        seat &= ~_DEAD_LAST
         if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
             raise ValueError(ev.say(_NO, _NOT_FALSE_GO))
         w = self._where
+        n = 3 if w[_RULES] & _FIVE else 4
         if seat >= self.players or side >= self.sides or seat % self.sides == side \
-                or w[_DEAD] >> seat & 1:
+                or (w[_DEAD] >> seat & 1 and not w[_GO_DEAD + seat]) \
+                or (last and (at < 0 or self.played[seat] != n)):
             raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
         if at >= 0:
-            n = self.events
+            e = self.events
             self.undone(at)  # the state before the card: it was played in the play, after a go
-            self.events = n  # (so nothing below refuses now)
+            self.events = e  # (so nothing below refuses now)
         if self.phase != ev.PLAY or not self._plays:
             raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
-        w[_DEAD] |= 1 << seat
-        g = 0 if w[_RULES] & _ALL_DEAD else w[_GO_AT + seat] or \
-            (self.count if self.turn == seat else 0)
-        if g <= 21:  # (every card fits at 21: all dead)
+        was = w[_GO_AT + seat] if w[_DEAD] >> seat & 1 else -1  # his dead line (0: all)
+        if was >= 0:  # dead already: his live cards that fitted at his go since die too
+            g = w[_GO_DEAD + seat] - 1
+        else:
+            w[_DEAD] |= 1 << seat
+            g = 0 if w[_RULES] & _ALL_DEAD else w[_GO_AT + seat] or \
+                (self.count if self.turn == seat else 0)
+        w[_GO_DEAD + seat] = 0
+        if g <= 21 or last:  # (every card fits at 21: all dead)
             g = 0
         w[_GO_AT + seat] = g  # his cards of pips 31 - g or less are dead (g 0: all)
         if not g:
-            self._plays += (3 if w[_RULES] & _FIVE else 4) - self.played[seat]  # (out: played,
-            # or dead)
+            if was != 0:  # (out: played, or dead; was 0: all were out already)
+                self._plays += n - self.played[seat]
         elif self.turn != seat or self.count < g:
             return  # (to play: a live card, over 31 - g, may fit: he plays it or says go)
         else:

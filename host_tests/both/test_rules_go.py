@@ -273,3 +273,114 @@ def test_a_save_of_earlier_firmware_replays_its_dead_cards_as_they_were_played()
     plays(new, FALSE + " 6D 3C")
     new.penalty(1, match.FALSE_GO)
     assert new.turn == 0 and new.count == 6  # A plays on: his KS is not dead
+
+
+# --- issue 35 item 18: a second false go by the same seat in one deal ------------------------
+# Sheet 000 sets no limit ("If after 'Go' is called a player fails to play his additional
+# cards, he may not subsequently play those cards and his opponent scores two points"): every
+# false go is its own penalty, and the cards that fitted at the second go die too.
+# Three players, seat 2 deals, starter KC. Seat 0: 10S QS KS JS; seat 1: 8H 3C 6C 5C; seat 2:
+# 9D 7D AD KD. Seat 1 says go at 27 holding the 3C (30), proved when he plays it (penalty one:
+# the 3C dead, cards of 4 or less); at 23 he says go holding the 5C, live (28): a second.
+SECOND = "10S 8H 9D go go go QS 3C"
+
+
+def second_go():
+    m = Match(players=3)
+    m.deal(2)
+    m.starter(parse("KC"))
+    assert plays(m, SECOND) == [0, 0, 3, 0, 0, 1, 0, 0] and m.false_go() == 1
+    assert m.penalty(0, match.FALSE_GO) == 2 and m.score == [2, 0, 4] and m.dead() == 2
+    assert m.turn == 1 and m.count == 10  # (his 6C and 5C did not fit at 27: he plays on)
+    assert plays(m, "6C 7D go go AD go") == [0, 0, 0, 0, 0, 1]  # seat 1's go at 23: 5C fits
+    assert m.score == [2, 0, 5] and m.turn == 0 and m.count == 0
+    return m
+
+
+def test_a_second_false_go_by_the_same_seat_is_proved_and_paid_again():
+    m = second_go()
+    assert plays(m, "KS 5C") == [0, 2] and m.false_go() == 1  # 5C fitted at his go at 23
+    assert "own side" in unchanged(m, m.penalty, 1, match.FALSE_GO)
+    assert m.penalty(2, match.FALSE_GO) == 2 and m.score == [2, 0, 7]  # the 15 taken back
+    assert m.dead() == 2 and m.turn == 1 and m.count == 10 and m.false_go() == -1
+    assert "5C is dead: it fitted at 23" in unchanged(m, m.play, parse("5C"))
+    assert "3C is dead" in unchanged(m, m.play, parse("3C"))
+    assert loads(m.dumps()).state() == m.state()
+    # only dead cards left: his go at 10 takes him out; the others play out the deal
+    assert plays(m, "go KD JS") == [0, 2, 1] and m.phase == match.SHOW
+    assert m.score == [3, 0, 9]
+    m.show(points=0)  # (seat 0, the pone, first)
+    assert m.show(C("8H 6C 3C 5C")) == 2  # the dead cards count in the show (5C KC: 15)
+
+
+def test_a_second_failure_to_play_by_a_dead_seat_is_paid_too():
+    m = second_go()  # seat 1 said go at 23 holding the 5C: the players saw it
+    assert m.penalty(2, match.FAIL_TO_PLAY, 1) == 2 and m.score == [2, 0, 7]
+    assert plays(m, "KS") == [0] and m.turn == 1
+    assert "5C is dead: it fitted at 23" in unchanged(m, m.play, parse("5C"))
+    assert "cards are dead" in unchanged(m, m.penalty, 0, match.FAIL_TO_PLAY, 1)  # no go since
+    assert loads(m.dumps()).state() == m.state()
+
+
+# --- issue 35 item 19: the false go's two and the last card's point together ----------------
+# A (seat 0): 10H 9H KS 3C; B (seat 1, the dealer): 5D 4D 2D AD; starter KC. A says go at 28
+# holding the 3C (31); B plays out to 31. A leads KS, then his last card, the 3C (13, one for
+# last), proving the false go. The 3C taken back and dead, A has no card left: the KS was the
+# last card. Its point is pegged first, then B's two (rules.md: the play as it would have
+# been without the dead card, then the penalty called on the card; the first to 121 wins).
+LAST = "10H 5D 9H 4D go 2D AD KS 3C"
+DEAD_LAST = 16  # E_DEAD's seat byte | 16: the card taken back was his last (events.py)
+
+
+def last_card(a, b):
+    m = Match(players=2)
+    for side, pts in ((0, a), (1, b)):
+        while pts:
+            m.peg(side, min(pts, 15))
+            pts -= min(pts, 15)
+    m.deal(1)
+    m.starter(parse("KC"))
+    assert plays(m, LAST) == [0, 2, 0, 0, 0, 0, 2, 0, 1] and m.false_go() == 0
+    return m
+
+
+def test_the_last_cards_point_before_the_false_gos_two_wins_the_game():
+    m = last_card(120, 115)  # A on 120 after the KS, B on 119
+    assert m.phase == match.OVER and m.winner == 0  # (the 3C's point: for now)
+    m.penalty(1, match.FALSE_GO)  # the KS's one for last: A out, no two
+    assert m.phase == match.OVER and m.winner == 0 and m.score == [121, 119]
+    assert m.last_why == match.WHY_GO and m.last_side == 0 and m.dead() == 1
+    assert loads(m.dumps()).state() == m.state()
+
+
+def test_the_false_gos_two_wins_when_the_last_cards_point_does_not():
+    m = last_card(119, 115)  # A on 119, B on 119
+    assert m.penalty(1, match.FALSE_GO) == 2
+    assert m.phase == match.OVER and m.winner == 1 and m.score == [120, 121]
+    assert m.back == [119, 119] and m.last_why == match.WHY_PENALTY
+    assert loads(m.dumps()).state() == m.state()
+
+
+def test_the_false_gos_card_that_was_his_last_ends_the_play_without_his_go():
+    m = last_card(0, 0)
+    assert m.penalty(1, match.FALSE_GO) == 2 and m.score == [1, 6]  # A's 1 for last, B's 2
+    assert m.phase == match.SHOW and m.turn == 0  # no go asked of A: the board knows
+    assert m.journal()[-1] == bytes((match.E_DEAD | 8 | 1, 0 | DEAD_LAST))
+    m.undo()
+    assert m.false_go() == 0 and m.phase == match.SHOW  # (the 3C again, proving it)
+
+
+def test_a_save_of_earlier_firmware_keeps_its_order_the_two_then_the_go():
+    # earlier firmware journalled the same penalty without DEAD_LAST: A still to play, the two
+    # first (B out at 121 here), as it was played
+    m = last_card(120, 115)
+    m.enter(bytes((match.E_DEAD | 8 | 1, 0)), 0, 2)  # (the event as earlier firmware put it)
+    assert m.phase == match.OVER and m.winner == 1 and m.score == [120, 121]
+    assert loads(m.dumps()).state() == m.state()
+    m = last_card(0, 0)
+    m.enter(bytes((match.E_DEAD | 8 | 1, 0)), 0, 2)
+    assert m.phase == match.PLAY and m.turn == 0 and m.score == [0, 6]
+    assert plays(m, "go") == [1] and m.phase == match.SHOW and m.score == [1, 6]
+    assert loads(m.dumps()).state() == m.state()
+    assert "cannot pay" in unchanged(m, m.enter, bytes((match.E_DEAD | 1, 0 | DEAD_LAST)),
+                                     0, 2)
