@@ -51,7 +51,7 @@ import gc
 from cribbage import match as M
 
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, ticks_diff
-from board.render import Renderer, View, ERROR_MS
+from board.render import Renderer, View, ERROR_MS, dumps
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry
@@ -67,7 +67,7 @@ _SELFTEST_HOLD_MS = const(600)
 
 
 class App:
-    def __init__(self, hw):
+    def __init__(self, hw, r=None):
         # Every attribute first, while the heap is whole: the instance dict grows to its full
         # size (about 600 bytes in one piece on a 64-bit port) before the files, the renderer
         # and the match split the heap (a 96 KB heap once lacked that block here)
@@ -115,8 +115,11 @@ class App:
         if said:
             self.note = said + "; " + self.note if self.note else said
         self.cfg = cfg or Settings()
-        self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
-                                 self.cfg.get("limit"))
+        if r is None:  # (r: the renderer of the saved frame drawn at power-up, board/boot.py:
+            r = Renderer(self.layout, self.strip, 0, 0)  # the first frame goes on from it)
+        r.brightness = self.cfg.get("bright")
+        r.limit_ma = self.cfg.get("limit")
+        self.renderer = r
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
@@ -262,7 +265,7 @@ class App:
         for again in (0, 1):
             try:
                 self.store.save("game", self.m.dump)  # (in pieces: no block of its size)
-                return
+                break
             except Exception as e:  # noqa: BLE001
                 gc.collect()
                 if again:
@@ -271,6 +274,22 @@ class App:
                     except Exception:  # noqa: BLE001
                         msg = "not saved (out of memory): the game goes on"
                     self.refuse(msg)
+                    return
+        # The frame as shown now, saved with the game (board/render.py's dumps()): board/
+        # boot.py draws it at the next power-up before the app loads, if it is this game's
+        # (the saved bytes' last 4, their CRC-32). A failure costs only that: the next
+        # power-up draws its first frame once the app has loaded, as before.
+        store = self.store
+        try:
+            f = store.open("game")
+            try:
+                f.seek(f.seek(0, 2) - 4)
+                crc = f.read(4)
+            finally:
+                f.close()
+            store.save("frame", dumps(self.view, self.renderer, crc))
+        except Exception:  # noqa: BLE001
+            store.delete("frame")
 
     def recover(self, e):
         """Anything but a refusal raised by an entry or a frame: restore the game and say

@@ -164,3 +164,36 @@ def test_three_lane_61_hole_build_plays_a_121_game():
     assert L.hole(1, 0) in lit and L.hole(1, 12) in lit  # back peg still in the start hole
     assert L.hole(2, 61) in lit  # lane 3's own finish hole
     assert all(L.hole(2, h) in lit for h in range(1, 61))  # the winner's lane
+
+
+def test_the_saved_frame_draws_the_same_frame_for_its_game_only():
+    """board/render.py's dumps()/loads(): the View's LEDs and the renderer's brightness and
+    limit, drawn again at power-up (board/boot.py) pixel for pixel; refused for another
+    game's bytes (its CRC) or a byte changed."""
+    from board.render import dumps, loads
+
+    L, s, R, v = setup(brightness=90, limit=1500)
+    v.sides, v.target = 3, 61
+    v.front[0], v.back[0], v.front[1], v.front[2], v.back[2] = 40, 33, 60, 12, 9
+    v.games[0], v.games[2], v.turn, v.crib = 2, 1, 1, 0
+    v.winner, v.skunk, v.won, v.skunk_line, v.double_line = 1, 2, 3, 31, 0
+    v.preview_side, v.preview_score = 2, 20
+    v.marks[0], v.marks[3] = L.hole(0, 4), 300
+    R.frame(v, 1234)
+    crc = b"\x01\x02\x03\x04"
+    b = dumps(v, R, crc)
+    L2, s2, R2, _ = setup(brightness=1, limit=1)
+    got = loads(b, crc)
+    assert got is not None and got[1:] == (90, 1500)
+    v2 = got[0]
+    R2.brightness, R2.limit_ma = got[1:]
+    R2.frame(v2, 1234)
+    assert bytes(s2.buf) == bytes(s.buf) and s2.lit()
+    for k in range(len(v.marks)):
+        assert v2.marks[k] == v.marks[k]
+    assert loads(b, b"\x01\x02\x03\x05") is None  # another game's
+    for i in (0, 5, 20, len(b) - 1):
+        bad = bytearray(b)
+        bad[i] ^= 1
+        assert loads(bad, crc) is None, i
+    assert loads(b[:-1], crc) is None and loads(None, crc) is None
