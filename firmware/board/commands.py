@@ -127,14 +127,27 @@ def do(app, fn, *args):
     app.unsaved = True
     return True
 
-def record(app):
-    """The finished game to the history (board/history.py), if it is over; what it
-    says (a failure to write it) is said as a refusal."""
+def record(app, save=True):
+    """The finished game's record to the history (board/history.py), if it is over: written
+    now (what it says, a failure to write it, said as a refusal), or (save False) returned,
+    its parts made from the game (the summary made after the winning frame, App.step, if
+    the game is still that one), for App.save() to write after the next game's frame."""
+    m = app.m
+    if m.phase != M.OVER:
+        return None
     room("board.history")
-    from board.history import record_game
-    said = record_game(app.m, app.store)
+    from board import history
+
+    s = app.summary
+    app.summary = None
+    data = history.record(m, s[1] if s is not None and s[0] == m.events and s[1] is not None
+                          else history.dumps(m))
+    if not save:
+        return data
+    said = history.record_game(m, app.store, data)
     if said:
         app.refuse(said)
+    return None
 
 
 # THE TABLE OF COMMAND HANDLERS: table[op](app, *args) for the command (op, *args) (board/
@@ -174,9 +187,10 @@ def next_game(app):
             or m.mode != c.get("match") or m.settings()[2] >> 4 & 3 != c.get("deal")
             or m.cards() != (5 if five else 6)):
         return start(app)
-    record(app)
-    if not do(app, m.next_game):
+    data = record(app, False)  # (made now, from the finished game; written after the next
+    if not do(app, m.next_game):  # game's frame, before its save: App.save)
         return False
+    app.record = data
     if m.next_dealer < 0:  # the players cut for deal (settings: deal)
         app.msg = message("cut for deal: A picks the dealer, OK deals")
     return True
