@@ -76,8 +76,11 @@ def fill(app):
     v.double_line = m.double_line
     side, pts = entry.preview(v)
     if side >= 0 and pts > 0:
+        pts = min(m.score[side] + pts, m.target)
+        if v.preview_side != side or v.preview_score != pts:  # a new preview: lit at once,
+            v.at = app.now - app.now % 40  # its blink from now (on the renderer's 40 ms grid)
         v.preview_side = side
-        v.preview_score = min(m.score[side] + pts, m.target)
+        v.preview_score = pts
     else:
         v.preview_side = -1
     marks = v.marks

@@ -16,7 +16,8 @@
 #     blink: the first steady, the second on-off slowly, the third with a short double flash;
 #   * the turn and crib status LEDs sit at each lane's end of the header (a side sharing a
 #     lane blinks them as it blinks its pegs).
-# The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
+# The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour, lit
+# first: a digit typed shows at once (View.at: when it appeared), never a blink phase later.
 # A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
 # blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
 # LEDs show the new total with this game's games blinking. The games-won LEDs count games (or ACC
@@ -81,6 +82,7 @@ class View:
         self.crib = -1  # side owning the crib, or -1
         self.preview_side = -1  # side whose typed points preview, or -1
         self.preview_score = 0  # the score the preview would peg to
+        self.at = 0  # ticks_ms when the preview appeared: it blinks lit first, from then
         self.winner = -1
         self.skunk = 0  # 0 none, 1 skunk, 2 double skunk (of the game just won)
         self.won = 0  # games the game just won counts for (to blink them)
@@ -274,9 +276,9 @@ class Renderer:
                 self._add(L.peg(lane, f, target), side, _FRONT if f else STATUS)
             if L.lap(f, target):  # second time round: the start hole says so
                 self._add(L.hole(lane, 0), side, _BACK)
-        # the preview blinks in the side's colour
+        # the preview blinks in the side's colour, lit first (a digit typed shows at once)
         p = v.preview_side
-        if p >= 0 and fast:
+        if p >= 0 and not ticks_diff(now, v.at) // 200 & 1:
             self._add(L.peg(p % lanes, v.preview_score, target), p, _FRONT)
         # status header: turn, crib, games won (this game's games blink)
         if not err:
