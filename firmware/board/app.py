@@ -293,6 +293,8 @@ class App:
         store = self.store
         try:
             f = store.open("game")
+            if f is None:  # (just saved: never; a failing filesystem)
+                raise OSError(2)
             try:
                 f.seek(f.seek(0, 2) - 4)
                 crc = f.read(4)
