@@ -84,7 +84,7 @@ def test_a_summary_made_for_another_state_is_made_again(monkeypatch):
     f.run(200)
     m = app.m
     want = b"".join(history.record(m, history.dumps(m)))
-    app.summary = (m.events - 1, [b"stale"])  # made for an earlier state
+    app.record = (m.events - 1, [b"stale"])  # made for an earlier state
     log = logged(monkeypatch, hw, app)
     next_game(f, app)
     assert log.count("summary") == 1 and log.index("summary") < log.index("next frame")

@@ -92,9 +92,10 @@ class App:
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
         self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
-        self.summary = None  # (events, parts): the finished game's summary, made after its
-        # frame (step), for its record at the OK that starts the next game (commands.record)
-        self.record = None  # that record's parts, written after the next game's frame (save)
+        self.record = None  # a game won: (events, parts), its summary, made after its frame
+        # (step), for its record at the OK that starts the next game (commands.record); then
+        # a list, that record's parts, written after the next game's frame (save). (One name:
+        # every name a board loads is interned for good)
         self.fault = 0  # faults handled (recover): ota/trial.py counts them (a name the app
         # has already: the module board.fault's, one interned name fewer than "faults")
         # the attributes it can fill in only once the hardware is checked and the files read:
@@ -263,7 +264,7 @@ class App:
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
         d = self.record
-        if d is not None:  # the finished game's record (the OK that started this game): to
+        if isinstance(d, list):  # the finished game's record (the OK that started this game): to
             self.record = None  # the history first, so that a power cut before the game's
             from board.history import record_game  # save offers that game again
             said = record_game(self.m, self.store, d)
@@ -417,14 +418,17 @@ class App:
                 self.recover(e)
             self.save()
             m = self.m
-            s = self.summary
-            if m.phase == M.OVER and not self.broken and (s is None or s[0] != m.events):
+            s = self.record
+            if m.phase != M.OVER:
+                if isinstance(s, tuple):  # (undone: no longer the game's)
+                    self.record = None
+            elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
                 try:  # a game won: its summary now, after its frame and its save, so that
                     fault.room("board.history")  # the OK that starts the next game draws
                     from board.history import dumps  # its frame first (commands.record)
-                    self.summary = (m.events, dumps(m))
+                    self.record = (m.events, dumps(m))
                 except Exception as e:  # noqa: BLE001
-                    self.summary = (m.events, None)
+                    self.record = (m.events, None)
                     self.recover(e)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)

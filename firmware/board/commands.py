@@ -141,10 +141,10 @@ def record(app, save=True):
     room("board.history")
     from board import history
 
-    s = app.summary
-    app.summary = None
-    data = history.record(m, s[1] if s is not None and s[0] == m.events and s[1] is not None
-                          else history.dumps(m))
+    s = app.record
+    app.record = None
+    data = history.record(m, s[1] if isinstance(s, tuple) and s[0] == m.events and s[1]
+                          is not None else history.dumps(m))
     if not save:
         return data
     said = history.record_game(m, app.store, data)

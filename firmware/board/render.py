@@ -122,12 +122,12 @@ _REC = const(54)
 _REC_MAGIC = const(0xF5)
 
 
-def dumps(v, r, crc):
+def dumps(v, r, data):
     """The saved frame's bytes (above) of View v drawn by Renderer r, for the game whose
-    saved bytes end with crc (4 bytes)."""
+    saved bytes end with data (4 bytes: its CRC-32)."""
     b = bytearray(_REC)
     b[0] = _REC_MAGIC
-    b[1:5] = crc
+    b[1:5] = data
     for k, x in enumerate((v.sides, v.target, v.turn + 1, v.crib + 1, v.winner + 1, v.skunk,
                            v.won, v.skunk_line, v.double_line, v.preview_side + 1,
                            v.preview_score)):
@@ -146,11 +146,11 @@ def dumps(v, r, crc):
     return b
 
 
-def loads(b, crc):
+def loads(b, data):
     """(a new View of the saved frame's bytes b, brightness, limit), or None when b is not a
-    saved frame of the game whose saved bytes end with crc: board/boot.py's power-up frame,
+    saved frame of the game whose saved bytes end with data: board/boot.py's power-up frame,
     drawn before the app (and its View) exist."""
-    if not b or len(b) != _REC or b[0] != _REC_MAGIC or b[1:5] != crc or \
+    if not b or len(b) != _REC or b[0] != _REC_MAGIC or b[1:5] != data or \
             (sum(b) - b[53]) & 255 != b[53] or not 2 <= b[5] <= _MAX_SIDES:
         return None
     w = View(b[5], b[6])
