@@ -201,7 +201,11 @@ def play(hw, app, seed, traps=(), expect="fault", lose=True, limit=3000):
             if sum(t.fired for t in traps) != before:
                 seen += 1
                 err = app.err or ""
-                if expect == "fault":
+                if expect == "fault" and not (err == "" and app.m.phase == M.OVER and M.loads(
+                        hw["fs"].files[GAME]).state() == app.m.state()):
+                    # (a fault in the summary made after the winning entry, replaying the
+                    # game: board/history.py's dumps() puts the game back and the record
+                    # goes without it, as it did at the OK before; the game is saved as won)
                     assert err.startswith("fault (") and err.endswith("the game is kept"), err
                     if lose:
                         assert app.m.state() == state_before
