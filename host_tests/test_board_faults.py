@@ -202,11 +202,18 @@ def play(hw, app, seed, traps=(), expect="fault", lose=True, limit=3000):
             if sum(t.fired for t in traps) != before:
                 seen += 1
                 err = app.err or ""
-                if expect == "fault":
+                if expect == "fault" and not (err == "" and app.m.phase == M.OVER and M.loads(
+                        hw["fs"].files[GAME]).state() == app.m.state()):
+                    # (a fault in the summary made after the winning entry, replaying the
+                    # game: board/history.py's dumps() puts the game back and the record
+                    # goes without it, as it did at the OK before; the game is saved as won)
                     assert err.startswith("fault (") and err.endswith("the game is kept"), err
                     if lose:
                         assert app.m.state() == state_before
-                elif expect == "not saved" and not before:  # the run's first save: both
+                elif expect == "not saved" and not before and (
+                        err or M.loads(hw["fs"].files[GAME]).state() != app.m.state()):
+                    # the run's first save: both (a burst that fell on the saved frame's
+                    # write alone, after the game's save, leaves the game saved: nothing said)
                     assert err.startswith("not saved (") and "the game goes on" in err, err
                 elif expect == "silent":  # one failed call: the retry saved it
                     assert "not saved" not in err and "fault" not in err, err

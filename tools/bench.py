@@ -31,6 +31,12 @@ def run(script):
     name = os.path.basename(script)
     env = dict(os.environ)
     paths = [os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")]
+    if name == "mp_edges.py":  # the board's .mpy files, as a board runs them (from source,
+        tree = os.path.join(ROOT, "build", "bench")  # compiling would be what it measured)
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--host",
+                        "--target", "rp2040", "--out", tree, "--quiet"], check=True,
+                       capture_output=True)
+        paths[0] = os.path.join(tree, "rp2040")
     if name.startswith("mp_"):
         env["MICROPYPATH"] = ":".join(paths)
         env["SOURCE_HEAP"] = budgets.heap("source_game")
@@ -80,6 +86,11 @@ def main(argv):
     scripts = sorted(glob.glob(os.path.join(BENCH, "mp_*.py"))) + \
         sorted(glob.glob(os.path.join(BENCH, "py_*.py")))
     failed = False
+    print("Board estimates: host MicroPython time x %s (tools/bench.py's BOARD_FACTOR: the unix"
+          " port on this x86_64 host against MicroPython's published perf_bench results for those"
+          " boards, +/-25%%; /work/shared/notes/micropython.md). The chip's own figures, measured"
+          " on an emulated RP2040 from .mpy: docs/developers.md (issue 34)."
+          % ", ".join("%s %d" % kv for kv in sorted(BOARD_FACTOR.items())))
     for script in scripts:
         name = os.path.basename(script)[:-3]
         if pattern not in name:

@@ -105,6 +105,8 @@ def _files(storage):
     h = hashlib.sha256()
     for root, _, names in sorted(os.walk(storage)):
         for n in sorted(names):
+            if n == "frame":  # (the saved frame: the LEDs' View, derived, saved with the game
+                continue  # for the next power-up; the frame after the restart is hashed)
             p = os.path.join(root, n)
             h.update(os.path.relpath(p, storage).encode() + b"\0")
             with open(p, "rb") as f:

@@ -51,7 +51,7 @@ import gc
 from cribbage import match as M
 
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, ticks_diff
-from board.render import Renderer, View, ERROR_MS
+from board.render import Renderer, View, ERROR_MS, dumps
 from board.settings import Settings, loads as settings_loads
 from board.storage import Storage
 from board import entry
@@ -67,7 +67,7 @@ _SELFTEST_HOLD_MS = const(600)
 
 
 class App:
-    def __init__(self, hw):
+    def __init__(self, hw, r=None):
         # Every attribute first, while the heap is whole: the instance dict grows to its full
         # size (about 600 bytes in one piece on a 64-bit port) before the files, the renderer
         # and the match split the heap (a 96 KB heap once lacked that block here)
@@ -92,6 +92,10 @@ class App:
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
         self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
+        self.record = None  # a game won: (events, parts), its summary, made after its frame
+        # (step), for its record at the OK that starts the next game (commands.record); then
+        # a list, that record's parts, written after the next game's frame (save). (One name:
+        # every name a board loads is interned for good)
         self.fault = 0  # faults handled (recover): ota/trial.py counts them (a name the app
         # has already: the module board.fault's, one interned name fewer than "faults")
         # the attributes it can fill in only once the hardware is checked and the files read:
@@ -115,8 +119,12 @@ class App:
         if said:
             self.note = said + "; " + self.note if self.note else said
         self.cfg = cfg or Settings()
-        self.renderer = Renderer(self.layout, self.strip, self.cfg.get("bright"),
-                                 self.cfg.get("limit"), self.cfg.get("colours"))
+        if r is None:  # (r: the renderer of the saved frame drawn at power-up, board/boot.py:
+            r = Renderer(self.layout, self.strip, 0, 0)  # the first frame goes on from it)
+        r.brightness = self.cfg.get("bright")
+        r.limit_ma = self.cfg.get("limit")
+        r.colours = self.cfg.get("colours")
+        self.renderer = r
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or self.new_match()
         boot.got_through(self.store)  # the files are read: not a boot that failed
@@ -256,13 +264,23 @@ class App:
         (step), so the LEDs never wait for the flash. A save that fails (flash full, a fault)
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
+        d = self.record
+        if isinstance(d, list):  # the finished game's record (the OK that started this game): to
+            self.record = None  # the history first, so that a power cut before the game's
+            from board.history import record_game  # save offers that game again
+            said = record_game(self.m, self.store, d)
+            fault.forget("board.history")  # (3.3 KB of the 64-bit heap kept in every game after
+            # the first otherwise: issue 34; one that holds it keeps its own reference)
+            if said:
+                self.refuse(said)
+                self.view.dirty = True
         if not self.unsaved:
             return
         self.unsaved = False
         for again in (0, 1):
             try:
                 self.store.save("game", self.m.dump)  # (in pieces: no block of its size)
-                return
+                break
             except Exception as e:  # noqa: BLE001
                 gc.collect()
                 if again:
@@ -271,6 +289,24 @@ class App:
                     except Exception:  # noqa: BLE001
                         msg = "not saved (out of memory): the game goes on"
                     self.refuse(msg)
+                    return
+        # The frame as shown now, saved with the game (board/render.py's dumps()): board/
+        # boot.py draws it at the next power-up before the app loads, if it is this game's
+        # (the saved bytes' last 4, their CRC-32). A failure costs only that: the next
+        # power-up draws its first frame once the app has loaded, as before.
+        store = self.store
+        try:
+            f = store.open("game")
+            if f is None:  # (just saved: never; a failing filesystem)
+                raise OSError(2)
+            try:
+                f.seek(f.seek(0, 2) - 4)
+                crc = f.read(4)
+            finally:
+                f.close()
+            store.save("frame", dumps(self.view, self.renderer, crc))
+        except Exception:  # noqa: BLE001
+            store.delete("frame")
 
     def recover(self, e):
         """Anything but a refusal raised by an entry or a frame: restore the game and say
@@ -385,6 +421,19 @@ class App:
             except Exception as e:  # noqa: BLE001
                 self.recover(e)
             self.save()
+            m = self.m
+            s = self.record
+            if m.phase != M.OVER:
+                if isinstance(s, tuple):  # (undone: no longer the game's)
+                    self.record = None
+            elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
+                try:  # a game won: its summary now, after its frame and its save, so that
+                    fault.room("board.history")  # the OK that starts the next game draws
+                    from board.history import dumps  # its frame first (commands.record)
+                    self.record = (m.events, dumps(m))
+                except Exception as e:  # noqa: BLE001
+                    self.record = (m.events, None)
+                    self.recover(e)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:

@@ -55,6 +55,36 @@ HW_KEYS = ("layout", "strip", "clock", "keys", "rows", "cols", "buttons", "displ
            "power", "note")
 
 
+def frame(hw):
+    """At power-up, before the app's modules load (board/tasks.py): the saved game's frame on
+    the LEDs from the saved frame (board/render.py's dumps(), written by App.save() with the
+    game), if it is the saved game's; the renderer that drew it (App(hw, r) goes on from its
+    frame), or None: nothing drawn, the app's first frame comes as before. Never raises:
+    whatever fails here is the app's to find."""
+    try:
+        from board.render import Renderer, loads
+        from board.storage import Storage
+
+        store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
+        f = store.open("game", _GAME_MOST)
+        if f is None:
+            return None
+        try:
+            f.seek(f.seek(0, 2) - 4)
+            crc = f.read(4)
+        finally:
+            f.close()
+        got = loads(store.read("frame", 64), crc)
+        if got is None:
+            return None
+        r = Renderer(hw["layout"], hw["strip"], got[1], got[2], got[3])
+        if r.frame(got[0], hw["clock"]()):
+            hw["strip"].write()
+        return r
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def check_hw(hw):
     """ValueError for a key the app does not know (a misspelt one would be silently ignored);
     a host's own handles start with "fake_" or "sim_"."""

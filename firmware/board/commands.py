@@ -5,14 +5,13 @@ board/app.py, the only code that changes the typed entry (app.e), the View (app.
 app's mode, message and error: every other module reads the View and returns commands.
 """
 
-import sys
 
 from cribbage import match as M
 
 from board.render import View
 from board.settings import NAMES, RULES
 from board import entry
-from board.fault import forget, room
+from board.fault import room
 from board.modes import NORMAL, MENU, ADVISE, PENALTY, MSG_PEGGED, message
 
 
@@ -78,8 +77,11 @@ def fill(app):
     v.double_line = m.double_line
     side, pts = entry.preview(v)
     if side >= 0 and pts > 0:
+        pts = min(m.score[side] + pts, m.target)
+        if v.preview_side != side or v.preview_score != pts:  # a new preview: lit at once,
+            v.at = app.now - app.now % 40  # its blink from now (on the renderer's 40 ms grid)
         v.preview_side = side
-        v.preview_score = min(m.score[side] + pts, m.target)
+        v.preview_score = pts
     else:
         v.preview_side = -1
     marks = v.marks
@@ -129,19 +131,27 @@ def do(app, fn, *args):
     app.unsaved = True
     return True
 
-def record(app):
-    """The finished game to the history (board/history.py), if it is over; what it
-    says (a failure to write it) is said as a refusal. board.history leaves the heap after
-    (unless something had it loaded: the page's request, the menu): kept, it was 3.3 KB of
-    the 64-bit heap in every game after the first (issue 34)."""
+def record(app, save=True):
+    """The finished game's record to the history (board/history.py), if it is over: written
+    now (what it says, a failure to write it, said as a refusal), or (save False) returned,
+    its parts made from the game (the summary made after the winning frame, App.step, if
+    the game is still that one), for App.save() to write after the next game's frame."""
+    m = app.m
+    if m.phase != M.OVER:
+        return None
     room("board.history")
-    had = "board.history" in sys.modules
-    from board.history import record_game
-    said = record_game(app.m, app.store)
-    if not had:
-        forget("board.history")
+    from board import history
+
+    s = app.record
+    app.record = None
+    data = history.record(m, s[1] if isinstance(s, tuple) and s[0] == m.events and s[1]
+                          is not None else history.dumps(m))
+    if not save:
+        return data
+    said = history.record_game(m, app.store, data)
     if said:
         app.refuse(said)
+    return None
 
 
 # THE TABLE OF COMMAND HANDLERS: table[op](app, *args) for the command (op, *args) (board/
@@ -181,9 +191,10 @@ def next_game(app):
             or m.mode != c.get("match") or m.settings()[2] >> 4 & 3 != c.get("deal")
             or m.cards() != (5 if five else 6)):
         return start(app)
-    record(app)
-    if not do(app, m.next_game):
+    data = record(app, False)  # (made now, from the finished game; written after the next
+    if not do(app, m.next_game):  # game's frame, before its save: App.save)
         return False
+    app.record = data
     if m.next_dealer < 0:  # the players cut for deal (settings: deal)
         app.msg = message("cut for deal: A picks the dealer, OK deals")
     return True

@@ -128,17 +128,11 @@ def walk(out, f, count=0, room=0, data=None):
     return rec, k, t
 
 
-def add(store, m, summary=None):
-    """Append the record of m's finished game (phase OVER), with its summary (cribbage.
-    summary's dumps() parts) or none, to the "history" file of store (board.storage.Storage),
-    the oldest records dropped to stay within 64 records and 8 KB: the file is rewritten from
-    its own records, read one at a time, and the new one written part by part (no block the
-    size of the record). False if it is there already (the same players, sides, target,
-    result, winner, deals, serial and scores: the power went before the game's save, and it
-    was offered again), or what to say (a str, also true)."""
-    # A file bigger than the bound (no board wrote it) is not read: it is set aside as
-    # history.bad, the record starts a new file, and add() says so. If it cannot be moved,
-    # this raises (the file is kept).
+def record(m, summary=None):
+    """The record of m's finished game (phase OVER), with its summary (cribbage.summary's
+    dumps() parts) or none, as its parts (a list of bytes: the head and scores, the summary's
+    parts, the checksum), for add(): made from the game before the next begins (the game is
+    read here, the file written there, after the next game's frame: board/commands.py)."""
     sides = m.sides
     n = _HEAD + sides
     head = bytearray(n)
@@ -158,11 +152,31 @@ def add(store, m, summary=None):
     for b in data:
         c += sum(b)
     data.append(bytearray((c & 255, c >> 8 & 255)))
+    return data
+
+
+def add(store, m, summary=None):
+    """Append the record of m's finished game (phase OVER), with its summary (cribbage.
+    summary's dumps() parts) or none, to the "history" file of store (board.storage.Storage),
+    the oldest records dropped to stay within 64 records and 8 KB: the file is rewritten from
+    its own records, read one at a time, and the new one written part by part (no block the
+    size of the record). m may be the record's parts made before (record()). False if it is
+    there already (the same players, sides, target, result, winner, deals, serial and scores:
+    the power went before the game's save, and it was offered again), or what to say (a str,
+    also true)."""
+    # A file bigger than the bound (no board wrote it) is not read: it is set aside as
+    # history.bad, the record starts a new file, and add() says so. If it cannot be moved,
+    # this raises (the file is kept).
+    data = m if isinstance(m, list) else record(m, summary)
+    head = data[0]
+    n = 0
+    for b in data:
+        n += len(b)
     store.bad = None
     f = store.open("history", _MAX_BYTES)  # a bigger one (no board wrote it): aside, unread
     try:
         r, k, t = walk(None, f)
-        c = _HEAD + sides
+        c = len(head)
         if r and r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c]:
             return False
         if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
@@ -177,17 +191,12 @@ def add(store, m, summary=None):
     return store.bad or True
 
 
-def record_game(m, store):
-    """Game m, if it is over, to the history in store (board.storage.Storage), before the
-    next game. Returns what the display is to say (a str: a failure to write it, or a history
-    set aside), or None: it never blocks the game. The summary (the
-    game's journal replayed in place: cribbage/summary.py) is made when memory allows (its
-    module leaves the heap after, unless the live page holds it), else the record keeps the
-    result and the scores (so too when there is no journal: an undo shows a finished game's
-    end only). A game the summary could not put back (out of memory twice) is raised: the
-    app's fault handler restores it, and the next OK tries again."""
-    if m.phase != OVER:
-        return None
+def dumps(m):
+    """The summary of m's finished game (cribbage.summary's dumps() parts: the game's journal
+    replayed in place), made when memory allows (its module leaves the heap after, unless the
+    live page holds it); else None (so too when there is no journal: an undo shows a finished
+    game's end only). A game the summary could not put back (out of memory twice) is
+    raised: the app's fault handler restores it."""
     body = None
     gc.collect()
     if not hasattr(gc, "mem_free") or gc.mem_free() >= _SUMMARY_ROOM:  # (CPython: no heap)
@@ -203,13 +212,32 @@ def record_game(m, store):
         finally:
             if not had:
                 forget("cribbage.summary")  # its code leaves the heap
+    return body
+
+
+def record_game(m, store, data=None):
+    """Game m, if it is over, to the history in store (board.storage.Storage), before the
+    next game; or data, its record's parts made before (record(): then m is the next game
+    already). Returns what the display is to say (a str: a failure to write it, or a history
+    set aside), or None: it never blocks the game. The summary (dumps()) is made when memory
+    allows, else the record keeps the result and the scores."""
+    if data is None:
+        if m.phase != OVER:
+            return None
+        data = record(m, dumps(m))
     for again in (0, 1):
         try:
-            body = add(store, m, body)
+            body = add(store, data)
             # (a str: a history too big to be ours was set aside)
             return body if body and body is not True else None
         except Exception as e:  # noqa: BLE001
-            body = None
             gc.collect()
             if again:
                 return "history not saved (%s)" % type(e).__name__
+            h = bytearray(data[0])  # once more without the summary: the result and scores
+            n = len(h) + 2
+            h[1] = n & 255
+            h[2] = n >> 8
+            h[11] &= ~_SUMMARY
+            n = sum(h)
+            data = [h, bytearray((n & 255, n >> 8 & 255))]

@@ -19,7 +19,8 @@
 #     blink: the first steady, the second on-off slowly, the third with a short double flash;
 #   * the turn and crib status LEDs sit at each lane's end of the header (a side sharing a
 #     lane blinks them as it blinks its pegs).
-# The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour.
+# The previewed hole (points typed, not yet confirmed) blinks fast in the side's colour, lit
+# first: a digit typed shows at once (View.at: when it appeared), never a blink phase later.
 # A win lights the winner's whole lane dimly with the finish bright; a skunk (double skunk)
 # blinks the skunk line hole (and the double skunk line) on every loser's lane, and the games-won
 # LEDs show the new total with this game's games blinking. The games-won LEDs count games (or ACC
@@ -94,6 +95,7 @@ class View:
         self.crib = -1  # side owning the crib, or -1
         self.preview_side = -1  # side whose typed points preview, or -1
         self.preview_score = 0  # the score the preview would peg to
+        self.at = 0  # ticks_ms when the preview appeared: it blinks lit first, from then
         self.winner = -1
         self.skunk = 0  # 0 none, 1 skunk, 2 double skunk (of the game just won)
         self.won = 0  # games the game just won counts for (to blink them)
@@ -121,6 +123,65 @@ class View:
         """True when something on the board blinks (frames change with time alone)."""
         return (self.preview_side >= 0 or self.winner >= 0 or self.error_at >= 0
                 or self.sides > 2 or self.marks[0] >= 0)
+
+
+# The saved frame (board/boot.py draws it at power-up, before the app loads): what the View's
+# LEDs show and the renderer's brightness and limit, tied to the saved game by its last 4
+# bytes (the engine's CRC-32), with a checksum: 0 _REC_MAGIC, 1-4 the game's CRC, 5 sides,
+# 6 target, 7 turn+1, 8 crib+1, 9 winner+1, 10 skunk, 11 won, 12 skunk line, 13 double line,
+# 14 preview side+1, 15 preview score, 16-21 front, 22-27 back, 28-33 games, 34-49 the marks
+# (2 bytes each, +1), 50 brightness, 51-52 limit (mA), 53 the sum of 0..52 (low byte).
+_REC = const(54)
+_REC_MAGIC = const(0xF5)
+
+
+def dumps(v, r, data):
+    """The saved frame's bytes (above) of View v drawn by Renderer r, for the game whose
+    saved bytes end with data (4 bytes: its CRC-32)."""
+    b = bytearray(_REC)
+    b[0] = _REC_MAGIC
+    b[1:5] = data
+    for k, x in enumerate((v.sides, v.target, v.turn + 1, v.crib + 1, v.winner + 1, v.skunk,
+                           v.won, v.skunk_line, v.double_line, v.preview_side + 1,
+                           v.preview_score)):
+        b[5 + k] = x & 255
+    b[16:22] = v.front
+    b[22:28] = v.back
+    b[28:34] = v.games
+    for k in range(_MAX_MARKS):
+        x = v.marks[k] + 1
+        b[34 + 2 * k] = x & 255
+        b[35 + 2 * k] = x >> 8 & 255
+    b[50] = min(r.brightness, 255)
+    b[51] = r.limit_ma & 255
+    b[52] = r.limit_ma >> 8 & 127 | (r.colours & 1) << 7  # (the palette in the top bit)
+    b[53] = sum(b) & 255
+    return b
+
+
+def loads(b, data):
+    """(a new View of the saved frame's bytes b, brightness, limit, palette), or None when b
+    is not a saved frame of the game whose saved bytes end with data: board/boot.py's
+    power-up frame, drawn before the app (and its View) exist."""
+    if not b or len(b) != _REC or b[0] != _REC_MAGIC or b[1:5] != data or \
+            (sum(b) - b[53]) & 255 != b[53] or not 2 <= b[5] <= _MAX_SIDES:
+        return None
+    w = View(b[5], b[6])
+    w.turn = b[7] - 1
+    w.crib = b[8] - 1
+    w.winner = b[9] - 1
+    w.skunk = b[10]
+    w.won = b[11]
+    w.skunk_line = b[12]
+    w.double_line = b[13]
+    w.preview_side = b[14] - 1
+    w.preview_score = b[15]
+    w.front[:] = b[16:22]
+    w.back[:] = b[22:28]
+    w.games[:] = b[28:34]
+    for k in range(_MAX_MARKS):
+        w.marks[k] = (b[34 + 2 * k] | b[35 + 2 * k] << 8) - 1
+    return w, b[50], b[51] | (b[52] & 127) << 8, b[52] >> 7
 
 
 class Renderer:
@@ -229,9 +290,9 @@ class Renderer:
                 self._add(L.peg(lane, f, target), side, _FRONT if f else STATUS)
             if L.lap(f, target):  # second time round: the start hole says so
                 self._add(L.hole(lane, 0), side, _BACK)
-        # the preview blinks in the side's colour
+        # the preview blinks in the side's colour, lit first (a digit typed shows at once)
         p = v.preview_side
-        if p >= 0 and fast:
+        if p >= 0 and not ticks_diff(now, v.at) // 200 & 1:
             self._add(L.peg(p % lanes, v.preview_score, target), p, _FRONT)
         # status header: turn, crib, games won (this game's games blink)
         if not err:

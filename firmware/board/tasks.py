@@ -21,15 +21,18 @@ def run(hw):
     """Start the app on hardware hw (blocks forever). If the app cannot even start (a
     MemoryError reading a game, ...), it tries again after a gc.collect(); a file that 3
     boots in a row died parsing (boot.GIVE_UP) is set aside (board/boot.py keeps the count
-    per file) and the board starts without it."""
+    per file) and the board starts without it. The saved game is on the LEDs before the
+    app's modules load (board/boot.py's frame(): a third of the boot's time was the import)."""
+    from board.boot import GIVE_UP, frame
+
+    r = frame(hw)
     import asyncio
 
     from board.app import App
-    from board.boot import GIVE_UP
     app = None
     for attempt in range(GIVE_UP):
         try:
-            app = App(hw)
+            app = App(hw, r)
             break
         except Exception as e:  # noqa: BLE001
             print("boot failed:", repr(e))

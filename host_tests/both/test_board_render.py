@@ -200,3 +200,39 @@ def test_the_colour_blind_palette_is_a_setting_of_the_renderer_and_allocates_not
         return n
 
     assert no_alloc(run) > 0
+
+
+def test_the_saved_frame_draws_the_same_frame_for_its_game_only():
+    """board/render.py's dumps()/loads(): the View's LEDs and the renderer's brightness and
+    limit, drawn again at power-up (board/boot.py) pixel for pixel; refused for another
+    game's bytes (its CRC) or a byte changed."""
+    from board.render import dumps, loads
+
+    L, s, R, v = setup(brightness=90, limit=1500)
+    v.sides, v.target = 3, 61
+    v.front[0], v.back[0], v.front[1], v.front[2], v.back[2] = 40, 33, 60, 12, 9
+    v.games[0], v.games[2], v.turn, v.crib = 2, 1, 1, 0
+    v.winner, v.skunk, v.won, v.skunk_line, v.double_line = 1, 2, 3, 31, 0
+    v.preview_side, v.preview_score = 2, 20
+    v.marks[0], v.marks[3] = L.hole(0, 4), 300
+    R.frame(v, 1234)
+    crc = b"\x01\x02\x03\x04"
+    b = dumps(v, R, crc)
+    L2, s2, R2, _ = setup(brightness=1, limit=1)
+    got = loads(b, crc)
+    assert got is not None and got[1:] == (90, 1500, 0)
+    v2 = got[0]
+    R2.brightness, R2.limit_ma = got[1:3]
+    R2.frame(v2, 1234)
+    assert bytes(s2.buf) == bytes(s.buf) and s2.lit()
+    for k in range(len(v.marks)):
+        assert v2.marks[k] == v.marks[k]
+    assert loads(b, b"\x01\x02\x03\x05") is None  # another game's
+    for i in (0, 5, 20, len(b) - 1):
+        bad = bytearray(b)
+        bad[i] ^= 1
+        assert loads(bad, crc) is None, i
+    assert loads(b[:-1], crc) is None and loads(None, crc) is None
+    R.colours = 1  # the colour-blind palette: drawn at power-up in it too
+    R.limit_ma = 9000
+    assert loads(dumps(v, R, crc), crc)[1:] == (90, 9000, 1)

@@ -208,5 +208,6 @@ def main():
     print("IDLE alloc %d" % idle)
     row("board app: heap allocated by 100 idle loop turns", idle, "bytes")
 
-main()
-sys.exit(0)
+if __name__ == "__main__":  # (mp_edges.py imports its Game)
+    main()
+    sys.exit(0)
