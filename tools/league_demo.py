@@ -29,9 +29,8 @@ import urllib.request
 
 import hostenv  # noqa: F401
 from hostenv import ROOT
+from localnet import publishers, stop
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from club import league  # noqa: E402
@@ -125,11 +124,7 @@ def main(argv=None):
                 print("the league service did not connect to its broker", file=sys.stderr)
                 return 1
             time.sleep(0.2)
-        for club, port in ports.items():
-            c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="boards-" + club)
-            c.connect("127.0.0.1", port)
-            c.loop_start()
-            pubs[club] = c
+        pubs.update(publishers(ports, "boards-"))
         time.sleep(2)  # the bridges connect
         night = today()
         for n in range(1, a.games + 1):
@@ -172,15 +167,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         return 0
     finally:
-        for c in pubs.values():
-            c.loop_stop()
-            c.disconnect()
-        if svc is not None:
-            svc.terminate()
-            svc.wait(30)
-        for p in procs:
-            p.terminate()
-            p.wait(30)
+        stop(pubs.values(), [svc] + procs)
 
 
 if __name__ == "__main__":

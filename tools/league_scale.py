@@ -28,9 +28,8 @@ import urllib.request
 
 import hostenv  # noqa: F401
 from hostenv import ROOT
+from localnet import publishers, stop
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from club import league  # noqa: E402
@@ -135,12 +134,7 @@ def main():
             http = int(line.split()[2])
     base = "http://127.0.0.1:%d" % http
     time.sleep(2)  # the bridges connect
-    pubs = {}
-    for name, port in ports.items():
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="pub-" + name)
-        c.connect("127.0.0.1", port)
-        c.loop_start()
-        pubs[name] = c
+    pubs = publishers(ports)
     sent = {}
     start = time.time()
     for i, (name, board, gid, payload) in enumerate(games):
@@ -190,14 +184,7 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f)
-    for c in pubs.values():
-        c.loop_stop()
-        c.disconnect()
-    svc.terminate()
-    svc.wait(30)
-    for p in procs:
-        p.terminate()
-        p.wait(30)
+    stop(pubs.values(), [svc] + procs)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ import time
 
 import hostenv  # noqa: F401
 from hostenv import ROOT
+from localnet import publishers, stop
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from club import league  # noqa: E402
@@ -200,8 +201,6 @@ def main():
 
 def bridged(a, lg, clubs, pool, rnd, nights, tmp, folder, done):
     """The last nights through real brokers: publish at a club's broker to the standings."""
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
 
     from club.service import connect
     from league_scale import broker
@@ -225,12 +224,7 @@ def bridged(a, lg, clubs, pool, rnd, nights, tmp, folder, done):
         ports[name] = port
     client = connect(lg, "127.0.0.1", lport, "league", league.SERVICE, lg.service_password())
     time.sleep(3)  # the bridges connect
-    pubs = {}
-    for name, port in ports.items():
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="pub-" + name)
-        c.connect("127.0.0.1", port)
-        c.loop_start()
-        pubs[name] = c
+    pubs = publishers(ports)
     sent = {}
     lat = []
     try:
@@ -251,14 +245,9 @@ def bridged(a, lg, clubs, pool, rnd, nights, tmp, folder, done):
                 time.sleep(0.5)
         lat = [done[k] - t for k, t in sent.items() if k in done]
     finally:
-        for c in pubs.values():
-            c.loop_stop()
-            c.disconnect()
         client.disconnect()
         client.loop_stop()
-        for p in procs:
-            p.terminate()
-            p.wait(30)
+        stop(pubs.values(), procs)
     return {"nights": len(nights), "games": len(sent), "arrived": len(lat),
             "median_ms": round(1000 * statistics.median(lat), 1) if lat else None,
             "p99_ms": round(1000 * pct(lat, 0.99), 1) if lat else None,

@@ -31,3 +31,30 @@ def wait(who, what, check, deadline=60):
         if time.monotonic() > end:
             sys.exit("%s: waited %d s for %s" % (who, deadline, what))
         time.sleep(0.02)
+
+
+def publishers(ports, prefix="pub-"):
+    """{name: a paho MQTT client connected to 127.0.0.1:port, its loop running} for each
+    (name, port) of ports: the simulated boards' way into each club's broker."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    out = {}
+    for name, port in ports.items():
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=prefix + name)
+        c.connect("127.0.0.1", port)
+        c.loop_start()
+        out[name] = c
+    return out
+
+
+def stop(clients=(), procs=()):
+    """Disconnect the MQTT clients, then end the processes (brokers, services) in order,
+    waiting for each."""
+    for c in clients:
+        c.loop_stop()
+        c.disconnect()
+    for p in procs:
+        if p is not None:
+            p.terminate()
+            p.wait(30)
