@@ -172,9 +172,9 @@ def main():
         print(json.dumps(weekly[-1]), flush=True)
     out = {"clubs": a.clubs, "boards": per * a.clubs, "players": 2 * per * a.clubs,
            "nights": len(direct), "games": lg.tally.count(),
-           "counted_median_ms": round(1000 * statistics.median(lat), 2),
-           "counted_p99_ms": round(1000 * pct(lat, 0.99), 2),
-           "counted_worst_ms": round(1000 * max(lat), 1),
+           "counted_median_ms": round(1000 * statistics.median(lat), 2) if lat else None,
+           "counted_p99_ms": round(1000 * pct(lat, 0.99), 2) if lat else None,
+           "counted_worst_ms": round(1000 * max(lat), 1) if lat else None,
            "standings_request_ms_last": weekly[-1]["standings_ms"] if weekly else None,
            "rss_kb_start": rss0, "rss_kb": rss_kb(), "hwm_kb": rss_kb("VmHWM"),
            "db_bytes": db_bytes(folder), "db_bytes_no_wal": db_bytes(folder, False),
