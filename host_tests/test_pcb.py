@@ -455,3 +455,21 @@ def test_the_guide_states_the_mosfets_figures():
     assert "%d A hold" % (pcb_check.PTC_HOLD_MA // 1000) in guide
     assert pcb_check.current_need_ma() < pcb_check.PTC_HOLD_MA  # the default runs under it
     assert "**Keep the\n`limit` setting at its default, 2000 mA" in guide
+
+
+def test_two_parts_with_one_reference_are_refused(tmp_path):
+    """Two footprints with one reference (the supply's 0603 capacitor was a second C5, LED
+    4's): the BOM and the pick-and-place would drop one part, so reading such a board fails,
+    and the committed boards' references are all different."""
+    from pcb.read import Board, option_dir
+
+    for led in ("2020", "mini-e"):
+        board = pcb_check.load(led)[0]
+        assert "C256" in board.footprints and board.footprints["C5"]["value"] == "100nF"
+    folder = option_dir("2020")
+    with open(os.path.join(folder, "cribbage-track-2020.kicad_pcb")) as f:
+        text = f.read()
+    bad = tmp_path / "twice.kicad_pcb"
+    bad.write_text(text.replace('(fp_text reference "C256"', '(fp_text reference "C5"'))
+    with pytest.raises(ValueError, match="two footprints are C5"):
+        Board(str(bad))

@@ -440,7 +440,7 @@ def power(m, j4, d1):
     # the battery's voltage: BAT -> 100k -> SUPPLY -> 100k -> ground, 100 nF at the pin
     r7 = r0603("R7", "100k", (118.5, -34.92), {"1": "SUPPLY", "2": "BAT"})
     r8 = r0603("R8", "100k", (118.5, -36.92), {"1": "SUPPLY", "2": "GND"})
-    c5 = r0603("C5", "100nF", (118.5, -38.92), {"1": "SUPPLY", "2": "GND"},
+    c5 = r0603("C256", "100nF", (118.5, -38.92), {"1": "SUPPLY", "2": "GND"},
                lib=("Capacitor_SMD", "C_0603_1608Metric"))
     m.track([pad_at(r7, "2"), pad_at(j5, "3")], "BAT", F)
     m.track([pad_at(r7, "1"), pad_at(c5, "1")], "SUPPLY", F)

@@ -84,6 +84,8 @@ class Board:
                 for s in _kids(fp, kind):
                     layer = _kid(s, "layer")[1]
                     drawn[layer] = drawn.get(layer, 0) + 1
+            if ref in self.footprints:  # (a BOM and a pick-and-place would drop one)
+                raise ValueError("two footprints are %s" % ref)
             self.footprints[ref] = {"ref": ref, "value": value, "lib": fp[1],
                                     "layer": _kid(fp, "layer")[1], "at": (x, y), "rot": rot,
                                     "smd": bool(attr and "smd" in attr), "pads": pads,
