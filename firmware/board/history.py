@@ -182,7 +182,7 @@ def add(store, m, summary=None):
         if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
             from board.later import add as aside  # are kept before the rewrite drops them
 
-            aside(store, f)  # (a local name: the module's is the one name this costs)
+            aside(store, f, read)  # (a local name: the module's is the one name this costs)
             forget("board.later")  # (its code leaves the heap)
         store.save("history", walk, f, k - _KEEP + 1, t + n - _MAX_BYTES, data)
     finally:

@@ -1,9 +1,8 @@
 """A later version's history records kept (issue 31): after an update went back, the older
 firmware's history (board/history.py) may hold records of a format it cannot read, which its
 rewrite at a game's end would drop. Loaded by history.add() only when the file holds bytes no
-good record does (rarely: then, or a damaged record), and let go after."""
-
-from board.history import read
+good record does (rarely: then, or a damaged record), and let go after. It imports nothing
+of the history: history.add() hands it its reader."""
 
 from micropython import const
 
@@ -11,11 +10,12 @@ _ASIDE = const(16384)  # history.new's bound
 _MAX_BYTES = const(8192)  # the history file's (board/history.py)
 
 
-def add(store, f):  # (a name the firmware has already: no new one is interned)
+def add(store, f, read):  # (a name the firmware has already: no new one is interned)
     """If the open history file f holds a record of a later format than this firmware's (a
     first byte above 2 where a record starts: the file's start, or the end of a good one),
     the file, whole, is appended to history.new (moved aside unread as history.new.bad first
-    when it would pass its bound: Storage.open), and store.bad says so."""
+    when it would pass its bound: Storage.open), and store.bad says so. read: the history's
+    reader of one record (board/history.py's read)."""
     at = [0]
     r = None
     while True:
