@@ -431,6 +431,8 @@ class App:
                     fault.room("board.history")  # the OK that starts the next game draws
                     from board.history import dumps  # its frame first (commands.record)
                     self.record = (m.events, dumps(m))
+                    fault.forget("board.history")  # (loaded again at the OK: not resident
+                    # while the board waits for it, nor when the next game starts)
                 except Exception as e:  # noqa: BLE001
                     self.record = (m.events, None)
                     self.recover(e)
