@@ -113,8 +113,9 @@ MARGIN = 1.15  # every heap test has at least 15 % more heap than its run needs
 HEAPS = {
     # name: (KB measured smallest at the worst path, KB from a board's budget or 0, what)
     "mpy_game": (96, 0, "test_board_mp: tools/bench/mp_board.py from .mpy, one game"),
-    "source_game": (139, 0, "test_board_mp: mp_board.py from source (make dev; path-dependent:"
-                            " 126-139 KB at five checkouts)"),
+    "source_game": (157, 0, "test_board_mp: mp_board.py from source (make dev; path-dependent:"
+                            " 126-139 KB at five checkouts; 0.7.0 passes or fails by the heap "
+                            "below 170k, the compiler's garbage: 181k)"),
     # (0.7.0: the run with the page's server refused, test_board_mp's short-of-memory one,
     # failed at 145k and 148k and passed at 152k with the Match in its parts, the App's
     # commands, the page's and the publisher's parts and the power states: need taken as
