@@ -163,7 +163,9 @@ def plan(seed):
             else:
                 do("B")
         while app.m.phase == M.SHOW:  # a hand is filled in from the play: OK; the crib typed
-            do("".join(card(c) for c in crib) + "#" if app.m.crib_next else "#")
+            # (its fourth card puts it in: no OK after it, which would start the next game
+            # when the crib wins: issue 35 item 16)
+            do("".join(card(c) for c in crib) if app.m.crib_next else "#")
         if deal == 0:
             do(SETTINGS_ENTRY)  # menu, to "bright", OK steps it (the settings save), leave
         deal += 1
