@@ -90,14 +90,14 @@ def test_the_bundle_is_the_build_tree_less_the_loader(made, tmp_path):
 
 
 def test_the_saved_formats_come_from_the_sources(tmp_path):
-    assert release.saves() == {"game": [1, 2], "settings": [1, 4], "history": [1, 2],
+    assert release.saves() == {"game": [1, 2], "settings": [1, 6], "history": [1, 2],
                                "outbox": [1, 1]}
     src = tmp_path / "fw"
     shutil.copytree(os.path.join(ROOT, "firmware"), src)
     p = src / "board" / "settings.py"
-    p.write_text(p.read_text().replace("_VERSION = const(4)", "_VERSION = const(5)"))
-    assert release.saves(str(src))["settings"] == [1, 5]
-    p.write_text(p.read_text().replace("_VERSION = const(5)", "_VERSIONS = 5"))
+    p.write_text(p.read_text().replace("_VERSION = const(6)", "_VERSION = const(7)"))
+    assert release.saves(str(src))["settings"] == [1, 7]
+    p.write_text(p.read_text().replace("_VERSION = const(7)", "_VERSIONS = 7"))
     with pytest.raises(SystemExit, match=r"settings\.py"):
         release.saves(str(src))
 
