@@ -602,7 +602,8 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
 # keypad's timer, the one door and five-card cribbage took 6.6 KB of it; 200k until the page's
 # parts; 204k until the Match in its parts and the power states, +9 KB, issue 33 and 32; the
 # Pico W's own heap, budgets' pico_w_page, is far above.)
-FLOOD_HEAP = "216k"
+FLOOD_HEAP = "232k"  # (0.7.0 after the palette, the saved frame, the signing: a /deals request
+# ran out at 216k; issue 34 cuts it back)
 PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history.json")
 
 
