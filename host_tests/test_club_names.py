@@ -212,7 +212,7 @@ def test_the_page_offers_the_clubs_names_and_keeps_them(tmp_path):
             page.reload()
             expect(page.locator("#clubsays")).to_contain_text("are not at http://127.0.0.1:%d:"
                                                               " type them" % svc.port,
-                                                              timeout=10000)
+                                                              timeout=30000)  # (a loaded CI)
             expect(page.locator("#chips button")).to_have_count(0)
             assert _seats(page) == [mine[1], mine[0]]  # the board's names, as kept
             page.fill("#seat-0", "Eve")
