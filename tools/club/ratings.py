@@ -30,6 +30,27 @@ def expected(ra, rb):
     return 1.0 / (1.0 + 10.0 ** ((rb - ra) / SCALE))
 
 
+def step(r, hist, gid, sides, win, names):
+    """One game rated: r {name: rating} and hist {name: [(game id, rating after)]} updated for
+    game gid of sides sides won by side win, names[side] the names seated there (None: an
+    unnamed seat). The one step of rate() and of tally.py's incremental tally (exact alike)."""
+    side_r = [sum(r.get(n, START) if n else START for n in ns) / len(ns) if ns else START
+              for ns in names]
+    k = K / max(1, sides - 1)
+    delta = [0.0] * sides
+    for j in range(sides):
+        if j == win:
+            continue
+        d = k * (1.0 - expected(side_r[win], side_r[j]))
+        delta[win] += d
+        delta[j] -= d
+    for j, ns in enumerate(names):
+        for n in ns:
+            if n:
+                r[n] = r.get(n, START) + delta[j]
+                hist.setdefault(n, []).append((gid, r[n]))
+
+
 def rate(games, ratings=None):
     """Ratings after these games (oldest first): {name: rating}, and the history {name:
     [(game id, rating after)]}. Games with no named winner and loser change nothing."""
@@ -41,22 +62,7 @@ def rate(games, ratings=None):
         names = [[] for _ in range(sides)]
         for seat in msg["seats"]:
             names[seat["side"]].append(seat["name"])
-        side_r = [sum(r.get(n, START) if n else START for n in ns) / len(ns) if ns else START
-                  for ns in names]
-        win = game["winner"]
-        k = K / max(1, sides - 1)
-        delta = [0.0] * sides
-        for j in range(sides):
-            if j == win:
-                continue
-            d = k * (1.0 - expected(side_r[win], side_r[j]))
-            delta[win] += d
-            delta[j] -= d
-        for j, ns in enumerate(names):
-            for n in ns:
-                if n:
-                    r[n] = r.get(n, START) + delta[j]
-                    hist.setdefault(n, []).append((msg["id"], r[n]))
+        step(r, hist, msg["id"], sides, game["winner"], names)
     return r, hist
 
 

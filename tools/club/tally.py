@@ -194,28 +194,12 @@ class Tally:
             self._rate(ids[i], self.games[ids[i]])
 
     def _rate(self, gid, rec):
-        # ratings.rate() for one game, the same operations in the same order (exact)
+        """ratings.rate() for one game: its one step (ratings.step), so the tally is exact."""
         _, _, _, _, sides, win, seats = rec
-        r = self.r
-        start = ratings.START
         names = [[] for _ in range(sides)]
         for name, side in seats:
             names[side].append(name)
-        side_r = [sum(r.get(n, start) if n else start for n in ns) / len(ns) if ns else start
-                  for ns in names]
-        k = ratings.K / max(1, sides - 1)
-        delta = [0.0] * sides
-        for j in range(sides):
-            if j == win:
-                continue
-            d = k * (1.0 - ratings.expected(side_r[win], side_r[j]))
-            delta[win] += d
-            delta[j] -= d
-        for j, ns in enumerate(names):
-            for n in ns:
-                if n:
-                    r[n] = r.get(n, start) + delta[j]
-                    self.hist.setdefault(n, []).append((gid, r[n]))
+        ratings.step(self.r, self.hist, gid, sides, win, names)
 
     def _unrate(self, rec):
         """Take back the last game rated (rec): each of its players' last history entry."""
