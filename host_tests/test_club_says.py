@@ -122,16 +122,20 @@ def test_each_game_carries_the_night_it_ended_in(monkeypatch):
     S.take(p, says(1, {"night": "2026-11-28"}))
     st.save("history", seated(1, 2, 2) + a + b)  # ended on the 28th
     L.tick(p, 1)
+    b2 = seated(6, 2, 2)
+    st.save("history", seated(1, 2, 2) + a + b + b2)  # ended on the 28th, not yet looked at
     S.take(p, says(2, {"night": "2026-11-29"}))  # midnight is past (and the small hours)
-    st.save("history", seated(1, 2, 2) + a + b + c)
+    st.save("history", seated(1, 2, 2) + a + b + b2 + c)
     L.tick(p, 1)
     got = []
     while L.waiting(p) is not None:
         got.append(sent_as(p, L.waiting(p), monkeypatch).get("night"))
-    assert got == [None, "2026-11-28", "2026-11-29"]  # (game 1 was before the outbox)
+    assert got == [None, "2026-11-28", "2026-11-28", "2026-11-29"]  # (game 1: before the
+    # outbox began)
     assert json.loads(st.read("nights")) == [O.mark(b) + " 2026-11-28",
+                                             O.mark(b2) + " 2026-11-28",
                                              O.mark(c) + " 2026-11-29"]
-    st.save("history", seated(1, 2, 2) + a + b + c + seated(5, 2, 2))
+    st.save("history", seated(1, 2, 2) + a + b + b2 + c + seated(5, 2, 2))
     L.tick(p, 1)  # the games sent are let go at the next save
     assert json.loads(st.read("nights")) == [O.mark(seated(5, 2, 2)) + " 2026-11-29"]
 
@@ -221,3 +225,60 @@ def test_the_acl_lets_the_service_alone_write_and_each_board_alone_read_its_own(
     t1 = next(b for b in blocks if b.startswith("user t1"))
     assert "topic read cribbage/t1/says" in t1 and "t2/says" not in t1
     assert "write cribbage/t1/says" not in t1
+
+
+def test_the_subscription_is_to_the_boards_own_topic_and_its_packet_id_wraps(monkeypatch):
+    """The SUBSCRIBE packet umqtt.simple makes (the board's own, on CPython: its u-modules
+    are CPython's here)."""
+    import binascii
+    import socket
+    import struct
+    import sys
+
+    import hostenv
+
+    monkeypatch.syspath_prepend(hostenv.mp_lib())
+    for u, m in (("usocket", socket), ("ustruct", struct), ("ubinascii", binascii)):
+        monkeypatch.setitem(sys.modules, u, m)
+    monkeypatch.delitem(sys.modules, "umqtt.simple", raising=False)
+    p = board()
+    p.pid = 65534
+    pkt = b"".join(bytes(x) for x in P.packet(p, 3, (P.topic(p, "says"),)))
+    assert pkt == b"\x82\x15\xff\xff\x00\x10cribbage/t1/says\x00" and p.pid == 65535
+    pkt = b"".join(bytes(x) for x in P.packet(p, 3, (P.topic(p, "says"),)))
+    assert pkt[2:4] == b"\x00\x01" and p.pid == 1  # (never 0, never past 65535)
+
+
+def test_a_publish_too_long_is_let_go_as_it_comes_and_the_next_packet_is_taken():
+    """publish/link.py's reads: a PUBLISH over the packet's bound is skipped across reads
+    (never kept), counted; the SUBACK after it is taken."""
+    p = board()
+    p.ask = 9  # (a SUBACK awaited)
+    p.pid = 7
+    rest = b"\x00\x10cribbage/t1/says" + b"x" * 20000
+    n = len(rest)
+    big = bytes((0x30, n & 127 | 128, n >> 7 & 127 | 128, n >> 14)) + rest
+    assert L._whole(bytearray(big[:10])) == -len(big)
+    chunks = [big[k:k + 512] for k in range(0, len(big), 512)]
+    chunks[-1] += b"\x90\x03\x00\x07\x00"  # the SUBACK, in the same read as the end
+
+    class Sock:
+        def read(self, n):
+            return chunks.pop(0) if chunks else None
+
+        def write(self, b):
+            return len(b)
+
+    class Poll:
+        def poll(self, t):
+            return True
+
+        def modify(self, s, m):
+            pass
+
+    p.sock, p.poll, p.up = Sock(), Poll(), 2
+    while chunks:
+        L._io(p, 0)
+        assert len(p.inp) <= 1024
+    assert p.refused == 1 and p.why == "too long (%d bytes)" % len(big)
+    assert p.ask == -1 and p.skip == 0 and p.inp == b""

@@ -109,7 +109,6 @@ def test_a_game_finished_on_a_night_and_sent_after_midnight_counts_on_that_night
     way.close()  # the club out of reach (its Wi-Fi, its broker's machine)
     until("t1 down", lambda: club(b)["status"].startswith("down"))
     finish(b, rig.storage, tokens[-4:], 1)  # the game ends at 01:00, the club away
-    until("the game waits", lambda: club(b)["waiting"] == 1)
     rig.set(MORNING)  # the next morning: the club says the 29th
     until("the club to say the 29th", lambda: rig.said()[-1] == (2, {"night": "2026-11-29"}))
     parts(Proxy, rig.broker.port, way.port)  # the club back

@@ -292,15 +292,15 @@ def _refuse(pub, why):
 
 
 def _stamp(pub):
-    """The night on the games ended since the last look (publish/nights.py): a failure (the
-    flash full) costs those games their night, never the connection."""
+    """The night on the games ended since the last look (publish/nights.py's keep())."""
     try:
         room("publish.nights")
-        from publish.nights import stamp
-
-        stamp(pub)
-    except Exception as e:  # noqa: BLE001
+    except MemoryError as e:
         print("club: no night kept for the game:", repr(e))
+        return
+    from publish.nights import keep
+
+    keep(pub)
 
 
 def _down(pub, e, now):

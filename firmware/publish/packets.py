@@ -113,7 +113,7 @@ def packet(pub, what, args):
     pw = cfg.get("pw")  # (a board with its identity logs in as itself: publish/link.py)
     c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), cfg["host"], cfg["port"],
                           cfg["board"].encode() if pw else None, pw, keepalive=60)
-    c.pid = pub.pid
+    c.pid = pub.pid if pub.pid < 65535 else 0  # (a packet id is 1..65535: it wraps)
     c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
     try:
         if what == 0:

@@ -42,11 +42,19 @@ FIELDS = {NIGHT: ("publish.says", "night")}
 
 def night(pub, v):
     """The club's night now ("YYYY-MM-DD"): each game that ends from now on carries it
-    (publish/nights.py), wherever and whenever it reaches the club."""
+    (publish/nights.py), wherever and whenever it reaches the club; those that ended before,
+    not yet looked at (publish/task.py looks every _POLL_MS), keep the night before."""
     if not (isinstance(v, str) and len(v) == 10 and v[4] == "-" and v[7] == "-"
             and (v[:4] + v[5:7] + v[8:]).isdigit()):
         raise ValueError("not a date: %r" % (v[:20] if isinstance(v, str) else v))
-    pub.night = v
+    if v != pub.night:
+        if pub.night:  # the games ended since the last look ended on the night before
+            room("publish.nights")
+            from publish.nights import keep
+
+            keep(pub)
+        pub.night = v
+        print("club: tonight is", v)
 
 
 def _tag(pub):

@@ -73,9 +73,6 @@ class Says:
         out = []
         for b in club.registry.boards():
             name = b["name"]
-            secret = club.registry.secret(name)
-            if secret is None:
-                continue
             fields = {}
             for k, f in FIELDS.items():
                 v = f(club, name)
@@ -93,6 +90,9 @@ class Says:
                     n = row[0] + 1 if row else 1
                     self.db.execute("INSERT OR REPLACE INTO says (board, n, body, at) VALUES "
                                     "(?,?,?,?)", (name, n, body, time.time()))
+            secret = club.registry.secret(name)
+            if secret is None:  # (removed meanwhile)
+                continue
             payload = frame(secret, n, body.encode(), SAYS_DOMAIN)
             if len(payload) > SAYS_MAX:  # (a board would refuse it: the others still go)
                 log.error("the message to board %s is %d bytes (at most %d): not sent",

@@ -220,7 +220,10 @@ def connect(club, host, port, client_id, user=None, password=None):
         say(client, every=True)  # every board's message again (says.py)
 
     def say(client, every=False):
-        """What the club says to each board (says.py): every board's, or those changed."""
+        """What the club says to each board (says.py): every board's, or those changed (a
+        club's service: the league's says nothing)."""
+        if getattr(club, "says", None) is None:
+            return
         try:
             for t, p in club.says.due(club, every):
                 client.publish(t, p, qos=1, retain=True)
@@ -260,7 +263,8 @@ def connect(club, host, port, client_id, user=None, password=None):
     c.on_message = on_message
     c.connect_async(host, port, keepalive=30, clean_start=False, properties=props)
     c.loop_start()
-    threading.Thread(target=sayer, daemon=True, name="says").start()
+    if getattr(club, "says", None) is not None:
+        threading.Thread(target=sayer, daemon=True, name="says").start()
     return c
 
 
