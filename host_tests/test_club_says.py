@@ -282,3 +282,21 @@ def test_a_publish_too_long_is_let_go_as_it_comes_and_the_next_packet_is_taken()
         assert len(p.inp) <= 1024
     assert p.refused == 1 and p.why == "too long (%d bytes)" % len(big)
     assert p.ask == -1 and p.skip == 0 and p.inp == b""
+
+
+def test_a_message_the_board_has_no_room_for_is_refused_and_the_connection_goes_on(
+        monkeypatch):
+    """Whatever taking it raises (no room: MemoryError, the flash: OSError), the message is
+    refused and said, the connection kept (a retained message that broke the connection would
+    break it at every connection); a PUBLISH on another topic: refused too."""
+    p = board()
+    body = says(1, {"night": "2026-11-28"})
+    for topic, want in ((b"cribbage/t1/says", "MemoryError()"),
+                        (b"cribbage/t2/says", "not on this board's topic")):
+        rest = bytes((0, len(topic))) + topic + body
+        pkt = bytes((0x31, len(rest) & 127 | 128, len(rest) >> 7)) + rest
+        monkeypatch.setattr(S, "take", lambda pub, b: (_ for _ in ()).throw(MemoryError()))
+        p.inp = bytearray(pkt)
+        assert L._packets(p, 0) is False
+        assert p.why == want and p.inp == b""
+    assert p.refused == 2 and p.night is None

@@ -253,7 +253,7 @@ def _packets(pub, now):
             _io(pub, now)
             return True
         if k == _SUBACK and (len(p) < 5 or p[4] & 0x80):
-            _refuse(pub, "the broker lets this board not read it")
+            _refuse(pub, "the broker will not let this board read it")
         if k == _PUBACK:
             sent(pub, pub.r)
             pub.r = None
@@ -276,13 +276,13 @@ def _heard(pub, p):
     i += t + (2 if p[0] & 6 else 0)  # (a packet id: the subscription is QoS 0, never one)
     if len(p) == i:
         return  # (the retained message cleared)
-    room("publish.says")
-    from publish import says
+    try:  # (whatever it raises, the connection goes on: the message is refused, said)
+        room("publish.says")
+        from publish import says
 
-    try:
         says.take(pub, bytes(p[i:]))
-    except ValueError as e:
-        _refuse(pub, str(e))
+    except Exception as e:  # noqa: BLE001
+        _refuse(pub, str(e) if isinstance(e, ValueError) else repr(e))
 
 
 def _refuse(pub, why):
