@@ -373,6 +373,37 @@ def test_cpl_rotation_per_side():
     assert fab.cpl_rotation(270, True, 180) == 90
 
 
+# The KiCad-to-JLCPCB rotation table the common tools apply (matthewlai/JLCKicadTools,
+# jlc_kicad_tools/cpl_rotations_db.csv, which Bouni/kicad-jlcpcb-tools downloads as its
+# corrections): "^SOT-23",180 and "^SOIC-",270, added to KiCad's angle on the top
+# (jlc_lib/cpl_fix_rotations.py). Kept here apart from hardware/pcb/parts.csv, so that a wrong
+# correction there fails (the SOIC-14 had +90: U1 placed 180 degrees off).
+JLC_TABLE = ((r"^SOT-23", 180), (r"^SOIC-", 270))
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_cpl_rotations_follow_the_published_jlcpcb_table(boards, led):
+    import csv
+    import re
+
+    board, info = boards[led]
+    path = os.path.join(pcb_check.option_dir(led), "cribbage-track-%s-cpl.csv" % info["led"])
+    with open(path) as f:
+        rows = {r["Designator"]: r for r in csv.DictReader(f)}
+    assert rows["U1"]["Layer"] == "Top" and board.footprints["U1"]["rot"] % 360 == 0
+    assert rows["U1"]["Rotation"] == "270"  # SOIC-14 at KiCad's 0: the table's 270
+    checked = 0
+    for ref, r in rows.items():
+        fp = board.footprints[ref]
+        name = fp["lib"].split(":")[-1]
+        corr = next((c for pat, c in JLC_TABLE if re.match(pat, name)), None)
+        if corr is None or r["Layer"] != "Top":
+            continue
+        assert float(r["Rotation"]) == (fp["rot"] + corr) % 360, ref
+        checked += 1
+    assert checked >= 4  # U1 and the three SOT-23 MOSFETs
+
+
 @pytest.mark.parametrize("led", OPTIONS)
 def test_committed_cpl_rotations_are_each_sides(boards, led, tmp_path):
     board, info = boards[led]
