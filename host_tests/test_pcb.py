@@ -296,6 +296,53 @@ def test_drc_has_no_warning_either(boards, led):
 
 
 @pytest.mark.parametrize("led", OPTIONS)
+def test_silkscreen_stays_inside_the_board(boards, led):
+    """KiCad 6's DRC does not check silkscreen against the board's edge, so check_silk does:
+    every silkscreen item's box (texts at their printed size) inside the outline by
+    SILK_EDGE_MM. A label or a footprint moved over the edge fails."""
+    board, info = boards[led]
+    assert len(board.silk) > 300  # the LEDs' marks, the labels, the Pico's outline
+    assert {o for o, *_ in board.silk} >= {"board", "D1", "Q4"}
+    assert pcb_check.check_silk(board, info) == []
+    left, top, _right, bottom = info["outline_mm"]
+    moved, _ = _fresh(led)
+    i = next(i for i, it in enumerate(moved.silk) if it[2] == "LIGHT")
+    owner, kind, text, (x0, y0, x1, y1) = moved.silk[i]
+    moved.silk[i] = (owner, kind, text, (x0, top - 1.5, x1, top + 0.4))  # 1.5 mm over the top
+    problems = pcb_check.check_silk(moved, info)
+    assert len(problems) == 1 and "'LIGHT'" in problems[0] and "1.80 mm" in problems[0]
+
+
+def test_silkscreen_boxes_are_read_from_the_board_file(tmp_path):
+    """The boxes come from the board file itself: a label and a footprint moved there (the
+    text at its size and justification, a footprint's marks with its position) fail."""
+    from pcb.read import Board
+
+    folder = pcb_check.option_dir("2020")
+    with open(os.path.join(folder, "cribbage-track-2020.kicad_pcb")) as f:
+        text = f.read()
+    board, info = pcb_check.load("2020")
+    left, top, right, bottom = info["outline_mm"]
+    light = next(b for o, k, t, b in board.silk if t == "LIGHT")
+    assert 4.2 < light[2] - light[0] < 6.5 and 1.8 < light[3] - light[1] < 2.0  # KiCad: 4.25 wide
+    at = '(gr_text "LIGHT" (at %g %g)' % ((light[0] + light[2]) / 2, (light[1] + light[3]) / 2)
+    assert at in text
+    bad = tmp_path / "moved.kicad_pcb"
+    bad.write_text(text.replace(at, '(gr_text "LIGHT" (at %g %g)' % (right - 2.0, 40.0)))
+    problems = pcb_check.check_silk(Board(str(bad)), info)
+    assert len(problems) == 1 and "'LIGHT'" in problems[0]
+    # the light sensor (Q4, its outline on the silkscreen) moved 2 mm over the top edge
+    q4 = board.footprints["Q4"]["at"]
+    at = "(at %g %g" % q4
+    start = text.index('(footprint "LED_THT:LED_D3.0mm"')
+    assert text.index(at, start) - start < 200
+    moved = text[:start] + text[start:].replace(at, "(at %g %g" % (q4[0], top - 1.0), 1)
+    bad.write_text(moved)
+    problems = pcb_check.check_silk(Board(str(bad)), info)
+    assert problems and all("Q4" in p for p in problems)
+
+
+@pytest.mark.parametrize("led", OPTIONS)
 def test_pours_join_pads_through_thermal_reliefs(boards, led):
     board, _info = boards[led]
     assert pcb_check.check_zones(board) == []
@@ -345,12 +392,42 @@ def test_bom_has_an_assemblers_part_number_for_every_assembled_part(boards, led)
         assert (mpn and mpn != "any") or how.startswith("hand"), value
         if how == "assembled (SMD)":
             assert lcsc.startswith("C") and lcsc[1:].isdigit(), value
-    # the Pico's sockets have their row, and the Pico its own
-    assert any(r[0] == "1x20 socket" and r[1] == "(2 x U2)" for r in bom)
+    # the Pico's sockets have their row (designators J6 J7, not "(2 x U2)"), the Pico its own
+    assert any(r[0] == "1x20 socket" and r[1] == "J6 J7" for r in bom)
     assert any(r[1] == "U2" for r in bom)
     # the LEDs: the 2020's from LCSC, the mini-E's from the maker's reel
     led_row = next(r for r in bom if r[0] == pcb_parts.PARTS[led].value)
     assert led_row[3] == ("C965555" if led == "2020" else "")
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_bom_files_designators_and_part_numbers(boards, led):
+    """The committed BOM file as an assembler reads it: every designator a reference (letters
+    and a number), each once in the file and none the board's for another part (the Pico's
+    sockets were "(2 x U2)"); the green rail LED with its maker's part beside its LCSC number
+    (it had only "green LED 0603 (LCSC C72043)")."""
+    import csv
+    import re
+
+    board, info = boards[led]
+    path = os.path.join(pcb_check.option_dir(led), "cribbage-track-%s-bom.csv" % info["led"])
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    seen = {}
+    for r in rows:
+        for ref in r["Designator"].split():
+            assert re.match(r"[A-Z]+\d+$", ref), (ref, r["Comment"])
+            assert ref not in seen, (ref, seen.get(ref), r["Comment"])
+            seen[ref] = r["Comment"]
+    assert set(board.footprints) - set(seen) == {ref for ref, fp in board.footprints.items()
+                                                 if fp["lib"].startswith(("TestPoint:",
+                                                                          "Fiducial"))
+                                                 or ref.startswith("H")}
+    sockets = next(r for r in rows if r["Comment"] == "1x20 socket")
+    assert sockets["Designator"] == "J6 J7" and not {"J6", "J7"} & set(board.footprints)
+    green = next(r for r in rows if r["Designator"] == "D255")
+    assert green["LCSC Part #"] == "C72043"
+    assert green["Manufacturer"] and "LCSC" not in green["Manufacturer Part"]
 
 
 def test_a_part_without_a_number_or_a_row_is_caught(boards):

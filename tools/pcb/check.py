@@ -130,6 +130,11 @@ def check_controller(board):
     for n in (3, 8, 13, 18, 23, 28, 33, 38):
         if net("U2", n) != "GND":
             out.append("Pico pin %d (GND) not on GND" % n)
+    for mod in (pico, pico_w):  # the strap that tells the firmware the power parts are here
+        if net("U2", PICO_PHYSICAL[mod.PCB_STRAP]) != "GND":
+            out.append("%s's PCB_STRAP (GP%d, pin %d) is not tied to GND"
+                       % (mod.__name__.split(".")[-1] + ".py", mod.PCB_STRAP,
+                          PICO_PHYSICAL[mod.PCB_STRAP]))
     if net("J1", 1) != "VIN" or net("J1", 2) != "GND":
         out.append("the power terminal is not VIN, GND")
     if net("C255", 1) != "+5V" or net("C255", 2) != "GND":
@@ -492,7 +497,8 @@ def check_current(info, L=None):
 
 def check_drc(info):
     """KiCad's DRC: no error, no unconnected item, and no warning (silkscreen over a pad or
-    off the board, a dangling via...): drc.rpt lists each."""
+    across the board's edge, a dangling via...): drc.rpt lists each. Silkscreen wholly off
+    the board or too near its edge KiCad 6 does not see: check_silk."""
     warned = info.get("drc_warnings")
     if info["drc_errors"] or info["unconnected"] or warned != 0:
         return ["DRC: %d errors, %d unconnected, %s warnings (drc.rpt)"
@@ -500,12 +506,34 @@ def check_drc(info):
     return []
 
 
+SILK_EDGE_MM = 0.3  # silkscreen kept this far inside the outline: a fab mills the edge to
+# +-0.2 mm (parts.py's MILL_TOL), and a line clipped by the router prints ragged
+
+
+def check_silk(board, info, margin=SILK_EDGE_MM):
+    """Every silkscreen item (the board's labels and lines, every footprint's marks and
+    outlines, texts at their printed size, arcs as whole circles) inside the board's outline
+    by margin. KiCad 6's DRC does not check silkscreen against the board's edge (its
+    silkscreen tests are over pads and over other silkscreen), so this does."""
+    left, top, right, bottom = info["outline_mm"]
+    out = []
+    for owner, kind, text, (x0, y0, x1, y1) in board.silk:
+        over = max(left + margin - x0, top + margin - y0, x1 - (right - margin),
+                   y1 - (bottom - margin))
+        if over > 0:
+            out.append("silkscreen %s %s%s is %.2f mm too near the board's edge or off it "
+                       "(box %.2f, %.2f to %.2f, %.2f mm; keep %.2f mm inside)"
+                       % (owner, kind, " %r" % text if text else "", over, x0 - left,
+                          bottom - y1, x1 - left, bottom - y0, margin))
+    return out
+
+
 def check_all(led, folder=None, L=None):
     board, info = load(led, folder)
     folder = folder or option_dir(led)
     out = check_drc(info) + check_leds(board, info, L) + check_controller(board)
     out += check_power(board) + check_protection(board) + check_bom(board, info)
-    out += check_zones(board) + check_marks(board, info)
+    out += check_zones(board) + check_marks(board, info) + check_silk(board, info)
     out += check_footprint(pcb_parts.PARTS[info["led"]])
     out += check_gerbers(board, info, os.path.join(folder, "cribbage-track-%s-gerbers.zip"
                                                    % info["led"]))
