@@ -581,3 +581,20 @@ def test_two_parts_with_one_reference_are_refused(tmp_path):
     bad.write_text(text.replace('(fp_text reference "C256"', '(fp_text reference "C5"'))
     with pytest.raises(ValueError, match="two footprints are C5"):
         Board(str(bad))
+
+
+def test_the_guide_states_what_a_rail_short_does_to_the_mosfets():
+    """docs/pcb.md's figures for a short on the LED rail (finding F) are the datasheet
+    figures' arithmetic (check.fet_fault_figures): each SOT-23 MOSFET carries less for good
+    than F1 needs to trip, so the guide asks for a supply limited to 3 A and says it is not
+    fixed."""
+    with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
+        guide = " ".join(f.read().split())
+    amps, rise, pulse = pcb_check.fet_fault_figures()
+    assert amps < pcb_check.PTC_TRIP_MA / 1000  # the hazard: the fuse need not trip in time
+    assert pcb_check.PTC_HOLD_MA / 1000 <= amps + 0.2  # and about where F1 holds
+    assert "**%.1f A for good** in a %d C room" % (amps, pcb_check.AMBIENT_C) in guide
+    assert "would rise **%d C** over the room" % round(rise) in guide
+    assert "each dissipates **%d W** for up to %d s" % (round(pulse), pcb_check.PTC_TRIP_S[1]) \
+        in guide
+    assert "only from a supply whose own current limit is at most 3 A" in guide

@@ -49,6 +49,30 @@ RISE_C = 10  # IPC-2221 temperature rise the copper is rated at
 PTC_HOLD_MA = 3000  # F1's hold current (hardware/pcb/parts.csv: SMD1812P300TF, 3 A hold)
 PTC_TRIP_MA = 5000  # and the current it trips at within its time
 FET_RDS_OHM = 0.060  # Q1, Q2 (AO3401A): RDS(on) at most 60 mohm at VGS = -4.5 V (AOS datasheet)
+# A short on the LED rail: its current goes through Q1, F1 and Q2 until F1 trips. The AO3401A
+# (AOS datasheet, Rev 3 2011): junction 150 C at most; junction to ambient 125 C/W at most in
+# steady state (90 C/W for t <= 10 s), on the datasheet's 1 in^2 of 2 oz copper; RDS(on) at
+# a 125 C junction 1.5 x its 25 C figure (75 vs 50 mohm max at VGS -10 V); pulsed drain current
+# 27 A. The PTC: 3 A hold, 5 A trip; a 3 A 1812 PTC's maximum time to trip is 5 s at 15 A
+# (e.g. SRF1812P300LR; RUILON's own table not found).
+FET_TJ_MAX_C = 150
+FET_RTH_JA = 125.0
+FET_RTH_JA_10S = 90.0
+FET_HOT_RDS = 1.5
+AMBIENT_C = 40  # a warm room, the board in a case
+PTC_TRIP_S = (15.0, 5.0)  # (amps, seconds): tripped within, at the most
+
+
+def fet_fault_figures(ambient=AMBIENT_C):
+    """(the current each of Q1, Q2 carries for good at ambient without passing 150 C, its
+    junction rise at the PTC's trip current, its dissipation in the PTC's time-to-trip test)
+    at the worst RDS(on) when hot: what a short on the LED rail does to the SOT-23s."""
+    hot = FET_RDS_OHM * FET_HOT_RDS
+    amps = ((FET_TJ_MAX_C - ambient) / (FET_RTH_JA * hot)) ** 0.5
+    trip = PTC_TRIP_MA / 1000
+    rise = trip * trip * hot * FET_RTH_JA
+    pulse = PTC_TRIP_S[0] ** 2 * hot
+    return amps, rise, pulse
 
 
 def fet_figures(ma=None):
