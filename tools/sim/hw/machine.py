@@ -12,7 +12,9 @@ The keypad is wired by pin number: wire(rows, cols, buttons, names) says which p
 (names: the matrix keys, row by row, then one per button), press(name)/release(name) move a
 key, and a column pin reads 0 while a pressed key joins it to a row driven low; a column or
 button pin whose irq(handler, IRQ_FALLING) is armed calls handler(pin) when a press() pulls
-it low (as the port's soft interrupt would, at once).
+it low (as the port's soft interrupt would, at once). A pin in `grounded` (the PCB's strap,
+boards/pico.py's PCB_STRAP) reads 0, as does an input with its pull-down; Pin.init changes a
+pin's mode and pull; `adc` holds what each ADC pin reads.
 """
 
 PLATFORM = "rp2"  # set by the simulator's driver: "rp2", "rp2w" (the Pico W) or "esp32"
