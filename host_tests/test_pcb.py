@@ -313,6 +313,21 @@ def test_silkscreen_stays_inside_the_board(boards, led):
     assert len(problems) == 1 and "'LIGHT'" in problems[0] and "1.80 mm" in problems[0]
 
 
+def test_silkscreen_stays_off_the_reverse_mount_cutouts(boards):
+    """The SK6812MINI-E board's 253 cutouts are holes in the board: silkscreen over one (or
+    within SILK_EDGE_MM of it) is off the board too. The pin 1 dot moved into D1's fails."""
+    board, info = boards["mini-e"]
+    assert len(board.cutouts) == 253 and not boards["2020"][0].cutouts
+    assert pcb_check.check_silk(board, info) == []
+    moved, _ = _fresh("mini-e")
+    i = next(i for i, it in enumerate(moved.silk) if it[0] == "D1" and it[1] == "circle")
+    (a0, b0, a1, b1) = dict(moved.cutouts)["D1"]
+    cx, cy = (a0 + a1) / 2, (b0 + b1) / 2
+    moved.silk[i] = ("D1", "circle", "", (cx - 0.3, cy - 0.3, cx + 0.3, cy + 0.3))
+    problems = pcb_check.check_silk(moved, info)
+    assert problems == ["silkscreen D1 circle reaches within 0.30 mm of D1's cutout"]
+
+
 def test_silkscreen_boxes_are_read_from_the_board_file(tmp_path):
     """The boxes come from the board file itself: a label and a footprint moved there (the
     text at its size and justification, a footprint's marks with its position) fail."""

@@ -537,18 +537,23 @@ SILK_EDGE_MM = 0.3  # silkscreen kept this far inside the outline: a fab mills t
 def check_silk(board, info, margin=SILK_EDGE_MM):
     """Every silkscreen item (the board's labels and lines, every footprint's marks and
     outlines, texts at their printed size, arcs as whole circles) inside the board's outline
-    by margin. KiCad 6's DRC does not check silkscreen against the board's edge (its
-    silkscreen tests are over pads and over other silkscreen), so this does."""
+    by margin, and as far from every cutout (the reverse-mount LEDs' holes). KiCad 6's DRC
+    does not check silkscreen against the board's edge (its silkscreen tests are over pads
+    and over other silkscreen, and across the edge), so this does."""
     left, top, right, bottom = info["outline_mm"]
     out = []
     for owner, kind, text, (x0, y0, x1, y1) in board.silk:
         over = max(left + margin - x0, top + margin - y0, x1 - (right - margin),
                    y1 - (bottom - margin))
+        what = "silkscreen %s %s%s" % (owner, kind, " %r" % text if text else "")
         if over > 0:
-            out.append("silkscreen %s %s%s is %.2f mm too near the board's edge or off it "
-                       "(box %.2f, %.2f to %.2f, %.2f mm; keep %.2f mm inside)"
-                       % (owner, kind, " %r" % text if text else "", over, x0 - left,
-                          bottom - y1, x1 - left, bottom - y0, margin))
+            out.append("%s is %.2f mm too near the board's edge or off it (box %.2f, %.2f to "
+                       "%.2f, %.2f mm; keep %.2f mm inside)" % (what, over, x0 - left,
+                                                               bottom - y1, x1 - left,
+                                                               bottom - y0, margin))
+        for cut, (a0, b0, a1, b1) in board.cutouts:  # (a hole in the board: off it too)
+            if x0 < a1 + margin and x1 > a0 - margin and y0 < b1 + margin and y1 > b0 - margin:
+                out.append("%s reaches within %.2f mm of %s's cutout" % (what, margin, cut))
     return out
 
 

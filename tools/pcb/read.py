@@ -138,14 +138,18 @@ class Board:
         self.footprints = {}
         self.edges = []
         self.silk = []  # (owner: a footprint's reference or "board", kind, text, box)
+        self.cutouts = []  # (owner, box) of the holes milled inside the outline
         for fp in _kids(tree, "footprint"):
             at = [float(v) for v in _kid(fp, "at")[1:]]
             x, y, rot = at[0], at[1], at[2] if len(at) > 2 else 0.0
+            cut = []
             for s in _kids(fp, "fp_line"):
                 if _kid(s, "layer")[1] == "Edge.Cuts":
-                    self.edges.append(tuple(_place(x, y, rot, *(float(v) for v in
-                                                                 _kid(s, key)[1:3]))
-                                            for key in ("start", "end")))
+                    cut.append(tuple(_place(x, y, rot, *(float(v) for v in _kid(s, key)[1:3]))
+                                     for key in ("start", "end")))
+            self.edges += cut
+            if cut:  # a footprint's cutout (the reverse-mount LED's): its box
+                self.cutouts.append((ref_of(fp), _box([p for s in cut for p in s])))
             ref = value = ""
             for t in _kids(fp, "fp_text"):
                 if t[1] == "reference":
