@@ -296,6 +296,68 @@ def test_drc_has_no_warning_either(boards, led):
 
 
 @pytest.mark.parametrize("led", OPTIONS)
+def test_silkscreen_stays_inside_the_board(boards, led):
+    """KiCad 6's DRC does not check silkscreen against the board's edge, so check_silk does:
+    every silkscreen item's box (texts at their printed size) inside the outline by
+    SILK_EDGE_MM. A label or a footprint moved over the edge fails."""
+    board, info = boards[led]
+    assert len(board.silk) > 300  # the LEDs' marks, the labels, the Pico's outline
+    assert {o for o, *_ in board.silk} >= {"board", "D1", "Q4"}
+    assert pcb_check.check_silk(board, info) == []
+    left, top, _right, bottom = info["outline_mm"]
+    moved, _ = _fresh(led)
+    i = next(i for i, it in enumerate(moved.silk) if it[2] == "LIGHT")
+    owner, kind, text, (x0, y0, x1, y1) = moved.silk[i]
+    moved.silk[i] = (owner, kind, text, (x0, top - 1.5, x1, top + 0.4))  # 1.5 mm over the top
+    problems = pcb_check.check_silk(moved, info)
+    assert len(problems) == 1 and "'LIGHT'" in problems[0] and "1.80 mm" in problems[0]
+
+
+def test_silkscreen_stays_off_the_reverse_mount_cutouts(boards):
+    """The SK6812MINI-E board's 253 cutouts are holes in the board: silkscreen over one (or
+    within SILK_EDGE_MM of it) is off the board too. The pin 1 dot moved into D1's fails."""
+    board, info = boards["mini-e"]
+    assert len(board.cutouts) == 253 and not boards["2020"][0].cutouts
+    assert pcb_check.check_silk(board, info) == []
+    moved, _ = _fresh("mini-e")
+    i = next(i for i, it in enumerate(moved.silk) if it[0] == "D1" and it[1] == "circle")
+    (a0, b0, a1, b1) = dict(moved.cutouts)["D1"]
+    cx, cy = (a0 + a1) / 2, (b0 + b1) / 2
+    moved.silk[i] = ("D1", "circle", "", (cx - 0.3, cy - 0.3, cx + 0.3, cy + 0.3))
+    problems = pcb_check.check_silk(moved, info)
+    assert problems == ["silkscreen D1 circle reaches within 0.30 mm of D1's cutout"]
+
+
+def test_silkscreen_boxes_are_read_from_the_board_file(tmp_path):
+    """The boxes come from the board file itself: a label and a footprint moved there (the
+    text at its size and justification, a footprint's marks with its position) fail."""
+    from pcb.read import Board
+
+    folder = pcb_check.option_dir("2020")
+    with open(os.path.join(folder, "cribbage-track-2020.kicad_pcb")) as f:
+        text = f.read()
+    board, info = pcb_check.load("2020")
+    left, top, right, bottom = info["outline_mm"]
+    light = next(b for o, k, t, b in board.silk if t == "LIGHT")
+    assert 4.2 < light[2] - light[0] < 6.5 and 1.8 < light[3] - light[1] < 2.0  # KiCad: 4.25 wide
+    at = '(gr_text "LIGHT" (at %g %g)' % ((light[0] + light[2]) / 2, (light[1] + light[3]) / 2)
+    assert at in text
+    bad = tmp_path / "moved.kicad_pcb"
+    bad.write_text(text.replace(at, '(gr_text "LIGHT" (at %g %g)' % (right - 2.0, 40.0)))
+    problems = pcb_check.check_silk(Board(str(bad)), info)
+    assert len(problems) == 1 and "'LIGHT'" in problems[0]
+    # the light sensor (Q4, its outline on the silkscreen) moved 2 mm over the top edge
+    q4 = board.footprints["Q4"]["at"]
+    at = "(at %g %g" % q4
+    start = text.index('(footprint "LED_THT:LED_D3.0mm"')
+    assert text.index(at, start) - start < 200
+    moved = text[:start] + text[start:].replace(at, "(at %g %g" % (q4[0], top - 1.0), 1)
+    bad.write_text(moved)
+    problems = pcb_check.check_silk(Board(str(bad)), info)
+    assert problems and all("Q4" in p for p in problems)
+
+
+@pytest.mark.parametrize("led", OPTIONS)
 def test_pours_join_pads_through_thermal_reliefs(boards, led):
     board, _info = boards[led]
     assert pcb_check.check_zones(board) == []
@@ -345,12 +407,42 @@ def test_bom_has_an_assemblers_part_number_for_every_assembled_part(boards, led)
         assert (mpn and mpn != "any") or how.startswith("hand"), value
         if how == "assembled (SMD)":
             assert lcsc.startswith("C") and lcsc[1:].isdigit(), value
-    # the Pico's sockets have their row, and the Pico its own
-    assert any(r[0] == "1x20 socket" and r[1] == "(2 x U2)" for r in bom)
+    # the Pico's sockets have their row (designators J6 J7, not "(2 x U2)"), the Pico its own
+    assert any(r[0] == "1x20 socket" and r[1] == "J6 J7" for r in bom)
     assert any(r[1] == "U2" for r in bom)
     # the LEDs: the 2020's from LCSC, the mini-E's from the maker's reel
     led_row = next(r for r in bom if r[0] == pcb_parts.PARTS[led].value)
     assert led_row[3] == ("C965555" if led == "2020" else "")
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_bom_files_designators_and_part_numbers(boards, led):
+    """The committed BOM file as an assembler reads it: every designator a reference (letters
+    and a number), each once in the file and none the board's for another part (the Pico's
+    sockets were "(2 x U2)"); the green rail LED with its maker's part beside its LCSC number
+    (it had only "green LED 0603 (LCSC C72043)")."""
+    import csv
+    import re
+
+    board, info = boards[led]
+    path = os.path.join(pcb_check.option_dir(led), "cribbage-track-%s-bom.csv" % info["led"])
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    seen = {}
+    for r in rows:
+        for ref in r["Designator"].split():
+            assert re.match(r"[A-Z]+\d+$", ref), (ref, r["Comment"])
+            assert ref not in seen, (ref, seen.get(ref), r["Comment"])
+            seen[ref] = r["Comment"]
+    assert set(board.footprints) - set(seen) == {ref for ref, fp in board.footprints.items()
+                                                 if fp["lib"].startswith(("TestPoint:",
+                                                                          "Fiducial"))
+                                                 or ref.startswith("H")}
+    sockets = next(r for r in rows if r["Comment"] == "1x20 socket")
+    assert sockets["Designator"] == "J6 J7" and not {"J6", "J7"} & set(board.footprints)
+    green = next(r for r in rows if r["Designator"] == "D255")
+    assert green["LCSC Part #"] == "C72043"
+    assert green["Manufacturer"] and "LCSC" not in green["Manufacturer Part"]
 
 
 def test_a_part_without_a_number_or_a_row_is_caught(boards):
@@ -371,6 +463,37 @@ def test_cpl_rotation_per_side():
     assert fab.cpl_rotation(0, True) == 180
     assert fab.cpl_rotation(90, True) == 90
     assert fab.cpl_rotation(270, True, 180) == 90
+
+
+# The KiCad-to-JLCPCB rotation table the common tools apply (matthewlai/JLCKicadTools,
+# jlc_kicad_tools/cpl_rotations_db.csv, which Bouni/kicad-jlcpcb-tools downloads as its
+# corrections): "^SOT-23",180 and "^SOIC-",270, added to KiCad's angle on the top
+# (jlc_lib/cpl_fix_rotations.py). Kept here apart from hardware/pcb/parts.csv, so that a wrong
+# correction there fails (the SOIC-14 had +90: U1 placed 180 degrees off).
+JLC_TABLE = ((r"^SOT-23", 180), (r"^SOIC-", 270))
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_cpl_rotations_follow_the_published_jlcpcb_table(boards, led):
+    import csv
+    import re
+
+    board, info = boards[led]
+    path = os.path.join(pcb_check.option_dir(led), "cribbage-track-%s-cpl.csv" % info["led"])
+    with open(path) as f:
+        rows = {r["Designator"]: r for r in csv.DictReader(f)}
+    assert rows["U1"]["Layer"] == "Top" and board.footprints["U1"]["rot"] % 360 == 0
+    assert rows["U1"]["Rotation"] == "270"  # SOIC-14 at KiCad's 0: the table's 270
+    checked = 0
+    for ref, r in rows.items():
+        fp = board.footprints[ref]
+        name = fp["lib"].split(":")[-1]
+        corr = next((c for pat, c in JLC_TABLE if re.match(pat, name)), None)
+        if corr is None or r["Layer"] != "Top":
+            continue
+        assert float(r["Rotation"]) == (fp["rot"] + corr) % 360, ref
+        checked += 1
+    assert checked >= 4  # U1 and the three SOT-23 MOSFETs
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -473,3 +596,20 @@ def test_two_parts_with_one_reference_are_refused(tmp_path):
     bad.write_text(text.replace('(fp_text reference "C256"', '(fp_text reference "C5"'))
     with pytest.raises(ValueError, match="two footprints are C5"):
         Board(str(bad))
+
+
+def test_the_guide_states_what_a_rail_short_does_to_the_mosfets():
+    """docs/pcb.md's figures for a short on the LED rail (finding F) are the datasheet
+    figures' arithmetic (check.fet_fault_figures): each SOT-23 MOSFET carries less for good
+    than F1 needs to trip, so the guide asks for a supply limited to 3 A and says it is not
+    fixed."""
+    with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
+        guide = " ".join(f.read().split())
+    amps, rise, pulse = pcb_check.fet_fault_figures()
+    assert amps < pcb_check.PTC_TRIP_MA / 1000  # the hazard: the fuse need not trip in time
+    assert amps + 0.2 >= pcb_check.PTC_HOLD_MA / 1000  # and about where F1 holds
+    assert "**%.1f A for good** in a %d C room" % (amps, pcb_check.AMBIENT_C) in guide
+    assert "would rise **%d C** over the room" % round(rise) in guide
+    assert "each dissipates **%d W** for up to %d s" % (round(pulse), pcb_check.PTC_TRIP_S[1]) \
+        in guide
+    assert "only from a supply whose own current limit is at most 3 A" in guide

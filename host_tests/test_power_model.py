@@ -165,3 +165,40 @@ def test_the_dimmed_game_is_the_same_game_at_the_menus_brightness():
         a, b = bytes.fromhex(a), bytes.fromhex(b)
         assert all(y <= x for x, y in zip(a, b))
     assert sum(pm.frame_ma(f) for _, f, _ in dim) < sum(pm.frame_ma(f) for _, f, _ in lit)
+
+
+def test_the_dark_current_is_said_to_be_unmeasured_with_the_figures_used():
+    """Nobody here has measured a board's dark LEDs: docs/power.md says so, with the figures
+    the model takes (its own) and how a maker measures one and puts it in."""
+    doc = " ".join(_read("docs/power.md").split())
+    assert "## The LEDs' dark current: not measured here" in _read("docs/power.md")
+    assert "WS2812B-2020: **%g mA** per LED" % pm.LEDS["ws2812b-2020"][1] in doc
+    assert "SK6812MINI-E: **%g mA** per LED" % pm.LEDS["sk6812mini-e"][1] in doc
+    assert "--led-dark-ma" in doc and "I_on" in doc and "I_off" in doc
+
+
+def test_a_measured_dark_current_replaces_the_assumption(monkeypatch):
+    """--led-dark-ma sets the LED's dark current the model costs every frame with."""
+    seen = {}
+
+    def report(*a, **k):
+        seen["dark"] = pm.LEDS["ws2812b-2020"][1]
+        raise SystemExit(0)
+
+    monkeypatch.setattr(pm, "report", report)
+    monkeypatch.setitem(pm.LEDS, "ws2812b-2020", pm.LEDS["ws2812b-2020"])
+    with pytest.raises(SystemExit):
+        pm.main(["--led-dark-ma", "0.45"])
+    assert seen["dark"] == 0.45
+    assert pm.frame_ma(bytes(3 * N)) == pytest.approx(N * 0.45)
+
+
+@pytest.mark.slow
+def test_the_docs_dark_current_figures_are_the_models(monkeypatch):
+    """docs/power.md's play hours at 0.3 and 1 mA dark are what the model gives then."""
+    doc = " ".join(_read("docs/power.md").split())
+    ch, _dark, src = pm.LEDS["ws2812b-2020"]
+    for dark, words in ((0.3, "at 0.3 mA the 2020 board's play would be about %.1f hours"),
+                        (1.0, "at 1 mA %.1f hours")):
+        monkeypatch.setitem(pm.LEDS, "ws2812b-2020", (ch, dark, src))
+        assert words % pm.report()["play"]["hours"] in doc

@@ -321,11 +321,17 @@ def main(argv=None):
     ap.add_argument("--rail-off-s", type=float, default=RAIL_OFF_S,
                     help="no key for this long turns the LED rail off and sleeps")
     ap.add_argument("--sources", action="store_true", help="print every figure's source")
+    ap.add_argument("--led-dark-ma", type=float, default=None,
+                    help="one LED's dark (quiescent) current as measured on a board "
+                    "(docs/power.md says how), instead of the model's assumption")
     for k, (v, _) in PARTS.items():
         ap.add_argument("--" + k.replace("_", "-") + ("-ma" if k.startswith("boost_no") else ""),
                         dest=k, type=float, default=None, help="default %g" % v)
     a = ap.parse_args(argv)
     over = {k: getattr(a, k) for k in PARTS if getattr(a, k) is not None}
+    if a.led_dark_ma is not None:
+        ch, _dark, src = LEDS[a.led]
+        LEDS[a.led] = (ch, a.led_dark_ma, "measured on a board (--led-dark-ma); model: " + src)
     if a.sources:
         for k, (v, src) in PARTS.items():
             print("%-14s %8g  %s" % (k, v, src))

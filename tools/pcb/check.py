@@ -49,6 +49,30 @@ RISE_C = 10  # IPC-2221 temperature rise the copper is rated at
 PTC_HOLD_MA = 3000  # F1's hold current (hardware/pcb/parts.csv: SMD1812P300TF, 3 A hold)
 PTC_TRIP_MA = 5000  # and the current it trips at within its time
 FET_RDS_OHM = 0.060  # Q1, Q2 (AO3401A): RDS(on) at most 60 mohm at VGS = -4.5 V (AOS datasheet)
+# A short on the LED rail: its current goes through Q1, F1 and Q2 until F1 trips. The AO3401A
+# (AOS datasheet, Rev 3 2011): junction 150 C at most; junction to ambient 125 C/W at most in
+# steady state (90 C/W for t <= 10 s), on the datasheet's 1 in^2 of 2 oz copper; RDS(on) at
+# a 125 C junction 1.5 x its 25 C figure (75 vs 50 mohm max at VGS -10 V); pulsed drain current
+# 27 A. The PTC: 3 A hold, 5 A trip; a 3 A 1812 PTC's maximum time to trip is 5 s at 15 A
+# (e.g. SRF1812P300LR; RUILON's own table not found).
+FET_TJ_MAX_C = 150
+FET_RTH_JA = 125.0
+FET_RTH_JA_10S = 90.0
+FET_HOT_RDS = 1.5
+AMBIENT_C = 40  # a warm room, the board in a case
+PTC_TRIP_S = (15.0, 5.0)  # (amps, seconds): tripped within, at the most
+
+
+def fet_fault_figures(ambient=AMBIENT_C):
+    """(the current each of Q1, Q2 carries for good at ambient without passing 150 C, its
+    junction rise at the PTC's trip current, its dissipation in the PTC's time-to-trip test)
+    at the worst RDS(on) when hot: what a short on the LED rail does to the SOT-23s."""
+    hot = FET_RDS_OHM * FET_HOT_RDS
+    amps = ((FET_TJ_MAX_C - ambient) / (FET_RTH_JA * hot)) ** 0.5
+    trip = PTC_TRIP_MA / 1000
+    rise = trip * trip * hot * FET_RTH_JA
+    pulse = PTC_TRIP_S[0] ** 2 * hot
+    return amps, rise, pulse
 
 
 def fet_figures(ma=None):
@@ -130,6 +154,11 @@ def check_controller(board):
     for n in (3, 8, 13, 18, 23, 28, 33, 38):
         if net("U2", n) != "GND":
             out.append("Pico pin %d (GND) not on GND" % n)
+    for mod in (pico, pico_w):  # the strap that tells the firmware the power parts are here
+        if net("U2", PICO_PHYSICAL[mod.PCB_STRAP]) != "GND":
+            out.append("%s's PCB_STRAP (GP%d, pin %d) is not tied to GND"
+                       % (mod.__name__.split(".")[-1] + ".py", mod.PCB_STRAP,
+                          PICO_PHYSICAL[mod.PCB_STRAP]))
     if net("J1", 1) != "VIN" or net("J1", 2) != "GND":
         out.append("the power terminal is not VIN, GND")
     if net("C255", 1) != "+5V" or net("C255", 2) != "GND":
@@ -492,7 +521,8 @@ def check_current(info, L=None):
 
 def check_drc(info):
     """KiCad's DRC: no error, no unconnected item, and no warning (silkscreen over a pad or
-    off the board, a dangling via...): drc.rpt lists each."""
+    across the board's edge, a dangling via...): drc.rpt lists each. Silkscreen wholly off
+    the board or too near its edge KiCad 6 does not see: check_silk."""
     warned = info.get("drc_warnings")
     if info["drc_errors"] or info["unconnected"] or warned != 0:
         return ["DRC: %d errors, %d unconnected, %s warnings (drc.rpt)"
@@ -500,12 +530,39 @@ def check_drc(info):
     return []
 
 
+SILK_EDGE_MM = 0.3  # silkscreen kept this far inside the outline: a fab mills the edge to
+# +-0.2 mm (parts.py's MILL_TOL), and a line clipped by the router prints ragged
+
+
+def check_silk(board, info, margin=SILK_EDGE_MM):
+    """Every silkscreen item (the board's labels and lines, every footprint's marks and
+    outlines, texts at their printed size, arcs as whole circles) inside the board's outline
+    by margin, and as far from every cutout (the reverse-mount LEDs' holes). KiCad 6's DRC
+    does not check silkscreen against the board's edge (its silkscreen tests are over pads
+    and over other silkscreen, and across the edge), so this does."""
+    left, top, right, bottom = info["outline_mm"]
+    out = []
+    for owner, kind, text, (x0, y0, x1, y1) in board.silk:
+        over = max(left + margin - x0, top + margin - y0, x1 - (right - margin),
+                   y1 - (bottom - margin))
+        what = "silkscreen %s %s%s" % (owner, kind, " %r" % text if text else "")
+        if over > 0:
+            out.append("%s is %.2f mm too near the board's edge or off it (box %.2f, %.2f to "
+                       "%.2f, %.2f mm; keep %.2f mm inside)" % (what, over, x0 - left,
+                                                               bottom - y1, x1 - left,
+                                                               bottom - y0, margin))
+        for cut, (a0, b0, a1, b1) in board.cutouts:  # (a hole in the board: off it too)
+            if x0 < a1 + margin and x1 > a0 - margin and y0 < b1 + margin and y1 > b0 - margin:
+                out.append("%s reaches within %.2f mm of %s's cutout" % (what, margin, cut))
+    return out
+
+
 def check_all(led, folder=None, L=None):
     board, info = load(led, folder)
     folder = folder or option_dir(led)
     out = check_drc(info) + check_leds(board, info, L) + check_controller(board)
     out += check_power(board) + check_protection(board) + check_bom(board, info)
-    out += check_zones(board) + check_marks(board, info)
+    out += check_zones(board) + check_marks(board, info) + check_silk(board, info)
     out += check_footprint(pcb_parts.PARTS[info["led"]])
     out += check_gerbers(board, info, os.path.join(folder, "cribbage-track-%s-gerbers.zip"
                                                    % info["led"]))

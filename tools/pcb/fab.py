@@ -6,7 +6,8 @@ The parts are data: hardware/pcb/parts.csv, one row per (value, footprint) with 
 manufacturer's part, the LCSC number (the part number JLCPCB's assembly takes), the rotation
 the assembler's reel needs on top of KiCad's, and how it is fitted (smd: assembled; consigned:
 assembled from reels the maker supplies; tht: hand-soldered; module; none: no part), plus rows
-that come with a part (`for`: the Pico's two sockets)."""
+that come with a part (`for`: the Pico's two sockets, with designators of their own in
+`refs`, J6 and J7: an assembler's BOM takes designators, not a count)."""
 
 import csv
 import io
@@ -69,7 +70,7 @@ def fab_rows(board, info, parts=None):
                     row["description"], HOW.get(row["assembly"], row["assembly"])))
         for x in extra:
             if x["for"] in refs:
-                bom.append((x["value"], "(%s x %s)" % (x["qty"], x["for"]), x["footprint"],
+                bom.append((x["value"], x["refs"], x["footprint"],
                             x["lcsc"], x["manufacturer"], x["mpn"], x["description"],
                             HOW[x["assembly"]]))
     return bom, cpl

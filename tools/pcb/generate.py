@@ -215,6 +215,13 @@ def controller(m):
     gp[pico.SUPPLY_ADC] = "SUPPLY"
     pins = {str(PICO_PHYSICAL[g]): n for g, n in gp.items()}
     pins.update({str(n): "GND" for n in (3, 8, 13, 18, 23, 28, 33, 38)})
+    # the strap: the board file's PCB_STRAP on GND says to the firmware that the power parts
+    # are fitted (a strip or through-hole build leaves that pin open): boards/pico.py
+    strap = PICO_PHYSICAL[pico.PCB_STRAP]
+    if str(strap) in pins or "GND" not in (pins.get(str(strap + 1)), pins.get(str(strap - 1))):
+        raise SystemExit("PCB_STRAP (GP%d, pin %d) must be a free pin beside a GND pin"
+                         % (pico.PCB_STRAP, strap))
+    pins[str(strap)] = "GND"
     pins.update({"39": "VSYS", "36": "+3V3"})
     u = m.place(pico_footprint(m), "U2", "Raspberry Pi Pico or Pico W (on 1x20 sockets)",
                 PICO_CENTRE)
@@ -230,6 +237,9 @@ def controller(m):
 
     def pin(n):
         return pico_pin_at(n)
+
+    beside = strap + 1 if pins.get(str(strap + 1)) == "GND" else strap - 1
+    m.track([pin(strap), pin(beside)], "GND", pcbnew.F_Cu)
 
     # keypad: rows then columns on a 1x8 header right below the Pico's pins
     kp = m.footprint("Connector_PinHeader_2.54mm", "PinHeader_1x08_P2.54mm_Vertical", "J2",
@@ -585,8 +595,9 @@ def _stable(data):
 
 def drc(board, out):
     """KiCad's DRC on the filled board: (errors, unconnected items, warnings, the report).
-    The report keeps every warning; pcb/check.py fails on any (silkscreen over a pad or off
-    the board among them)."""
+    The report keeps every warning; pcb/check.py fails on any (silkscreen over a pad or across
+    the board's edge among them: KiCad 6 does not flag silkscreen wholly off the board, which
+    pcb/check.py's check_silk does)."""
     path = os.path.join(out, "drc.rpt")
     pcbnew.WriteDRCReport(board, path, pcbnew.EDA_UNITS_MILLIMETRES, True)
     with open(path) as f:

@@ -244,7 +244,8 @@ def reverse_mount(m, part):
 
 def fab_text(fp):
     """A footprint's reference and value on the fabrication layer only: the silkscreen keeps
-    nothing over pads or off the board (the checks fail on any silkscreen DRC warning)."""
+    nothing over pads or off the board (the checks fail on any silkscreen DRC warning, and
+    check.py's check_silk on anything outside the outline)."""
     layer = pcbnew.B_Fab if fp.IsFlipped() else pcbnew.F_Fab
     for t in (fp.Reference(), fp.Value()):
         t.SetLayer(layer)

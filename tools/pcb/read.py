@@ -45,6 +45,88 @@ def _place(x, y, rot, px, py):
     return (x + px * math.cos(a) + py * math.sin(a), y - px * math.sin(a) + py * math.cos(a))
 
 
+SILK = ("F.SilkS", "B.SilkS")
+TEXT_W = 1.1  # a text's width per character per mm of its size, at most: KiCad 6's stroke
+# font measured with pcbnew (EDA_TEXT.GetTextBox) on the boards' labels, 0.83-1.07
+TEXT_H = 1.9  # and its height per mm of size (1.83-1.84 measured)
+
+
+def _circle(a, b, c):
+    """The centre and radius of the circle through three points (an arc's start, mid, end)."""
+    (ax, ay), (bx, by), (cx, cy) = a, b, c
+    d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
+    if abs(d) < 1e-12:
+        return ((ax + cx) / 2, (ay + cy) / 2), math.dist(a, c) / 2
+    ux = ((ax * ax + ay * ay) * (by - cy) + (bx * bx + by * by) * (cy - ay)
+          + (cx * cx + cy * cy) * (ay - by)) / d
+    uy = ((ax * ax + ay * ay) * (cx - bx) + (bx * bx + by * by) * (ax - cx)
+          + (cx * cx + cy * cy) * (bx - ax)) / d
+    return (ux, uy), math.dist((ux, uy), a)
+
+
+def _box(points, grow=0.0):
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
+
+
+def silk_item(node, place=None):
+    """(kind, text or "", bounding box (x0, y0, x1, y1) on the board) of one silkscreen
+    drawing or text (gr_* at the board's level, fp_* in a footprint: place(x, y) puts its
+    local points on the board), or None when it is not on a silkscreen or not printed (a
+    hidden text). Arcs count as their whole circle and texts at TEXT_W, TEXT_H: the box is
+    never smaller than what prints."""
+    layer = _kid(node, "layer")
+    if not layer or layer[1] not in SILK or "hide" in node[1:]:
+        return None
+    place = place or (lambda x, y: (x, y))
+    kind = node[0].split("_", 1)[1]
+
+    def pt(key):
+        k = _kid(node, key)
+        return place(float(k[1]), float(k[2]))
+    width = _kid(node, "width")
+    half = float(width[1]) / 2 if width else 0.0
+    if kind in ("line", "rect"):
+        return kind, "", _box([pt("start"), pt("end")], half)
+    if kind == "circle":
+        c = pt("center")
+        r = math.dist(c, pt("end")) + half
+        return kind, "", (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
+    if kind == "arc":
+        c, r = _circle(pt("start"), pt("mid"), pt("end"))
+        r += half
+        return kind, "", (c[0] - r, c[1] - r, c[0] + r, c[1] + r)
+    if kind == "poly":
+        pts = _kid(node, "pts")
+        return kind, "", _box([place(float(x[1]), float(x[2])) for x in _kids(pts, "xy")], half)
+    if kind == "text":
+        text = node[2] if node[0] == "fp_text" else node[1]
+        at = _kid(node, "at")
+        x, y = place(float(at[1]), float(at[2]))
+        angle = float(at[3]) if len(at) > 3 else 0.0
+        effects = _kid(node, "effects")
+        font = _kid(effects, "font")
+        size = _kid(font, "size")
+        thick = _kid(font, "thickness")
+        w = len(text) * float(size[2]) * TEXT_W + (float(thick[1]) if thick else 0.0)
+        h = float(size[1]) * TEXT_H
+        justify = _kid(effects, "justify") or []
+        lo, hi = -w / 2, w / 2  # along the text, from its anchor
+        if "left" in justify or "right" in justify:  # (mirrored on the back: the other way)
+            left = ("left" in justify) != ("mirror" in justify)
+            lo, hi = (0.0, w) if left else (-w, 0.0)
+        if abs(angle % 180 - 90) < 1:  # vertical: along y (either way: both sides taken)
+            reach = max(-lo, hi)
+            return kind, text, (x - h / 2, y - reach, x + h / 2, y + reach)
+        if abs(angle % 180) > 1:  # any other angle: the circle round it
+            reach = math.hypot(max(-lo, hi), h / 2)
+            return kind, text, (x - reach, y - reach, x + reach, y + reach)
+        if abs(angle % 360 - 180) < 1:
+            lo, hi = -hi, -lo
+        return kind, text, (x + lo, y - h / 2, x + hi, y + h / 2)
+    return kind, "", _box([pt("start"), pt("end")], half) if _kid(node, "start") else None
+
+
 class Board:
     """What a .kicad_pcb file holds that the checks need: footprints with their pads (absolute
     positions, nets), vias, tracks."""
@@ -55,14 +137,19 @@ class Board:
         self.path = path
         self.footprints = {}
         self.edges = []
+        self.silk = []  # (owner: a footprint's reference or "board", kind, text, box)
+        self.cutouts = []  # (owner, box) of the holes milled inside the outline
         for fp in _kids(tree, "footprint"):
             at = [float(v) for v in _kid(fp, "at")[1:]]
             x, y, rot = at[0], at[1], at[2] if len(at) > 2 else 0.0
+            cut = []
             for s in _kids(fp, "fp_line"):
                 if _kid(s, "layer")[1] == "Edge.Cuts":
-                    self.edges.append(tuple(_place(x, y, rot, *(float(v) for v in
-                                                                 _kid(s, key)[1:3]))
-                                            for key in ("start", "end")))
+                    cut.append(tuple(_place(x, y, rot, *(float(v) for v in _kid(s, key)[1:3]))
+                                     for key in ("start", "end")))
+            self.edges += cut
+            if cut:  # a footprint's cutout (the reverse-mount LED's): its box
+                self.cutouts.append((ref_of(fp), _box([p for s in cut for p in s])))
             ref = value = ""
             for t in _kids(fp, "fp_text"):
                 if t[1] == "reference":
@@ -79,6 +166,12 @@ class Board:
                              "net": net[2] if net else "",
                              "drill": float(drill[1]) if drill else 0.0,
                              "size": tuple(float(v) for v in _kid(pad, "size")[1:3])})
+            for item in fp[1:]:
+                if isinstance(item, list) and item and item[0].startswith("fp_"):
+                    got = silk_item(item, lambda px, py, x=x, y=y, rot=rot:
+                                    _place(x, y, rot, px, py))
+                    if got:
+                        self.silk.append((ref_of(fp),) + got)
             drawn = {}  # layer -> how many lines, circles, arcs (silkscreen, courtyard, ...)
             for kind in ("fp_line", "fp_circle", "fp_arc", "fp_poly", "fp_rect"):
                 for s in _kids(fp, kind):
@@ -105,6 +198,11 @@ class Board:
                           tuple(float(v) for v in _kid(s, "end")[1:3]),
                           float(_kid(s, "width")[1]), _kid(s, "layer")[1])
                          for s in _kids(tree, "segment")]
+        for item in tree[1:]:
+            if isinstance(item, list) and item and item[0].startswith("gr_"):
+                got = silk_item(item)
+                if got:
+                    self.silk.append(("board",) + got)
         for s in _kids(tree, "gr_line"):
             if _kid(s, "layer")[1] == "Edge.Cuts":
                 self.edges.append((tuple(float(v) for v in _kid(s, "start")[1:3]),
@@ -123,6 +221,14 @@ class Board:
     def npth(self):
         return sum(1 for fp in self.footprints.values() for p in fp["pads"]
                    if p["type"] == "np_thru_hole")
+
+
+def ref_of(fp):
+    """A footprint node's reference."""
+    for t in _kids(fp, "fp_text"):
+        if t[1] == "reference":
+            return t[2]
+    return ""
 
 
 def option_dir(led):

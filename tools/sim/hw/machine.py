@@ -12,7 +12,9 @@ The keypad is wired by pin number: wire(rows, cols, buttons, names) says which p
 (names: the matrix keys, row by row, then one per button), press(name)/release(name) move a
 key, and a column pin reads 0 while a pressed key joins it to a row driven low; a column or
 button pin whose irq(handler, IRQ_FALLING) is armed calls handler(pin) when a press() pulls
-it low (as the port's soft interrupt would, at once).
+it low (as the port's soft interrupt would, at once). A pin in `grounded` (the PCB's strap,
+boards/pico.py's PCB_STRAP) reads 0, as does an input with its pull-down; Pin.init changes a
+pin's mode and pull; `adc` holds what each ADC pin reads.
 """
 
 PLATFORM = "rp2"  # set by the simulator's driver: "rp2", "rp2w" (the Pico W) or "esp32"
@@ -90,7 +92,18 @@ class Pin:
         if self.id in w["buttons"]:
             k = len(w["rows"]) * len(w["cols"]) + w["buttons"].index(self.id)
             return 0 if w["names"][k] in w["down"] else 1
+        if self.id in grounded or (self.mode == Pin.IN and self.pull == Pin.PULL_DOWN):
+            return 0
         return self.level
+
+    def init(self, mode=-1, pull=-1, value=None):
+        if mode not in (-1, Pin.IN, Pin.OUT, Pin.OPEN_DRAIN) or pull not in (-1, Pin.PULL_UP,
+                                                                             Pin.PULL_DOWN):
+            raise WiringError("pin %r: no mode %r or pull %r on Pin" % (self.id, mode, pull))
+        self.mode = self.mode if mode == -1 else mode
+        self.pull = pull
+        if value is not None:
+            self.level = 1 if value else 0
 
     def __call__(self, v=None):
         return self.value(v)
@@ -102,6 +115,7 @@ class Pin:
         self.level = 0
 
 
+grounded = set()  # pin ids tied to ground on the board (the PCB's strap): they read 0
 adc = {}  # pin id -> what its ADC reads (0..65535): the light and the supply (board/power.py)
 
 
