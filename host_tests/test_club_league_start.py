@@ -8,7 +8,13 @@ its calendar (a season across the year's end) on its page, its data and its CSV.
 import json
 import os
 import random
+import subprocess
+import sys
 
+import pytest
+
+from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED
+from hostenv import ROOT
 from club import league, ratings, season
 from club.simboard import payload
 from test_club_league_season import TOPIC, make, on
@@ -156,3 +162,29 @@ def test_the_leagues_calendar_seasons_on_its_page_data_and_csv(tmp_path, capsys)
     assert "2026-27" in page and "2025-26" in page
     assert cli.main(["league", "--folder", lg.folder, "checkpoint"]) == 0
     assert "saved the tally of 12 games" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not HAVE_MOSQUITTO, reason=WHY_SKIPPED)
+def test_a_season_at_scale_runs_small(tmp_path):
+    """tools/league_season.py (docs/club.md's season at scale) run small: 2 clubs, 4 boards,
+    3 weekly nights of 2 games, the last through bridged brokers: every game counted, the
+    start from its checkpoint and the full count both equal to the running tally (it
+    asserts so), and the figures the docs quote all there."""
+    out = tmp_path / "season.json"
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "league_season.py"),
+                        "--clubs", "2", "--boards", "4", "--weeks", "3", "--games", "2",
+                        "--pool", "10", "--bridged", "1", "--rate", "200", "--tmp",
+                        str(tmp_path), "--json", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    got = json.loads(out.read_text())["summary"]
+    assert got["games"] == 2 * 2 * 4  # 2 nights in the process, 2 games, 4 boards a night
+    assert got["bridged"]["games"] == got["bridged"]["arrived"] == 2 * 4
+    # saved before the last night in the process (the late club's first night not in yet)
+    assert got["checkpoint"]["games"] == 4
+    assert got["start_checkpoint_games"] == 4 and got["start_read_games"] == 16 + 8 - 4
+    for k in ("counted_median_ms", "counted_worst_ms", "rss_kb", "db_bytes",
+              "start_checkpoint_s", "start_full_s"):
+        assert got[k] is not None and got[k] >= 0
+    for k in ("median_ms", "worst_ms", "rss_kb", "db_bytes"):
+        assert got["bridged"][k] > 0
