@@ -9,9 +9,17 @@ signed game messages to the league's Mosquitto, and the league service is the cl
     python -m club league files [--folder league]     (the league broker's password file, ACL)
     python -m club league serve --broker HOST:PORT [--http 8125] [--folder league]
     python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player at two clubs)
+    python -m club league calendar YYYY-MM-DD --weeks 36 | --off    (the league's seasons)
+    python -m club league checkpoint                  (the tally saved now: serve saves it)
 
 The standings and ratings are kept as each game is counted (tally.py), never recomputed at a
-request; a player is NAME@CLUB unless the league's director has named them (players.json).
+request; a player is NAME@CLUB unless the league's director has named them (players.json);
+the seasons are calendar years unless the league has a calendar (calendar.json: season.py's,
+as a club's). The tally is saved (tally.json: every counted game's record with its board's
+counter) at the service's end and every CHECKPOINT_EVERY changes; a start reads it and only
+the games new, revised or withdrawn since (their counter differs in the club's store), equal
+to counting every stored game again (rebuild(), which a changed players' table or calendar,
+or no usable checkpoint, needs).
 
 Topics: a club's <prefix>/<board>/game is bridged out (QoS 1) as league/<club>/<board>/game.
 The bridge's session is kept (cleansession false) and the club's broker queues what the link
