@@ -85,6 +85,24 @@ class Tally:
         """A counted game (new, or a revision of one counted: it replaces it)."""
         self.put_record(gid, record(pos, night_name, msg))
 
+    def load(self, recs):
+        """An empty tally given every game's (gid, record()) in the rating order (pos
+        ascending: a checkpoint's, League.load): each rated after the last, as put() does
+        for a game counted at the end, without looking for its place."""
+        with self.lock:
+            assert not self.games, "a tally loads into an empty one"
+            last = None
+            for gid, rec in recs:
+                if gid in self.games or (last is not None and not last < rec[0]):
+                    raise ValueError("a tally loads each game once, in its order: %s" % gid)
+                last = rec[0]
+                self.games[gid] = rec
+                self._standing(rec, +1)
+                self.order.append(rec[0])
+                self.ids.append(gid)
+                self._rate(gid, rec)
+            self.version += 1
+
     def put_record(self, gid, rec):
         """put() of a game's record() (a checkpoint's: the message is not read again)."""
         with self.lock:
