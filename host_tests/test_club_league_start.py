@@ -118,6 +118,22 @@ def test_a_start_from_the_checkpoint_equals_a_full_recompute(tmp_path, caplog):
     assert fourth.started["checkpoint"] == 0 and fourth.started["read"] == len(games)
     equal_to_a_recompute(fourth)
     fourth.checkpoint()
+    path = os.path.join(lg.folder, league.CHECKPOINT)
+    with open(path) as f:
+        good = json.load(f)
+    for bad in ([1, 2], [[0, "north", "x"], "2026-01-05", [["Ann", "won", 2, 0]], [], 2, 0,
+                         [["Ann", 0]]]):  # a record of another shape: not used, no crash
+        broken = dict(good, games=[[good["games"][0][0], bad, good["games"][0][2]]]
+                      + good["games"][1:])
+        with open(path, "w") as f:
+            json.dump(broken, f)
+        caplog.clear()
+        again = league.League(lg.folder)
+        assert again.started["checkpoint"] == 0 and "checkpoint is not used" in caplog.text
+        assert state(again) == state(fourth)
+    with open(path, "w") as f:
+        json.dump(good, f)
+    assert league.League(lg.folder).started["checkpoint"] == len(games)
     fourth.set_calendar(None)
     assert league.League(lg.folder).started["checkpoint"] == 0
     with open(os.path.join(lg.folder, league.CHECKPOINT), "w") as f:

@@ -380,16 +380,28 @@ class League:
             if {k: saved.get(k) for k in ("format", "players", "calendar")} \
                     != self._fingerprint():
                 raise ValueError("the players or the calendar changed since")
+            got = self._from(saved)
         except FileNotFoundError:
-            saved = None
-        except (ValueError, TypeError, KeyError, AttributeError) as e:
-            log.warning("the tally's checkpoint is not used (%s): counting every game", e)
-            saved = None
-        if saved is None:
+            got = None
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+            log.warning("the tally's checkpoint is not used (%s: %s): counting every game",
+                        type(e).__name__, str(e)[:200])
+            got = None
+        if got is None:
             self.rebuild()
             self.started = {"checkpoint": 0, "read": len(self.versions),
                             "s": time.perf_counter() - t0}
             return
+        t, versions, kept = got
+        with self.lock:
+            self.tally, self.versions = t, versions
+            self.changed = len(versions) - kept
+        self.started = {"checkpoint": kept, "read": len(versions) - kept,
+                        "s": time.perf_counter() - t0}
+
+    def _from(self, saved):
+        """(tally, versions, games kept) from a checkpoint's JSON and the stores: any fault
+        in it (a file written by hand, cut short, of another shape) raises."""
         now = {}  # "club/id" -> counter, every counted game in the stores
         for name, c in self.clubs.items():
             for gid, counter in c.store.versions().items():
@@ -410,11 +422,7 @@ class League:
         recs.sort(key=lambda kr: kr[1][0])
         t = Tally(season.season_of(self.calendar))
         t.load(recs)
-        with self.lock:
-            self.tally, self.versions = t, versions
-            self.changed = len(versions) - kept
-        self.started = {"checkpoint": kept, "read": len(versions) - kept,
-                        "s": time.perf_counter() - t0}
+        return t, versions, kept
 
     def ratings(self):
         """(ratings, history) of every counted game: the tally's (ratings.rate())."""
