@@ -352,11 +352,12 @@ class League:
         text = json.dumps(head, separators=(",", ":"))  # (dumps: C's encoder; dump: Python's)
         del head
         path = os.path.join(self.folder, CHECKPOINT)
-        with open(path + ".tmp", "w") as f:
+        tmp = "%s.%d-%d.tmp" % (path, os.getpid(), threading.get_ident())  # (two writers)
+        with open(tmp, "w") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(path + ".tmp", path)
+        os.replace(tmp, path)
         return len(recs)
 
     def load(self):
