@@ -177,3 +177,23 @@ def test_make_league_demo_runs_a_league_and_shows_standings_after_every_game(tmp
     assert lg.tally.count() == 6 and lg.players == {"Ann@north": "Ann Lee",
                                                     "Ann@south": "Ann Lee"}
     assert lg.standings(lg.tally.seasons()[0]) == season.standings(lg.counted())
+    # the same folder again (the README's --folder): its boards go on with their keys and
+    # counters, so their new games count (they were refused as replays, and the demo said
+    # "in the league's standings" of the first run's count)
+    for c in lg.clubs.values():
+        c.store.close()
+        c.registry.close()
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "league_demo.py"),
+                        "--games", "3", "--pace", "0", "--clubs", "2", "--boards", "1",
+                        "--http", "0", "--exit", "--folder", str(tmp_path / "demo")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr + p.stdout
+    assert p.stdout.count("in the league's standings after") == 3
+    assert "not counted yet" not in p.stdout
+    lg = league.League(str(tmp_path / "demo" / "league"))
+    assert lg.tally.count() == 9 and sum(c.store.count() for c in lg.clubs.values()) == 9
+    with open(tmp_path / "demo" / "league.log") as f:
+        log = f.read()
+    assert "dropped" not in log
+    # the first run's service saved its tally when it stopped; the second started from it
+    assert "the tally: 6 games from the checkpoint, 0 read from the stores" in log

@@ -161,3 +161,97 @@ def test_python_m_club_runs_the_season_and_league_commands(tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert "2026-01-01..2026-02-01" in p.stdout
     assert os.path.exists(tmp_path / "lg" / "league.acl")
+
+
+# A club's calendar: 36-week seasons from Monday 2026-09-07 (its 36th night 2027-05-10, its
+# last day Sunday 2027-05-16), the next from the Monday on or after 2027-09-07: 2027-09-13.
+CAL_NIGHTS = ["2026-09-06",   # the Sunday before: last season's summer, in no season
+              "2026-09-07",   # the first night of 2026-27 (its boundary)
+              "2026-12-28",   # the year's end crossed: 2026-27 still
+              "2027-01-04",
+              "2027-05-16",   # the last day of 2026-27 (its boundary)
+              "2027-05-17",   # the day after: the summer, in no season
+              "2027-09-13"]   # the first night of 2027-28
+
+
+def test_a_calendar_season_crosses_the_years_end_and_keeps_its_boundaries():
+    cal = {"first": "2026-09-07", "weeks": 36}
+    assert season.last_of("2026-09-07", 36) == "2027-05-16"
+    of = season.season_of(cal)
+    assert [of(n) for n in CAL_NIGHTS] == [None, "2026-27", "2026-27", "2026-27", "2026-27",
+                                           None, "2027-28"]
+    s = season.calendar_season(cal, "2027-01-04")
+    assert (s["first"], s["last"]) == ("2026-09-07", "2027-05-16")
+    assert season.calendar_season(cal, "2027-09-12") is None  # the Sunday before 2027-28
+    assert season.calendar_season(cal, "2028-05-21")["name"] == "2027-28"  # its last day
+    assert season.calendar_season(cal, "2028-05-22") is None
+    # a season within one year is named by it; 29 February's anniversary is the 28th (a
+    # Wednesday in 2029: the Tuesday after)
+    assert season.calendar_season({"first": "2026-01-05", "weeks": 10},
+                                  "2026-03-15")["name"] == "2026"
+    leap = {"first": "2028-02-29", "weeks": 4}  # a Tuesday
+    assert season.calendar_season(leap, "2029-03-06")["first"] == "2029-03-06"
+    assert season.calendar_season(leap, "2029-02-27") is None
+    assert season.season_of(None)("2026-09-07") == "2026"  # no calendar: years
+    for bad in (0, 53, "36"):
+        try:
+            season.last_of("2026-09-07", bad)
+        except ValueError:
+            continue
+        raise AssertionError("a season of %r weeks taken" % (bad,))
+
+
+def test_the_clubs_calendar_gives_its_standings_player_pages_and_csv_per_season(tmp_path):
+    club, played = play_season(tmp_path, CAL_NIGHTS)
+    club.store.set_calendar("2026-09-07", 36)
+    assert [s["name"] for s in season.seasons(club.store)] == ["2027-28", "2026-27"]
+    inside = CAL_NIGHTS[1:5]
+    s = season.find(club.store, "2026-27")
+    assert (s["first"], s["last"]) == ("2026-09-07", "2027-05-16")
+    games = season.of_season(s, club.games("all"))
+    assert sorted({g["night"] for g in games}) == inside
+    assert {r["name"]: [r["grp"], r["qualified"], r["points"]]
+            for r in season.standings(games)} == expected(played, inside)
+    c = web.make_app(club).test_client()
+    js = c.get("/season.json?name=2026-27").get_json()
+    assert js["nights"] == inside and js["games"] == 4 * 18
+    got = list(csv.reader(io.StringIO(c.get("/season.csv?name=2026-27")
+                                      .get_data(as_text=True))))
+    want = expected(played, inside)
+    assert {row[1].lstrip("'"): int(row[2]) for row in got[1:]} == \
+        {n: v[0] for n, v in want.items()}
+    page = c.get("/player?name=Ann&season=2026-27").get_data(as_text=True)
+    body = page.split("<h2>", 1)[1]
+    for n in inside:
+        assert n in body
+    for n in ("2026-09-06", "2027-05-17", "2027-09-13"):
+        assert n not in body
+    js = c.get("/season.json?name=2027-28").get_json()
+    assert js["nights"] == ["2027-09-13"]
+    # the director's own season beside the calendar's; the calendar off: years again
+    club.store.set_season("playoffs", nights=["2027-05-17"])
+    assert [s["name"] for s in season.seasons(club.store)] == ["2027-28", "playoffs",
+                                                               "2026-27"]
+    club.store.set_calendar(None)
+    assert [s["name"] for s in season.seasons(club.store)] == ["playoffs"]
+    club.store.remove_season("playoffs")
+    assert [s["name"] for s in season.seasons(club.store)] == ["2027", "2026"]
+
+
+def test_the_calendar_command(tmp_path, capsys):
+    db = str(tmp_path / "club.sqlite")
+    assert cli.main(["--db", db, "season", "calendar", "2026-09-07", "--weeks", "36"]) == 0
+    assert cli.main(["--db", db, "season", "calendar", "2026-09-31"]) == 1
+    assert cli.main(["--db", db, "season", "calendar", "2026-09-07", "--weeks", "60"]) == 1
+    assert cli.main(["--db", db, "season", "calendar"]) == 1
+    assert cli.main(["--db", db, "season", "add", "short", "--first", "2026-09-07",
+                     "--weeks", "2"]) == 0
+    capsys.readouterr()
+    assert cli.main(["--db", db, "season", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "calendar: 36 weeks from 2026-09-07" in out
+    assert "short" in out and "2026-09-07..2026-09-20" in out
+    assert cli.main(["--db", db, "season", "calendar", "--off"]) == 0
+    capsys.readouterr()
+    cli.main(["--db", db, "season", "list"])
+    assert "calendar" not in capsys.readouterr().out

@@ -116,3 +116,34 @@ def test_a_late_game_reorders_the_ratings_and_a_night_moves_its_points(pool):
     t.put("x-1", 1.0, NIGHTS[0], a)  # its night mended: last year's season
     assert t.seasons() == ["2026", "2025"]
     check(t, {"x-1": (1.0, NIGHTS[0], a), "x-2": (2.0, NIGHTS[1], b)})
+
+
+def test_a_tally_loaded_from_its_records_is_the_same_tally(pool):
+    """Tally.load (a start from a checkpoint: League.load) of records() through JSON, in
+    their order, equals the tally that counted them one by one; out of order or twice:
+    refused, saying which."""
+    import json
+
+    from club.tally import from_json
+    rnd = random.Random(4)
+    t = Tally()
+    live = {}
+    for i in range(40):
+        gid = "b-%d" % i
+        p = rnd.uniform(0, 100)  # counted in any order, placed by pos
+        n = rnd.choice(NIGHTS)
+        msg = seated(rnd, pool, gid)
+        t.put(gid, p, n, msg)
+        live[gid] = (p, n, msg)
+    for gid in sorted(live)[:5]:
+        t.remove(gid)
+        del live[gid]
+    recs = [(gid, from_json(rec)) for gid, rec in json.loads(json.dumps(t.records()))]
+    u = Tally()
+    u.load(recs)
+    for k in ("games", "order", "ids", "nights", "rows", "specials", "r", "hist"):
+        assert getattr(u, k) == getattr(t, k), k
+    check(u, live)
+    for bad in (recs[1:2] + recs[:1], recs[:1] + recs[:1]):
+        with pytest.raises(ValueError, match="once, in its order"):
+            Tally().load(bad)

@@ -68,10 +68,29 @@ def main(argv=None):
     rnd = random.Random(36)
     lg = league.League(folder)
     boards = {}  # club -> [SimBoard]
+    kept = os.path.join(tmp, "boards.json")  # a --folder used again: its boards go on
+    try:
+        with open(kept) as f:
+            was = json.load(f)  # "club/board" -> [secret hex, last counter, games]
+    except FileNotFoundError:
+        was = {}
     for i, club in enumerate(CLUBS[:a.clubs]):
         bs = [SimBoard("t%d" % (j + 1), seed=100 * i + j) for j in range(a.boards)]
+        for b in bs:  # (a board keeps its key, counter and game number on its flash)
+            if "%s/%s" % (club, b.name) in was:
+                secret, b.counter, b.n = was["%s/%s" % (club, b.name)]
+                b.secret = bytes.fromhex(secret)
         lg.add_club(club, [{"name": b.name, "secret": b.secret.hex()} for b in bs])
         boards[club] = bs
+
+    def keep():
+        for club, bs in boards.items():
+            for b in bs:
+                was["%s/%s" % (club, b.name)] = [b.secret.hex(), b.counter, b.n]
+        with open(kept + ".tmp", "w") as f:
+            json.dump(was, f)
+        os.replace(kept + ".tmp", kept)
+    keep()
     for club in CLUBS[:2]:
         lg.player("Ann@%s" % club, "Ann Lee")  # one player at two clubs
     passwords = {c: lg.bridge_password(c) for c in boards}
@@ -127,6 +146,7 @@ def main(argv=None):
         pubs.update(publishers(ports, "boards-"))
         time.sleep(2)  # the bridges connect
         night = today()
+        before = get(base + "/standings.json")["games"]  # (a --folder used again)
         for n in range(1, a.games + 1):
             club = rnd.choice(sorted(boards))
             b = rnd.choice(boards[club])
@@ -135,10 +155,11 @@ def main(argv=None):
             msg["night"] = night
             t = time.monotonic()
             pubs[club].publish("cribbage/%s/game" % b.name, b.signed(msg), qos=1)
+            keep()
             js = None
             while time.monotonic() < t + 30:
                 js = get(base + "/standings.json")
-                if js["games"] >= n:
+                if js["games"] >= before + n:
                     break
                 time.sleep(0.05)
             took = time.monotonic() - t
@@ -150,7 +171,7 @@ def main(argv=None):
                   "after %.2f s" % (n, club, b.name, "/".join(win), "/".join(lose),
                                     min(scores[0], g["target"]), scores[1], g["result"],
                                     took))
-            if js is None or js["games"] < n:
+            if js is None or js["games"] < before + n:
                 print("  not counted yet: see %s/league.log" % tmp, flush=True)
                 continue
             top = js["standings"][:3]

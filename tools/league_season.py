@@ -5,6 +5,13 @@ players: every player plays every game of every night) counted by the league's c
 and counted by the tally into the season standings and ratings), a few games withdrawn and
 played again (an undo on the board), one club a week late (its games carry their night).
 
+The league's calendar is the Grass Roots season (WEEKS weeks from FIRST, a Monday of September:
+the season crosses the year's end, one season at the league). Its tally is saved
+(League.checkpoint) before the last night in the process, as the service saves it as it
+runs; at the end the service's start is measured both ways: from the checkpoint and the
+games since (the last night), and counting every stored game again (no checkpoint: before
+it existed), and the two tallies compared, record for record.
+
 Prints, over the whole season: the time from a game's message reaching the league service to
 its standings and ratings having it (median, p99, worst); a standings request's time (the
 season's GRP standings and every rating) as the season grows; the service's memory (RSS of
@@ -16,6 +23,7 @@ the club's broker to the standings having the game.
 
     python tools/league_season.py [--clubs 20] [--boards 500] [--weeks 36] [--games 9]
                                   [--bridged 1] [--rate 100] [--tmp /dev/shm] [--json F]
+                                  [--pool 300] [--no-full-start]
 
 Games are real games of the core (simboard.py: POOL of them, made once) re-seated for each
 pairing: making a game costs ~0.1 s of CPU, a season ~160,000 of them. Everything runs in a
@@ -101,7 +109,7 @@ def night_games(rnd, pool, clubs, games, night):
     return out
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--clubs", type=int, default=20)
     ap.add_argument("--boards", type=int, default=500)
@@ -114,18 +122,22 @@ def main():
     ap.add_argument("--tmp", default=None, help="the folder's parent (/dev/shm: the CPU's "
                     "cost alone, not the disk's sync a game)")
     ap.add_argument("--keep", action="store_true", help="keep the league's folder")
-    a = ap.parse_args()
+    ap.add_argument("--pool", type=int, default=POOL, help="real games made, re-seated")
+    ap.add_argument("--no-full-start", action="store_true", help="measure the start from "
+                    "the checkpoint only (not counting every game again too)")
+    a = ap.parse_args(argv)
     rnd = random.Random(36)
     t0 = time.monotonic()
     pool = []
-    for i in range(POOL // 20):
+    for i in range(max(1, a.pool // 20)):
         b = SimBoard("p", seed=900 + i)
-        for _ in range(20):
+        for _ in range(min(20, a.pool)):
             pool.append(json.loads(payload(b.play())))
     print("pool of %d games in %.0f s" % (len(pool), time.monotonic() - t0), flush=True)
     tmp = tempfile.mkdtemp(prefix="league-season-", dir=a.tmp)
     folder = os.path.join(tmp, "league")
     lg = league.League(folder)
+    lg.set_calendar(FIRST.isoformat(), min(a.weeks, 52))
     per = a.boards // a.clubs
     clubs = {}
     for i in range(a.clubs):
@@ -142,11 +154,17 @@ def main():
     rss0 = rss_kb()
     nights = [(FIRST + datetime.timedelta(days=7 * w)).isoformat() for w in range(a.weeks)]
     direct = nights[:len(nights) - a.bridged]
+    saved = {}
     for w, n in enumerate(direct):
+        if w == len(direct) - 1 and w:  # the tally saved before the last night
+            t = time.perf_counter()
+            saved["games"] = lg.checkpoint()
+            saved["s"] = round(time.perf_counter() - t, 2)
+            saved["bytes"] = os.path.getsize(os.path.join(folder, league.CHECKPOINT))
         for c in lg.clubs.values():
             c.night = lambda n=n: n
         todo = night_games(rnd, pool, clubs, a.games, n)
-        if w == len(direct) // 2:  # the late club: this night held, sent with the next
+        if w == (len(direct) - 1) // 2:  # the late club: this night held, sent with the next
             held = [x for x in todo if x[0] == late]
             todo = [x for x in todo if x[0] != late]
         elif held:
@@ -163,7 +181,7 @@ def main():
                 msg["seats"].reverse()
                 lg.handle("league/%s/%s/game" % (club, b.name), b.sign(msg))
         t = time.perf_counter()
-        rows = lg.standings(n[:4])
+        rows = lg.standings(lg.tally.season_of(n))
         table = lg.tally.table()
         req = time.perf_counter() - t
         weekly.append({"night": n, "games": lg.tally.count(), "standings_ms":
@@ -178,16 +196,12 @@ def main():
            "standings_request_ms_last": weekly[-1]["standings_ms"] if weekly else None,
            "rss_kb_start": rss0, "rss_kb": rss_kb(), "hwm_kb": rss_kb("VmHWM"),
            "db_bytes": db_bytes(folder), "db_bytes_no_wal": db_bytes(folder, False),
-           "cpu_s": round(resource.getrusage(resource.RUSAGE_SELF).ru_utime, 1)}
-    t = time.perf_counter()
-    again = league.League(folder)
-    out["restart_load_s"] = round(time.perf_counter() - t, 1)
-    assert again.tally.count() == lg.tally.count()
-    assert again.standings(nights[0][:4]) == lg.standings(nights[0][:4])
-    del again
+           "cpu_s": round(resource.getrusage(resource.RUSAGE_SELF).ru_utime, 1),
+           "checkpoint": saved}
     if a.bridged:
         out["bridged"] = bridged(a, lg, clubs, pool, rnd, nights[len(direct):], tmp, folder,
                                  done)
+    out.update(starts(lg, folder, not a.no_full_start))
     print(json.dumps(out, indent=1))
     if not a.keep:
         import shutil
@@ -197,6 +211,34 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"summary": out, "weekly": weekly}, f)
+
+
+def starts(lg, folder, full=True):
+    """The service's start, measured: from the checkpoint (the games since read from the
+    stores), and (full) counting every stored game again, as before the checkpoint; each
+    tally equal, record for record, to the running one's."""
+    def same(other):
+        for k in ("games", "order", "ids", "nights", "rows", "specials", "r", "hist"):
+            assert getattr(other.tally, k) == getattr(lg.tally, k), k
+        assert other.versions == lg.versions
+    out = {}
+    t = time.perf_counter()
+    again = league.League(folder)
+    out["start_checkpoint_s"] = round(time.perf_counter() - t, 2)
+    out["start_checkpoint_games"] = again.started["checkpoint"]
+    out["start_read_games"] = again.started["read"]
+    same(again)
+    del again
+    if full:
+        path = os.path.join(folder, league.CHECKPOINT)
+        os.replace(path, path + ".aside")
+        t = time.perf_counter()
+        again = league.League(folder)
+        out["start_full_s"] = round(time.perf_counter() - t, 2)
+        same(again)
+        del again
+        os.replace(path + ".aside", path)
+    return out
 
 
 def bridged(a, lg, clubs, pool, rnd, nights, tmp, folder, done):

@@ -4,12 +4,15 @@
     python -m club boards list
     python -m club boards remove NAME
     python -m club broker-files
-    python -m club season add NAME (--first YYYY-MM-DD --last YYYY-MM-DD | --nights N1,N2,..)
+    python -m club season add NAME (--first YYYY-MM-DD (--last YYYY-MM-DD | --weeks N)
+                                    | --nights N1,N2,..)
+    python -m club season calendar YYYY-MM-DD --weeks N | calendar --off  (one a year)
     python -m club season list | remove NAME
     python -m club league-bridge --club NAME --league HOST:PORT --user U --password P
     python -m club league-keys          (the boards' keys, JSON, for the league: private)
     python -m club league add-club NAME KEYS.json | files | serve --broker HOST:PORT
     python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player across clubs)
+    python -m club league calendar YYYY-MM-DD --weeks N | --off | checkpoint
     (league.py says what each does)
     (each with [--db club.sqlite] [--broker-dir club-broker] [--prefix cribbage])
 
@@ -93,6 +96,22 @@ def _league(a):
             return 1
         print("%s is %s at the league (restart the league service to count it so)"
               % (a.at, a.name or a.at), file=sys.stderr)
+    elif a.what == "calendar":
+        if a.off == bool(a.first):
+            print("a calendar needs its first night and --weeks (or --off alone)",
+                  file=sys.stderr)
+            return 1
+        try:
+            lg.set_calendar(a.first, a.weeks)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 1
+        print("the league's seasons: %s (restart the league service to count them so)"
+              % ("%d weeks from %s, one a year" % (a.weeks, a.first) if a.first
+                 else "calendar years"), file=sys.stderr)
+    elif a.what == "checkpoint":
+        print("saved the tally of %d games (%s)" % (lg.checkpoint(), league.CHECKPOINT),
+              file=sys.stderr)
     elif a.what == "players":
         for at, name in sorted(lg.players.items()):
             print("%s\t%s" % (at, name))
@@ -104,7 +123,20 @@ def _league(a):
 def _season(a):
     st = Store(a.db)
     try:
-        if a.what == "list":
+        if a.what == "calendar":
+            if a.off == bool(a.first):
+                print("a calendar needs its first night and --weeks (or --off alone)",
+                      file=sys.stderr)
+                return 1
+            try:
+                st.set_calendar(a.first, a.weeks)
+            except ValueError as e:
+                print(e, file=sys.stderr)
+                return 1
+        elif a.what == "list":
+            cal = st.calendar()
+            if cal:
+                print("calendar: %d weeks from %s, one a year" % (cal["weeks"], cal["first"]))
             for s in season.seasons(st):
                 print("%-20s %s..%s%s" % (s["name"], s["first"], s["last"],
                                           " (%d nights chosen)" % len(s["nights"])
@@ -116,11 +148,14 @@ def _season(a):
         else:
             nights = [n.strip() for n in a.nights.split(",") if n.strip()] if a.nights \
                 else None
-            if nights is None and not (a.first and a.last):
-                print("a season needs --first and --last, or --nights", file=sys.stderr)
+            if nights is None and not (a.first and (a.last or a.weeks)):
+                print("a season needs --first and --last (or --weeks), or --nights",
+                      file=sys.stderr)
                 return 1
             try:
-                st.set_season(a.name, a.first, a.last, nights)
+                last = season.last_of(a.first, a.weeks) if a.weeks and nights is None \
+                    else a.last
+                st.set_season(a.name, a.first, last, nights)
             except ValueError as e:
                 print(e, file=sys.stderr)
                 return 1
@@ -162,7 +197,13 @@ def main(argv):
     sa.add_argument("name")
     sa.add_argument("--first")
     sa.add_argument("--last")
+    sa.add_argument("--weeks", type=int, help="instead of --last: the season's length")
     sa.add_argument("--nights", help="the nights, comma-separated (YYYY-MM-DD,...)")
+    sc = ses.add_parser("calendar", help="seasons of --weeks weeks from a first night, one a "
+                        "year (on its weekday, on or after its anniversary)")
+    sc.add_argument("first", nargs="?", default=None, help="the first season's first night")
+    sc.add_argument("--weeks", type=int, default=36)
+    sc.add_argument("--off", action="store_true", help="no calendar")
     ses.add_parser("list")
     sr = ses.add_parser("remove")
     sr.add_argument("name")
@@ -184,6 +225,12 @@ def main(argv):
     pl.add_argument("at", help="NAME@CLUB: the name as the club's boards write it")
     pl.add_argument("name", nargs="?", default=None, help="the league's name for the player")
     lgs.add_parser("players", help="list the league's players named across clubs")
+    lc = lgs.add_parser("calendar", help="the league's seasons: --weeks weeks from a first "
+                        "night, one a year (none: calendar years)")
+    lc.add_argument("first", nargs="?", default=None, help="the first season's first night")
+    lc.add_argument("--weeks", type=int, default=36)
+    lc.add_argument("--off", action="store_true", help="calendar years")
+    lgs.add_parser("checkpoint", help="save the tally now (the service saves it as it runs)")
     sv = lgs.add_parser("serve", help="the league service: its page and MQTT intake")
     sv.add_argument("--broker", default="127.0.0.1:1883")
     sv.add_argument("--http", type=int, default=8125)

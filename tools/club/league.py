@@ -9,9 +9,17 @@ signed game messages to the league's Mosquitto, and the league service is the cl
     python -m club league files [--folder league]     (the league broker's password file, ACL)
     python -m club league serve --broker HOST:PORT [--http 8125] [--folder league]
     python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player at two clubs)
+    python -m club league calendar YYYY-MM-DD --weeks 36 | --off    (the league's seasons)
+    python -m club league checkpoint                  (the tally saved now: serve saves it)
 
 The standings and ratings are kept as each game is counted (tally.py), never recomputed at a
-request; a player is NAME@CLUB unless the league's director has named them (players.json).
+request; a player is NAME@CLUB unless the league's director has named them (players.json);
+the seasons are calendar years unless the league has a calendar (calendar.json: season.py's,
+as a club's). The tally is saved (tally.json: every counted game's record with its board's
+counter) at the service's end and every CHECKPOINT_EVERY changes; a start reads it and only
+the games new, revised or withdrawn since (their counter differs in the club's store), equal
+to counting every stored game again (rebuild(), which a changed players' table or calendar,
+or no usable checkpoint, needs).
 
 Topics: a club's <prefix>/<board>/game is bridged out (QoS 1) as league/<club>/<board>/game.
 The bridge's session is kept (cleansession false) and the club's broker queues what the link
@@ -28,6 +36,7 @@ club's. So a club cannot post another club's games, nor alter its own boards' ga
 way.
 """
 
+import gc
 import json
 import logging
 import os
@@ -35,11 +44,16 @@ import re
 import secrets
 import sys
 import threading
+import time
 
 from . import contract, page, season, web
 from .registry import mosquitto_hash, _write
 from .service import Club
-from .tally import Tally
+from .tally import Tally, from_json, record
+
+CHECKPOINT = "tally.json"  # the tally saved (League.checkpoint), in the league's folder
+CHECKPOINT_FORMAT = 1  # (a checkpoint of another format is not read: a full count instead)
+CHECKPOINT_EVERY = 5000  # changes counted between two checkpoints (serve())
 
 log = logging.getLogger("club")
 
@@ -109,11 +123,15 @@ class League:
         self.dropped = 0  # on no club's topic
         self.lock = threading.Lock()
         self.players = self._players()  # "name@club" -> the league's player (players.json)
+        self.calendar = self._calendar()  # the league's seasons (calendar.json; None: years)
         self.on_count = None  # called with (club, game id) once the tally has it (a measure)
-        self.tally = Tally()
+        self.tally = Tally(season.season_of(self.calendar))
+        self.versions = {}  # "club/id" -> the counter of the game the tally holds
+        self.changed = 0  # changes counted since the last checkpoint
+        self.started = {}  # how the tally was loaded at the start (load())
         for name, club in self.clubs.items():
             self._listen(name, club)
-        self.rebuild()
+        self.load()
 
     def add_club(self, name, boards):
         """A club and its boards' keys (league-keys' list: name, secret hex, unsigned)."""
@@ -215,6 +233,44 @@ class League:
                    json.dumps(self.players, indent=1, sort_keys=True) + "\n")
         self.rebuild()
 
+    def _calendar(self):
+        try:
+            with open(os.path.join(self.folder, "calendar.json")) as f:
+                got = json.load(f)
+        except FileNotFoundError:
+            return None
+        season.last_of(got["first"], got["weeks"])  # (a ValueError: a calendar it cannot be)
+        return {"first": got["first"], "weeks": got["weeks"]}
+
+    def set_calendar(self, first, weeks=None):
+        """The league's seasons: weeks weeks from night first, one a year (season.py's
+        calendar, as a club's); first None: calendar years. Kept in the folder's
+        calendar.json; the tally is counted again."""
+        path = os.path.join(self.folder, "calendar.json")
+        if first is None:
+            if os.path.exists(path):
+                os.remove(path)
+        else:
+            season.last_of(first, weeks)
+            _write(path, json.dumps({"first": first, "weeks": weeks}) + "\n")
+        with self.lock:
+            self.calendar = self._calendar()
+        self.rebuild()
+
+    def season(self, name):
+        """The league's season called name (a dict as season.seasons() gives), or None."""
+        if not name:
+            return None
+        if not self.calendar:
+            return {"name": name, "first": name + "-01-01", "last": name + "-12-31",
+                    "nights": None} if re.fullmatch(r"[0-9]{4}", name) else None
+        if not re.fullmatch(r"[0-9]{4}(-[0-9]{2})?", name):
+            return None
+        first = season.date_of(self.calendar["first"])
+        start = season._start(first, int(name[:4]))
+        s = season.calendar_season(self.calendar, start.isoformat())
+        return s if s and s["name"] == name else None
+
     def who(self, club, name):
         """The league's player for a club's name: the director's (players.json), else
         name@club (two clubs' Anns are two players until the director says otherwise)."""
@@ -242,28 +298,132 @@ class League:
     def _count(self, name, gid):
         """A game of club name's counted, revised or withdrawn: the tally follows."""
         club = self.clubs[name]
-        g = club.store.game(gid)
+        g, counter = club.store.counted(gid)
         key = "%s/%s" % (name, gid)
         with self.lock:
             if g is None or not page.sound(g):
                 self.tally.remove(key)
+                self.versions.pop(key, None)
             else:
                 self.tally.put(key, pos(name, g), g["night"], self.named(name, g))
+                self.versions[key] = counter
+            self.changed += 1
         if self.on_count:
             self.on_count(name, gid)
 
     def rebuild(self):
-        """The tally counted again from every club's store, oldest first (at the start, and
-        when the players' table changes): a game at a time, never all parsed at once."""
-        t = Tally()
+        """The tally counted again from every club's store, oldest first (when the players'
+        table or the calendar changes, and at a start without a checkpoint): a game at a
+        time, never all parsed at once."""
         with self.lock:
+            t = Tally(season.season_of(self.calendar))
+            versions = {}
             every = sorted((received, name, gid) for name, c in self.clubs.items()
                            for received, gid in c.store.received())
             for _, name, gid in every:
-                g = self.clubs[name].store.game(gid)
+                g, counter = self.clubs[name].store.counted(gid)
                 if g is not None and page.sound(g):
-                    t.put("%s/%s" % (name, gid), pos(name, g), g["night"], self.named(name, g))
-            self.tally = t
+                    key = "%s/%s" % (name, gid)
+                    t.put(key, pos(name, g), g["night"], self.named(name, g))
+                    versions[key] = counter
+            self.tally, self.versions = t, versions
+            self.changed = len(versions)
+
+    # --- the tally saved, and read at a start -----------------------------------------------
+
+    def _fingerprint(self):
+        """What a checkpoint's records depend on besides the games: the players' table and
+        the calendar (either changed: the checkpoint is not read)."""
+        return {"format": CHECKPOINT_FORMAT, "players": self.players,
+                "calendar": self.calendar}
+
+    def checkpoint(self):
+        """Save the tally (every counted game's record, and the counter of the game it is
+        of) to the folder's tally.json, so that a start reads it and the games changed since
+        (load()) instead of counting every stored game again. Taken at one moment (the
+        records are never changed, so the lists copied under the lock are a snapshot);
+        written outside the lock, then renamed over the old one (a crash keeps either)."""
+        with self.lock:
+            recs = self.tally.records()
+            versions = dict(self.versions)
+            head = self._fingerprint()
+            self.changed = 0
+        head["games"] = [[gid, rec, versions[gid]] for gid, rec in recs]
+        text = json.dumps(head, separators=(",", ":"))  # (dumps: C's encoder; dump: Python's)
+        del head
+        path = os.path.join(self.folder, CHECKPOINT)
+        tmp = "%s.%d-%d.tmp" % (path, os.getpid(), threading.get_ident())  # (two writers)
+        with open(tmp, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return len(recs)
+
+    def load(self):
+        """The tally at a start: the checkpoint's records of the games unchanged since it
+        (each club's store has the same counter for them), and every game new, revised or
+        withdrawn since read from the stores; no usable checkpoint: rebuild(). Equal to
+        rebuild() (test_club_league_season.py compares them), in the same order."""
+        t0 = time.perf_counter()
+        collecting = gc.isenabled()
+        gc.disable()  # (a bulk load of millions of tuples, none of them cyclic: ~20 % faster)
+        try:
+            self._load(t0)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _load(self, t0):
+        try:
+            with open(os.path.join(self.folder, CHECKPOINT)) as f:
+                saved = json.load(f)
+            if {k: saved.get(k) for k in ("format", "players", "calendar")} \
+                    != self._fingerprint():
+                raise ValueError("the players or the calendar changed since")
+            got = self._from(saved)
+        except FileNotFoundError:
+            got = None
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+            log.warning("the tally's checkpoint is not used (%s: %s): counting every game",
+                        type(e).__name__, str(e)[:200])
+            got = None
+        if got is None:
+            self.rebuild()
+            self.started = {"checkpoint": 0, "read": len(self.versions),
+                            "s": time.perf_counter() - t0}
+            return
+        t, versions, kept = got
+        with self.lock:
+            self.tally, self.versions = t, versions
+            self.changed = len(versions) - kept
+        self.started = {"checkpoint": kept, "read": len(versions) - kept,
+                        "s": time.perf_counter() - t0}
+
+    def _from(self, saved):
+        """(tally, versions, games kept) from a checkpoint's JSON and the stores: any fault
+        in it (a file written by hand, cut short, of another shape) raises."""
+        now = {}  # "club/id" -> counter, every counted game in the stores
+        for name, c in self.clubs.items():
+            for gid, counter in c.store.versions().items():
+                now["%s/%s" % (name, gid)] = counter
+        recs, versions = [], {}
+        for key, rec, counter in saved["games"]:
+            if key in now and now[key] == counter:
+                recs.append((key, from_json(rec)))
+                versions[key] = counter
+        kept = len(recs)
+        for key in now:
+            if key not in versions:  # new since, or revised since
+                name, _, gid = key.partition("/")
+                g, counter = self.clubs[name].store.counted(gid)
+                if g is not None and page.sound(g):
+                    recs.append((key, record(pos(name, g), g["night"], self.named(name, g))))
+                    versions[key] = counter
+        recs.sort(key=lambda kr: kr[1][0])
+        t = Tally(season.season_of(self.calendar))
+        t.load(recs)
+        return t, versions, kept
 
     def ratings(self):
         """(ratings, history) of every counted game: the tally's (ratings.rate())."""
@@ -297,9 +457,13 @@ def pos(club, g):
     return (g["received"], club, g["id"])
 
 
-def league_seasons(games):
-    """The league's seasons: one a year of the nights its games came in on."""
-    return season.default_seasons(sorted({g["night"] for g in games}))
+def league_seasons(games, calendar=None):
+    """The league's seasons of the nights its games came in on: the calendar's (League's
+    calendar.json), or one a year."""
+    nights = sorted({g["night"] for g in games})
+    if calendar:
+        return season.calendar_seasons(calendar, nights)
+    return season.default_seasons(nights)
 
 
 def standings_csv(rows):
@@ -321,15 +485,12 @@ def make_app(league):
 
     app = Flask("league")
 
-    def year(y):
-        return {"name": y, "first": y + "-01-01", "last": y + "-12-31", "nights": None}
-
     def chosen():
-        """The tally at one moment (Tally.view) for the season asked for (?season=, a
-        year; default the newest): counted as each game came, never recomputed here."""
+        """The tally at one moment (Tally.view) for the season asked for (?season=, its
+        name: a year, or the calendar's "2026-27"; default the newest): counted as each game
+        came, never recomputed here."""
         v = league.tally.view(request.args.get("season", "")[:40])
-        return v, (year(v["season"]) if v["season"] else None), [year(y) for y in
-                                                                 v["seasons"]]
+        return v, league.season(v["season"]), [league.season(y) for y in v["seasons"]]
 
     @app.get("/")
     def home():
@@ -371,13 +532,27 @@ def serve(folder, broker, bind, port, client_id="league"):
     lg = League(folder)
     httpd = web.Server(make_app(lg), bind, port)
     host, _, p = broker.partition(":")
+    log.info("the tally: %d games from the checkpoint, %d read from the stores, in %.1f s",
+             lg.started["checkpoint"], lg.started["read"], lg.started["s"])
+    if lg.changed >= CHECKPOINT_EVERY:
+        lg.checkpoint()
     client = connect(lg, host, int(p or 1883), client_id, SERVICE, lg.service_password())
     print("ready http %d" % httpd.server_address[1], flush=True)
+    done = threading.Event()
+
+    def keep():  # a checkpoint every CHECKPOINT_EVERY changes (looked at each minute)
+        while not done.wait(60):
+            if lg.changed >= CHECKPOINT_EVERY:
+                lg.checkpoint()
+    threading.Thread(target=keep, daemon=True).start()
     signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=httpd.shutdown,
                                                               daemon=True).start())
     try:
         httpd.serve_forever()
     finally:
+        done.set()
         client.loop_stop()
         httpd.server_close()
+        if lg.changed:
+            lg.checkpoint()  # the next start reads it
     return 0

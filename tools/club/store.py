@@ -14,6 +14,8 @@ already stored (a board's resend, a broker's redelivery) changes nothing.
     st.set_tournament(players, games, tables, night) / st.tournament()
     st.set_season(name, first, last) / st.set_season(name, nights=[...]) / st.seasons()
                               # the director's seasons (season.py; none: one a year)
+    st.set_calendar(first, weeks) / st.set_calendar(None) / st.calendar()
+                              # seasons of weeks weeks from first, one a year (season.py)
 """
 
 import json
@@ -60,6 +62,11 @@ CREATE TABLE IF NOT EXISTS seasons (  -- the director's seasons (season.py)
     first TEXT,                 -- a range of nights, both kept (YYYY-MM-DD) ...
     last TEXT,
     nights TEXT                 -- ... or a JSON list of the nights chosen
+);
+CREATE TABLE IF NOT EXISTS calendar (  -- the club's season calendar (season.py), if set
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    first TEXT NOT NULL,        -- its first season's first night (YYYY-MM-DD)
+    weeks INTEGER NOT NULL      -- each season's length
 );
 """
 
@@ -219,6 +226,23 @@ class Store:
             return self.db.execute("SELECT received, id FROM games WHERE withdrawn = 0 "
                                    "ORDER BY received, rowid").fetchall()
 
+    def versions(self):
+        """Every counted game's {id: counter} (None: an unsigned board's, never revised): a
+        game whose counter is not the one a league checkpoint saved has changed since."""
+        with self.lock:
+            return dict(self.db.execute("SELECT id, counter FROM games WHERE withdrawn = 0"))
+
+    def counted(self, gid):
+        """(game(gid), its counter), read at one moment; (None, None): not counted."""
+        with self.lock:
+            row = self.db.execute("SELECT body, received, night, counter FROM games WHERE "
+                                  "id = ? AND withdrawn = 0", (gid,)).fetchone()
+        if row is None:
+            return None, None
+        g = json.loads(row[0])
+        g["received"], g["night"] = row[1], row[2]
+        return g, row[3]
+
     def game(self, gid):
         with self.lock:
             row = self.db.execute("SELECT body, received, night FROM games WHERE id = ? "
@@ -296,3 +320,21 @@ class Store:
                 first, last = ns[0], ns[-1]
             out.append({"name": name, "first": first, "last": last, "nights": ns})
         return sorted(out, key=lambda s: (s["first"] or "", s["name"]), reverse=True)
+
+    def set_calendar(self, first, weeks=None):
+        """The club's season calendar (season.calendar_season): seasons of weeks weeks, the
+        first from night first; first None: none (the director's seasons, or years)."""
+        from .season import last_of
+        if first is not None:
+            last_of(first, weeks)  # (a ValueError: no such night, or no such length)
+        with self.lock:
+            self.db.execute("DELETE FROM calendar")
+            if first is not None:
+                self.db.execute("INSERT INTO calendar (one, first, weeks) VALUES (1, ?, ?)",
+                                (first, weeks))
+
+    def calendar(self):
+        """{"first", "weeks"} or None."""
+        with self.lock:
+            row = self.db.execute("SELECT first, weeks FROM calendar").fetchone()
+        return {"first": row[0], "weeks": row[1]} if row else None

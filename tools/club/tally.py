@@ -33,6 +33,31 @@ import threading
 from . import night, ratings, season
 
 
+def record(pos, night_name, msg):
+    """What the tally keeps of a counted game (and a checkpoint saves): (pos, night, results
+    (name, won, points, spread), specials (name, 28s and 29s), sides, winner, seats (name,
+    side)), all tuples of str, int and float (from_json() gives the same back)."""
+    intern = sys.intern
+    res = tuple((intern(r["name"]), r["won"], r["points"], r["spread"])
+                for r in night.results(msg))
+    spec = tuple((intern(name), s["n28"] + s["n29"]) for s in night.special_hands([msg])
+                 for name in s["names"])
+    g = msg["game"]
+    seats = tuple((intern(s["name"]) if s["name"] else None, s["side"])
+                  for s in msg["seats"])
+    return (pos, intern(night_name), res, spec, g["sides"], g["winner"], seats)
+
+
+def from_json(rec):
+    """A record() as JSON read it back (lists for tuples): the record() itself."""
+    intern = sys.intern
+    pos, n, res, spec, sides, winner, seats = rec
+    return (tuple(pos) if isinstance(pos, list) else pos, intern(n),
+            tuple((intern(a), b, c, d) for a, b, c, d in res),
+            tuple((intern(a), b) for a, b in spec), sides, winner,
+            tuple((intern(a) if a is not None else None, b) for a, b in seats))
+
+
 def year(n):
     """The league's season of a night: its year (league.league_seasons)."""
     return n[:4]
@@ -58,15 +83,28 @@ class Tally:
 
     def put(self, gid, pos, night_name, msg):
         """A counted game (new, or a revision of one counted: it replaces it)."""
-        intern = sys.intern
-        res = tuple((intern(r["name"]), r["won"], r["points"], r["spread"])
-                    for r in night.results(msg))
-        spec = tuple((intern(name), s["n28"] + s["n29"]) for s in night.special_hands([msg])
-                     for name in s["names"])
-        g = msg["game"]
-        seats = tuple((intern(s["name"]) if s["name"] else None, s["side"])
-                      for s in msg["seats"])
-        rec = (pos, intern(night_name), res, spec, g["sides"], g["winner"], seats)
+        self.put_record(gid, record(pos, night_name, msg))
+
+    def load(self, recs):
+        """An empty tally given every game's (gid, record()) in the rating order (pos
+        ascending: a checkpoint's, League.load): each rated after the last, as put() does
+        for a game counted at the end, without looking for its place."""
+        with self.lock:
+            assert not self.games, "a tally loads into an empty one"
+            last = None
+            for gid, rec in recs:
+                if gid in self.games or (last is not None and not last < rec[0]):
+                    raise ValueError("a tally loads each game once, in its order: %s" % gid)
+                last = rec[0]
+                self.games[gid] = rec
+                self._standing(rec, +1)
+                self.order.append(rec[0])
+                self.ids.append(gid)
+                self._rate(gid, rec)
+            self.version += 1
+
+    def put_record(self, gid, rec):
+        """put() of a game's record() (a checkpoint's: the message is not read again)."""
         with self.lock:
             old = self.games.get(gid)
             if old is not None:
@@ -92,6 +130,8 @@ class Tally:
     def _standing(self, rec, sign):
         _, n, res, spec, _, _, _ = rec
         key = self.season_of(n)
+        if key is None:  # a night in no season (a calendar's summer): rated, not standing
+            return
         rows = self.rows.setdefault(key, {})
         per = self.nights.setdefault(n, {})
         for name, won, points, spread in res:
@@ -165,6 +205,12 @@ class Tally:
     def count(self):
         with self.lock:
             return len(self.games)
+
+    def records(self):
+        """Every counted game's (gid, record()), in the rating order: what a checkpoint keeps
+        (the records are tuples, never changed: a copy of the list is a snapshot)."""
+        with self.lock:
+            return [(gid, self.games[gid]) for gid in self.ids]
 
     # --- ratings --------------------------------------------------------------------------
 
