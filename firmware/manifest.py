@@ -14,13 +14,13 @@ import os
 
 # The host's own modules, never on a board (no board module imports them): the fake board and
 # its RAM filesystem, the dealer and the computer players (the board never deals: the players
-# hold real cards), the generators of the score and crib tables, the card-text reader. The
-# one list: tools/build.py reads it too (make build, make flash and package.json leave them
-# out; `tools/build.py --host` builds a tree with them for the simulator and the tests).
+# hold real cards), the card-text reader (the generators of the score and crib tables are
+# tools/tablegen.py and tools/cribgen.py). The one list: tools/build.py reads it too (make
+# build, make flash and package.json leave them out; `tools/build.py --host` builds a tree with
+# them for the simulator and the tests).
 HOST_ONLY = ("boards/fake.py", "boards/fake_timer.py", "boards/fakepower.py", "boards/ramfs.py",
              "cribbage/autoplay.py",
-             "cribbage/cardtext.py", "cribbage/cribgen.py", "cribbage/deal.py",
-             "cribbage/tablegen.py")
+             "cribbage/cardtext.py", "cribbage/deal.py")
 
 
 # The optional parts: what a board with radio (Wi-Fi) runs and a board without never does.

@@ -5,7 +5,8 @@ import os
 import subprocess
 import sys
 
-from cribbage import cribgen, cribtable
+import cribgen  # tools/cribgen.py
+from cribbage import cribtable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -210,23 +210,10 @@ def card_rows(text):
 
 
 def app_table():
-    """The key map rows read straight from firmware/board/modes.py (not through the tool)."""
-    with open(os.path.join(dt.ROOT, "firmware", "board", "modes.py")) as f:
-        lines = f.read().split("THE KEY MAP", 1)[1].splitlines()
-    rows = []
-    for line in lines:
-        m = re.match(r"#\s+\|\s*(.*?)\s*\|\s*(.*?)\s*\|$", line)
-        if not m:
-            if rows:
-                break  # the table's end
-            continue
-        if set(m.group(1) + m.group(2)) <= set("- "):
-            continue
-        if m.group(1):
-            rows.append([m.group(1), m.group(2)])
-        else:
-            rows[-1][1] += " " + m.group(2)
-    return [(" ".join(k.split()), " ".join(w.split())) for k, w in rows[1:]]
+    """The key map's rows read straight from tools/sim/keymap.py (not through the card)."""
+    from sim import keymap
+
+    return [(" ".join(k.split()), " ".join(w.split())) for k, w in keymap.ROWS]
 
 
 def test_keymap_card_has_every_row_of_the_firmware_key_map():
@@ -270,16 +257,13 @@ def test_keymap_card_size_and_committed_copy():
         assert f.read() == text, "run: python tools/keymap_card.py"
 
 
-def test_keymap_table_parser():
-    lines = ["| keys | what they do |", "| 0-9 | type |", "| number then A | a card: 1=ace, |",
-             "|  | 13=king; A=clubs |", "| hold *  /  hold # | undo / redo (x) |"]
-    header, rows = keymap_card.table(lines)
+def test_keymap_card_words_from_the_firmware_tables():
+    header, rows = keymap_card.table()
     assert header == ("keys", "what they do")
-    assert rows[1] == ("number then A", "a card: 1=ace, 13=king; A=clubs")
-    assert keymap_card.ranks(rows) == [(1, "ace"), (13, "king")]
-    assert keymap_card.suits(rows) == {"A": "clubs"}
-    said = keymap_card.meanings(rows, "1*#")
-    assert said == {"1": ["ace"], "*": ["hold: undo"], "#": ["hold: redo"]}
+    assert rows[1][0] == "number then A B C D" and "1=ace" in rows[1][1]
+    assert keymap_card.suits() == {"A": "clubs", "B": "diamonds", "C": "hearts", "D": "spades"}
+    said = keymap_card.meanings("1*#")
+    assert said == {"1": ["ace"], "*": ["back", "hold: undo"], "#": ["OK", "hold: redo"]}
 
 
 # --- the bring-up section's claims --------------------------------------------------------

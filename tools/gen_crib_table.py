@@ -1,7 +1,7 @@
 """Regenerate the advisor's crib table, firmware/cribbage/cribtable.py:
 python tools/gen_crib_table.py
 
-Full enumeration with the core's scorer (cribbage.cribgen says the method and its error):
+Full enumeration with the core's scorer (tools/cribgen.py says the method and its error):
 169 cells of 58,800 cribs each, about 10 s per core. Cells run in parallel on all cores.
 """
 
@@ -14,13 +14,13 @@ OUT = os.path.join(ROOT, "firmware", "cribbage", "cribtable.py")
 
 
 def _cell_sum(args):
-    from cribbage import cribgen
+    import cribgen
 
     return cribgen.pair_sum(*args)
 
 
 def main():
-    from cribbage import cribgen
+    import cribgen
 
     t0 = time.time()
     todo = cribgen.cells()

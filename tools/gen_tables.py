@@ -12,7 +12,7 @@ def main():
     if not os.path.exists(OUT):
         with open(OUT, "w") as f:
             f.write("SHOW_BIAS = 48\nSHOW = b''\n")
-    from cribbage import tablegen
+    import tablegen
 
     src = tablegen.tables_source()
     with open(OUT, "w") as f:

@@ -3,14 +3,14 @@
     python tools/keymap_card.py        # writes hardware/keymap_card.svg; print at 100 %
 
 Made from what the firmware itself uses, so the card, the board and the simulator cannot
-disagree: the key map is the table in firmware/board/modes.py's comment, read by the
-simulator's sim.keymap.key_help(); which key sits where is board/keypad.py's KEYS_4X4, row by
-row over the board modules' ROWS x COLS. The card has the keypad's grid (each key with its
-suit and what it does alone and held), the ranks and suits, then the whole table.
+disagree: the key map is board/modes.py's data (THE KEY MAP) (what the firmware's key handling
+reads) with tools/sim/keymap.py's words for it (the rows the simulator shows too, each key's few
+words); which key sits where is board/keypad.py's KEYS_4X4, row by row over the board modules'
+ROWS x COLS. The card has the keypad's grid (each key with its suit and what it does alone and
+held), the ranks and suits, then the whole table.
 """
 
 import os
-import re
 import sys
 from xml.sax.saxutils import escape
 
@@ -18,7 +18,7 @@ from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board.keypad import KEYS_4X4
 from boards import esp32_devkit, pico  # (only their pin constants are read)
-from sim.keymap import key_help
+from sim import keymap as keywords  # (the key map's words)
 
 OUT = os.path.join(ROOT, "hardware", "keymap_card.svg")
 WIDTH, HEIGHT = 70.0, 80.0  # mm: beside the common 69 x 77 mm keypad
@@ -32,22 +32,9 @@ RED_SUITS = ("diamonds", "hearts")
 
 # --- reading the key map ------------------------------------------------------------------
 
-def table(lines=None):
-    """(header, rows) of the key map: rows are (keys, what they do); a line whose keys cell
-    is empty continues the row above."""
-    rows = []
-    for line in key_help() if lines is None else lines:
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 2:
-            continue
-        keys, what = cells
-        if keys or not rows:
-            rows.append([keys, what])
-        else:
-            rows[-1][1] = (rows[-1][1] + " " + what).strip()
-    if not rows:
-        raise ValueError("no key map table in firmware/board/modes.py")
-    return tuple(rows[0]), [tuple(r) for r in rows[1:]]
+def table():
+    """(header, rows) of the key map: tools/sim/keymap.py's, rows (keys, what they do)."""
+    return keywords.HEADER, list(keywords.ROWS)
 
 
 def keypad_grid():
@@ -60,36 +47,18 @@ def keypad_grid():
     return [names[r * n_cols:(r + 1) * n_cols] for r in range(n_rows)]
 
 
-def short(what):
-    """A key's meaning in a few words: the text before its first ':', ';', '(' or ','."""
-    return re.split(r"[:;(,]", what)[0].strip()
+def suits():
+    """{key: suit name}: THE KEY MAP's suit keys (board/modes.py), in the cards' order."""
+    return dict(zip(keywords.SUITS, keywords.SUIT_NAMES))
 
 
-def ranks(rows):
-    """[(number, rank name)] the table names: 1=ace, 11=jack, ..."""
-    return [(int(n), name) for _k, what in rows for n, name in re.findall(r"\b(\d+)=([a-z]+)",
-                                                                          what)]
-
-
-def suits(rows):
-    """{letter: suit name} from the table: A=clubs, ..."""
-    return {k: s for _k, what in rows for k, s in re.findall(r"\b([A-D])=([a-z]+)", what)}
-
-
-def meanings(rows, keys):
-    """{key: [short meanings]} for the keypad's keys: alone, then held."""
+def meanings(keys):
+    """{key: [short meanings]} for the keypad's keys (tools/sim/keymap.py's CELLS): the rank it
+    names, alone, then held."""
     out = {k: [] for k in keys}
-    for n, name in ranks(rows):
-        if str(n) in out:
-            out[str(n)].append(name)
-    for k, what in rows:
-        alone = re.fullmatch(r"(\S)( \(nothing typed\))?", k)
-        if alone and alone.group(1) in out:
-            out[alone.group(1)].append(short(what))
-        held = re.findall(r"hold (\S)", k)
-        for key, part in zip(held, what.split("/")):
-            if key in out:
-                out[key].append("hold: " + short(part))
+    for key, words in keywords.CELLS:
+        if key in out:
+            out[key].append(words)
     return out
 
 
@@ -126,14 +95,14 @@ def _key_cell(add, x, y, w, h, key, suit, lines):
     add('</g>')
 
 
-def _grid(add, top, rows):
+def _grid(add, top):
     """The keypad's keys where they are, each with what it does; returns the bottom y."""
     grid = keypad_grid()
     cols = len(grid[0])
     w = (WIDTH - 2 * PAD) / cols
     h = 9.6
-    said = meanings(rows, [k for row in grid for k in row])
-    suit = suits(rows)
+    said = meanings([k for row in grid for k in row])
+    suit = suits()
     for r, row in enumerate(grid):
         for c, key in enumerate(row):
             lines = [line for m in said[key] for line in wrap(m, w - 2.2, 1.6)]
@@ -170,9 +139,9 @@ def _table(add, y, rows):
     return y
 
 
-def svg(lines=None):
+def svg():
     """The card as SVG text, 1 user unit = 1 mm; ValueError if the key map does not fit."""
-    _header, rows = table(lines)
+    _header, rows = table()
     out = []
     add = out.append
     add('<?xml version="1.0" encoding="UTF-8"?>')
@@ -184,7 +153,7 @@ def svg(lines=None):
     _text(add, PAD, 4.2, "Cribbage board: the keys", 2.8, ";font-weight:bold")
     add('<text x="%.2f" y="4.2" text-anchor="end" style="%s;font-size:1.3px">print at 100%%, '
         '%g x %g mm</text>' % (WIDTH - PAD, FONT, WIDTH, HEIGHT))
-    y = _grid(add, 6.0, rows)
+    y = _grid(add, 6.0)
     y += 1.0
     y = _table(add, y, rows)
     if y > HEIGHT - 1.0:

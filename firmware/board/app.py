@@ -2,7 +2,7 @@
 
 Mode state: the mode and the place in it (app.mode, app.item, app.pen) are the app's, changed
 by a MODE command; what is typed or chosen in a mode is the entry's (app.e), changed by an EDIT.
-The key map and what OK does: board/modes.py's comment (THE KEY MAP). What the app is and
+The key map and what OK does: board/modes.py (THE KEY MAP). What the app is and
 how it is split: the comment below (a comment costs no RAM when the module is compiled on
 the board; a long docstring does).
 """
@@ -57,13 +57,16 @@ from board.storage import Storage
 from board import entry
 from board.commands import run, follow
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
-from board.modes import NORMAL, REFUSE, CALL, MODE, UNDO, SAY, PIN, SUSPECT, VERSION_MSG, NOTHING
+from board.modes import (NORMAL, REFUSE, CALL, MODE, UNDO, SAY, PIN, SUSPECT, VERSION_MSG,
+                         NOTHING, KEYS)
 
 from micropython import const
 
 # (private consts: folded into the code, no names kept in RAM)
 _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
+_BACK_KEY = const(14)  # board/modes.py's KEYS (THE KEY MAP): back's place; then OK's, the
+# buttons' (a copy: host_tests/test_keymap.py holds it equal; a name would be interned for good)
 
 
 class App:
@@ -169,7 +172,8 @@ class App:
         name = self.keys.name(ev)
         if self.selftest_step >= 0:
             return
-        if name == "*" or name == "#":  # these have a long meaning: act on release, or on LONG
+        k = KEYS.find(name) - _BACK_KEY  # its place in THE KEY MAP: 0 back, 1 OK, 2.. buttons
+        if k == 0 or k == 1:  # a long meaning too: act on release, or on LONG
             if kind == LONG:
                 self.held = name
                 self.long_key(name)
@@ -177,9 +181,9 @@ class App:
                 if self.held != name:
                     self.key(name)
                 self.held = ""
-        elif name in "abcdef":  # +1 for a side, repeating while held
+        elif k >= 2:  # +1 for a side, repeating while held
             if kind == DOWN or kind == REPEAT:
-                side = "abcdef".index(name)
+                side = k - 2
                 if side >= self.m.sides:
                     run(self, (REFUSE, "no side %d" % (side + 1)))
                 else:
@@ -194,8 +198,9 @@ class App:
         e = self.e
         if e.quick:
             e.quick = False
-            if name == "#" and not e.cards:  # OK right after a card or go that went in as
-                return  # typed: a habit, not an entry (a hand filled in after it: OK counts it)
+            if KEYS.find(name) == _BACK_KEY + 1 and not e.cards:  # OK right after a card or
+                return  # go that went in as typed: a habit, not an entry (a hand filled in
+                # after it: OK counts it)
         self.err = None
         run(self, entry.key(self.shown(), name))
         self._done()
@@ -204,8 +209,8 @@ class App:
         """A long press: hold * undo, hold # redo (in a menu: leave it)."""
         self.err = None
         self.e.clear()
-        run(self, (MODE, NORMAL, 0) if self.mode != NORMAL else
-                    (UNDO, 0) if name == "*" else (UNDO, 1) if name == "#" else NOTHING)
+        run(self, (MODE, NORMAL, 0) if self.mode != NORMAL else  # (held: back, OK)
+                    (UNDO, KEYS.find(name) - _BACK_KEY) if name in "*#" else NOTHING)
         self._done()
 
     def apply(self, call):

@@ -26,10 +26,14 @@ from cribbage.cards import PIP, fmt
 from cribbage.score import score_hand, score_play
 from cribbage.events import say
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NOTHING, CALL, DEAL_FIRST,
-                         NEXT_GAME, MODE, SAY, MSG_PLAYER, REFUSE, EDIT, message)
+                         NEXT_GAME, MODE, SAY, MSG_PLAYER, REFUSE, EDIT, message, KEYS)
 from board.fault import room
 
 from micropython import const
+
+_SUIT_KEY = const(10)  # places in board/modes.py's KEYS (THE KEY MAP): first suit, back, OK
+_BACK_KEY = const(14)
+_OK_KEY = const(15)
 
 
 class Entry:
@@ -215,19 +219,20 @@ def key(v, name):
         room("board.menu")
         from board.menu import menu_key  # loaded the first time D is pressed
         return menu_key(v, name)
-    if "0" <= name <= "9":
-        return digit(v, ord(name) - 48)
-    if name in "ABCD":
+    k = KEYS.find(name)  # (what the key is for: its place)
+    if 0 <= k < _SUIT_KEY:
+        return digit(v, k)
+    if _SUIT_KEY <= k < _BACK_KEY:
         if v.e.num >= 0:
-            return suit(v, "ABCD".index(name))
+            return suit(v, k - _SUIT_KEY)
         if mode == ADVISE:
             room("board.menu")
             from board.menu import advise
             return advise(v, name)
         return letter(v, name)
-    if name == "#":
+    if k == _OK_KEY:
         return ok(v)
-    if name == "*":
+    if k == _BACK_KEY:
         return back(v)
     return (REFUSE, "key %s means nothing here" % name)
 

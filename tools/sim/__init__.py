@@ -8,7 +8,7 @@ Run it with `python tools/sim.py` (`make sim`; --help lists the options). One jo
     keys.py       the key script language of --keys (keys, or cards written as cards: 5♥,
                   (5H)), as the driver's commands; the cards its keys type, named (5C = 5♥)
     games.py      what a player types: the menu's settings, a whole autoplayed game
-    keymap.py     the app's key map, read from firmware/board/modes.py's comment
+    keymap.py     the app's key map in words (board/modes.py's THE KEY MAP), beside the keypad
     ui.py         drawing a frame: the board in the terminal, or a PNG
 
 and, not imported here: mp_driver.py (the MicroPython side, run by runner.Sim in the

@@ -1,12 +1,12 @@
 """Builds the scorer's tables from the plain itemised count (spoken.rank_items).
 
-Runs on the host (tools/gen_tables.py writes tables.py) and also under MicroPython, so a
-board could rebuild them, but it never needs to: the shipped tables.py is checked against
-this in the tests.
+Runs on the host (tools/gen_tables.py writes firmware/cribbage/tables.py; a board never
+needs to): the shipped tables.py is checked against this in the tests.
 """
 
-from .score import show_index
-from .spoken import rank_items
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from cribbage.score import show_index
+from cribbage.spoken import rank_items
 
 SHOW_BIAS = 48  # stored values are points + 48: printable ASCII, a compact source literal
 

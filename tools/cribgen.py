@@ -18,7 +18,8 @@ is uniformly one of the other 51.
 Runs on the host (tools/gen_crib_table.py); about 10 million score_hand calls in all.
 """
 
-from .score import score_hand
+import hostenv  # noqa: F401  (firmware/ on sys.path)
+from cribbage.score import score_hand
 
 N_CRIBS = 58800  # C(50, 2) * 48: the other two crib cards and the starter
 
