@@ -543,6 +543,51 @@ def sent_as(p, r, monkeypatch):
     return json.loads(b"".join(got[0][1].parts))
 
 
+def test_a_games_message_is_made_in_parts_and_the_records_modules_let_go_before_it(
+        monkeypatch):
+    """Issue 34 (the publisher's peak): a game's message is its JSON in parts of at most
+    packets._PART bytes (an item longer than that: a part of its own), not a part per key or
+    item; and the modules that decode the record (board.export, board.record, the summary,
+    board.history) are let go before the JSON is made: nothing of them stays for the
+    signature and the packet."""
+    import sys
+
+    from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
+    from cribbage.match import Match
+    from cribbage import summary as S
+    from board import history as H
+
+    m = Match(players=3, target=121)
+    autoplay(m, seeded(5), [RANDOM] * 3)
+    st = store_with()
+    p = Pub(st)
+    L.start(p)  # (the outbox made: the games after it are the club's)
+    assert H.add(st, m, S.dumps(m, 40))
+    r = L.waiting(p)
+    mods = ("board.export", "board.record", "board.history", "cribbage.summary")
+    kept = {k: sys.modules[k] for k in mods if k in sys.modules}  # (given back after)
+    try:
+        for k in mods:
+            monkeypatch.delitem(sys.modules, k, raising=False)
+        seen = []  # the modules loaded when the packet is made
+        monkeypatch.setattr(P, "packet", lambda pub, what, args: seen.append(
+            ([k for k in mods if k in sys.modules], args[1])))
+        P.game(p, r)
+    finally:
+        sys.modules.update(kept)
+    (loaded, body), = seen
+    assert loaded == []
+    parts = body.parts
+    assert len(b"".join(parts)) == len(body) > 2000  # (a game of 3 with its deals)
+    # (a part is items joined up to _PART bytes; one item longer than that is a part of its
+    # own: here a deal's dict, 270 bytes at most; before, a part per key or item: 200 and more)
+    assert max(len(x) for x in parts) <= 2 * P._PART, [len(x) for x in parts]
+    assert len(parts) <= 2 * len(body) // P._PART + 1, (len(parts), len(body))
+    g = json.loads(b"".join(parts))
+    assert g["id"] == "t1-1" and len(g["seats"]) == 3 and g["game"]["players"] == 3
+    assert len(g["game"]["by_deal"]) == g["game"]["deals"] > 3
+
+
 def names(text):
     return K.parse_names(text)
 

@@ -8,6 +8,10 @@ import json
 
 from publish.contract import NIGHT, STATE, GAME, STATUS, OFFLINE, topic as _path
 
+from micropython import const
+
+_PART = const(256)  # a message's parts (_Body): bytes each, at most (one longer item: its own)
+
 
 class _Wait(OSError):
     """umqtt.simple asked for an answer: the publisher awaits it itself."""
@@ -16,7 +20,10 @@ class _Wait(OSError):
 class _Body:
     """A message as JSON in parts (a game's is a few KB: as one block, with json.dumps'
     growing buffer and the copy .encode() makes, it is what a heap in pieces lacks):
-    umqtt.simple asks its length and writes it to the _Pipe, which keeps the parts."""
+    umqtt.simple asks its length and writes it to the _Pipe, which keeps the parts. Each
+    part a bytearray of at most about _PART bytes (issue 34: a part per key or item, 150 and
+    more for a game, took ~60 bytes of the 64-bit heap each and a list of their pointers
+    that grew to KBs in one block, which a heap in pieces could not give)."""
 
     def __init__(self):
         self.parts = []
@@ -24,7 +31,10 @@ class _Body:
 
     def add(self, s):
         b = s.encode()
-        self.parts.append(b)
+        p = self.parts
+        if not p or len(p[-1]) + len(b) > _PART:
+            p.append(bytearray())
+        p[-1] += b
         self.n += len(b)
 
     def __len__(self):
@@ -150,7 +160,55 @@ def game(pub, r):
     the seats (seat i's name, the side it plays for: the record's, not the match's now) and
     board/export.py's decode(r, N), and the night it ended in when the club had said it
     (publish/nights.py). The names: those the seats had when it was played. Signed
-    with the board's key when it has one (publish/outbox.py's sign(): its counter on flash)."""
+    with the board's key when it has one (publish/outbox.py's sign(): its counter on flash).
+    Made in two steps, so that the heap never holds the two at once (issue 34: the publisher's
+    peak): the game decoded and its JSON (_body(): the record's modules let go after it),
+    then the signature and the packet (umqtt.simple)."""
+    body = _body(pub, r)
+    key = pub.cfg.get("key")
+    if key:  # signed (docs/club-board.md): "<mac> <counter>\n" before the JSON
+        from publish.outbox import sign
+
+        h = sign(pub.app.store, key, body.parts)
+        body.parts.insert(0, h)
+        body.n += len(h)
+    return packet(pub, 1, (topic(pub, GAME), body, False, 1))
+
+
+def _body(pub, r):
+    """Record r's message as JSON parts (a _Body): the seats, the night and the decoded
+    game. The record's modules (board.history, board.export and what it loads: ~10 KB on
+    the 64-bit port) are let go once the game is decoded, before its JSON is made."""
+    import sys
+
+    from board.fault import forget, room
+
+    n = pub.box[0]
+    board = pub.cfg["board"]
+    msg = {"id": "%s-%d" % (board, n), "board": board, "seats": _seats(pub, r)}
+    room("publish.nights")
+    from publish.nights import night_of
+    from publish.outbox import mark
+
+    night = night_of(pub.app.store, mark(r))  # (the club's night when it ended, if said)
+    if night:
+        msg[NIGHT] = night
+    had = list(sys.modules)
+    g = _decoded(r, n)  # (in a call of its own: nothing here holds the modules after it)
+    for k in list(sys.modules):
+        if k not in had:  # board.export and what it loaded (board.record, cribbage.summary)
+            forget(k)
+    had = None
+    forget("board.history")  # (loaded for this call: the app and the page load it again)
+    msg["game"] = g
+    g = None
+    body = _Body()
+    body.value(msg)
+    return body
+
+
+def _seats(pub, r):
+    """Seat i's name (as played) and the side it plays for, of record r."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
     room("board.history")
@@ -160,32 +218,19 @@ def game(pub, r):
     from publish.names import played_with
 
     h = head(r)  # its players h[1] and sides h[2]: seat i plays for side i % sides
-    n = pub.box[0]
     names = played_with(pub.app.store, pub.box[1], pub.names)  # (pub.r: the first after
     # the mark)
     seats = []
     for i in range(h[1]):
         seats.append({"name": names[i] if i < len(names) else None, "side": i % h[2]})
+    return seats
+
+
+def _decoded(r, n):
+    """board/export.py's decode(r, n)."""
+    from board.fault import room
+
     room("board.export")
     from board.export import decode
 
-    board = pub.cfg["board"]
-    msg = {"id": "%s-%d" % (board, n), "board": board, "seats": seats}
-    room("publish.nights")
-    from publish.nights import night_of
-    from publish.outbox import mark
-
-    night = night_of(pub.app.store, mark(r))  # (the club's night when it ended, if said)
-    if night:
-        msg[NIGHT] = night
-    msg["game"] = decode(r, n)
-    body = _Body()
-    body.value(msg)
-    key = pub.cfg.get("key")
-    if key:  # signed (docs/club-board.md): "<mac> <counter>\n" before the JSON
-        from publish.outbox import sign
-
-        h = sign(pub.app.store, key, body.parts)
-        body.parts.insert(0, h)
-        body.n += len(h)
-    return packet(pub, 1, (topic(pub, GAME), body, False, 1))
+    return decode(r, n)
