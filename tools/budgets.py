@@ -85,7 +85,10 @@ ESP32_GAME = 96.0  # KB of heap
 # 2026-11-28 after its message in two steps (the heap it needs, HEAPS below, cut; its live
 # peak not): 205.3-205.9 KB on 64-bit, ~141.4 KB, against the page's 199.8 (~137.6): the
 # names its calls intern (+1.2 KB), publish.task (1.6 KB), its state and task (docs/memory.md)
-PUBLISH_OVER = 1.5
+# After the club's message to the board (publish/says.py) merged: up to ~141.8 KB, and runs of
+# one tree differ by ~0.4 KB, so at 1.5 the test failed one run in three by chance. 2.5 holds
+# what is measured plus that spread: the test catches growth, not noise. Still issue 34's to cut.
+PUBLISH_OVER = 2.5
 # Code frozen: game after game with the page and its clients, <= 64 KB live (an ESP32 without
 # PSRAM keeps room for Wi-Fi and a margin). Nothing here builds a frozen image (issue 20): the
 # ROMFS route stands in, and FROZEN_PER_ROMFS turns its figure into a frozen one.
