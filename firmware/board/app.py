@@ -66,6 +66,17 @@ _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
 
 
+def _ends(m, h):
+    """Whether game m is over with the end whose record's head is h (board/history.py's: the
+    result, the winner, the scores)."""
+    if m.phase != M.OVER or h[6] != m.result or h[7] != m.winner & 255:
+        return False
+    for k in range(m.sides):
+        if h[12 + k] != min(m.score[k], 255):
+            return False
+    return True
+
+
 class App:
     def __init__(self, hw, r=None):
         # Every attribute first, while the heap is whole: the instance dict grows to its full
@@ -92,10 +103,12 @@ class App:
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
         self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
-        self.record = None  # a game won: (events, parts), its summary, made after its frame
-        # (step), for its record at the OK that starts the next game (commands.record); then
-        # a list, that record's parts, written after the next game's frame (save). (One name:
-        # every name a board loads is interned for good)
+        self.record = None  # a game won: (events, head), its record written to the history
+        # right after its frame (step: the club's outbox sends it then), head its first part;
+        # (events, None) when it could not be: then at the OK that starts the next game
+        # (commands.record), as a list, the record's parts, written after the next game's
+        # frame (save). An undo past the recorded end flags the record undone (save). (One
+        # name: every name a board loads is interned for good)
         self.fault = 0  # faults handled (recover): ota/trial.py counts them (a name the app
         # has already: the module board.fault's, one interned name fewer than "faults")
         # the attributes it can fill in only once the hardware is checked and the files read:
@@ -265,7 +278,27 @@ class App:
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
         d = self.record
-        if isinstance(d, list):  # the finished game's record (the OK that started this game): to
+        if isinstance(d, tuple) and d[1] is not None and not _ends(self.m, d[1]):
+            said = None  # the recorded end undone: its record flagged before the game is
+            for again in (0, 1):  # saved (a power cut between: the game's end again,
+                try:  # recorded again after it, board/undo.py)
+                    fault.room("board.undo")
+                    from board.undo import flag
+                    said = flag(self.store, d[1])
+                    self.record = None
+                    break
+                except Exception as e:  # noqa: BLE001  (out of memory to load it)
+                    gc.collect()
+                    if again:
+                        said = fault.message(e)
+            fault.forget("board.undo")
+            fault.forget("board.history")
+            if said:
+                self.refuse(said)
+                self.view.dirty = True
+            if self.record is not None:  # (not flagged: the game is not saved either, the
+                return  # flash keeps its end, counted; the next save tries again)
+        elif isinstance(d, list):  # the finished game's record (the OK that started this game): to
             self.record = None  # the history first, so that a power cut before the game's
             from board.history import record_game  # save offers that game again
             said = record_game(self.m, self.store, d)
@@ -427,14 +460,21 @@ class App:
                 if isinstance(s, tuple):  # (undone: no longer the game's)
                     self.record = None
             elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
-                try:  # a game won: its summary now, after its frame and its save, so that
-                    fault.room("board.history")  # the OK that starts the next game draws
-                    from board.history import dumps  # its frame first (commands.record)
-                    self.record = (m.events, dumps(m))
-                    fault.forget("board.history")  # (loaded again at the OK: not resident
-                    # while the board waits for it, nor when the next game starts)
-                except Exception as e:  # noqa: BLE001
-                    self.record = (m.events, None)
+                s = m.events
+                try:  # a game won: its summary and its record to the history now, after its
+                    fault.room("board.history")  # frame and its save (issue 34: the frame
+                    from board import history  # first), so that the club's outbox sends
+                    data = history.record(m, history.dumps(m))  # it without another key
+                    said = history.record_game(m, self.store, data)  # (issue 30)
+                    self.record = (s, None if said and "not saved" in said else
+                                   bytes(data[0]))  # (not written: again at the OK)
+                    if said:
+                        self.refuse(said)
+                    data = history = None
+                    fault.forget("board.history")  # (not resident while the board waits
+                    # for the OK, nor when the next game starts)
+                except Exception as e:  # noqa: BLE001  (m.events: the replay may have
+                    self.record = (s, None)  # left the game half put back)
                     self.recover(e)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)

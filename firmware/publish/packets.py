@@ -144,11 +144,18 @@ def state(pub):
 
 def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
+    (r a str: the withdrawal of game N-1, publish/outbox.py's after()),
     the seats (seat i's name, the side it plays for: the record's, not the match's now) and
     board/export.py's decode(r, N). The names: those the seats had when it was played. Signed
     with the board's key when it has one (publish/outbox.py's sign(): its counter on flash)."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
+    board = pub.cfg["board"]
+    body = _Body()
+    if isinstance(r, str):  # the withdrawal of the game sent last (undone past its end:
+        body.value({"id": "%s-%d" % (board, pub.box[0] - 1), "board": board,  # outbox.py)
+                    "withdraw": True})
+        return _signed(pub, body)
     room("board.history")
     from board.history import head
 
@@ -165,10 +172,13 @@ def game(pub, r):
     room("board.export")
     from board.export import decode
 
-    board = pub.cfg["board"]
-    body = _Body()
     body.value({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
                 "game": decode(r, n)})
+    return _signed(pub, body)
+
+
+def _signed(pub, body):
+    """The game's PUBLISH (QoS 1) of message body, signed when the board has its key."""
     key = pub.cfg.get("key")
     if key:  # signed (docs/club-board.md): "<mac> <counter>\n" before the JSON
         from publish.outbox import sign
