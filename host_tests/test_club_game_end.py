@@ -117,6 +117,22 @@ def test_a_game_sent_then_undone_is_withdrawn_and_its_end_again_is_a_revision(mo
     assert p.box == [3, O.mark(C)] and L.waiting(p) is None
 
 
+def test_a_game_undone_while_it_awaits_its_puback_is_withdrawn_after_it(monkeypatch):
+    """The broker has the game (its PUBACK on the way) when it is undone: the outbox moves
+    past it as sent (the mark leaves the flag out), and the next look withdraws it."""
+    st = store_with(A, B)
+    p = Pub(st, [2, O.mark(A)])
+    r = L.waiting(p)
+    assert r == B and json.loads(message(p, r, monkeypatch))["id"] == "t1-2"
+    flag(st, B[:14])  # undone while the PUBLISH awaits its PUBACK
+    L.sent(p, r)  # the PUBACK
+    assert p.box == [3, O.mark(B)]
+    w = L.waiting(p)
+    assert w == O.mark(A)
+    assert json.loads(message(p, w, monkeypatch)) == {"id": "t1-2", "board": "t1",
+                                                      "withdraw": True}
+
+
 def test_the_end_again_before_the_withdrawal_went_out_is_the_revision(monkeypatch):
     st = store_with(A, B)
     flag(st, B[:14])
