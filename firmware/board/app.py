@@ -66,17 +66,6 @@ _WATCHDOG_MS = const(8000)
 _SELFTEST_HOLD_MS = const(600)
 
 
-def _ends(m, h):
-    """Whether game m is over with the end whose record's head is h (board/history.py's: the
-    result, the winner, the scores)."""
-    if m.phase != M.OVER or h[6] != m.result or h[7] != m.winner & 255:
-        return False
-    for k in range(m.sides):
-        if h[12 + k] != min(m.score[k], 255):
-            return False
-    return True
-
-
 class App:
     def __init__(self, hw, r=None):
         # Every attribute first, while the heap is whole: the instance dict grows to its full
@@ -278,7 +267,15 @@ class App:
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
         d = self.record
-        if isinstance(d, tuple) and d[1] is not None and not _ends(self.m, d[1]):
+        m = self.m
+        if isinstance(d, tuple) and d[1] is not None:  # the game's end recorded (its head:
+            h = d[1]  # board/history.py's): is the game still at that end?
+            k = m.phase == M.OVER and h[6] == m.result and h[7] == m.winner & 255
+            for i in range(m.sides if k else 0):
+                k = k and h[12 + i] == min(m.score[i], 255)
+            if k:
+                d = None  # (yes)
+        if isinstance(d, tuple) and d[1] is not None:
             said = None  # the recorded end undone: its record flagged before the game is
             for again in (0, 1):  # saved (a power cut between: the game's end again,
                 try:  # recorded again after it, board/undo.py)
@@ -466,8 +463,9 @@ class App:
                     from board import history  # first), so that the club's outbox sends
                     data = history.record(m, history.dumps(m))  # it without another key
                     said = history.record_game(m, self.store, data)  # (issue 30)
-                    self.record = (s, None if said and "not saved" in said else
-                                   bytes(data[0]))  # (not written: again at the OK)
+                    self.record = (s, None if said and said is not self.store.bad else
+                                   bytes(data[0]))  # (not written: again at the OK; a
+                    # history set aside, store.bad: written)
                     if said:
                         self.refuse(said)
                     data = history = None

@@ -109,13 +109,6 @@ def undone(r):
     return r[0] == 2 and bool(r[11] & _UNDONE)
 
 
-def same(r, head):
-    """Whether good record r is the game whose record's head (its first part) is head: the
-    same players, sides, target, result, winner, deals, serial and scores."""
-    c = len(head)
-    return r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c]
-
-
 def cards(r):
     """Cards dealt each player in a good record's game: 5 (five-card cribbage) or 6 (the
     game of its players: records of earlier firmware are of those)."""
@@ -199,8 +192,10 @@ def add(store, m, summary=None):
     f = store.open("history", _MAX_BYTES)  # a bigger one (no board wrote it): aside, unread
     try:
         r, k, t = walk(None, f)
-        if r and same(r, head) and not undone(r):  # (undone: the game's end again, a
-            return False  # new record after it: the club's outbox sends it as a revision)
+        c = len(head)  # (undone: the game's end again, a new record after it: the club's
+        if r and r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c] and \
+                not undone(r):  # outbox sends it as a revision)
+            return False
         if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
             from board.later import add as aside  # are kept before the rewrite drops them
 
