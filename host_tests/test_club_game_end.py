@@ -20,7 +20,7 @@ import pytest
 
 from board import export, history, stats
 from board.storage import Storage
-from board.undo import flag
+from board.undo import undo as flag
 from boardkit import board, next_game, play_game
 from boards.ramfs import RamFs
 from club import schema

@@ -280,8 +280,8 @@ class App:
             for again in (0, 1):  # saved (a power cut between: the game's end again,
                 try:  # recorded again after it, board/undo.py)
                     fault.room("board.undo")
-                    from board.undo import flag
-                    said = flag(self.store, d[1])
+                    from board.undo import undo
+                    said = undo(self.store, d[1])
                     self.record = None
                     break
                 except Exception as e:  # noqa: BLE001  (out of memory to load it)
@@ -460,15 +460,15 @@ class App:
                 s = m.events
                 try:  # a game won: its summary and its record to the history now, after its
                     fault.room("board.history")  # frame and its save (issue 34: the frame
-                    from board import history  # first), so that the club's outbox sends
-                    data = history.record(m, history.dumps(m))  # it without another key
-                    said = history.record_game(m, self.store, data)  # (issue 30)
+                    from board.history import dumps, record, record_game  # first), so
+                    data = record(m, dumps(m))  # that the club's outbox sends it without
+                    said = record_game(m, self.store, data)  # another key (issue 30)
                     self.record = (s, None if said and said is not self.store.bad else
                                    bytes(data[0]))  # (not written: again at the OK; a
                     # history set aside, store.bad: written)
                     if said:
                         self.refuse(said)
-                    data = history = None
+                    data = dumps = record = record_game = None
                     fault.forget("board.history")  # (not resident while the board waits
                     # for the OK, nor when the next game starts)
                 except Exception as e:  # noqa: BLE001  (m.events: the replay may have

@@ -52,7 +52,7 @@ def _copy(out, f, i, r):
     f.close()  # (before the new file is renamed over it)
 
 
-def flag(store, head):
+def undo(store, head):
     """The game whose record's head is head (record()'s first part) undone past its end: its
     record, if it is the history's last, is flagged undone, in place (an atomic save; kept:
     the club's outbox withdraws it if it was sent, publish/outbox.py); the game's end when
