@@ -326,9 +326,9 @@ def test_games_that_waited_go_out_with_the_seats_and_names_they_were_played_with
 
 
 def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
-    """Whatever others publish under the board's topics (the board subscribes to nothing),
-    and bytes that are no MQTT from the broker's side: the board plays on, reconnects, and its
-    game goes out once."""
+    """Whatever others publish under the board's topics (the board subscribes to the club's
+    message alone: test_club_says*.py), and bytes that are no MQTT from the broker's side:
+    the board plays on, reconnects, and its game goes out once."""
     storage = str(tmp_path / "board")
     proxy = Proxy(broker.port)
     club = Club(broker.port)
@@ -447,7 +447,11 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
     club = Club(broker.port)
-    try:
+    try:  # the club's message to t1, retained (test_club_says.py): taken at the connection
+        from club.sign import SAYS_DOMAIN, frame
+
+        club.publish("cribbage/t1/says", frame(secret("t1"), 1, b'{"night":"2026-11-28"}',
+                                               SAYS_DOMAIN), retain=True)
         g, out = game_lines([MICROPYTHON, "-X", "heapsize=" + budgets.heap("pico_w_club"),
                              "-m", "main_club", "2", "7", str(free_port()), GAMES,
                              str(budgets.CLIENTS), str(broker.port), secret("t1").hex()],
@@ -457,6 +461,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
         w = line[0].split()  # CLUB sent N status S peak X
         g.update(zip(w[1:5:2], w[2:5:2]))
         assert "club: online" in out and g["sent"] == GAMES and g["status"] == "online", out
+        assert "club: tonight is 2026-11-28" in out and "refused" not in out, out
         assert int(g["least"]) > 20  # every page read all games, as without publishing
         until("every game at the club", lambda: len(club.games()) == int(GAMES))
         assert club.games() == ["t1-%d" % n for n in range(1, int(GAMES) + 1)]

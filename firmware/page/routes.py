@@ -163,12 +163,17 @@ class Web(Microdot):
         host = h.get("Host", "")
         return host.endswith(".local" + self.port) and o == "http://" + host
 
-    def refused(self, req, form):
-        """Why a write with the PIN in form is refused, as (text, status), or None: from the
-        board's own page, and the PIN's rules (page/pin.py)."""
+    def pin_form(self, req):
+        """A write with the PIN: (its form, None), or (None, why it is refused as (text,
+        status)): a form that cannot be read, not from the board's page, the PIN's rules
+        (page/pin.py)."""
+        form = _form(req)
+        if form is None:
+            return None, ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
         if not self.origin_ok(req):
-            return "not from the board's page", 403
-        return self.pin.refused(_ip(req.client_addr), form)
+            return None, ("not from the board's page", 403)
+        no = self.pin.refused(_ip(req.client_addr), form)
+        return (None, no) if no else (form, None)
 
 
 def _conn(req):
@@ -254,10 +259,7 @@ def routes(web):
 
     @web.post("/new-game")
     async def new_game(req):
-        form = _form(req)
-        if form is None:
-            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
-        no = web.refused(req, form)
+        _, no = web.pin_form(req)
         if no:
             return no
         web.pin.used(_ip(req.client_addr))
@@ -279,10 +281,7 @@ def routes(web):
 
     @web.post("/names")
     async def names(req):
-        form = _form(req)
-        if form is None:
-            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
-        no = web.refused(req, form)
+        form, no = web.pin_form(req)
         if no:
             return no
         try:

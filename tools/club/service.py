@@ -30,16 +30,18 @@ import socket
 import sqlite3
 import sys
 import threading
+import time
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from . import contract, intake, page, ratings
+from . import contract, intake, night, page, ratings
 from .contract import BadMessage
 from .director import Director
 from .registry import SERVICE_USER, Registry
+from .says import EVERY as SAYS_EVERY, Says
 from .store import Store
 from .web import games_csv, serve, today  # noqa: F401  (the club's web side: web.py)
 
@@ -50,9 +52,11 @@ class Club:
     """The service's state: the store, the registry of boards, the boards' live states and
     status, what was refused at the door (intake.py)."""
 
-    def __init__(self, db, prefix=contract.PREFIX, pin=None):
+    def __init__(self, db, prefix=contract.PREFIX, pin=None, clock=None):
         self.store = Store(db)
         self.registry = Registry(db)
+        self.says = Says(db)  # what the club says to each board (says.py)
+        self.clock = clock or time.time  # the night's clock (tests: a virtual one)
         self.prefix = prefix
         self.pin = pin
         self.states = {}
@@ -66,7 +70,8 @@ class Club:
         self._ratings = None  # (store.changes(), ratings, history): ratings()
 
     def night(self):
-        return today()
+        """The club's night now (night.py's tonight(), on the club's clock)."""
+        return night.tonight(self.clock())
 
     def subscriptions(self):
         """What the service subscribes to: (topic filter, QoS) pairs."""
@@ -212,6 +217,24 @@ def connect(club, host, port, client_id, user=None, password=None):
         if connects[0] == 1:  # this start's mark, before the subscription reads it back
             client.publish(lock, mark, qos=1, retain=True)
         client.subscribe(club.subscriptions() + [(lock, 1)])
+        say(client, every=True)  # every board's message again (says.py)
+
+    def say(client, every=False):
+        """What the club says to each board (says.py): every board's, or those changed (a
+        club's service: the league's says nothing)."""
+        if getattr(club, "says", None) is None:
+            return
+        try:
+            for t, p in club.says.due(club, every):
+                client.publish(t, p, qos=1, retain=True)
+        except Exception:  # noqa: BLE001  (the next look tries again)
+            log.exception("could not say the club's message to the boards")
+
+    def sayer():
+        while True:
+            time.sleep(SAYS_EVERY)
+            if club.connected and not club.taken_over:
+                say(c)
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False
@@ -240,6 +263,8 @@ def connect(club, host, port, client_id, user=None, password=None):
     c.on_message = on_message
     c.connect_async(host, port, keepalive=30, clean_start=False, properties=props)
     c.loop_start()
+    if getattr(club, "says", None) is not None:
+        threading.Thread(target=sayer, daemon=True, name="says").start()
     return c
 
 
@@ -265,6 +290,14 @@ def addresses(bind):
     return [*out, "127.0.0.1"]
 
 
+def _clock_file(path):
+    """A clock reading the time from a file (tests: a night turned without waiting)."""
+    def clock():
+        with open(path) as f:
+            return float(f.read())
+    return clock
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="club", description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--broker", default="127.0.0.1:1883", help="HOST[:PORT] of the broker")
@@ -286,12 +319,14 @@ def main(argv=None):
     ap.add_argument("--set-password", action="store_true", help="set (or change) the "
                     "director's password here, at the console, before serving (else the "
                     "first visit to /director sets it, with the setup code printed here)")
+    ap.add_argument("--clock-file", default=None, help=argparse.SUPPRESS)  # (tests: the
+    # night's time, seconds since the epoch, read from this file: midnight without waiting)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if a.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     host, _, port = a.broker.partition(":")
-    club = Club(a.db, a.prefix)
+    club = Club(a.db, a.prefix, clock=_clock_file(a.clock_file) if a.clock_file else None)
     director = Director(a.db)
     if a.set_password:
         import getpass
@@ -347,4 +382,5 @@ def main(argv=None):
         director.close()
         club.store.close()
         club.registry.close()
+        club.says.close()
     return 0
