@@ -20,7 +20,7 @@ import pytest
 
 from board import export, history, stats
 from board.storage import Storage
-from board.undo import undo as flag
+from board.undo import undo
 from boardkit import board, next_game, play_game
 from boards.ramfs import RamFs
 from club import schema
@@ -33,6 +33,15 @@ from webkit import Board, free_port
 
 
 # --- the board's side on its own: the history and the outbox --------------------------------
+
+class _Undone:
+    phase = 0  # (a game not at its end)
+
+
+def flag(st, head):
+    """board/undo.py's undo() of the game whose record's head is head (the game undone)."""
+    return undo(st, head, _Undone())
+
 
 def record(serial, a, b):
     """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""

@@ -335,6 +335,8 @@ def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
     b = _board_at_a_games_end(storage, proxy.port)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
+        until("game t1-1 (at its end)", lambda: club.games() == ["t1-1"])  # (then the rest:
+        until("the board's outbox empty", lambda: _club(b)["sent"] == 1)  # no resend)
         before = b.state()
         for topic, payload in ((GAME, b"{not json"), (GAME, json.dumps({"id": "t1-1"}).encode()),
                                ("cribbage/t1/set", b"\x00\xff" * 300), (STATE, b""),

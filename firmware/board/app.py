@@ -267,35 +267,28 @@ class App:
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
         d = self.record
-        m = self.m
-        if isinstance(d, tuple) and d[1] is not None:  # the game's end recorded (its head:
-            h = d[1]  # board/history.py's): is the game still at that end?
-            k = m.phase == M.OVER and h[6] == m.result and h[7] == m.winner & 255
-            for i in range(m.sides if k else 0):
-                k = k and h[12 + i] == min(m.score[i], 255)
-            if k:
-                d = None  # (yes)
-        if isinstance(d, tuple) and d[1] is not None:
-            said = None  # the recorded end undone: its record flagged before the game is
-            for again in (0, 1):  # saved (a power cut between: the game's end again,
-                try:  # recorded again after it, board/undo.py)
+        if self.unsaved and isinstance(d, tuple) and d[1] is not None:
+            said = 1  # (an entry at the game's recorded end: undone past it, its record is
+            for again in (0, 1):  # flagged before the game is saved, board/undo.py; a power
+                try:  # cut between: the game's end again, recorded again after it)
                     fault.room("board.undo")
                     from board.undo import undo
-                    said = undo(self.store, d[1])
-                    self.record = None
+                    said = undo(self.store, d[1], self.m)  # (0: still at that end)
                     break
                 except Exception as e:  # noqa: BLE001  (out of memory to load it)
                     gc.collect()
                     if again:
-                        said = fault.message(e)
+                        self.refuse(fault.message(e))  # (not flagged: the game is not
+                        return  # saved either, the flash keeps its end; the next save
+                        # tries again)
             fault.forget("board.undo")
             fault.forget("board.history")
-            if said:
+            if said != 0:
+                self.record = None
+            if said and said != 1:
                 self.refuse(said)
                 self.view.dirty = True
-            if self.record is not None:  # (not flagged: the game is not saved either, the
-                return  # flash keeps its end, counted; the next save tries again)
-        elif isinstance(d, list):  # the finished game's record (the OK that started this game): to
+        if isinstance(d, list):  # the finished game's record (the OK that started this game): to
             self.record = None  # the history first, so that a power cut before the game's
             from board.history import record_game  # save offers that game again
             said = record_game(self.m, self.store, d)

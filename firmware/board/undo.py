@@ -52,12 +52,18 @@ def _copy(out, f, i, r):
     f.close()  # (before the new file is renamed over it)
 
 
-def undo(store, head):
-    """The game whose record's head is head (record()'s first part) undone past its end: its
+def undo(store, head, m):
+    """0 if game m is still at the end whose record's head is head (record()'s first part:
+    its result, winner and scores). Else the game was undone past that end: its
     record, if it is the history's last, is flagged undone, in place (an atomic save; kept:
     the club's outbox withdraws it if it was sent, publish/outbox.py); the game's end when
     it comes again (corrected, or the same: a redo) is a new record after it. Returns what
     the display is to say, or None."""
+    k = m.phase == 4 and head[6] == m.result and head[7] == m.winner & 255  # (4: OVER)
+    for i in range(m.sides if k else 0):
+        k = k and head[12 + i] == min(m.score[i], 255)
+    if k:
+        return 0
     for again in (0, 1):
         f = None
         try:
