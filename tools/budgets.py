@@ -116,7 +116,8 @@ def frozen_page_live(peak_64_rom):
 MARGIN = 1.15  # every heap test has at least 15 % more heap than its run needs
 HEAPS = {
     # name: (KB measured smallest at the worst path, KB from a board's budget or 0, what)
-    "mpy_game": (96, 0, "test_board_mp: tools/bench/mp_board.py from .mpy, one game"),
+    "mpy_game": (98, 0, "test_board_mp: tools/bench/mp_board.py from .mpy, one game (issue "
+                        "30: recorded in the history at its end: fails at 111k, runs at 112k)"),
     "source_game": (157, 0, "test_board_mp: mp_board.py from source (make dev; path-dependent:"
                             " 126-139 KB at five checkouts; 0.7.0 passes or fails by the heap "
                             "below 170k, the compiler's garbage: 181k)"),
