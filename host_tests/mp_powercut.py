@@ -15,7 +15,10 @@ A seeded 2-player game is first planned (boards/ramfs.py, no flash) as a list of
 each the keys one confirmed entry takes: "#" deal, the starter's card then "#", each card of
 the play then "#" (or "B#" for go), the four cards of each hand and the crib then "#"; also a
 setting (D, A x7 to "bright", OK steps it and saves the settings, * leaves the menu), an undo
-and a redo (hold *, hold #) and, after the win, "#" for the next game. Entry 0 is the first
+and a redo (hold *, hold #) and, after the win (the game recorded in the history at its end),
+an undo past the end (its record flagged undone), a redo (recorded again), "#" for the next
+game. The state a cut may lose is the game's, the settings' and the history's counted games.
+Entry 0 is the first
 boot on the freshly formatted flash (it makes /data); entry 1 (the first deal) is the first
 save on the empty filesystem.
 
@@ -74,6 +77,7 @@ from blockdev import RamBlocks  # noqa: E402
 from boards.fake import build  # noqa: E402
 from boards.ramfs import RamFs  # noqa: E402
 from board.app import App  # noqa: E402
+from board import history as H  # noqa: E402
 from cribbage import match as M  # noqa: E402
 from cribbage.autoplay import seeded  # noqa: E402
 from cribbage.cards import PIP  # noqa: E402
@@ -124,8 +128,26 @@ def enter(app, keys):
 
 
 def state(app):
-    """What a power cut may lose: the game and the settings, as the app would save them."""
-    return app.m.dumps(), app.cfg.dumps()
+    """What a power cut may lose: the game and the settings, as the app would save them, and
+    the games the history counts (its records not undone: a game is recorded at its end,
+    flagged undone by an undo past it, recorded again at its end again)."""
+    return app.m.dumps(), app.cfg.dumps(), counted(app.store)
+
+
+def counted(store):
+    out = []
+    f = store.open("history")
+    at = [0]
+    r = None
+    while f:
+        r = H.read(f, at, r)
+        if r is None:
+            f.close()
+            break
+        if not H.undone(r):  # (its game: players, sides, target, result, winner, deals,
+            out.append(bytes(r[3:11]) + bytes(r[12:12 + r[4]]))  # serial, scores; not its
+            # summary, made only when memory allows: the test's heap is no board's)
+    return b"".join(out)
 
 
 def plan(seed):
@@ -169,6 +191,8 @@ def plan(seed):
         if deal == 0:
             do(SETTINGS_ENTRY)  # menu, to "bright", OK steps it (the settings save), leave
         deal += 1
+    do("<")  # undone past the end (its record flagged undone: issue 30)
+    do(">")  # and its end again (recorded again)
     do("#")  # the next game (the games won are kept)
     return entries
 
@@ -356,7 +380,7 @@ def play_on(app, keys):
 def describe(app, before, after):
     """Why a booted state is neither (for the FAIL line)."""
     m = app.m
-    game, cfg = state(app)
+    game, cfg, _games = state(app)
     fresh = game == M.Match().dumps()
     return ("events %d phase %d scores %s%s; game bytes %d, before %d, after %d; "
             "settings %s" % (m.events, m.phase, m.score, " (a new game: the save was lost)"

@@ -11,7 +11,8 @@ PIN.
 The night, three games a board, players moving tables between rounds:
   1. each board plays a whole game key by key; mid-game the broker is killed (SIGKILL) and,
      once every board shows it down, started again; the boards play on and OK their games;
-  2. a game a board (put on its flash finished, as test_publish does, the board off), OK'd:
+  2. a game a board (put on its flash finished, as test_publish does, the board off, its
+     seats named before; it goes out at its end, as the board comes up), OK'd:
      t2's connection cut by a proxy after the broker has the game and before its
      acknowledgement reaches t2 (t2 sends it again, same id); t3's power cut (its process
      killed) after the game is in its history and before it was published (its broker's
@@ -110,30 +111,38 @@ class Table:
         return json.loads(body)
 
     def ok(self):
-        """OK on the finished game: into the history (and the outbox), the next begins. A
-        game won on a crib typed (its fourth card put it in, no OK) takes a second OK: the
-        board lets the OK right after a card typed go as a habit (board/app.py, e.quick). So
-        OK again while the game stays unrecorded (a press more, past it, would deal the next
-        game: nothing the night counts)."""
+        """The finished game in the history (recorded at its end: the outbox sends it), and
+        OK: the next begins. A game won on a crib typed (its fourth card put it in, no OK)
+        takes a second OK: the board lets the OK right after a card typed go as a habit
+        (board/app.py, e.quick). So OK again while the game stays over (a press more, past
+        it, would deal the next game: nothing the night counts)."""
         assert self.page_state()["phase"] == "over"
         self.played.append(list(self.names))
         n = len(self.played)
+        until("%s's game in its history" % self.name,
+              lambda: history_records(self.storage) >= n)
         for _ in range(3):
             self.b.keys("#", taps=True)  # (acted on at its release: the page may answer before)
             try:
-                until("%s's game in its history" % self.name,
-                      lambda: history_records(self.storage) >= n, 10)
+                until("%s's next game" % self.name,
+                      lambda: self.page_state()["phase"] != "over", 10)
                 break
             except AssertionError:
                 continue
         assert history_records(self.storage) == n, self.name
         until("%s's next game" % self.name, lambda: self.page_state()["phase"] != "over")
 
-    def finished(self, seed):
-        """The board off, game seed put on its flash played to its end, the board on."""
-        if self.b is not None:
-            self.stop()
+    def finished(self, seed, names, then=None):
+        """The seats named (names) on the board's page, the board off, game seed put on its
+        flash played to its end; then() (the test's: its way to the broker cut or shut); the
+        board on: its game goes to the club at its end (named before it: its names)."""
+        if self.b is None:
+            self.start()
+        self.seat(names)
+        self.stop()
         over(self.storage, seed)
+        if then is not None:
+            then()
         self.start()
 
     def records(self):
@@ -251,13 +260,12 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
 
     # 2. players move; a game a board: t2 cut mid-publish, t3 power-cut before it publishes
     until("the listener back on the broker", listener.c.is_connected)
-    for i, t in enumerate(tables):
-        t.finished(21 + i)
-        until("%s online" % t.name, t.online, LONG)
-        t.seat(SEATS[1][i])
-    cut.cut("after")  # the broker has t2's game; its acknowledgement never reaches t2
-    t2.ok()
     shut.close()  # t3's way to the broker gone: its game waits in the outbox ...
+    for i, t in enumerate(tables):  # (the game goes out at its end: the board started at it)
+        t.finished(21 + i, SEATS[1][i], (lambda: cut.cut("after")) if t is t2 else None)
+        if t is not t3:  # (t2: the broker has its game; its acknowledgement never reaches it)
+            until("%s online" % t.name, t.online, LONG)
+    t2.ok()
     until("t3 to show the broker down", t3.down)
     t3.ok()
     until("t3's game waiting in its outbox", lambda: t3.club()["waiting"] == 1)
@@ -286,12 +294,9 @@ def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tm
     until("the duplicate and the malformed seen", lambda: (lambda h: (
         h["duplicates"], h["dropped"]) == (before["duplicates"] + 1, before["dropped"] + 2))(
         svc.health()))
-    for i, t in enumerate(tables):
-        t.finished(31 + i)
-        t.seat(SEATS[2][i])
-        if t is t2:  # cut again, before the broker has all of the game this time
-            until("t2 online", t2.online, LONG)
-            cut.cut("before")
+    for i, t in enumerate(tables):  # (t2 cut again, before the broker has all of the game
+        t.finished(31 + i, SEATS[2][i],  # this time)
+                   (lambda: cut.cut("before")) if t is t2 else None)
         t.ok()
     h = assert_the_club_has_every_game_once(svc, tables)
     assert h["games"] == 12 and h["dropped"] == 2

@@ -22,7 +22,7 @@ from board.app import App
 from board.storage import Storage
 from cribbage import summary as S
 from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
-from cribbage.match import Match, SKUNK, LURCH
+from cribbage.match import Match, SKUNK, LURCH, OVER
 from boardkit import board, next_game, play_game
 from boardkit import board as board_kit
 from test_summary import known_game, RED, BLUE
@@ -267,8 +267,9 @@ def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatc
 
 
 def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on(monkeypatch):
-    """Out of memory in the replay and in its restore: the OK is a fault (the game kept, as
-    the app's fault handler restores it); the next OK records the game and starts the next."""
+    """Out of memory in the replay and in its restore at the game's end (here: undone past
+    it, then redone): a fault (the game kept, as the app's fault handler restores it), not
+    recorded; the next OK records the game and starts the next."""
     from cribbage.match import Match
 
     restore = Match.restore
@@ -286,8 +287,10 @@ def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
     end = (app.m.state(), app.m.dumps())
+    f.hold("*")  # undone past the end: its record flagged undone, no longer counted
+    assert app.m.phase != OVER and kept(app.store) == []
     monkeypatch.setattr(Match, "restore", restore_fails)
-    f.press("#")  # OK: the summary fails, and so does its restore
+    f.hold("#")  # redone: the summary fails at the end, and so does its restore
     assert app.err and app.err.startswith("fault") and (app.m.state(), app.m.dumps()) == end
     assert kept(app.store) == []
     next_game(f, app)  # OK again: recorded without its summary, the next game
@@ -297,18 +300,25 @@ def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on
 
 def test_a_full_flash_says_history_not_saved_and_the_game_goes_on():
     class Full(RamFs):
+        full = False
+
         def open(self, path, mode):
-            if "w" in mode and "history" in path:
+            if "w" in mode and "history" in path and self.full:
                 raise OSError(28)
             return RamFs.open(self, path, mode)
 
-    hw = fake_board("/data", display=False, fs=Full())
+    fs = Full()
+    hw = fake_board("/data", display=False, fs=fs)
     app = App(hw)
     from boardkit import Fingers
 
     f = Fingers(hw, app)
-    play_game(hw, app, f, seed=3)
-    next_game(f, app)
+    play_game(hw, app, f, seed=3)  # (recorded at its end: undone past it, the flash full,
+    f.hold("*")  # and the end again)
+    fs.full = True
+    f.hold("#")
+    assert app.m.phase == OVER and app.err and "history not saved" in app.err  # at the end
+    next_game(f, app)  # and at the OK, tried again
     assert app.err and "history not saved" in app.err
     assert app.m.score == [0, 0] and app.m.phase == 0  # the next game started all the same
 
@@ -551,9 +561,12 @@ def test_no_reader_reads_a_history_past_its_bound():
 def test_the_board_says_an_oversized_history_was_set_aside():
     hw, app, f = board(display=True)
     st, m, good = history_of(2, 64 * 1024)
+    play_game(hw, app, f, seed=4)  # (recorded at its end: undone past it, the history
+    f.hold("*")  # put in, then the end again, recorded)
     hw["fs"].files["/data/history"] = st.fs.files["/data/history"]
-    play_game(hw, app, f, seed=4)
-    next_game(f, app)
+    f.hold("#")
     assert app.err == "history too big: kept as history.bad"
     assert hw["fs"].files["/data/history.bad"] == st.fs.files["/data/history"]
+    assert len(kept(app.store)) == 1
+    next_game(f, app)
     assert len(kept(app.store)) == 1

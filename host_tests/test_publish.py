@@ -86,16 +86,24 @@ def _pin(board):
 def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_path):
     storage = str(tmp_path / "board")
     club = Club(broker.port)
-    b = _board_at_a_games_end(storage, broker.port)
+    wifi(storage, broker.port)
+    b = _board(storage)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
-        # names, seat by seat, with the PIN the board shows
+        # names, seat by seat, with the PIN the board shows (before the game: it goes to the
+        # club at its end)
         pin = _pin(b)
         status, body = b.get("/names", "POST", ("pin=%s&names=Ann,Bob" % pin).encode(), FORM)
         assert status == 200, body
         assert _club(b)["names"][:3] == ["Ann", "Bob", None]
+    finally:
+        b.close()
+    b = _board_at_a_games_end(storage, broker.port)  # (the game played, at its end)
+    try:
+        until("the board online", lambda: _club(b)["status"] == "online")
+        assert _club(b)["names"][:3] == ["Ann", "Bob", None]
+        until("game t1-1", lambda: club.games() == ["t1-1"])  # at its end, no key pressed
         _ok(b)
-        until("game t1-1", lambda: club.games() == ["t1-1"])
         g = club.game("t1-1")
         assert g["board"] == "t1" and g["seats"] == [{"name": "Ann", "side": 0},
                                                      {"name": "Bob", "side": 1}]
@@ -151,12 +159,18 @@ def test_status_and_state_are_retained_and_each_game_arrives_once(broker, tmp_pa
 
 def test_a_broker_killed_and_restarted_mid_game_loses_nothing(broker, tmp_path):
     storage = str(tmp_path / "board")
-    b = _board_at_a_games_end(storage, broker.port)
+    wifi(storage, broker.port)
+    b = _board(storage)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
         broker.kill()
         until("the board sees the broker gone", lambda: _club(b)["status"].startswith("down"))
-        _ok(b)  # the game ends while the broker is down: the board plays on
+    finally:
+        b.close()
+    b = _board_at_a_games_end(storage, broker.port)  # the game ends while the broker is
+    try:  # down (it goes out at its end: the board started at it)
+        until("the board sees the broker gone", lambda: _club(b)["status"].startswith("down"))
+        _ok(b)  # the board plays on
         assert b.state()["phase"] == "deal"
         until("the game waits in the outbox", lambda: _club(b)["waiting"] == 1)
         broker.start()
@@ -180,10 +194,9 @@ def test_a_connection_cut_mid_publish_loses_nothing_and_counts_once(broker, tmp_
     storage = str(tmp_path / "board")
     proxy = Proxy(broker.port)
     club = Club(broker.port)
+    proxy.cut(where)  # (the game goes out at its end: as the board comes up)
     b = _board_at_a_games_end(storage, proxy.port)
     try:
-        until("the board online", lambda: _club(b)["status"] == "online")
-        proxy.cut(where)
         _ok(b)
         until("game t1-1", lambda: "t1-1" in club.games())
         assert proxy.cuts == 1
@@ -263,10 +276,16 @@ def test_games_that_waited_go_out_with_the_seats_and_names_they_were_played_with
         pytest.skip(WHY_SKIPPED)
     storage = str(tmp_path / "board")
     port = free_port()  # no broker there yet
+    wifi(storage, port)
+    b = _board(storage)
+    try:  # (named before their game: it is the club's at its end)
+        until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
+        _name(b, "Ann,Bob")
+    finally:
+        b.close()
     b = _board_at_a_games_end(storage, port)
     try:
         until("the board finds no broker", lambda: _club(b)["status"].startswith("down"))
-        _name(b, "Ann,Bob")
         _ok(b)
         until("Ann and Bob's game waits", lambda: _club(b)["waiting"] == 1)
         _name(b, "Cy,Di,Ed,Flo")
@@ -316,6 +335,8 @@ def test_messages_that_are_not_the_boards_do_nothing(broker, tmp_path):
     b = _board_at_a_games_end(storage, proxy.port)
     try:
         until("the board online", lambda: _club(b)["status"] == "online")
+        until("game t1-1 (at its end)", lambda: club.games() == ["t1-1"])  # (then the rest:
+        until("the board's outbox empty", lambda: _club(b)["sent"] == 1)  # no resend)
         before = b.state()
         for topic, payload in ((GAME, b"{not json"), (GAME, json.dumps({"id": "t1-1"}).encode()),
                                ("cribbage/t1/set", b"\x00\xff" * 300), (STATE, b""),
@@ -482,11 +503,11 @@ A, B, C = record(1, 121, 90), record(2, 100, 121), record(3, 121, 60)
 
 def test_the_games_after_the_mark():
     st = store_with(A, B, C)
-    assert O.after(st, "") == (A, 3)  # nothing sent yet: all of them
-    assert O.after(st, O.mark(A)) == (B, 2)
-    assert O.after(st, O.mark(C)) == (None, 0)
-    assert O.after(st, O.mark(record(9, 121, 1))) == (A, 3)  # a mark gone: all of them
-    assert O.after(store_with(), "") == (None, 0)
+    assert O.after(st, [1, ""]) == (A, 3)  # nothing sent yet: all of them
+    assert O.after(st, [2, O.mark(A)]) == (B, 2)
+    assert O.after(st, [4, O.mark(C)]) == (None, 0)
+    assert O.after(st, [2, O.mark(record(9, 121, 1))]) == (A, 3)  # a mark gone: all of them
+    assert O.after(store_with(), [1, ""]) == (None, 0)
     assert len({O.mark(A), O.mark(B), O.mark(C)}) == 3
 
 
@@ -498,6 +519,8 @@ class Pub:
         self.store = st
         self.hw = {"broker": lambda: {"board": "t1", "prefix": "cribbage"}}
         self.box = self.names = None
+        self.m = self  # (the game: not at its end)
+        self.phase = 0
 
     def clock(self):
         return 0

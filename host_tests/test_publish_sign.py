@@ -130,8 +130,10 @@ def test_the_mqtt_password_is_the_clubs(monkeypatch):
     secret = bytes(range(100, 132))
 
     class Pub:
+        phase = 0  # (the game, self.m: not at its end)
+
         def __init__(self):
-            self.app = self
+            self.app = self.m = self
             self.store = _store()
             self.hw = {"broker": lambda: {"host": "h", "port": 1883, "board": "t1",
                                           "prefix": "cribbage", "secret": secret.hex()}}

@@ -94,7 +94,8 @@ class _Keep:
         self.records = []
 
     def write(self, r):
-        self.records.append(bytes(r))
+        if not H.undone(r):  # (a game undone past its end: not counted)
+            self.records.append(bytes(r))
 
 
 def records(data):

@@ -95,10 +95,12 @@ class App:
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
         self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
-        self.record = None  # a game won: (events, parts), its summary, made after its frame
-        # (step), for its record at the OK that starts the next game (commands.record); then
-        # a list, that record's parts, written after the next game's frame (save). (One name:
-        # every name a board loads is interned for good)
+        self.record = None  # a game won: (events, head), its record written to the history
+        # right after its frame (step: the club's outbox sends it then), head its first part;
+        # (events, None) when it could not be: then at the OK that starts the next game
+        # (commands.record), as a list, the record's parts, written after the next game's
+        # frame (save). An undo past the recorded end flags the record undone (save). (One
+        # name: every name a board loads is interned for good)
         self.fault = 0  # faults handled (recover): ota/trial.py counts them (a name the app
         # has already: the module board.fault's, one interned name fewer than "faults")
         # the attributes it can fill in only once the hardware is checked and the files read:
@@ -270,6 +272,27 @@ class App:
         is tried once more after a gc.collect(), then said on the display; the game goes on
         in memory and the next entry saves it again."""
         d = self.record
+        if self.unsaved and isinstance(d, tuple) and d[1] is not None:
+            said = 1  # (an entry at the game's recorded end: undone past it, its record is
+            for again in (0, 1):  # flagged before the game is saved, board/undo.py; a power
+                try:  # cut between: the game's end again, recorded again after it)
+                    fault.room("board.undo")
+                    from board.undo import undo
+                    said = undo(self.store, d[1], self.m)  # (0: still at that end)
+                    break
+                except Exception as e:  # noqa: BLE001  (out of memory to load it)
+                    gc.collect()
+                    if again:
+                        self.refuse(fault.message(e))  # (not flagged: the game is not
+                        return  # saved either, the flash keeps its end; the next save
+                        # tries again)
+            fault.forget("board.undo")
+            fault.forget("board.history")
+            if said != 0:
+                self.record = None
+            if said and said != 1:
+                self.refuse(said)
+                self.view.dirty = True
         if isinstance(d, list):  # the finished game's record (the OK that started this game): to
             self.record = None  # the history first, so that a power cut before the game's
             from board.history import record_game  # save offers that game again
@@ -432,14 +455,22 @@ class App:
                 if isinstance(s, tuple):  # (undone: no longer the game's)
                     self.record = None
             elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
-                try:  # a game won: its summary now, after its frame and its save, so that
-                    fault.room("board.history")  # the OK that starts the next game draws
-                    from board.history import dumps  # its frame first (commands.record)
-                    self.record = (m.events, dumps(m))
-                    fault.forget("board.history")  # (loaded again at the OK: not resident
-                    # while the board waits for it, nor when the next game starts)
-                except Exception as e:  # noqa: BLE001
-                    self.record = (m.events, None)
+                s = m.events
+                try:  # a game won: its summary and its record to the history now, after its
+                    fault.room("board.history")  # frame and its save (issue 34: the frame
+                    from board.history import dumps, record, record_game  # first), so
+                    data = record(m, dumps(m))  # that the club's outbox sends it without
+                    said = record_game(m, self.store, data)  # another key (issue 30)
+                    self.record = (s, None if said and said is not self.store.bad else
+                                   bytes(data[0]))  # (not written: again at the OK; a
+                    # history set aside, store.bad: written)
+                    if said:
+                        self.refuse(said)
+                    data = dumps = record = record_game = None
+                    fault.forget("board.history")  # (not resident while the board waits
+                    # for the OK, nor when the next game starts)
+                except Exception as e:  # noqa: BLE001  (m.events: the replay may have
+                    self.record = (s, None)  # left the game half put back)
                     self.recover(e)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)

@@ -132,20 +132,22 @@ def do(app, fn, *args):
     return True
 
 def record(app, save=True):
-    """The finished game's record to the history (board/history.py), if it is over: written
-    now (what it says, a failure to write it, said as a refusal), or (save False) returned,
-    its parts made from the game (the summary made after the winning frame, App.step, if
-    the game is still that one), for App.save() to write after the next game's frame."""
+    """The finished game's record to the history (board/history.py), if it is over and was
+    not recorded at its end (App.step records it after the winning frame; this is for a
+    record that could not be written then): written now (what it says, a failure to write
+    it, said as a refusal), or (save False) returned, its parts made from the game, for
+    App.save() to write after the next game's frame."""
     m = app.m
     if m.phase != M.OVER:
         return None
+    s = app.record
+    app.record = None
+    if isinstance(s, tuple) and s[0] == m.events and s[1] is not None:
+        return None  # (recorded at its end, after its frame: App.step)
     room("board.history")
     from board import history
 
-    s = app.record
-    app.record = None
-    data = history.record(m, s[1] if isinstance(s, tuple) and s[0] == m.events and s[1]
-                          is not None else history.dumps(m))
+    data = history.record(m, history.dumps(m))
     if not save:
         return data
     said = history.record_game(m, app.store, data)
@@ -253,6 +255,8 @@ def mode(app, mode, k):
 
 
 def undo(app, redo):  # UNDO: (UNDO, 1) redoes
+    if redo and app.m.phase == M.OVER:  # (the next game again, its end as recorded: no undo
+        app.record = None  # past it, App.save)
     if app.m.redo() if redo else app.m.undo():
         app.msg = message("redone" if redo else "undone")
         app.unsaved = True

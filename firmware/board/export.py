@@ -56,14 +56,16 @@ def decode(r, number):
 
 def records(f):
     """Each good record of the open history file f (None: no file), oldest first, read one
-    at a time as board/history.py's walk() reads them."""
+    at a time as board/history.py's walk() reads them; a game undone past its end (H.undone)
+    is left out."""
     at = [0]
     rec = None
     while f:
         rec = H.read(f, at, rec)
         if rec is None:
             return
-        yield rec
+        if not H.undone(rec):
+            yield rec
 
 
 def csv_rows(game, cards=False):

@@ -1,11 +1,18 @@
 """Finished games, kept for history and statistics: a bounded file beside the game.
 
 One record a game: the newest 64 games (_KEEP), and never more than 8 KB (_MAX_BYTES) in all
-(the oldest go first; 64 two-player games to 121 take about 7 KB). Written when OK starts the
-next game, before the game itself is saved, with the game's own atomic save (a temporary file
-renamed over the old one: a power cut leaves the old file or the new one); if the power goes
-between the two saves, the same game is offered again and its record (same serial, scores,
-result) is not added twice. The file is read a record at a time (seek, read), never whole,
+(the oldest go first; 64 two-player games to 121 take about 7 KB). Written at the game's end,
+right after its winning frame and its save (board/app.py: the club's outbox sends it then,
+without another key; at the OK that starts the next game if it could not be written then),
+with the game's own atomic save (a temporary file renamed over the old one: a power cut leaves
+the old file or the new one); if the power goes between the two saves, the same game is
+offered again and its record (same serial, scores, result) is not added twice. An undo past
+the game's end flags its record undone, in place (_UNDONE, board/undo.py), before the game is
+saved: kept (the club's outbox, publish/outbox.py, finds it by its mark and withdraws it if it
+went out), counted nowhere (undone(): the statistics, the export, the club); the game's end
+again (corrected, or redone) is a new record after it (a power cut between the flag and the
+game's save: the game's end is offered again, and recorded again after it).
+The file is read a record at a time (seek, read), never whole,
 and the summary's module leaves the heap once the game is recorded: the heap the history
 takes is the same at 64 games as at one.
 
@@ -13,7 +20,8 @@ A record (version 2; numbers little-endian) carries its length and a checksum:
   0 version 2, 1-2 length n of the whole record, 3 players, 4 sides, 5 target, 6 result
   (cribbage.events WIN..LURCH), 7 winning side, 8 deals, 9-10 serial (games won by all sides
   after this game, low 16 bits), 11 flags (_MUGGINS_ON; _SUMMARY: the summary follows the
-  scores; _FIVE: five-card cribbage, records of earlier firmware lack it: six-card), 12..
+  scores; _FIVE: five-card cribbage, records of earlier firmware lack it: six-card; _UNDONE:
+  undone past its end, earlier firmware counts it), 12..
   the final score of each side (a byte each), then the game's summary (cribbage/summary.py,
   dumps: each side's hand, crib and play points, heels, pegs, penalties, muggins taken,
   best show, 28s and 29s; then deal by deal, the first 40: _DETAIL),
@@ -49,6 +57,8 @@ _HEAD = const(12)
 _MUGGINS_ON = const(1)
 _SUMMARY = const(2)
 _FIVE = const(4)
+_UNDONE = const(8)  # the game was undone past its end: kept (the club's outbox may have sent
+# it: publish/outbox.py withdraws it), never counted (undone())
 _LONGEST = const(1400)  # no record is longer (6 sides, _DETAIL deals with every field)
 _SUMMARY_ROOM = const(10240)  # bytes free before the summary is tried (its code, its parts,
 # the replay's passing garbage; below it the record keeps the result and the scores)
@@ -91,6 +101,12 @@ def head(r):
                 r[12] | r[13] << 8, None, 6, 0)
     return (2, r[3], r[4], r[5], r[6], r[7], r[8], r[9] | r[10] << 8, bool(r[11] & _MUGGINS_ON),
             _HEAD, _HEAD + r[4] if r[11] & _SUMMARY else 0)
+
+
+def undone(r):
+    """Whether a good record's game was undone past its end (flagged, not counted: the
+    statistics, the export and the club leave it out)."""
+    return r[0] == 2 and bool(r[11] & _UNDONE)
 
 
 def cards(r):
@@ -176,8 +192,9 @@ def add(store, m, summary=None):
     f = store.open("history", _MAX_BYTES)  # a bigger one (no board wrote it): aside, unread
     try:
         r, k, t = walk(None, f)
-        c = len(head)
-        if r and r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c]:
+        c = len(head)  # (undone: the game's end again, a new record after it: the club's
+        if r and r[0] == 2 and r[3:11] == head[3:11] and r[_HEAD:c] == head[_HEAD:c] and \
+                not undone(r):  # outbox sends it as a revision)
             return False
         if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
             from board.later import add as aside  # are kept before the rewrite drops them

@@ -62,6 +62,8 @@ class _Tally:
         self.t = []
 
     def write(self, r):
+        if H.undone(r):  # (a game undone past its end: not counted)
+            return
         g = self.g.read(r)
         sides = g.sides
         t = self.t

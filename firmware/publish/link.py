@@ -9,7 +9,7 @@ from board.fault import room
 from publish import packets
 from publish.contract import ONLINE, SAYS, STATUS
 from publish.names import load_names, let_go
-from publish.outbox import after, mark, outbox, save_outbox
+from publish.outbox import after, moved, outbox, save_outbox
 
 from micropython import const
 
@@ -51,7 +51,7 @@ def start(pub):
         c["pw"] = hexlify(hmac(c["key"], b"mqtt"))[:32]  # (docs/club-board.md)
     pub.status = "connecting"
     pub.names = load_names(pub.app.store)
-    pub.box = outbox(pub.app.store)
+    pub.box = outbox(pub.app.store, pub.app.m.phase == 4)  # (4: OVER, its record the club's)
     pub.waiting = 0  # games after the mark, when last looked
     pub.sent = 0  # games the broker took since the board started
     pub.seen = -1  # app.changes when the state last went out
@@ -355,20 +355,23 @@ def _words(c, e):
 
 
 def waiting(pub):
-    """The first record of the history pub has still to send (or None); pub.waiting: how
-    many."""
-    r, pub.waiting = after(pub.app.store, pub.box[1])
+    """The first record of the history pub has still to send, or a withdrawal's mark (a
+    game sent, then undone past its end: publish/outbox.py's after()), or None; pub.waiting:
+    how many games."""
+    r, pub.waiting = after(pub.app.store, pub.box)
     return r
 
 
 def sent(pub, r):
-    """The broker has record r: pub's outbox moves past it (one atomic save); the names kept
-    for it are let go (a power cut before: they are, at the next save of the names)."""
+    """The broker has record r (or the withdrawal: a str): pub's outbox moves past it (one
+    atomic save); the names kept for it are let go (a power cut before: they are, at the
+    next save of the names)."""
     st = pub.app.store
-    pub.box = [pub.box[0] + 1, mark(r)]
+    pub.box = moved(pub.box, r)
     save_outbox(st, pub.box)
-    pub.sent += 1
-    pub.waiting = max(pub.waiting - 1, 0)
+    if not isinstance(r, str):
+        pub.sent += 1
+        pub.waiting = max(pub.waiting - 1, 0)
     let_go(st, pub.box[1])
 
 

@@ -2,7 +2,11 @@
 
 outbox: [N, mark] as JSON, saved atomically (board/storage.py): the number of the next game
 to send (its id is BOARD-N), and the mark (head and checksum, hex) of the last history record
-the broker took; "" when none was (every record of the history is still to go).
+the broker took; "" when none was (every record of the history is still to go). A record
+flagged undone (an undo past the game's end, board/history.py) is never sent; if it was sent
+already (it is the one marked), its withdrawal goes out (the club takes the game out), the
+outbox steps back to [N-1, the mark before it], and the game's corrected end, when it comes,
+goes out as BOARD-(N-1) again: a revision (after()).
 
 counter: [C, mac] as JSON, saved atomically beside it (its own file: an outbox of earlier
 firmware reads as before): the counter the board last signed a message with (docs/club-
@@ -40,27 +44,62 @@ def records(store):
 
 
 def mark(r):
-    """A history record's mark: its head and checksum, as hex."""
+    """A history record's mark: its head and checksum, as hex; the same whether the record
+    is flagged undone or not (board/history.py's _UNDONE, bit 3 of byte 11: so the outbox
+    finds a game it sent once it is undone, and withdraws it)."""
     from binascii import hexlify
 
-    return hexlify(bytes(r[:12]) + bytes(r[-2:])).decode()
+    h = bytearray(r[:12])
+    c = r[-2] | r[-1] << 8
+    if r[0] == 2 and h[11] & 8:
+        h[11] &= ~8
+        c = c - 8 & 0xFFFF
+    return hexlify(bytes(h) + bytes((c & 255, c >> 8))).decode()
 
 
-def after(store, last):
-    """(the first record of the history after the last one marked `last`, how many follow
-    it): (None, 0) when there is none. A mark found nowhere (the history set aside, the
-    games beyond its 64): every record follows it."""
+def after(store, box):
+    """What the outbox box ([N, mark]) has to send: (the first record of the history after
+    the record marked box[1] that is not undone, how many such follow it), (None, 0) when
+    there is none; or, when the record marked was undone past its end after it went out
+    (board/history.py's undone(): its id BOARD-(N-1) is the club's), (the mark of the
+    record before it ("" none), 0): its withdrawal is to go, and after it the outbox steps
+    back to [N-1, that mark] (moved()). A record not undone after it (the game's corrected
+    end, or the same end again) takes its id, a revision: box steps back now, in memory. A
+    mark found nowhere (the history set aside, the games beyond its 64): every record
+    follows it."""
+    from board.history import undone
+
+    last = box[1]
     first = None
     k = 0
+    back = ""  # the mark of the record before the one marked
+    prev = ""
+    out = False  # the record marked is undone
     for r in records(store):
-        if last and mark(r) == last:
+        m = mark(r)
+        if last and m == last:
             first = None
             k = 0
-        else:
+            back = prev
+            out = undone(r)
+        elif not undone(r):  # (undone before it went out: never sent)
             if first is None:
                 first = r
             k += 1
+        prev = m
+    if out:
+        if first is None:
+            return back, 0
+        box[0] -= 1  # (the next is the revision of the game the club has as N-1)
+        box[1] = back
     return first, k
+
+
+def moved(box, r):
+    """The outbox once the broker has r (after()'s: a record, or a withdrawal's mark)."""
+    if isinstance(r, str):
+        return [box[0] - 1, r]
+    return [box[0] + 1, mark(r)]
 
 
 def _box(b):
@@ -76,15 +115,17 @@ def saved(store):
     return store.load("outbox", _box, _OUTBOX)
 
 
-def outbox(store):
+def outbox(store, over=False):
     """[N, mark] of the outbox; a new one when there is none (publishing starts now: the games
-    of the history before it are not the club's), saved at once."""
+    of the history before it are not the club's, but for the game at its end when over: its
+    record, the history's last, made at its end, is), saved at once."""
     box = saved(store)
     if box is None:
-        last = ""
+        last = before = ""
         for r in records(store):
+            before = last
             last = mark(r)
-        box = [1, last]
+        box = [1, before if over else last]
         save_outbox(store, box)
     return box
 

@@ -159,12 +159,23 @@ def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
     the seats (seat i's name, the side it plays for: the record's, not the match's now) and
     board/export.py's decode(r, N), and the night it ended in when the club had said it
-    (publish/nights.py). The names: those the seats had when it was played. Signed
-    with the board's key when it has one (publish/outbox.py's sign(): its counter on flash).
+    (publish/nights.py); r a str: the withdrawal of game N-1 (publish/outbox.py's after()).
+    The names: those the seats had when it was played. Signed with the board's key when it
+    has one (publish/outbox.py's sign(): its counter on flash).
     Made in two steps, so that the heap never holds the two at once (issue 34: the publisher's
     peak): the game decoded and its JSON (_body(): the record's modules let go after it),
     then the signature and the packet (umqtt.simple)."""
-    body = _body(pub, r)
+    if isinstance(r, str):  # the withdrawal of the game sent last (undone past its end)
+        board = pub.cfg["board"]
+        body = _Body()
+        body.value({"id": "%s-%d" % (board, pub.box[0] - 1), "board": board,
+                    "withdraw": True})
+        return _signed(pub, body)
+    return _signed(pub, _body(pub, r))
+
+
+def _signed(pub, body):
+    """The game's PUBLISH (QoS 1) of message body, signed when the board has its key."""
     key = pub.cfg.get("key")
     if key:  # signed (docs/club-board.md): "<mac> <counter>\n" before the JSON
         from publish.outbox import sign

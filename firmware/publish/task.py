@@ -13,13 +13,16 @@ status mark (shown on the page) and a try again later (2 s, doubling to 32x).
 The messages (publish/contract.py): the status, the state on change (at most every
 _STATE_MS), each finished game.
 
-The outbox (publish/outbox.py): a finished game is in the history (board/history.py) once
-the next begins. The file "outbox" (saved as the game is: board/storage.py, atomic) holds the
-next game's number N and the mark of the last record the broker took (its head and checksum).
+The outbox (publish/outbox.py): a finished game is in the history (board/history.py) at its
+end, right after its winning frame (an undo past the end flags it undone: if it was sent, its
+withdrawal goes out, and the corrected end goes out with the same id). The file "outbox"
+(saved as the game is: board/storage.py, atomic) holds the next game's number N and the mark
+of the last record the broker took (its head and checksum).
 The first record after the mark is sent as BOARD-N until the broker acknowledges it (PUBACK);
 then the mark moves past it and N grows, in one save. A power cut, a broker restart or a
 Wi-Fi drop before that: it is sent again, with the same id (the club keeps one game per id).
-The history is looked at when a game is over and the next begun, not at every phase.
+The history is looked at when a game ends, is undone past its end or the next begins, not
+at every phase.
 
 Memory (the Pico W's budget holds with it: tools/budgets.py): only this module and the
 connection's state stay on the heap. Every _POLL_MS the task looks what there is to do,
@@ -42,6 +45,7 @@ _STATE_MS = const(3000)  # the live state at most this often
 _PING_MS = const(30000)  # a ping after this long without a packet sent (the keepalive: 60 s,
 # publish/packets.py's CONNECT)
 _OVER = const(4)  # cribbage.match.OVER
+_PUBACK = const(4)  # pub.ask while the game sent awaits its acknowledgement (publish/link.py)
 # What run() finds to do, as bits (publish/link.py's tick() does it: the same bits)
 _LOOK = const(1)  # a game over and the next begun (or connected): the history's games to send
 _STATE = const(2)  # the state changed, and _STATE_MS since it last went out
@@ -124,10 +128,11 @@ class Publisher:
             now = app.clock()
             w = 0
             ph = app.m.phase
-            if ph != pub.phase:  # (only a game over and the next begun is looked at)
-                if pub.phase < 0 or pub.phase == _OVER:
-                    w = _LOOK
-                pub.phase = ph
+            if ph != pub.phase:  # (only a game's end, an undo past it and the next game
+                if (pub.phase < 0 or pub.phase == _OVER or ph == _OVER) and pub.ask != _PUBACK:
+                    w = _LOOK  # begun are looked at; never while a game awaits its PUBACK:
+                pub.phase = ph  # what is sent stays what is acknowledged, and the PUBACK
+                # makes the next look)
             if pub.sock is None:  # (down: connect when its pause is over)
                 if ticks_diff(now, pub.t) >= pub.wait:
                     w |= _IO
