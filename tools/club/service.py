@@ -55,7 +55,7 @@ class Club:
         self.store = Store(db)
         self.registry = Registry(db)
         self.releases = Releases(db)  # issue 31: the bundles, the rollout (releases.py)
-        self.update_url = None  # the page's address as the boards reach it (main())
+        self.update_url: str | None = None  # the page's address as the boards reach it (main())
         self.prefix = prefix
         self.pin = pin
         self.states = {}

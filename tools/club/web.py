@@ -409,7 +409,9 @@ def make_app(club, director=None):
         """A board's copy of the release offered to it, signed for it (releases.py): 404
         for an unknown board, none offered, or no release of its kind."""
         rel = getattr(club, "releases", None)
-        secret = club.registry.secret(board) if rel is not None and board_name(board) else None
+        if rel is None or not board_name(board):
+            return text("no update for %s" % board[:16], 404)
+        secret = club.registry.secret(board)
         body = rel.bundle(board, kind, secret) if secret else None
         if body is None:
             return text("no update for %s" % board[:16], 404)
