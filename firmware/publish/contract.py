@@ -9,6 +9,12 @@ Topics, under PREFIX/BOARD/ (PREFIX "cribbage" unless the Wi-Fi file names anoth
           "side"}, ...] (seat i plays for side k), "game": board/export.py's decode(record, N)}
           and, optional, NIGHT: "YYYY-MM-DD", the club night it was played (the club files
           the game there however late it arrives; without it, the night it arrives on)
+  says    the club's message to this board (publish/says.py), retained, written by the club's
+          service alone and read by this board alone (tools/club/registry.py's ACL); signed
+          with the board's key: "<mac> <n>\n<json>", mac = HMAC-SHA256(key, SAYS_DOMAIN + n +
+          "\n" + json) as 64 hex digits, n a counter that only grows; json an object of
+          fields: NIGHT, the club's night now (tools/club/night.py's tonight()), and room for
+          more (a board lets go of a field it does not know). At most SAYS_MAX bytes.
 
 The name rule: a seat's short name is at most NAME_MAX letters, digits, space . - (check_name);
 the names form gives SEATS of them (parse_names).
@@ -21,11 +27,15 @@ STATUS = "status"
 STATE = "state"
 GAME = "game"
 KINDS = (STATUS, STATE, GAME)
+SAYS = "says"  # the club's message to the board (not a board's kind: the board reads it)
+SAYS_DOMAIN = b"says\n"  # its mac's first bytes (a game's are b"game\n": never one for another)
+SAYS_MAX = const(400)  # its payload's bound (the board lets go of a longer one, said why)
 ONLINE = "online"
 OFFLINE = "offline"
 STATE_FIELDS = ("board", "names")
 GAME_FIELDS = ("id", "board", "seats", "game")
-NIGHT = "night"  # a game's optional field (the club: tools/club/night.py's carried())
+NIGHT = "night"  # a game's optional field (the club: tools/club/night.py's carried()), and
+# the club's message's (publish/says.py)
 SEAT_FIELDS = ("name", "side")
 NAME_MAX = const(7)  # a player's short name: six and the PIN fit the page's form (64 bytes)
 SEATS = const(6)

@@ -7,21 +7,25 @@ outbox and the names on flash, publish/outbox.py's and publish/names.py's.
 
 from board.fault import room
 from publish import packets
-from publish.contract import ONLINE, STATUS
+from publish.contract import ONLINE, SAYS, STATUS
 from publish.names import load_names, let_go
 from publish.outbox import after, mark, outbox, save_outbox
 
 from micropython import const
 
 _RETRY_MS = const(2000)  # after a failure, doubling to 32x (a minute)
-_PACKET = const(512)  # the longest packet taken from the broker (it sends acknowledgements)
+_PACKET = const(512)  # the longest packet taken from the broker (acknowledgements, and the
+# club's message: a longer PUBLISH is let go as it comes, publish/says.py)
+_READS = const(64)  # reads at most in one tick (a message let go: 32 KB a tick)
 _LOOK = const(1)  # publish/task.py's run(): what there is to do
 _STATE = const(2)
 _PING = const(4)
 _IO = const(8)
 _LATE = const(16)
 _CONNACK = const(2)  # the broker's packets awaited (their kind, the packet's high 4 bits)
+_PUBLISH = const(3)  # (not awaited: the club's message, publish/says.py)
 _PUBACK = const(4)
+_SUBACK = const(9)
 _PINGRESP = const(13)
 
 
@@ -56,6 +60,11 @@ def start(pub):
     pub.pid = 0  # the last packet id
     pub.sock = pub.poll = None  # the socket (None: down), and a poll of it
     pub.wait = 0  # how long after pub.t the next try is, once down (doubling)
+    pub.night = None  # the club's night now, once it has said it (publish/says.py)
+    pub.said = 0  # the n of the club's message last taken (0: none since the board started)
+    pub.refused = 0  # the club's messages refused (and why the last was: pub.why)
+    pub.why = None
+    pub.top = None  # the history's newest game at the last look (publish/nights.py)
     _gone(pub)
     pub.t = pub.app.clock()  # (down since the board started)
     return True
@@ -65,6 +74,7 @@ def _gone(pub):
     """No connection, nothing in flight."""
     pub.up = 0  # 0 connecting, 1 the connection made (the CONNECT goes out), 2 connected
     pub.inp = bytearray()  # what has come from the broker, not yet a whole packet
+    pub.skip = 0  # bytes still to let go of a packet too long to take (as they come)
     pub.out = []  # the parts of what goes out, not yet written
     pub.ask = -1  # the kind of packet awaited from the broker (-1 none), since pub.t (when
     # down: since it went down)
@@ -78,8 +88,9 @@ def _say(pub, text):
 
 
 def _whole(b):
-    """The length of the first whole MQTT packet in b, 0 if it is not all there yet;
-    ValueError for a malformed or too long one."""
+    """The length of the first whole MQTT packet in b, 0 if it is not all there yet, minus
+    its length for a PUBLISH longer than _PACKET (let go: never kept); ValueError for a
+    malformed one or another too long."""
     n = sh = 0
     i = 1
     while True:
@@ -94,6 +105,8 @@ def _whole(b):
         if sh > 21:
             raise ValueError("bad packet length")
     if n + i > _PACKET:
+        if b[0] >> 4 == _PUBLISH:
+            return -(n + i)
         raise ValueError("packet too long")
     return n + i if len(b) >= n + i else 0
 
@@ -108,6 +121,7 @@ def tick(pub, w):
     try:
         if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait)
             pub.r = waiting(pub)
+            _stamp(pub)
         if w & _LATE:
             raise OSError("no answer")
         if w & _IO:
@@ -182,22 +196,47 @@ def _io(pub, now):
             out.pop(0)  # (nothing is held once it is written)
             pub.sent_at = now
     pub.poll.modify(s, select.POLLIN | select.POLLOUT if out else select.POLLIN)
-    got = s.read(_PACKET)
-    if got is None:
-        return
-    if not got:
-        raise OSError("closed by the broker")
-    pub.inp += got
-    if len(pub.inp) > 2 * _PACKET:
-        raise ValueError("flooded")
+    for _ in range(_READS):
+        got = s.read(_PACKET)
+        if got is None:
+            return
+        if not got:
+            raise OSError("closed by the broker")
+        if pub.skip:  # (a packet too long, let go as it comes)
+            k = min(pub.skip, len(got))
+            pub.skip -= k
+            got = memoryview(got)[k:]
+        pub.inp += got
+        if len(pub.inp) > 2 * _PACKET:
+            raise ValueError("flooded")
+        if _packets(pub, now):
+            return
+
+
+def _packets(pub, now):
+    """Act on each whole packet pub.inp holds; True when connected just now (its answer
+    written: the rest is for the next tick)."""
     while True:
         n = _whole(pub.inp)
+        if n < 0:  # a PUBLISH too long to take: let go as it comes, said
+            _refuse(pub, "too long (%d bytes)" % -n)
+            n = -n
+            if n <= len(pub.inp):  # (all of it here already)
+                pub.inp = pub.inp[n:]
+            else:
+                pub.skip = n - len(pub.inp)
+                pub.inp = bytearray()
+            continue
         if not n:
-            return
+            return False
         p = pub.inp[:n]
         pub.inp = pub.inp[n:]
         k = p[0] >> 4
-        if k != pub.ask or (k == _PUBACK and (len(p) < 4 or (p[2] << 8 | p[3]) != pub.pid)):
+        if k == _PUBLISH:
+            _heard(pub, p)
+            continue
+        if k != pub.ask or (k in (_PUBACK, _SUBACK) and (len(p) < 4 or (
+                p[2] << 8 | p[3]) != pub.pid)):
             continue
         pub.ask = -1
         if k == _CONNACK:
@@ -205,15 +244,63 @@ def _io(pub, now):
                 raise OSError(-(p[3] if len(p) > 3 else 99))  # (-code: _words())
             pub.up = 2
             pub.out = packets.packet(pub, 1, (packets.topic(pub, STATUS), ONLINE.encode(), True, 0))
+            pub.out += packets.packet(pub, 3, (packets.topic(pub, SAYS),))  # the club's message
+            pub.ask = _SUBACK  # (and the retained one after it)
             pub.phase = -1  # (the history is looked at once connected)
             pub.seen = -1
             pub.t = now
             _say(pub, ONLINE)
-            return _io(pub, now)
+            _io(pub, now)
+            return True
+        if k == _SUBACK and (len(p) < 5 or p[4] & 0x80):
+            _refuse(pub, "the broker lets this board not read it")
         if k == _PUBACK:
             sent(pub, pub.r)
             pub.r = None
             pub.phase = -1  # (the next, if any)
+
+
+def _heard(pub, p):
+    """A PUBLISH p from the broker: the club's message on this board's topic (publish/
+    says.py takes it, or it is refused: counted, and why said on the page and the console);
+    any other let go, counted."""
+    i = 1
+    while p[i] & 0x80:
+        i += 1
+    i += 1
+    t = (p[i] << 8 | p[i + 1]) if len(p) > i + 1 else -1
+    i += 2
+    if t < 0 or bytes(p[i:i + t]) != packets.topic(pub, SAYS):
+        _refuse(pub, "not on this board's topic")
+        return
+    i += t + (2 if p[0] & 6 else 0)  # (a packet id: the subscription is QoS 0, never one)
+    if len(p) == i:
+        return  # (the retained message cleared)
+    room("publish.says")
+    from publish import says
+
+    try:
+        says.take(pub, bytes(p[i:]))
+    except ValueError as e:
+        _refuse(pub, str(e))
+
+
+def _refuse(pub, why):
+    pub.refused += 1
+    pub.why = why
+    print("club: its message refused:", why)
+
+
+def _stamp(pub):
+    """The night on the games ended since the last look (publish/nights.py): a failure (the
+    flash full) costs those games their night, never the connection."""
+    try:
+        room("publish.nights")
+        from publish.nights import stamp
+
+        stamp(pub)
+    except Exception as e:  # noqa: BLE001
+        print("club: no night kept for the game:", repr(e))
 
 
 def _down(pub, e, now):
@@ -294,4 +381,5 @@ def info(pub, app):
     c = pub.cfg
     return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
             "board": c["board"], "status": pub.status, "waiting": pub.waiting,
-            "sent": pub.sent, "names": pub.names, "club": c.get("club")}
+            "sent": pub.sent, "names": pub.names, "club": c.get("club"), "night": pub.night,
+            "said": pub.said, "refused": pub.refused, "why": pub.why}

@@ -6,7 +6,7 @@ publish/link.py sends the bytes over a non-blocking socket. The messages are the
 
 import json
 
-from publish.contract import STATE, GAME, STATUS, OFFLINE, topic as _path
+from publish.contract import NIGHT, STATE, GAME, STATUS, OFFLINE, topic as _path
 
 
 class _Wait(OSError):
@@ -98,10 +98,10 @@ def topic(pub, what):
 def packet(pub, what, args):
     """umqtt.simple's packet for Publisher pub (publish/task.py): what 0 CONNECT (with the
     last will "offline"; the board's name and password when it has its identity), 1 PUBLISH
-    (args: topic, message, retain, qos), 2 PINGREQ; as the list of its parts to send (the
-    message itself one of them). Its client is made for the packet, writing into a _Pipe (its
-    reads: _Wait), with pub's packet id (the module is let go after: publish/task.py's
-    _call)."""
+    (args: topic, message, retain, qos), 2 PINGREQ, 3 SUBSCRIBE (args: topic; QoS 0); as the
+    list of its parts to send (the message itself one of them). Its client is made for the
+    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id (the module is let
+    go after: publish/task.py's _call)."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
     room("umqtt.simple")
@@ -121,6 +121,9 @@ def packet(pub, what, args):
             c.connect()
         elif what == 1:
             c.publish(*args)
+        elif what == 3:
+            c.set_callback(print)  # (it asks for one: the messages are publish/link.py's)
+            c.subscribe(args[0], 0)
         else:
             c.ping()
     except _Wait:
@@ -145,7 +148,8 @@ def state(pub):
 def game(pub, r):
     """The PUBLISH (QoS 1) of record r as game N (the outbox's): its id BOARD-N, the board,
     the seats (seat i's name, the side it plays for: the record's, not the match's now) and
-    board/export.py's decode(r, N). The names: those the seats had when it was played. Signed
+    board/export.py's decode(r, N), and the night it ended in when the club had said it
+    (publish/nights.py). The names: those the seats had when it was played. Signed
     with the board's key when it has one (publish/outbox.py's sign(): its counter on flash)."""
     from board.fault import room  # (loaded on a board: here, only when used)
 
@@ -166,9 +170,17 @@ def game(pub, r):
     from board.export import decode
 
     board = pub.cfg["board"]
+    msg = {"id": "%s-%d" % (board, n), "board": board, "seats": seats}
+    room("publish.nights")
+    from publish.nights import night_of
+    from publish.outbox import mark
+
+    night = night_of(pub.app.store, mark(r))  # (the club's night when it ended, if said)
+    if night:
+        msg[NIGHT] = night
+    msg["game"] = decode(r, n)
     body = _Body()
-    body.value({"id": "%s-%d" % (board, n), "board": board, "seats": seats,
-                "game": decode(r, n)})
+    body.value(msg)
     key = pub.cfg.get("key")
     if key:  # signed (docs/club-board.md): "<mac> <counter>\n" before the JSON
         from publish.outbox import sign

@@ -89,6 +89,7 @@ class Publisher:
     up: int  # 2 when connected
     out: list  # what waits to be written
     ask: int  # the kind of packet awaited (-1 none), since t
+    skip: int  # bytes of a packet too long still to let go (publish/link.py)
     state_at: int
     sent_at: int
 
@@ -119,7 +120,7 @@ class Publisher:
             pub.cfg = None
             return
         while True:
-            await sleep_ms(_QUICK_MS if pub.out or pub.ask >= 0 else _POLL_MS)
+            await sleep_ms(_QUICK_MS if pub.out or pub.ask >= 0 or pub.skip else _POLL_MS)
             now = app.clock()
             w = 0
             ph = app.m.phase

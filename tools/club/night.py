@@ -11,16 +11,27 @@ counts for nobody (the game is still kept and shown).
 """
 
 import datetime
+import time
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from publish.contract import NIGHT
 
 from .contract import BadMessage
 
+ENDS = 6  # a night's games go on past midnight: until this hour (local time) it is still
+# the night before's (a club night of 19:00 to 01:00 is one night, not two)
 WIN_POINTS = 2
 SKUNK_POINTS = 3
 LATE = 400  # days: the oldest night a game may carry, before the night it arrived on
 EARLY = 1  # days: a night after the arrival's (another time zone, a clock a little ahead)
+
+
+def tonight(t=None):
+    """The club night at time t (seconds since the epoch; None: now), by the local clock: its
+    date, the hours before ENDS counting for the night before. The night the club tells its
+    boards (says.py) and files a game without one in."""
+    t = time.time() if t is None else t
+    return time.strftime("%Y-%m-%d", time.localtime(t - ENDS * 3600))
 
 
 def carried(msg, arrived):

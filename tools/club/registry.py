@@ -8,9 +8,11 @@ In the club's SQLite file, beside the games (store.py):
 From them, broker_files() writes Mosquitto's password file (its PBKDF2-SHA512 "$7$" lines,
 made here with hashlib: no mosquitto_passwd needed) and its ACL: a board may write only under
 its own topics (<prefix>/<board>/status, state, game), a service account alone reads them all,
-and an anonymous client may do nothing. An unsigned board (its firmware cannot log in yet) is
-the exception, said where it is made: conf.d/club-unsigned.conf lets anonymous clients in
-while the registry has one, and the ACL lets them write that board's topics alone.
+and an anonymous client may do nothing; <prefix>/<board>/says (what the club says to a board:
+says.py) a service account alone writes and that board alone reads. An unsigned board (its
+firmware cannot log in yet) is the exception, said where it is made: conf.d/club-unsigned.conf
+lets anonymous clients in while the registry has one, and the ACL lets them write that board's
+topics alone.
 
 Key derivations (the board's side relies on them: docs/club-board.md):
     MQTT user of a board     its name
@@ -28,6 +30,7 @@ import threading
 import time
 
 from . import contract, schema
+from publish.contract import SAYS
 from .sign import mqtt_password
 
 SCHEMA = """
@@ -152,10 +155,12 @@ def acl_text(boards, users, prefix=contract.PREFIX):
     for u in users:
         out += ["", "user %s" % u, "topic read %s/+/status" % prefix,
                 "topic read %s/+/state" % prefix, "topic read %s/+/game" % prefix,
-                "topic readwrite %s/_service/+/lock" % prefix]  # (service.py's lock)
+                "topic readwrite %s/_service/+/lock" % prefix,  # (service.py's lock)
+                "topic write %s/+/%s" % (prefix, SAYS)]  # (what the club says: says.py)
     for b in boards:
         out += ["", "user %s" % b["name"]] + ["topic write %s/%s/%s" % (prefix, b["name"], k)
-                                             for k in ("status", "state", "game")]
+                                             for k in ("status", "state", "game")] + [
+            "topic read %s/%s/%s" % (prefix, b["name"], SAYS)]  # (the club's to it alone)
     return "\n".join(out) + "\n"
 
 

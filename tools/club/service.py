@@ -30,17 +30,19 @@ import socket
 import sqlite3
 import sys
 import threading
+import time
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from . import contract, intake, page, ratings
+from . import contract, intake, night, page, ratings
 from .contract import BadMessage
 from .director import Director
 from .registry import SERVICE_USER, Registry
 from .releases import Releases
+from .says import EVERY as SAYS_EVERY, Says
 from .store import Store
 from .web import games_csv, serve, today  # noqa: F401  (the club's web side: web.py)
 
@@ -51,11 +53,13 @@ class Club:
     """The service's state: the store, the registry of boards, the boards' live states and
     status, what was refused at the door (intake.py)."""
 
-    def __init__(self, db, prefix=contract.PREFIX, pin=None):
+    def __init__(self, db, prefix=contract.PREFIX, pin=None, clock=None):
         self.store = Store(db)
         self.registry = Registry(db)
         self.releases = Releases(db)  # issue 31: the bundles, the rollout (releases.py)
         self.update_url: str | None = None  # the page's address as the boards reach it (main())
+        self.says = Says(db)  # what the club says to each board (says.py)
+        self.clock = clock or time.time  # the night's clock (tests: a virtual one)
         self.prefix = prefix
         self.pin = pin
         self.states = {}
@@ -69,7 +73,8 @@ class Club:
         self._ratings = None  # (store.changes(), ratings, history): ratings()
 
     def night(self):
-        return today()
+        """The club's night now (night.py's tonight(), on the club's clock)."""
+        return night.tonight(self.clock())
 
     def subscriptions(self):
         """What the service subscribes to: (topic filter, QoS) pairs."""
@@ -225,6 +230,21 @@ def connect(club, host, port, client_id, user=None, password=None):
         if connects[0] == 1:  # this start's mark, before the subscription reads it back
             client.publish(lock, mark, qos=1, retain=True)
         client.subscribe(club.subscriptions() + [(lock, 1)])
+        say(client, every=True)  # every board's message again (says.py)
+
+    def say(client, every=False):
+        """What the club says to each board (says.py): every board's, or those changed."""
+        try:
+            for t, p in club.says.due(club, every):
+                client.publish(t, p, qos=1, retain=True)
+        except Exception:  # noqa: BLE001  (the next look tries again)
+            log.exception("could not say the club's message to the boards")
+
+    def sayer():
+        while True:
+            time.sleep(SAYS_EVERY)
+            if club.connected and not club.taken_over:
+                say(c)
 
     def on_disconnect(client, userdata, flags, reason, props):
         club.connected = False
@@ -253,6 +273,7 @@ def connect(club, host, port, client_id, user=None, password=None):
     c.on_message = on_message
     c.connect_async(host, port, keepalive=30, clean_start=False, properties=props)
     c.loop_start()
+    threading.Thread(target=sayer, daemon=True, name="says").start()
     return c
 
 
@@ -276,6 +297,14 @@ def addresses(bind):
         pass
     out = [a for a in dict.fromkeys(out) if not a.startswith("127.")]
     return [*out, "127.0.0.1"]
+
+
+def _clock_file(path):
+    """A clock reading the time from a file (tests: a night turned without waiting)."""
+    def clock():
+        with open(path) as f:
+            return float(f.read())
+    return clock
 
 
 def main(argv=None):
@@ -302,12 +331,14 @@ def main(argv=None):
     ap.add_argument("--url", default=os.environ.get("CLUB_URL"), help="the page's address as "
                     "the boards reach it, for their updates (env CLUB_URL; default: this "
                     "machine's first address, as printed at the start)")
+    ap.add_argument("--clock-file", default=None, help=argparse.SUPPRESS)  # (tests: the
+    # night's time, seconds since the epoch, read from this file: midnight without waiting)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if a.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     host, _, port = a.broker.partition(":")
-    club = Club(a.db, a.prefix)
+    club = Club(a.db, a.prefix, clock=_clock_file(a.clock_file) if a.clock_file else None)
     director = Director(a.db)
     if a.set_password:
         import getpass
@@ -365,4 +396,5 @@ def main(argv=None):
         club.store.close()
         club.registry.close()
         club.releases.close()
+        club.says.close()
     return 0

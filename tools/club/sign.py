@@ -23,21 +23,24 @@ import hmac
 import re
 
 from .contract import BadMessage
+from publish.contract import SAYS_DOMAIN  # noqa: F401  (the club's message's: says.py)
 
 DOMAIN = b"game\n"
 MAX_COUNTER = 999999999999
 _HEAD = re.compile(rb"([0-9a-f]{64}) ([1-9][0-9]{0,11})\n")
 
 
-def mac(secret, counter, data):
-    """The hex mac of json bytes data at counter, with secret (bytes)."""
-    msg = DOMAIN + str(counter).encode() + b"\n" + bytes(data)
+def mac(secret, counter, data, domain=DOMAIN):
+    """The hex mac of json bytes data at counter, with secret (bytes); domain: what kind of
+    message it signs (a game's DOMAIN, the club's own SAYS_DOMAIN: says.py)."""
+    msg = domain + str(counter).encode() + b"\n" + bytes(data)
     return hmac.new(secret, msg, hashlib.sha256).hexdigest()
 
 
-def frame(secret, counter, data):
-    """The signed payload of json bytes data (a board's, or a simulated board's)."""
-    return ("%s %d\n" % (mac(secret, counter, data), counter)).encode() + bytes(data)
+def frame(secret, counter, data, domain=DOMAIN):
+    """The signed payload of json bytes data (a board's, or a simulated board's; the club's
+    message to a board with SAYS_DOMAIN)."""
+    return ("%s %d\n" % (mac(secret, counter, data, domain), counter)).encode() + bytes(data)
 
 
 def is_signed(payload):
@@ -45,7 +48,7 @@ def is_signed(payload):
     return _HEAD.match(bytes(payload[:78])) is not None
 
 
-def verify(secret, payload):
+def verify(secret, payload, domain=DOMAIN):
     """(counter, mac, json bytes) of a signed payload that verifies with secret; BadMessage
     (unsigned, malformed, or a wrong mac) otherwise."""
     payload = bytes(payload)
@@ -54,7 +57,7 @@ def verify(secret, payload):
         raise BadMessage("not signed (<mac> <counter>\\n<json>)")
     want, counter = m.group(1).decode(), int(m.group(2))
     data = payload[m.end():]
-    if not hmac.compare_digest(mac(secret, counter, data), want):
+    if not hmac.compare_digest(mac(secret, counter, data, domain), want):
         raise BadMessage("signature does not verify with the board's key")
     return counter, want, data
 

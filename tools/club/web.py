@@ -59,8 +59,9 @@ GAMES_MAX, TABLES_MAX, PLAYERS_MAX = 30, 500, 500
 
 
 def today():
-    """The club night's name: the local date."""
-    return time.strftime("%Y-%m-%d")
+    """The club night's name now (night.py's tonight(): the local date, the small hours
+    still the night before's)."""
+    return night.tonight()
 
 
 # --- what the pages offer -------------------------------------------------------------------

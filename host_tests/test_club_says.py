@@ -1,0 +1,223 @@
+"""What the club says to a board (issue 36's gap: the board never knew the night): one message
+a board, retained on <prefix>/<board>/says, signed with the board's key (tools/club/says.py,
+firmware/publish/says.py), the night in it; each game the board signs carries the night it
+ended in (firmware/publish/nights.py), so a game finished before midnight and sent after it
+counts on the night it was played.
+
+The door's checks here on the firmware's own modules (CPython); with every part real in
+test_club_says_broker.py (Mosquitto, the club service, the firmware in the unix port)."""
+
+import json
+
+import pytest
+
+from club import night as N
+from club.registry import acl_text
+from club.says import Says
+from club.sign import SAYS_DOMAIN, frame, verify
+from club.contract import BadMessage
+from mqttkit import secret
+from publish import link as L, nights as G, outbox as O, packets as P, says as S
+from test_publish import Pub, seated, store_with
+
+
+def board(st=None):
+    """A Publisher's state as publish/link.py's start() leaves it, for board t1 with its key."""
+    p = Pub(st or store_with())
+    p.hw["broker"] = lambda: {"board": "t1", "prefix": "cribbage", "host": "h", "port": 1,
+                              "secret": secret("t1").hex()}
+    L.start(p)
+    return p
+
+
+def sent_as(p, r, monkeypatch):
+    """The game message p signs for record r (its JSON, the signature checked), then the
+    broker takes it."""
+    got = []
+    monkeypatch.setattr(P, "packet", lambda pub, what, args: got.append(args))
+    P.game(p, r)
+    L.sent(p, r)
+    return json.loads(verify(secret("t1"), b"".join(got[0][1].parts))[2])
+
+
+def says(n, fields, key=None):
+    return frame(key or secret("t1"), n, json.dumps(fields).encode(), SAYS_DOMAIN)
+
+
+def test_the_board_takes_the_clubs_night_signed_with_its_key():
+    p = board()
+    assert p.night is None and p.said == 0
+    assert S.take(p, says(1, {"night": "2026-11-28"})) == 1
+    assert p.night == "2026-11-28" and p.said == 1
+    assert S.take(p, says(1, {"night": "2026-11-28"})) == 1  # (retained: again at a connect)
+    assert S.take(p, says(2, {"night": "2026-11-29", "update": {"v": "0.8"}})) == 2
+    assert p.night == "2026-11-29"  # (a field it does not know: let go)
+    assert json.loads(p.app.store.read("heard"))[0] == 2  # the highest n, on flash
+
+
+@pytest.mark.parametrize("bad, why", [
+    (json.dumps({"night": "2020-01-01"}).encode(), "not signed"),  # a phone's, unsigned
+    (says(5, {"night": "2020-01-01"}, key=secret("t2")), "not signed with this board's key"),
+    (frame(secret("t1"), 5, b'{"night": "2020-01-01"}'), "not signed with this board's key"),
+    # (a game's signature: its domain is not the club's message's)
+    (says(5, {"night": "2020-01-01"})[:-3] + b'02"}', "not signed with this board's key"),
+    (says(1, {"night": "2020-01-01"}), "an old message again (n 1, 3 taken)"),  # replayed
+    (says(4, {"night": "2020-01-01", "pad": "x" * 400}), "too long"),
+    (b"0" * 64 + b" 05\n{}", "not signed"), (b"", "not signed"),
+    (says(6, ["night", "2020-01-01"]), "not a JSON object"),
+    (says(7, {"night": "20-1-1 and more"}), "night: not a date"),
+])
+def test_a_forged_unsigned_replayed_or_bad_message_is_refused_and_changes_nothing(bad, why):
+    p = board()
+    S.take(p, says(3, {"night": "2026-11-28"}))
+    with pytest.raises(ValueError) as e:
+        S.take(p, bad)
+    assert str(e.value).startswith(why)
+    assert p.night == "2026-11-28" or why.startswith("night")
+
+
+def test_an_old_message_is_refused_after_a_reset_and_a_new_key_counts_anew():
+    """n's floor is on flash (a reset lets no old message back in), with the key's tag (a
+    board given a new key takes the club's count from 1)."""
+    p = board()
+    S.take(p, says(7, {"night": "2026-11-28"}))
+    q = board(p.app.store)  # the board reset: the night is RAM's, n's floor flash's
+    assert q.night is None
+    with pytest.raises(ValueError, match="an old message again"):
+        S.take(q, says(6, {"night": "2026-11-21"}))
+    assert q.night is None
+    S.take(q, says(7, {"night": "2026-11-28"}))  # the retained one, at the connection
+    assert q.night == "2026-11-28"
+    q.cfg["pw"] = b"0123456789abcdef"  # (another key's password: another tag)
+    assert S.heard(q) == 0
+
+
+def test_the_dispatch_table_hands_each_field_to_its_handler(monkeypatch):
+    """A field added to FIELDS (one line: h-rollout's "update") reaches its handler, after
+    the message is checked; the connection's code knows no field."""
+    import publish.says
+
+    got = []
+    publish.says.order = lambda pub, v: got.append(v)
+    monkeypatch.setitem(S.FIELDS, "update", ("publish.says", "order"))
+    p = board()
+    S.take(p, says(1, {"night": "2026-11-28", "update": {"version": "0.8.0"}}))
+    assert got == [{"version": "0.8.0"}] and p.night == "2026-11-28"
+    with pytest.raises(ValueError):
+        S.take(p, says(2, {"update": {"version": "evil"}}, key=secret("t2")))
+    assert got == [{"version": "0.8.0"}]
+    del publish.says.order
+
+
+def test_each_game_carries_the_night_it_ended_in(monkeypatch):
+    """Games ended while the club's night was 28 go out with it, even once the club says 29;
+    a game that ended before the board was told carries none (the club files it on the night
+    it arrives)."""
+    st = store_with(seated(1, 2, 2))  # (before the board started: its night unknown)
+    p = board(st)
+    L.tick(p, 1)  # the first look (publish/task.py's _LOOK)
+    a, b, c = seated(2, 2, 2), seated(3, 2, 2), seated(4, 2, 2)
+    st.save("history", seated(1, 2, 2) + a)  # a game over, no night said yet
+    L.tick(p, 1)
+    S.take(p, says(1, {"night": "2026-11-28"}))
+    st.save("history", seated(1, 2, 2) + a + b)  # ended on the 28th
+    L.tick(p, 1)
+    S.take(p, says(2, {"night": "2026-11-29"}))  # midnight is past (and the small hours)
+    st.save("history", seated(1, 2, 2) + a + b + c)
+    L.tick(p, 1)
+    got = []
+    while L.waiting(p) is not None:
+        got.append(sent_as(p, L.waiting(p), monkeypatch).get("night"))
+    assert got == [None, "2026-11-28", "2026-11-29"]  # (game 1 was before the outbox)
+    assert json.loads(st.read("nights")) == [O.mark(b) + " 2026-11-28",
+                                             O.mark(c) + " 2026-11-29"]
+    st.save("history", seated(1, 2, 2) + a + b + c + seated(5, 2, 2))
+    L.tick(p, 1)  # the games sent are let go at the next save
+    assert json.loads(st.read("nights")) == [O.mark(seated(5, 2, 2)) + " 2026-11-29"]
+
+
+def test_the_nights_kept_are_bounded_and_a_bad_file_is_none():
+    st = store_with()
+    p = board(st)
+    L.tick(p, 1)
+    S.take(p, says(1, {"night": "2026-11-28"}))
+    hist = b""
+    for k in range(1, 21):  # twenty games while the club is out of reach
+        hist += seated(k, 2, 2)
+        st.save("history", hist)
+        L.tick(p, 1)
+    kept = json.loads(st.read("nights"))
+    assert len(kept) == 16 and kept[-1].startswith(O.mark(seated(20, 2, 2)))
+    assert len(st.read("nights")) <= 1024
+    assert G.night_of(st, O.mark(seated(4, 2, 2))) is None  # (the oldest let go)
+    st.save("nights", b'["nonsense"]')
+    assert G.night_of(st, O.mark(seated(20, 2, 2))) is None
+
+
+def test_the_club_says_each_board_its_night_signed_and_n_only_grows(tmp_path):
+    """tools/club/says.py: each registered board's message, signed with its key; a new n
+    when it changes (the night turning, a board added), the same bytes otherwise; n kept
+    in the club's file across restarts."""
+    from club.registry import Registry
+
+    db = str(tmp_path / "club.sqlite")
+    reg = Registry(db)
+    k1 = reg.add("t1")
+
+    class Club:
+        prefix = "cribbage"
+        registry = reg
+        t = 1795890000.0  # 2026-11-28 17:40 UTC
+
+        def night(self):
+            return N.tonight(self.t)
+
+    club = Club()
+    s = Says(db)
+    first = s.due(club)
+    assert [t for t, _ in first] == ["cribbage/t1/says"]
+    n, _mac, data = verify(k1, first[0][1], SAYS_DOMAIN)
+    assert (n, json.loads(data)) == (1, {"night": N.tonight(club.t)})
+    with pytest.raises(BadMessage):
+        verify(k1, first[0][1])  # (not a game's signature)
+    assert s.due(club) == []  # nothing changed
+    assert s.due(club, every=True) == first  # the same bytes, at a connection
+    reg.add("t2")
+    assert [t for t, _ in s.due(club)] == ["cribbage/t2/says"]
+    club.t += 24 * 3600  # the next night
+    again = s.due(club)
+    assert len(again) == 2
+    assert verify(k1, again[0][1], SAYS_DOMAIN)[0] == 2
+    s.close()
+    s = Says(db)  # the service restarted
+    club.t += 24 * 3600
+    assert verify(k1, s.due(club)[0][1], SAYS_DOMAIN)[0] == 3
+    s.close()
+    reg.close()
+
+
+def test_the_night_runs_past_midnight_until_the_small_hours_end(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    import time
+
+    time.tzset()
+    try:
+        day = 1795824000  # 2026-11-28 00:00 UTC
+        assert N.tonight(day + 19 * 3600) == "2026-11-28"
+        assert N.tonight(day + 24 * 3600 + 3600) == "2026-11-28"  # 01:00: the same night
+        assert N.tonight(day + 24 * 3600 + N.ENDS * 3600) == "2026-11-29"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_the_acl_lets_the_service_alone_write_and_each_board_alone_read_its_own():
+    acl = acl_text([{"name": "t1", "unsigned": False}, {"name": "t2", "unsigned": True}],
+                   ["club"])
+    blocks = acl.split("\n\n")
+    anonymous = blocks[0]
+    assert "says" not in anonymous
+    assert "topic write cribbage/+/says" in blocks[1] and "user club" in blocks[1]
+    t1 = next(b for b in blocks if b.startswith("user t1"))
+    assert "topic read cribbage/t1/says" in t1 and "t2/says" not in t1
+    assert "write cribbage/t1/says" not in t1
