@@ -21,6 +21,8 @@ A url ending in "/" is the club's folder for this board: the bundle is <url><kin
 (the club keeps one release per board kind).
 """
 
+import sys
+
 from micropython import const
 from version import VERSION
 
@@ -117,6 +119,11 @@ def take(app, order, files=None, reset=None):
     return o[0]
 
 
+def club(pub, v):
+    """The club's message's "update" field (publish/says.py's dispatch table): the order."""
+    take(pub.app, v)
+
+
 def _kind(app):
     """The bundle's board kind: the port's, or the simulator's (hw["sim_kind"]: it poses as a
     Pico W)."""
@@ -182,7 +189,8 @@ async def run(app, files=None, reset=None):
     try:
         while o[1] is not None:
             await sleep_ms(POLL_MS)
-            if o[1] is None or not between(app):
+            if o[1] is None or not between(app) or getattr(sys.modules.get("slots"), "trial",
+                                                               None):  # (confirmed first)
                 since = None
                 continue
             now = app.clock()
