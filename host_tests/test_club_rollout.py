@@ -183,3 +183,21 @@ def test_the_boards_version_and_update_state_reach_the_pages_bounded(club):
     login(c)
     body = c.get("/director").get_data(as_text=True)
     assert "<td>t1</td><td>online</td><td>0.6.0</td><td>waiting 0.7.0" in body
+
+
+def test_the_clubs_message_to_a_board_carries_its_order_signed(club):
+    from club.says import Says
+    from club.sign import SAYS_DOMAIN, verify
+
+    s1 = club.registry.add("t1")
+    club.registry.add("t2")
+    club.releases.add(unsigned())
+    club.releases.publish("0.7.0", ["t1"])
+    s = Says(club.store.path)
+    got = {t: p for t, p in s.due(club)}
+    fields = json.loads(verify(s1, got["cribbage/t1/says"], SAYS_DOMAIN)[2])
+    assert fields["update"] == {"version": "0.7.0", "url": "http://10.0.0.2:8124/update/t1/"}
+    assert b"update" not in got["cribbage/t2/says"]
+    club.releases.publish("0.7.0", None)  # then all: t2's message changes (a new n)
+    assert [t for t, _ in s.due(club)] == ["cribbage/t2/says"]
+    s.close()
