@@ -194,7 +194,7 @@ def test_the_clubs_message_to_a_board_carries_its_order_signed(club):
     club.releases.add(unsigned())
     club.releases.publish("0.7.0", ["t1"])
     s = Says(club.store.path)
-    got = {t: p for t, p in s.due(club)}
+    got = dict(s.due(club))
     fields = json.loads(verify(s1, got["cribbage/t1/says"], SAYS_DOMAIN)[2])
     assert fields["update"] == {"version": "0.7.0", "url": "http://10.0.0.2:8124/update/t1/"}
     assert b"update" not in got["cribbage/t2/says"]
