@@ -9,11 +9,11 @@ process (python -m club), and N boards running the real firmware in the MicroPyt
 (tools/sim, real time), each with its key, all between games (none dealt yet). The release
 (`real`: the Pico W's bundle built from this checkout as version 99.0.0, 176 KB; `small`:
 a few hundred bytes) is kept by `python -m club release`; the director logs in and clicks
-Publish for every board (the page's form, its CSRF token). Each board hears the order in the club's signed message,
-waits its settling (ota/order.py's SETTLE_MS, 5 s between games), fetches its own signed
-copy from the club, checks it into a slot, and restarts (the simulator ends: the flash it
-leaves is read here). Prints the seconds from the click to each board's slot
-record flipped, and the last.
+Publish for every board (the page's form, its CSRF token). Each board hears the order in the
+club's signed message, waits its settling (ota/order.py's SETTLE_MS, 5 s between games),
+fetches its own signed copy from the club, checks it into a slot, and restarts (the
+simulator ends: the flash it leaves is read here). Prints the seconds from the click to each
+board's slot record flipped, and the last.
 
 What this does not have: a chip's speed. A Pico W's install is some 10-15 s of its own
 (docs/updates.md: the flash writes, the hashing, the read back), the boards installing side by
