@@ -170,3 +170,23 @@ def test_the_clubs_order_again_or_a_version_gone_back_from_is_not_taken(tmp_path
     app.ota[1] = ["0.9.0", url, 0]
     app.ota[0] = "waiting 0.9.0"
     assert order.take(app, None, files) == "" and app.ota[1] is None
+
+
+def test_between_games_is_a_game_over_or_none_dealt_with_nothing_typed():
+    from types import SimpleNamespace as NS
+
+    from board.modes import NORMAL
+    from cribbage.events import DEAL, OVER
+    from ota.order import between
+
+    def app(phase, deals=0, cards=(), ndig=0, mode=NORMAL):
+        return NS(m=NS(phase=phase, deals=deals), e=NS(cards=list(cards), ndig=ndig),
+                  mode=mode)
+
+    assert between(app(OVER, 12)) and between(app(DEAL, 0))
+    assert not between(app(DEAL, 1))  # mid-game, between two deals
+    for phase in range(DEAL + 1, OVER):  # the starter, the play, the show
+        assert not between(app(phase, 0)) and not between(app(phase, 3))
+    assert not between(app(DEAL, 0, cards=[5]))  # the first hand being typed
+    assert not between(app(DEAL, 0, ndig=1))  # a number being typed
+    assert not between(app(OVER, 12, mode=NORMAL + 1))  # the menu open

@@ -78,11 +78,15 @@ def went_back(v, files):
 
 
 def between(app):
-    """True between games (the last one over, or the next not dealt yet): never mid-game."""
+    """True between games (the last one over, or the next not dealt yet), with nothing typed
+    and no menu open: never mid-game, never a key's entry lost to the restart."""
+    from board.modes import NORMAL
     from cribbage.events import DEAL, OVER  # (loaded with the app already)
 
     m = app.m
-    return m.phase == OVER or (m.phase == DEAL and m.deals == 0)
+    e = app.e
+    return ((m.phase == OVER or (m.phase == DEAL and m.deals == 0)) and app.mode == NORMAL
+            and not e.cards and e.ndig == 0)
 
 
 def take(app, order, files=None, reset=None):
