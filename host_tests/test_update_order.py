@@ -108,6 +108,8 @@ def test_orders_that_are_not_one_are_refused(tmp_path, club):
     board_files(root, "t2", secret)
     b = Board(root)
     try:
+        status, html = b.get("/")
+        assert status == 200 and b'id="updurl"' in html and b'fetch("/update"' in html
         p = pin(b)
         for url in ("ftp://x/y", ""):
             status, body = b.get("/update", "POST", ("pin=%s&url=%s" % (p, url)).encode(), FORM)
