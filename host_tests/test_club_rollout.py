@@ -162,7 +162,11 @@ def test_the_director_publishes_to_one_table_then_to_all(club):
     assert [b["offered"] for b in got["boards"]] == ["0.7.0", "0.7.0"]
     # stopped: nothing offered any more
     assert post(c, csrf, do="unpublish")[0] == 200
-    assert club.order("t1") is None and c.get("/update/t1/rp2040.bundle").status_code == 404
+    assert club.order("t1") is False and c.get("/update/t1/rp2040.bundle").status_code == 404
+    assert club.releases.rollout() is None and club.releases.stopped()
+    assert "No update offered" in c.get("/director").get_data(as_text=True)
+    assert post(c, csrf, do="publish", version="0.7.0", table="t2")[0] == 200  # again
+    assert club.order("t1") is None and club.order("t2")["version"] == "0.7.0"
 
 
 def test_the_boards_version_and_update_state_reach_the_pages_bounded(club):
@@ -200,4 +204,7 @@ def test_the_clubs_message_to_a_board_carries_its_order_signed(club):
     assert b"update" not in got["cribbage/t2/says"]
     club.releases.publish("0.7.0", None)  # then all: t2's message changes (a new n)
     assert [t for t, _ in s.due(club)] == ["cribbage/t2/says"]
+    club.releases.stop()  # stopped: each board told so ("update": false), a waiting order goes
+    got = dict(s.due(club))
+    assert json.loads(verify(s1, got["cribbage/t1/says"], SAYS_DOMAIN)[2])["update"] is False
     s.close()

@@ -144,6 +144,11 @@ class _App:
         self.changes = 0
 
 
+class _Pub:
+    def __init__(self, app):
+        self.app = app
+
+
 def test_the_clubs_order_again_or_a_version_gone_back_from_is_not_taken(tmp_path):
     import slots
     from ota import order
@@ -172,6 +177,10 @@ def test_the_clubs_order_again_or_a_version_gone_back_from_is_not_taken(tmp_path
     app.ota[1] = ["0.9.0", url, 0]
     app.ota[0] = "waiting 0.9.0"
     assert order.take(app, None, files) == "" and app.ota[1] is None
+    app.ota[1] = ["0.9.0", url, 0]
+    app.ota[0] = "waiting 0.9.0"
+    order.club(_Pub(app), False)  # the club's message: the director stopped the rollout
+    assert order.say(app) == "" and app.ota[1] is None
 
 
 def test_between_games_is_a_game_over_or_none_dealt_with_nothing_typed():

@@ -124,8 +124,9 @@ def take(app, order, files=None, reset=None):
 
 
 def club(pub, v):
-    """The club's message's "update" field (publish/says.py's dispatch table): the order."""
-    take(pub.app, v)
+    """The club's message's "update" field (publish/says.py's dispatch table): the order, or
+    false (the director stopped the rollout: an order waiting is dropped)."""
+    take(pub.app, v or None)
 
 
 def _kind(app):

@@ -22,7 +22,7 @@ manifest): tools/release.py's signature()). Anyone may fetch it; only that board
 
 In the club's SQLite file, beside the games and the boards:
     releases  version, kind, manifest (the JSON bytes), body (the files' bytes), added
-    rollout   one row: version, boards (a JSON list, or "*": all), at
+    rollout   one row: version ("": stopped), boards (a JSON list, or "*": all), at
 At most KEEP releases are kept (the oldest not published go first).
 """
 
@@ -174,15 +174,23 @@ class Releases:
                                                  else json.dumps(boards), time.time()))
 
     def stop(self):
-        """No rollout: nothing offered to any board (one already fetched stays installed)."""
+        """No rollout: nothing offered to any board, and the boards told so (stopped()): a
+        board whose order waits for its game's end drops it (one already installed stays)."""
         with self.lock:
-            self.db.execute("DELETE FROM rollout")
+            self.db.execute("INSERT OR REPLACE INTO rollout (id, version, boards, at) "
+                            "VALUES (1, '', ?, ?)", (ALL, time.time()))
+
+    def stopped(self):
+        """Whether the director stopped the last rollout (and published none since)."""
+        with self.lock:
+            row = self.db.execute("SELECT version FROM rollout").fetchone()
+        return row is not None and row[0] == ""
 
     def rollout(self):
         """{"version", "boards" (a list, or None: all), "at"} of the rollout, or None."""
         with self.lock:
             row = self.db.execute("SELECT version, boards, at FROM rollout").fetchone()
-        if row is None:
+        if row is None or not row[0]:  # (none, or stopped)
             return None
         return {"version": row[0], "boards": None if row[1] == ALL else json.loads(row[1]),
                 "at": row[2]}

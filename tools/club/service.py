@@ -133,10 +133,11 @@ class Club:
         """The update order for board (issue 31; the club's message to it carries it):
         {"version", "url"} of the release offered to it, the url the folder its bundle is
         fetched from (the board adds "<kind>.bundle": web.py's /update/<board>/<kind>.bundle),
-        or None: nothing offered to it, or the club's address unknown."""
+        or None: nothing offered to it, or the club's address unknown; False once the director
+        has stopped the rollout (the board drops an order still waiting)."""
         v = self.releases.offer(board)
-        if v is None or not self.update_url:
-            return None
+        if v is None or not self.update_url:  # (stopped: False, said, so that a board
+            return False if self.releases.stopped() else None  # drops an order waiting)
         return {"version": v, "url": "%s/update/%s/" % (self.update_url.rstrip("/"), board)}
 
     def live(self):
