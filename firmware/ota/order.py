@@ -92,7 +92,7 @@ def between(app):
 def take(app, order, files=None, reset=None):
     """Take an order (None: the club offers none any more: a waiting one is dropped). Returns
     what the board says of it; ValueError for an order that is not one. files: the flash the
-    slots are on (slots.Files; default: the Wi-Fi file's folder, the root on a board); reset:
+    slots are on (slots.Files; default: the root, or the simulator's folder); reset:
     what restarts the board (machine.reset)."""
     o = getattr(app, "ota", None)
     if o is None:
@@ -107,7 +107,7 @@ def take(app, order, files=None, reset=None):
         o[1] = None
         _set(app, "")
         return "running %s already" % v
-    if v is not None and went_back(v, files or _files()):
+    if v is not None and went_back(v, files or _files(app)):
         o[1] = None
         _set(app, "went back from %s" % v)
         return o[0]
@@ -139,13 +139,12 @@ def _kind(app):
     return kind()
 
 
-def _files():
-    """The flash the slots are on: the Wi-Fi file's folder (the root on a board)."""
+def _files(app):
+    """The flash the slots are on: the root on a board (the simulator's folder, hw
+    "sim_root", beside its Wi-Fi file)."""
     import slots
-    from boards import wifi
 
-    p = wifi.PATH
-    return slots.Files(p[:p.rfind("/")])
+    return slots.Files(app.hw.get("sim_root") or "")
 
 
 def carry_out(app, files=None, reset=None):
@@ -168,7 +167,7 @@ def carry_out(app, files=None, reset=None):
     try:
         from ota.fetch import fetch
 
-        man = fetch(url + k + ".bundle" if url.endswith("/") else url, files=files or _files(),
+        man = fetch(url + k + ".bundle" if url.endswith("/") else url, files=files or _files(app),
                     board=k, progress=None if wdt is None else lambda done, total: wdt.feed())
     except Exception as e:  # noqa: BLE001  (UpdateError; MemoryError: nothing pointed at)
         _set(app, ("failed %s: %s" % (v, e) if v else "failed: %s" % e)[:80])

@@ -385,6 +385,7 @@ async def main(storage, realtime, display=True, board="", web=0):
         hw["sim_kind"] = "rp2040"  # an update's bundle (ota/order.py): the Pico W's, whose slots
         # go into STORAGE beside its Wi-Fi file; its restart into the new version ends the
         hw["sim_reset"] = sim_reset  # simulator (the flash it leaves is the board's)
+        hw["sim_root"] = storage  # (the slots' flash: the board's root)
     if realtime:
         hw["clock"] = time.ticks_ms
         hw["sleep_ms"] = time.sleep_ms
