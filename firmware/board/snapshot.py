@@ -3,8 +3,6 @@
 that the publisher need not load the page's server for it, and neither imports the other.
 """
 
-import sys
-
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import why
@@ -77,11 +75,9 @@ def snapshot(app):
         st["cards"] = 5
     if app.display is not None:
         st["lines"] = app.lines()
-    o = getattr(app, "ota", None)  # an update waiting, installing, failed (ota/order.py)
+    o = getattr(app, "ota", None)  # an update waiting, failed, on trial (ota/order.py)
     if o and o[0]:
         st["update"] = o[0]
-    elif getattr(sys.modules.get("slots"), "trial", None):
-        st["update"] = "on trial"
     if app.power is not None:  # board/power.py: the battery in mV (0: none, on the mains)
         st["supply_mv"] = app.power.mv
         st["power"] = app.power.state_name()

@@ -129,6 +129,23 @@ def club(pub, v):
     take(pub.app, v or None)
 
 
+def page(web, req, form, ip):
+    """The board's page's POST /update (page/routes.py): a bundle's address, with the PIN
+    the board shows (as a new game; a PIN serves once). The page's form is its BODY bytes: an
+    address of up to 50 characters. Here, not in the page's module: loaded only when used."""
+    if form is None:
+        return "the form cannot be read (a bad %-escape or not UTF-8)", 400
+    no = web.refused(req, form)
+    if no:
+        return no
+    try:
+        got = take(web.app, {"url": form.get("url", "")})
+    except ValueError as e:
+        return str(e), 400
+    web.pin.used(ip)
+    return got, 200
+
+
 def _kind(app):
     """The bundle's board kind: the port's, or the simulator's (hw["sim_kind"]: it poses as a
     Pico W)."""

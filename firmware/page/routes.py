@@ -296,24 +296,9 @@ def routes(web):
         return "names kept", 200
 
     @web.post("/update")
-    async def update(req):
-        """An update from a bundle's address (a laptop's `make update`, the club's folder for
-        this board), with the PIN the board shows: carried out between games (ota/order.py,
-        which keeps the order on the app: loaded here, it stays). The form is the page's
-        (BODY bytes): an address of up to 50 characters."""
-        form = _form(req)
-        if form is None:
-            return "the form cannot be read (a bad %-escape or not UTF-8)", 400
-        no = web.refused(req, form)
-        if no:
-            return no
-        from ota.order import take
-        try:
-            got = take(app, {"url": form.get("url", "")})
-        except ValueError as e:
-            return str(e), 400
-        web.pin.used(_ip(req.client_addr))
-        return got, 200
+    async def update(req):  # an update with the PIN (ota/order.py's page())
+        from ota.order import page
+        return page(web, req, _form(req), _ip(req.client_addr))
 
     @web.errorhandler(404)
     async def not_found(req):

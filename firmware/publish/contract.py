@@ -27,7 +27,6 @@ STATUS = "status"
 STATE = "state"
 GAME = "game"
 KINDS = (STATUS, STATE, GAME)
-UPDATE = "update"  # the club's message's update order: {"version", "url"} (ota/order.py)
 SAYS = "says"  # the club's message to the board (not a board's kind: the board reads it)
 SAYS_DOMAIN = b"says\n"  # its mac's first bytes (a game's are b"game\n": never one for another)
 SAYS_MAX = const(400)  # its payload's bound (the board lets go of a longer one, said why)

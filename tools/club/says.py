@@ -26,7 +26,7 @@ import threading
 import time
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from publish.contract import NIGHT, SAYS, SAYS_MAX, UPDATE, topic
+from publish.contract import NIGHT, SAYS, SAYS_MAX, topic
 
 from .sign import SAYS_DOMAIN, frame
 
@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS says (
 """
 
 FIELDS = {NIGHT: lambda club, board: club.night(),
-          UPDATE: lambda club, board: club.order(board)}  # (issue 31: releases.py)
+          "update": lambda club, board: club.order(board)}  # (issue 31: releases.py; the
+# board's publish/says.py hands it to ota/order.py)
 
 
 class Says:
