@@ -39,8 +39,7 @@ async def watch(app, reset=None, files=None):
             return
         if ticks_diff(app.clock(), t0) >= CONFIRM_MS:
             slots.confirm(files)
-            app.ota[0] = ""
-            app.changes += 1
+            app.ota[0] = ""  # (said with the state's next change)
             break
         _feed()
         await sleep_ms(STEP_MS)
