@@ -28,7 +28,6 @@ async def watch(app, reset=None, files=None):
     """The trial's task (forever). reset: what restarts the board (machine.reset)."""
     n0 = getattr(app, "fault", None)
     t0 = app.clock()
-    app.ota = ["on trial", None, None]  # (what the board says of its update: ota/order.py)
     while slots.trial is not None:
         why = fault(app, n0)
         if why and slots.failed(RuntimeError(why), files):
@@ -39,7 +38,6 @@ async def watch(app, reset=None, files=None):
             return
         if ticks_diff(app.clock(), t0) >= CONFIRM_MS:
             slots.confirm(files)
-            app.ota[0] = ""  # (said with the state's next change)
             break
         _feed()
         await sleep_ms(STEP_MS)
