@@ -223,6 +223,8 @@ TAKES_THE_APP = {
     # version on trial has had
     "ota/install.py": "can_install(app): between games only",
     "ota/trial.py": "the trial watches the app's faults and first frame",
+    "ota/order.py": "an update waits for the app's game to end, says so on its display and "
+                    "keeps its order on the app (what its state message says)",
 }
 
 

@@ -75,6 +75,9 @@ def snapshot(app):
         st["cards"] = 5
     if app.display is not None:
         st["lines"] = app.lines()
+    o = getattr(app, "ota", None)  # an update waiting, failed, on trial (ota/order.py)
+    if o and o[0]:
+        st["update"] = o[0]
     if app.power is not None:  # board/power.py: the battery in mV (0: none, on the mains)
         st["supply_mv"] = app.power.mv
         st["power"] = app.power.state_name()

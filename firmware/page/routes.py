@@ -294,6 +294,11 @@ def routes(web):
             web.club.names_kept(got)  # (the state goes out again with them)
         return "names kept", 200
 
+    @web.post("/update")
+    async def update(req):  # an update with the PIN (ota/order.py's page())
+        from ota.order import page
+        return page(web, req, _form(req), _ip(req.client_addr))
+
     @web.errorhandler(404)
     async def not_found(req):
         return "no such page", 404

@@ -37,7 +37,8 @@ _MAC = const(64)  # the mac's hex digits
 # with the rest after the tick: publish/task.py's _call). A message is retained: the same
 # one comes again at every connection, so a handler acts the same when told the same. Add a
 # field here (one line); the connection's code knows none of them.
-FIELDS = {NIGHT: ("publish.says", "night")}
+FIELDS = {NIGHT: ("publish.says", "night"), "update": ("ota.order", "club")}  # (the update:
+# {"version", "url"}, or false: the rollout stopped; tools/club/releases.py)
 
 
 def night(pub, v):

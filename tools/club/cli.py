@@ -11,6 +11,7 @@
     python -m club league-bridge --club NAME --league HOST:PORT --user U --password P
     python -m club league-keys          (the boards' keys, JSON, for the league: private)
     python -m club league add-club NAME KEYS.json | files | serve --broker HOST:PORT
+    python -m club release BUNDLE... | --board pico_w   (keep a release: releases.py)
     python -m club league player NAME@CLUB [LEAGUE-NAME] | players   (a player across clubs)
     python -m club league calendar YYYY-MM-DD --weeks N | --off | checkpoint
     (league.py says what each does)
@@ -164,6 +165,36 @@ def _season(a):
     return 0
 
 
+def _release(a):
+    """python -m club release: bundles kept in the club's file (releases.py checks each)."""
+    from .releases import BUNDLE_MOST, Releases
+
+    paths = list(a.bundle)
+    if a.board:
+        import tempfile
+
+        import release
+        out = tempfile.mkdtemp(prefix="club-release-")
+        paths += [release.make(b, out) for b in dict.fromkeys(a.board)]
+    if not paths:
+        print("release: name a bundle, or --board pico_w to build one", file=sys.stderr)
+        return 2
+    rel = Releases(a.db)
+    try:
+        for p in paths:
+            try:
+                with open(p, "rb") as f:
+                    v, k = rel.add(f.read(BUNDLE_MOST + 1))
+            except (OSError, ValueError) as e:
+                print("release: %s: %s" % (p, e), file=sys.stderr)
+                return 1
+            print("release %s for %s kept (%s): publish it from the director's page"
+                  % (v, k, os.path.basename(p)))
+    finally:
+        rel.close()
+    return 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="python -m club",
                                  description=(__doc__ or "").split("\n\n")[0])
@@ -235,7 +266,14 @@ def main(argv):
     sv.add_argument("--broker", default="127.0.0.1:1883")
     sv.add_argument("--http", type=int, default=8125)
     sv.add_argument("--bind", default="0.0.0.0")
+    rl = sub.add_parser("release", help="keep a release for the director to publish (a bundle "
+                        "make release built, or one built now from this checkout)")
+    rl.add_argument("bundle", nargs="*", help="bundles (tools/release.py build's)")
+    rl.add_argument("--board", action="append", default=[], choices=("pico", "pico_w",
+                    "esp32"), help="build this board's bundle from the checkout (again for more)")
     a = ap.parse_args(argv)
+    if a.cmd == "release":
+        return _release(a)
     if a.cmd == "season":
         return _season(a)
     if a.cmd in ("league-bridge", "league"):

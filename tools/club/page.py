@@ -181,7 +181,9 @@ def live_tables(states, status):
         st = states.get(board)
         on = status.get(board, "online" if st else "offline")
         out.append({"board": str(board)[:40], "on": str(on)[:20],
-                    "pegs": pegs(st) if st is not None else None, "state": st is not None})
+                    "pegs": pegs(st) if st is not None else None, "state": st is not None,
+                    "version": str((st or {}).get("version") or "")[:16],
+                    "update_state": str((st or {}).get("update") or "")[:80]})
     return out
 
 

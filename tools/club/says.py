@@ -42,7 +42,9 @@ CREATE TABLE IF NOT EXISTS says (
 );
 """
 
-FIELDS = {NIGHT: lambda club, board: club.night()}
+FIELDS = {NIGHT: lambda club, board: club.night(),
+          "update": lambda club, board: club.order(board)}  # (issue 31: releases.py; the
+# board's publish/says.py hands it to ota/order.py)
 
 
 class Says:

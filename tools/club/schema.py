@@ -30,6 +30,7 @@ MAX_NAME = 24  # a seat's name (a board keeps 7: board/clubfiles.py)
 MAX_SCORE = 255  # a side's score past the end stays under this (a byte on the board)
 MAX_DEALS = 255
 MAX_TOTAL = 10000  # a side's totals over a game (hands, play, ...)
+UPDATE_MOST = 80  # a board's update state: "waiting 0.7.0", "failed: ..." (ota/order.py)
 BOARD_NAME = re.compile(r"[A-Za-z0-9_-]{1,16}\Z")
 
 Result = Literal["win", "skunk", "double skunk", "lurch"]
@@ -128,6 +129,11 @@ class State(_Strict):
                                                      pattern=r"^[a-z_ ]*$")]] = None
     deal: Optional[Annotated[int, Field(ge=0, le=MAX_DEALS)]] = None
     winner: Optional[Annotated[int, Field(ge=-1, le=5)]] = None
+    # issue 31: the firmware's version and its update's state (ota/order.py's words)
+    version: Optional[Annotated[str, StringConstraints(max_length=16,
+                                                       pattern=r"^[0-9][0-9.]*$")]] = None
+    update: Optional[Annotated[str, StringConstraints(max_length=UPDATE_MOST,
+                                                      pattern=r"^[^\x00-\x1f\x7f]*$")]] = None
 
 
 def _why(e):

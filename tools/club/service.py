@@ -41,6 +41,7 @@ from . import contract, intake, night, page, ratings
 from .contract import BadMessage
 from .director import Director
 from .registry import SERVICE_USER, Registry
+from .releases import Releases
 from .says import EVERY as SAYS_EVERY, Says
 from .store import Store
 from .web import games_csv, serve, today  # noqa: F401  (the club's web side: web.py)
@@ -55,6 +56,8 @@ class Club:
     def __init__(self, db, prefix=contract.PREFIX, pin=None, clock=None):
         self.store = Store(db)
         self.registry = Registry(db)
+        self.releases = Releases(db)  # issue 31: the bundles, the rollout (releases.py)
+        self.update_url: str | None = None  # the page's address as the boards reach it (main())
         self.says = Says(db)  # what the club says to each board (says.py)
         self.clock = clock or time.time  # the night's clock (tests: a virtual one)
         self.prefix = prefix
@@ -125,6 +128,17 @@ class Club:
         if name not in r:
             return None
         return {"rating": r[name], "games": len(hist[name]), "history": hist[name]}
+
+    def order(self, board):
+        """The update order for board (issue 31; the club's message to it carries it):
+        {"version", "url"} of the release offered to it, the url the folder its bundle is
+        fetched from (the board adds "<kind>.bundle": web.py's /update/<board>/<kind>.bundle),
+        or None: nothing offered to it, or the club's address unknown; False once the director
+        has stopped the rollout (the board drops an order still waiting)."""
+        v = self.releases.offer(board)
+        if v is None or not self.update_url:  # (stopped: False, said, so that a board
+            return False if self.releases.stopped() else None  # drops an order waiting)
+        return {"version": v, "url": "%s/update/%s/" % (self.update_url.rstrip("/"), board)}
 
     def live(self):
         with self.lock:
@@ -319,6 +333,9 @@ def main(argv=None):
     ap.add_argument("--set-password", action="store_true", help="set (or change) the "
                     "director's password here, at the console, before serving (else the "
                     "first visit to /director sets it, with the setup code printed here)")
+    ap.add_argument("--url", default=os.environ.get("CLUB_URL"), help="the page's address as "
+                    "the boards reach it, for their updates (env CLUB_URL; default: this "
+                    "machine's first address, as printed at the start)")
     ap.add_argument("--clock-file", default=None, help=argparse.SUPPRESS)  # (tests: the
     # night's time, seconds since the epoch, read from this file: midnight without waiting)
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -363,6 +380,7 @@ def main(argv=None):
     client = connect(club, host, int(port or 1883), a.client_id, a.mqtt_user, password)
     got = httpd.server_address[1]
     urls = ["http://%s:%d/" % ("[%s]" % h if ":" in h else h, got) for h in addresses(a.bind)]
+    club.update_url = a.url or urls[0].rstrip("/")
     print("club page: %s  (database %s)" % ("  ".join(urls), a.db), flush=True)
     if director.setup_code:
         print("the director's password is not set: open %sdirector and give the setup code "
@@ -382,5 +400,6 @@ def main(argv=None):
         director.close()
         club.store.close()
         club.registry.close()
+        club.releases.close()
         club.says.close()
     return 0

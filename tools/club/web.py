@@ -45,6 +45,7 @@ from publish.contract import NAME_MAX, check_name
 from board.export import GAME_COLUMNS, SIDE_COLUMNS, csv_rows
 
 from . import night, page, ratings, season
+from .schema import board_name
 from .director import PASSWORD_MIN, SESSION_S, Director, Wait
 
 log = logging.getLogger("club")
@@ -404,6 +405,41 @@ def make_app(club, director=None):
                 names.append(r["name"])
         return as_json(names)
 
+    @app.get("/update/<board>/<kind>.bundle")
+    def update_bundle(board, kind):
+        """A board's copy of the release offered to it, signed for it (releases.py): 404
+        for an unknown board, none offered, or no release of its kind."""
+        rel = getattr(club, "releases", None)
+        if rel is None or not board_name(board):
+            return text("no update for %s" % board[:16], 404)
+        secret = club.registry.secret(board)
+        body = rel.bundle(board, kind, secret) if secret else None
+        if body is None:
+            return text("no update for %s" % board[:16], 404)
+        log.info("update: %s fetches %s (%s)", board, rel.offer(board), kind)
+        return send(body, "application/octet-stream")
+
+    @app.get("/releases.json")
+    def releases_json():
+        rel = getattr(club, "releases", None)
+        if rel is None:
+            return as_json(None)
+        return as_json({"releases": rel.releases(), "rollout": rel.rollout(),
+                        "boards": boards_versions()})
+
+    def boards_versions():
+        """Each board of the registry with its version and update state (its live state's:
+        ota/order.py), and what is offered to it."""
+        states, status = club.live()
+        rel = getattr(club, "releases", None)
+        out = []
+        for b in club.registry.boards():
+            st = states.get(b["name"]) or {}
+            out.append({"board": b["name"], "on": status.get(b["name"], "offline"),
+                        "version": st.get("version") or "", "update": st.get("update") or "",
+                        "offered": rel.offer(b["name"]) if rel is not None else None})
+        return out
+
     @app.get("/health.json")
     def health_json():
         f = getattr(club, "health", None)
@@ -437,7 +473,16 @@ def make_app(club, director=None):
                                                     + (" …" if len(kt["players"]) > 8 else ""))})
         logrows = [{"when": _when(e["at"]), "client": e["client"], "what": e["what"]}
                    for e in d.log(50)] if state == "director" else []
+        rel = getattr(club, "releases", None)
+        updates = None
+        if state == "director" and rel is not None:
+            r = rel.rollout()
+            updates = {"versions": rel.versions(), "releases": rel.releases(),
+                       "boards": boards_versions(), "rollout": r,
+                       "to": "every board" if r and r["boards"] is None
+                       else ", ".join(r["boards"]) if r else ""}
         body = page.render("director.html", state=state, message=message, error=error, t=t,
+                           updates=updates,
                            played=played, form=form, confirm=confirm, kept=kept, log=logrows,
                            csrf=sess["csrf"] if sess else "", password_min=PASSWORD_MIN,
                            rejects=_rejects(club.store) if state == "director" else [])
@@ -557,6 +602,8 @@ def make_app(club, director=None):
             d.note(who, "restored the tournament kept as #%d%s" % (kid, why))
             return director_page("director", "tournament restored: %d players%s"
                                  % (len(k["players"]), why), sess=sess)
+        if do in ("publish", "unpublish"):
+            return publish(who, sess, f)
         if do != "start":
             return director_page("director", "nothing to do", True, 400, sess=sess)
         typed = [x.strip() for x in f.get("players", "").splitlines() if x.strip()]
@@ -590,6 +637,30 @@ def make_app(club, director=None):
                % (len(players), games, tables, kept))
         return director_page("director", "tournament started: %d players%s"
                              % (len(players), kept), sess=sess)
+
+    def publish(who, sess, f):
+        """The director's rollout (releases.py): a version to one table ("table": a
+        board's name), then to all ("table": "*"); or none offered any more."""
+        rel = club.releases
+        if f.get("do") == "unpublish":
+            rel.stop()
+            d.note(who, "stopped the update's rollout")
+            return director_page("director", "no update offered any more", sess=sess)
+        version = f.get("version", "")[:20]
+        table = f.get("table", "")[:20]
+        boards = None if table == "*" else [table]
+        if boards is not None and club.registry.board(table) is None:
+            return director_page("director", "no board %r in the club's registry" % table,
+                                 True, 400, sess=sess)
+        try:
+            rel.publish(version, boards)
+        except ValueError as e:
+            return director_page("director", str(e), True, 400, sess=sess)
+        where = "every board" if boards is None else "table " + table
+        d.note(who, "published release %s to %s" % (version, where))
+        log.info("update: release %s published to %s", version, where)
+        return director_page("director", "release %s offered to %s: each board fetches it "
+                             "between two games" % (version, where), sess=sess)
 
     return app
 

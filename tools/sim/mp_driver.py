@@ -362,6 +362,10 @@ def build_hw(storage, display, board):
     return hw
 
 
+def sim_reset():
+    raise SystemExit("machine.reset()")
+
+
 async def localhost():
     """The simulator's network: the live page is served on this machine only."""
     return "127.0.0.1"
@@ -378,6 +382,10 @@ async def main(storage, realtime, display=True, board="", web=0):
         club = wifi.broker(wifi.PATH, b"sim")
         if club:
             hw["broker"] = lambda: club
+        hw["sim_kind"] = "rp2040"  # an update's bundle (ota/order.py): the Pico W's, whose slots
+        # go into STORAGE beside its Wi-Fi file; its restart into the new version ends the
+        hw["sim_reset"] = sim_reset  # simulator (the flash it leaves is the board's)
+        hw["sim_root"] = storage  # (the slots' flash: the board's root)
     if realtime:
         hw["clock"] = time.ticks_ms
         hw["sleep_ms"] = time.sleep_ms
