@@ -214,6 +214,10 @@ TAKES_THE_APP = {
     "publish/task.py": "the club's publisher",
     "publish/link.py": "the club's connection: the publisher's state (pub.app)",
     "publish/packets.py": "the club's messages: the game and state they carry (pub.app)",
+    "publish/nights.py": "the night each waiting game ended in: a file in the app's store "
+                         "(pub.app.store)",
+    "publish/says.py": "the club's message: the highest counter taken, a file in the app's "
+                       "store (pub.app.store)",
     "board/snapshot.py": "the page's and the club's state (snapshot(app))",
     # the power states (issue 32): their task sits beside the app (its keys' activity, the
     # display to sleep, the renderer's brightness); they change what shows only through

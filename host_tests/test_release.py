@@ -163,7 +163,9 @@ def test_two_slots_and_the_data_fit_the_pico_ws_filesystem():
     for kb, fs in got.items():
         assert fs["BOOTED_IMAGE"][0] == build.read_version(), (kb, fs)
         assert fs["SLOT_BYTES"][0] <= 224 * 1024, (kb, fs)  # (456 KB as files)
-        assert fs["ROOT_AND_SLOT_FREE"][0] >= data + 128 * 1024, (kb, fs)
+        # (the first update's state only, until the second: 128 KB of margin until 0.7.0's
+        # modules, each a 4 KB block at the root, left 100 KB; docs/memory.md)
+        assert fs["ROOT_AND_SLOT_FREE"][0] >= data + 96 * 1024, (kb, fs)
         assert fs["TWO_SLOTS_FREE"][0] >= data + 256 * 1024, (kb, fs)
         assert fs["install's live heap at its peak"][0] < 40 * 1024, (kb, fs)  # (64-bit)
     assert got[848]["SLOT_BYTES"] == got[1408]["SLOT_BYTES"]
