@@ -8,11 +8,15 @@ how to run it and what the messages are.
     intake.py     the door: every message from the broker checked, or refused and kept
     registry.py   the club's boards (name, key) and accounts; the broker's password file, ACL
     cli.py        python -m club boards add/list/remove, broker-files
+    says.py       the club's signed, retained message to each board (its night, an update)
+    releases.py   the releases kept and their rollout; each board's own signed copy
+    sqlfile.py    the SQLite file opened the one way its parts share it
     store.py      SQLite: every game once, by its record id (signed: by counter, revised,
                   withdrawn); the refused; the tournament
     night.py      standings by ACC game points, a player's games, special hands, the race
     season.py     seasons: nights together, Grass Roots points, a player's season
     ratings.py    Elo ratings over every counted game, recomputed from the store
+    tally.py      the league's standings and ratings kept incrementally (saved, read back)
     league.py     a league of clubs: the bridge config, a Club per club, the league's page
     tournament.py pairings (rotation), the top quarter's knock-out bracket
     page.py       the pages' data, drawn by templates/ (Jinja2, autoescaped): HTML and SVG

@@ -29,7 +29,7 @@ import sqlite3
 import threading
 import time
 
-from . import contract, schema
+from . import contract, schema, sqlfile
 from publish.contract import SAYS
 from .sign import mqtt_password
 
@@ -56,10 +56,7 @@ class Registry:
 
     def __init__(self, path):
         self.lock = threading.Lock()
-        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
-                                  timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+        self.db = sqlfile.connect(path, SCHEMA)
 
     def close(self):
         with self.lock:

@@ -29,12 +29,11 @@ At most KEEP releases are kept (the oldest not published go first).
 import hashlib
 import json
 import re
-import sqlite3
 import threading
 import time
 
 import release  # tools/release.py: the bundle's format and its signature
-from . import schema
+from . import schema, sqlfile
 
 BUNDLE_MOST = 1 << 20  # a bundle's bytes (the Pico W's is 176 KB)
 MANIFEST_MOST = 24576  # the board's own bound (firmware/ota/install.py's _MANIFEST_MOST)
@@ -114,10 +113,7 @@ class Releases:
 
     def __init__(self, path):
         self.lock = threading.Lock()
-        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
-                                  timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+        self.db = sqlfile.connect(path, SCHEMA)
         self.cache = {}  # (version, kind) -> (manifest, body)
 
     def close(self):

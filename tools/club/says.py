@@ -21,13 +21,13 @@ value changed.
 
 import json
 import logging
-import sqlite3
 import threading
 import time
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from publish.contract import NIGHT, SAYS, SAYS_MAX, topic
 
+from . import sqlfile
 from .sign import SAYS_DOMAIN, frame
 
 log = logging.getLogger("club")
@@ -53,10 +53,7 @@ class Says:
 
     def __init__(self, path):
         self.lock = threading.Lock()
-        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
-                                  timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+        self.db = sqlfile.connect(path, SCHEMA)
 
     def close(self):
         with self.lock:
