@@ -50,13 +50,30 @@ def app_writes(source, name="<src>"):
     return sorted(out)
 
 
+# The one write allowed outside them, with why: ota/order.py makes the app's slot for an
+# update's order at the first order (app.ota), so that the order outlives the module, let go
+# after each call. A slot made by App itself is one more interned name on every board: on the
+# ESP32's game after game it was the 621st name, whose new pool took the five-player run from
+# ~93.6 to ~99.8 KB of the budget's 96 (2026-11-28). Its changes go through App.apply.
+ALLOWED = {("firmware/ota/order.py", "app.ota")}
+
+
 def test_no_module_but_the_app_assigns_to_the_app():
     found = []
     for _rel, path, source in firmware_sources():
         if path not in APP_OWN:
             for line, what in app_writes(source, path):
-                found.append("%s:%d %s" % (os.path.relpath(path, ROOT), line, what))
+                if (os.path.relpath(path, ROOT), what) not in ALLOWED:
+                    found.append("%s:%d %s" % (os.path.relpath(path, ROOT), line, what))
     assert found == []
+
+
+def test_the_allowance_is_used():
+    """Each allowed write is still made (an allowance nothing needs is taken back)."""
+    made = set()
+    for _rel, path, source in firmware_sources():
+        made.update((os.path.relpath(path, ROOT), w) for _line, w in app_writes(source, path))
+    assert made >= ALLOWED
 
 
 def test_the_checker_sees_each_way_of_writing_to_the_app():

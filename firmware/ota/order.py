@@ -13,9 +13,9 @@ reads say()): "" nothing; "waiting 0.7.0" (for the game's end); "installing 0.7.
 holds it); "installed 0.7.0: restarting".
 
 The order's state is kept on the app (app.ota: [what it says, [version, url, tries] or None,
-the task or None]), not in this module: a caller that lets its modules go after a call (the
-publisher's, the page's lazy loads) loses nothing, and a second order never starts a second
-task.
+the task or None], made at the first order), not in this module: a caller that lets its
+modules go after a call (the publisher's, the page's lazy loads) loses nothing, and a second
+order never starts a second task.
 
 A url ending in "/" is the club's folder for this board: the bundle is <url><kind>.bundle
 (the club keeps one release per board kind).
@@ -43,7 +43,9 @@ def _set(app, what):
     o = app.ota
     if o[0] != what:
         o[0] = what
-        app.changes += 1  # (the state goes out with it)
+        from board.modes import NOTHING  # (resident: the app's)
+
+        app.apply(NOTHING)  # (a change: the state goes out with it)
 
 
 def check(order):
@@ -95,8 +97,8 @@ def take(app, order, files=None, reset=None):
     slots are on (slots.Files; default: the root, or the simulator's folder); reset:
     what restarts the board (machine.reset)."""
     o = getattr(app, "ota", None)
-    if o is None:
-        o = app.ota = ["", None, None]
+    if o is None:  # (the first order: the app's slot for it made here, host_tests/
+        o = app.ota = ["", None, None]  # test_board_door.py's one allowance says why)
     if order is None:
         if o[1] is not None:
             o[1] = None
@@ -129,15 +131,11 @@ def club(pub, v):
     take(pub.app, v or None)
 
 
-def page(web, req, form, ip):
+def page(web, form, ip):
     """The board's page's POST /update (page/routes.py): a bundle's address, with the PIN
-    the board shows (as a new game; a PIN serves once). The page's form is its BODY bytes: an
-    address of up to 50 characters. Here, not in the page's module: loaded only when used."""
-    if form is None:
-        return "the form cannot be read (a bad %-escape or not UTF-8)", 400
-    no = web.refused(req, form)
-    if no:
-        return no
+    the board shows (as a new game; a PIN serves once: the form checked there, web.pin_form).
+    The page's form is its BODY bytes: an address of up to 50 characters. Here, not in the
+    page's module: loaded only when used."""
     try:
         got = take(web.app, {"url": form.get("url", "")})
     except ValueError as e:

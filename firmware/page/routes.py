@@ -296,8 +296,11 @@ def routes(web):
 
     @web.post("/update")
     async def update(req):  # an update with the PIN (ota/order.py's page())
+        form, no = web.pin_form(req)
+        if no:
+            return no
         from ota.order import page
-        return page(web, req, _form(req), _ip(req.client_addr))
+        return page(web, form, _ip(req.client_addr))
 
     @web.errorhandler(404)
     async def not_found(req):
