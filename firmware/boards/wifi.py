@@ -170,9 +170,8 @@ def broker(path=PATH, uid=b""):
         port = b.get("port", 1883)
         prefix = b.get("prefix", "cribbage")
         secret = b.get("secret")  # (make club-board's: the board's key, 64 hex digits)
-        if not (isinstance(host, str) and host and word(board, 16) and word(prefix, 32)
-                and type(port) is int and 0 < port < 65536
-                and (secret is None or is_secret(secret))):
+        if not (isinstance(host, str) and host and _word(board, 16) and _word(prefix, 32)
+                and type(port) is int and 0 < port < 65536 and (secret is None or _key(secret))):
             raise ValueError
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         # none named, or no file: nothing to say (joiner says a missing file); else what is
@@ -214,7 +213,7 @@ def fault(path=PATH, check="broker"):
         forget("boards.wifiwhy")
 
 
-def word(s, n):
+def _word(s, n):
     """s is a topic level of at most n letters, digits, "-" and "_" (no "/", "+", "#")."""
     if not isinstance(s, str) or not 0 < len(s) <= n:
         return False
@@ -224,7 +223,7 @@ def word(s, n):
     return True
 
 
-def is_secret(s):
+def _key(s):
     """s is a board's secret as the club writes it: 64 hex digits."""
     if not isinstance(s, str) or len(s) != 64:
         return False

@@ -6,8 +6,6 @@ on a board. The one home of these rules: wifi.py accepts exactly what this finds
 
 import json
 
-from boards.wifi import is_secret, word  # (the rules: wifi.py's own, never copied)
-
 FORMAT = '{"ssid": "your network", "password": "its password"}'
 BROKER = ('"broker" is {"host": "192.168.1.10", "port": 1883, "prefix": "cribbage", "board": '
           '"t1"}, the club\'s MQTT broker (only host is needed: "broker": "192.168.1.10")')
@@ -75,12 +73,23 @@ def broker(cfg):
                     % (key, "this board's id, like \"t1\"" if key == "board"
                        else "the club's topic, like \"cribbage\"", most, show(v)))
     v = b.get("secret")
-    if v is not None and not is_secret(v):
+    if v is not None and not (isinstance(v, str) and len(v) == 64 and all(
+            c in "0123456789abcdefABCDEF" for c in v)):
         return ('"broker": "secret" is this board\'s key as the club issued it (make club-board '
                 'NAME=%s: 64 hex digits 0-9 a-f), not %s' % (
                     b.get("board") or "t1", "%d characters of text" % len(v)
                     if isinstance(v, str) else show(v)))  # (a key is never shown)
     return ""
+
+
+def word(s, n):
+    """s is a topic level of at most n letters, digits, "-" and "_" (no "/", "+", "#")."""
+    if not isinstance(s, str) or not 0 < len(s) <= n:
+        return False
+    for c in s:
+        if not (c.isalpha() or c.isdigit() or c in "-_"):
+            return False
+    return True
 
 
 def show(v):
