@@ -13,11 +13,22 @@ and the core's own finer checks are test_board_imports.py and test_core_imports.
 import ast
 import os
 
+try:
+    import tomllib
+except ImportError:  # Python 3.10 (as tools/hostenv.py)
+    import tomli as tomllib  # type: ignore[no-redef]
+
 from sourcekit import ROOT
 from test_board_imports import cycle  # (one circle finder for all the import tests)
 
-# pyproject.toml's [tool.pytest.ini_options] pythonpath, in its order
-PATH = ("firmware", "host_tests/both", "host_tests", "tools", ".")
+
+def _pythonpath():
+    """pyproject.toml's [tool.pytest.ini_options] pythonpath, in its order."""
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        return tuple(tomllib.load(f)["tool"]["pytest"]["ini_options"]["pythonpath"])
+
+
+PATH = _pythonpath()
 TREES = ("firmware", "tools", "host_tests")
 
 
@@ -98,6 +109,7 @@ def graph(trees=TREES, path=PATH):
 
 def test_the_walk_sees_the_imports_across_the_trees():
     # a walk that found nothing would pass the test below
+    assert PATH[0] == "firmware" and "tools" in PATH and "host_tests" in PATH
     g = graph()
     assert len(g) > 300
     assert "firmware/cribbage/advise.py" in g["tools/advise.py"]  # a tool imports the core
