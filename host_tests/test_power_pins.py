@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from hostenv import FIRMWARE, ROOT, venv_program
+from hostenv import FIRMWARE, HOST, ROOT, venv_program
 from sim.runner import HW_DIR
 
 MICROPYTHON = venv_program("micropython")
@@ -71,7 +71,7 @@ def run(tmp_path, name, strap, fitted="-"):
     script.write_text(SCRIPT)
     store = tmp_path / ("store_%s_%s_%s" % (name, strap, fitted))
     store.mkdir()
-    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (HW_DIR, FIRMWARE))
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s:.frozen" % (HW_DIR, FIRMWARE, HOST))
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(script), name, str(store),
                         strap, fitted], capture_output=True, text=True, env=env, cwd=ROOT,
                        timeout=120)
