@@ -225,7 +225,7 @@ def main(argv=None):
     ap.add_argument("--board", default="", choices=("", "pico", "pico_w", "esp32"),
                     help="run the real board module (firmware/boards/pico.py, pico_w.py or "
                     "esp32_devkit.py, its pin map) on fake machine/neopixel modules instead of "
-                    "fakeboard/fake.py")
+                    "tools/host/fakeboard/fake.py")
     ap.add_argument("--no-display", action="store_true",
                     help="a board without the OLED: the LEDs give all the feedback")
     ap.add_argument("--firmware", default=None,
