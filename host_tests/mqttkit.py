@@ -180,6 +180,21 @@ class Club:
         self.c.disconnect()
 
 
+def _whole_packet(b):
+    """The length of the first whole MQTT packet in bytes b, 0 while it is not all there."""
+    n = sh = 0
+    i = 1
+    while True:
+        if i >= len(b):
+            return 0
+        n |= (b[i] & 0x7F) << sh
+        i += 1
+        if not b[i - 1] & 0x80:
+            break
+        sh += 7
+    return n + i if len(b) >= n + i else 0
+
+
 class Proxy:
     """A TCP proxy from 127.0.0.1:port to the broker: a board connects through it. cut() asks
     it to drop the connection as the next game is published: before the broker has all of it
@@ -257,13 +272,26 @@ class Proxy:
         self._drop(pair)
 
     def _down(self, pair, state):  # broker -> board
+        """Forwarded packet by packet: once the game has gone up ("after"), the first PUBACK
+        coming down (its acknowledgement) is dropped with the connection; what comes before
+        it (a SUBACK, the club's retained message) still reaches the board, and the game's
+        later parts still reach the broker (a cut at any packet would leave the broker with
+        half a game: "before", by chance)."""
         a, b = pair
+        buf = b""
         try:
             while True:
                 data = b.recv(65536)
-                if not data or state["acked"]:
+                if not data:
                     break
-                a.sendall(data)
+                buf += data
+                n = _whole_packet(buf)
+                while n:
+                    if state["acked"] and buf[0] >> 4 == 4:  # (PUBACK)
+                        raise OSError("cut")
+                    a.sendall(buf[:n])
+                    buf = buf[n:]
+                    n = _whole_packet(buf)
         except OSError:
             pass
         self._drop(pair)
@@ -303,6 +331,16 @@ def over(storage, seed):
     os.makedirs(storage, exist_ok=True)
     shutil.copyfile(os.path.join(tmp, "game"), os.path.join(storage, "game"))
     shutil.rmtree(tmp, ignore_errors=True)
+
+
+def record(serial, a, b):
+    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary:
+    serial its game's number, a and b the sides' scores (the outbox's and the end's tests)."""
+    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
+    c = sum(r[:14])
+    r[14] = c & 255
+    r[15] = c >> 8
+    return bytes(r)
 
 
 def history_records(storage):

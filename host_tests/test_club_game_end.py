@@ -28,7 +28,7 @@ from cribbage import match as M
 from publish import link as L, outbox as O, packets as P
 import history as tool  # tools/history.py
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
-from mqttkit import history_records, over, wifi
+from mqttkit import history_records, over, record, wifi
 from webkit import Board, free_port
 
 
@@ -41,15 +41,6 @@ class _Undone:
 def flag(st, head):
     """board/undo.py's undo() of the game whose record's head is head (the game undone)."""
     return undo(st, head, _Undone())
-
-
-def record(serial, a, b):
-    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""
-    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
-    c = sum(r[:14])
-    r[14] = c & 255
-    r[15] = c >> 8
-    return bytes(r)
 
 
 A, B, C = record(1, 121, 90), record(2, 100, 121), record(3, 121, 60)
@@ -104,6 +95,69 @@ def test_an_undone_record_keeps_its_mark_and_is_counted_nowhere():
     assert tool.records(st.read("history")) == [A]
     flag(st, A[:14])  # not the last record: nothing changes
     assert raw(st) == [A, b]
+
+
+def looks(monkeypatch, where):
+    """The polls at which publish/task.py's run() looks at the history (its _LOOK bit), for a
+    game that is at where[i] = (events, phase) at its i-th poll; no connection (no other
+    work), the polls' sleeps virtual."""
+    import asyncio
+
+    import board.keypad
+    from publish import task
+
+    class Stop(Exception):
+        pass
+
+    m = type("M", (), {})()
+    app = type("App", (), {"m": m, "changes": 0, "clock": lambda self: 0})()
+    at = iter(where)
+    got = []
+    polls = [0]
+
+    def call(what, pub, *w):
+        if what == "start":
+            pub.cfg = {}
+            pub.phase = pub.ask = -1
+            pub.out = []
+            pub.skip = pub.t = 0
+            pub.sock = None
+            pub.wait = 1 << 30  # (never connects)
+            return True
+        if w[0] & 1:  # (_LOOK)
+            got.append(polls[0])
+        return None
+
+    async def sleep_ms(ms):
+        try:
+            m.events, m.phase = next(at)
+        except StopIteration:
+            raise Stop from None
+        polls[0] += 1
+
+    monkeypatch.setattr(task, "_call", call)
+    monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
+    with pytest.raises(Stop):
+        asyncio.run(task.Publisher(app).run())
+    return got
+
+
+def test_the_publisher_looks_at_a_games_end_and_at_the_next_game_however_quick_the_ok(
+        monkeypatch):
+    from cribbage.events import DEAL, OVER, PLAY, SHOW, STARTER
+
+    # a game played on: a look at the start, none at each deal's phases
+    deals = [(1, DEAL), (2, STARTER), (9, PLAY), (12, SHOW), (13, DEAL), (14, STARTER)]
+    assert looks(monkeypatch, deals) == [1]
+    # its end seen by a poll, then the OK: a look at each
+    assert looks(monkeypatch, deals + [(40, PLAY), (41, OVER), (0, DEAL), (1, STARTER)]) == \
+        [1, 8, 9]
+    # the OK within a poll of the end (never seen at OVER): a look at the next game's start
+    # (the game recorded at its end is sent now, not at the next game's end)
+    assert looks(monkeypatch, deals + [(40, PLAY), (0, DEAL), (1, STARTER)]) == [1, 8]
+    assert looks(monkeypatch, deals + [(40, SHOW), (2, STARTER)]) == [1, 8]
+    # an undo (fewer events): looked at (an undo past a game's end withdraws it)
+    assert looks(monkeypatch, deals + [(13, DEAL)]) == [1, 7]
 
 
 def test_a_game_sent_then_undone_is_withdrawn_and_its_end_again_is_a_revision(monkeypatch):

@@ -210,10 +210,6 @@ def play_by_keys(table, seed, errors):
         errors.append("%s: %r" % (table.name, e))
 
 
-@pytest.mark.xfail(strict=False, reason="issue 30, open: since the game is sent at its end, a "
-                   "board whose game's acknowledgement was lost (t2, cut after the broker had "
-                   "it) re-sends it in about half the runs only; the club has the game, the "
-                   "board's outbox keeps it waiting")
 def test_a_club_night_with_real_boards_loses_nothing_and_counts_nothing_twice(tmp_path,
                                                                              parts):
     # each board with its identity, as make club-board issues it: the broker knows it by its

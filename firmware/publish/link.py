@@ -56,7 +56,8 @@ def start(pub):
     pub.sent = 0  # games the broker took since the board started
     pub.seen = -1  # app.changes when the state last went out
     pub.state_at = pub.sent_at = 0  # when the state, and any packet, last went out
-    pub.phase = -1  # the game's phase when the history was last looked at (-1: look now)
+    pub.phase = -1  # where the game was (publish/task.py) when the history was last looked
+    # at (-1: look now)
     pub.pid = 0  # the last packet id
     pub.sock = pub.poll = None  # the socket (None: down), and a poll of it
     pub.wait = 0  # how long after pub.t the next try is, once down (doubling)

@@ -85,7 +85,8 @@ class Publisher:
     status: str
     sent: int  # games the broker took since the board started
     seen: int  # app.changes when the state last went out (-1: at once)
-    phase: int  # the game's phase when last looked at (-1: look at the history)
+    phase: int  # where the game was when last looked at, events << 3 | phase (-1: look at
+    # the history)
     sock: object  # None when down, since t; then the next try after wait ms
     t: int
     wait: int
@@ -127,12 +128,15 @@ class Publisher:
             await sleep_ms(_QUICK_MS if pub.out or pub.ask >= 0 or pub.skip else _POLL_MS)
             now = app.clock()
             w = 0
-            ph = app.m.phase
-            if ph != pub.phase:  # (only a game's end, an undo past it and the next game
-                if (pub.phase < 0 or pub.phase == _OVER or ph == _OVER) and pub.ask != _PUBACK:
-                    w = _LOOK  # begun are looked at; never while a game awaits its PUBACK:
-                pub.phase = ph  # what is sent stays what is acknowledged, and the PUBACK
-                # makes the next look)
+            m = app.m
+            ph = m.events << 3 | m.phase  # (where the game is: its events and its phase)
+            was = pub.phase
+            if ph != was:  # (only a game's end, an undo past it and the next game begun are
+                if (was < 0 or was & 7 == _OVER or ph & 7 == _OVER or ph < was) and \
+                        pub.ask != _PUBACK:  # looked at (fewer events: the next game begun,
+                    w = _LOOK  # even by an OK within a poll of the end, or an undo); never
+                pub.phase = ph  # while a game awaits its PUBACK: what is sent stays what is
+                # acknowledged, and the PUBACK makes the next look)
             if pub.sock is None:  # (down: connect when its pause is over)
                 if ticks_diff(now, pub.t) >= pub.wait:
                     w |= _IO
