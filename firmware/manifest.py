@@ -12,16 +12,8 @@
 
 import os
 
-# The host's own modules, never on a board (no board module imports them): the fake board and
-# its RAM filesystem, the dealer and the computer players (the board never deals: the players
-# hold real cards), the card-text reader (the generators of the score and crib tables are
-# tools/tablegen.py and tools/cribgen.py). The one list: tools/build.py reads it too (make
-# build, make flash and package.json leave them out; `tools/build.py --host` builds a tree with
-# them for the simulator and the tests).
-HOST_ONLY = ("boards/fake.py", "boards/fake_timer.py", "boards/fakepower.py", "boards/ramfs.py",
-             "cribbage/autoplay.py",
-             "cribbage/cardtext.py", "cribbage/deal.py")
-
+# Everything here is the board's: the host's own modules (the fake board, the dealer and the
+# computer players, the card-text reader) live in tools/host/, never in firmware/.
 
 # The optional parts: what a board with radio (Wi-Fi) runs and a board without never does.
 # Each part's folder has its manifest.py (which manifest_wifi.py includes); here, each part's
@@ -38,7 +30,7 @@ def board_files(pkg, only=None):
     out = []
     for f in sorted(os.listdir(pkg)):
         path = pkg + "/" + f
-        if not f.endswith(".py") or f == "manifest.py" or path in HOST_ONLY:
+        if not f.endswith(".py") or f == "manifest.py":
             continue
         part = None
         for k in PARTS:

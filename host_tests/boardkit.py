@@ -1,4 +1,4 @@
-"""The board kit: the fake board (boards/fake.py) with the app on it, and fingers that press
+"""The board kit: the fake board (fakeboard/fake.py) with the app on it, and fingers that press
 its keys through the matrix scanner, for the board app's tests (CPython; the engine's own
 shorthands are host_tests/both/matchkit.py).
 
@@ -9,13 +9,13 @@ shorthands are host_tests/both/matchkit.py).
     shown(hw)                  # the display's text
 """
 
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from board.app import App
 from board.menu import MENU_ITEMS
 from cribbage import match as M
 from cribbage.cards import PIP
-from cribbage.autoplay import seeded
+from dealer.autoplay import seeded
 from matchkit import card_keys, deal_two
 
 

@@ -6,8 +6,8 @@
 
 import sys
 
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from board.app import App
 
 app = App(build("/data", display=True, fs=RamFs()))

@@ -1,7 +1,7 @@
 """The board's fetch of an update over HTTP (firmware/ota/fetch.py) in the real micropython
 binary: run by host_tests/test_ota_fetch.py, which serves the bundles on 127.0.0.1.
 
-    MICROPYPATH=firmware:host_tests/both micropython mp_ota_fetch.py BASE NAME...
+    MICROPYPATH=firmware:tools/host:host_tests/both micropython mp_ota_fetch.py BASE NAME...
 
 For each NAME, a fresh board (otakit's: the app at the root, a saved game, littlefs on a RAM
 flash) fetches BASE/NAME (timeout 1 s) and prints one line: "NAME ok VERSION RECORD" (the

@@ -1,8 +1,8 @@
 """Power cuts through a whole update and a second one right after, on real littlefs (issue 31).
 Run by host_tests/test_ota_powercut.py in the real micropython binary
-(MICROPYPATH=firmware:host_tests/both); by hand, from the repo root:
+(MICROPYPATH=firmware:tools/host:host_tests/both); by hand, from the repo root:
 
-    MICROPYPATH=firmware:host_tests/both .venv/bin/micropython -X heapsize=480k \\
+    MICROPYPATH=firmware:tools/host:host_tests/both .venv/bin/micropython -X heapsize=480k \\
         host_tests/mp_ota_powercut.py [pico] [small]
 
 The flash is host_tests/both/blockdev.py's RAM chip formatted as a board formats it ("pico":

@@ -1,17 +1,17 @@
 """Power cuts through the whole board app on real littlefs: every block program and every block
 erase of every save of a whole game. Run by host_tests/test_board_powercut.py in the real
-micropython binary (MICROPYPATH=firmware:host_tests/both); by hand, from the repo root:
+micropython binary (MICROPYPATH=firmware:tools/host:host_tests/both); by hand, from the repo root:
 
-    MICROPYPATH=firmware:host_tests/both .venv/bin/micropython -X heapsize=320k \\
+    MICROPYPATH=firmware:tools/host:host_tests/both .venv/bin/micropython -X heapsize=320k \\
         host_tests/mp_powercut.py [config ...] [raise]   # pico esp32 small (default: all)
 
 The flash is host_tests/both/blockdev.py's RAM chip, formatted with vfs.VfsLfs2 as a board
 formats it: "pico" 4096-byte blocks and progsize=256 (the rp2 port's, the saved game fits in
 its directory's metadata), "esp32" 4096-byte blocks and the default progsize=32 (the game has
 a block of its own), "small" 512-byte blocks (a game spans several blocks). The app is the
-fake board (boards/fake.py) with no display, its files in /data on that filesystem.
+fake board (fakeboard/fake.py) with no display, its files in /data on that filesystem.
 
-A seeded 2-player game is first planned (boards/ramfs.py, no flash) as a list of entries,
+A seeded 2-player game is first planned (fakeboard/ramfs.py, no flash) as a list of entries,
 each the keys one confirmed entry takes: "#" deal, the starter's card then "#", each card of
 the play then "#" (or "B#" for go), the four cards of each hand and the crib then "#"; also a
 setting (D, A x7 to "bright", OK steps it and saves the settings, * leaves the menu), an undo
@@ -74,12 +74,12 @@ import vfs  # noqa: E402
 
 import blockdev  # noqa: E402
 from blockdev import RamBlocks  # noqa: E402
-from boards.fake import build  # noqa: E402
-from boards.ramfs import RamFs  # noqa: E402
+from fakeboard.fake import build  # noqa: E402
+from fakeboard.ramfs import RamFs  # noqa: E402
 from board.app import App  # noqa: E402
 from board import history as H  # noqa: E402
 from cribbage import match as M  # noqa: E402
-from cribbage.autoplay import seeded  # noqa: E402
+from dealer.autoplay import seeded  # noqa: E402
 from cribbage.cards import PIP  # noqa: E402
 from matchkit import card_keys as card, deal_two  # noqa: E402
 

@@ -3,7 +3,7 @@
 # test_board_starve.py sweeps FREE, from .mpy files as `make build` makes them). The keys go
 # in as the scanner queues them, one App.step() each: pegs for alternate sides (A, digits,
 # OK), an undo and a redo now and then, OK after each win (the history record, the next
-# game), GAMES games. The saved game is in a RAM filesystem (boards/ramfs.py), the history
+# game), GAMES games. The saved game is in a RAM filesystem (fakeboard/ramfs.py), the history
 # file on the host's disk (flashfs.FlashFs, ./starve_flash): a board keeps it on flash and
 # streams it, where a RAM file would cost the heap a copy of it per write. The harness itself
 # allocates nothing once running (key names by index, small ints), so every MemoryError is

@@ -20,7 +20,7 @@ import sys
 
 from cribbage import score  # noqa: F401  (first, as mp_board: its 6 KB table in one block)
 gc.collect()
-from boards.fake import build  # noqa: E402
+from fakeboard.fake import build  # noqa: E402
 hw = build(sys.argv[1], display=True)
 gc.collect()
 from cribbage import match as M  # noqa: E402, F401

@@ -1,6 +1,6 @@
 # The live page under a flood, in real MicroPython at the page's heap (host_tests/test_web.py
 # runs it, compiled, from the firmware's .mpy build): the board booted as main.py boots it
-# (boards/fake.py with its display, then the app), its web task started as board/tasks.py
+# (fakeboard/fake.py with its display, then the app), its web task started as board/tasks.py
 # starts it, serving on 127.0.0.1:PORT; the test floods it from outside and talks to this
 # script over stdin, one line each:
 #   heap        -> HEAP alloc free     (after a gc.collect())
@@ -15,8 +15,8 @@
 import gc
 import sys
 
-from boards.fake import build  # as main.py: the board module first
-from boards.fake_timer import timed
+from fakeboard.fake import build  # as main.py: the board module first
+from fakeboard.fake_timer import timed
 
 hw = timed(build(storage_dir=".", display=True))  # the keypad scanned on a timer, as on a board
 

@@ -8,7 +8,7 @@ expected averages from four published crib tables (Hessel, Colvert, Rasmussen, S
 import random
 
 from cribbage import advise
-from cribbage.cardtext import parse_many
+from dealer.cardtext import parse_many
 
 
 def _throw(text, dealer):

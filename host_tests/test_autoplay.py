@@ -2,7 +2,8 @@
 
 import random
 
-from cribbage import advise, autoplay
+from cribbage import advise
+from dealer import autoplay
 from cribbage.score import score_hand
 
 

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from hostenv import FIRMWARE, ROOT, venv_program
+from hostenv import FIRMWARE, HOST, ROOT, venv_program
 from sim.runner import HW_DIR
 
 MICROPYTHON = venv_program("micropython")
@@ -59,7 +59,7 @@ def run_script(tmp_path, script, tag, name, *args):
     path.write_text(script)
     store = tmp_path / "_".join(("store", name) + args)
     store.mkdir()
-    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (HW_DIR, FIRMWARE))
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s:.frozen" % (HW_DIR, FIRMWARE, HOST))
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(path), name, str(store), *args],
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -100,8 +100,8 @@ def test_the_app_refuses_a_hardware_key_it_does_not_know():
 
     from board.app import App
     from board.boot import HW_KEYS
-    from boards.fake import build
-    from boards.ramfs import RamFs
+    from fakeboard.fake import build
+    from fakeboard.ramfs import RamFs
 
     hw = build("/data", fs=RamFs())
     hw["wdt"] = None
@@ -135,7 +135,7 @@ def test_led_order_rgb_reaches_the_strip(tmp_path):
         "    r = Renderer(hw['layout'], hw['strip'])\n"
         "    selftest(r, 0)\n"
         "    print(order, tuple(hw['strip'].ORDER), list(hw['strip'].buf[:3]))\n")
-    env = dict(os.environ, MICROPYPATH="%s:%s" % (HW_DIR, FIRMWARE))
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (HW_DIR, FIRMWARE, HOST))
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(script)], capture_output=True,
                        text=True, env=env, cwd=ROOT, timeout=60)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -8,10 +8,10 @@ the app then shows."""
 import os
 import subprocess
 
-from boards.fake import build
+from fakeboard.fake import build
 from board.app import App
 from boardkit import Fingers
-from hostenv import FIRMWARE, ROOT, venv_program
+from hostenv import FIRMWARE, HOST, ROOT, venv_program
 
 # In MicroPython: boot the fake board as firmware/main.py boots a board (build(), then
 # board.tasks.run); the strip's first write says which modules were loaded and what it showed.
@@ -19,7 +19,7 @@ from hostenv import FIRMWARE, ROOT, venv_program
 # first write ends it.
 SCRIPT = r"""
 import sys
-from boards.fake import build
+from fakeboard.fake import build
 hw = build(storage_dir=sys.argv[1], display=False)
 strip = hw["strip"]
 first = []
@@ -47,7 +47,7 @@ except ValueError:
 def _mp(tmp_path, store, how="refuse"):
     script = tmp_path / "boot.py"
     script.write_text(SCRIPT)
-    env = dict(os.environ, MICROPYPATH="%s:.frozen" % FIRMWARE)
+    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (FIRMWARE, HOST))
     p = subprocess.run([venv_program("micropython"), "-X", "heapsize=512k", str(script),
                         str(store), how], capture_output=True, text=True, env=env, cwd=ROOT,
                        timeout=60)

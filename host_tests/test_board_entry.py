@@ -15,7 +15,7 @@ from board import entry as board_state  # (the preview: board/state.py before is
 from board.render import Renderer
 from board.modes import NEW_GAME
 from cribbage import match as M
-from hostenv import ROOT, venv_program
+from hostenv import HOST, ROOT, venv_program
 
 # Two players, Red deals, starter 5H; Blue plays KS AC 2C 4C, Red 10S 10H 3C 6H. The show:
 # Blue's hand is filled in as played (AC 2C 4C KS: 4), then Red's (3C 6H 10S 10H: 6).
@@ -330,7 +330,7 @@ MP_CASES = [  # (key script, lines the display must show after it, scores)
 @pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no micropython: make venv")
 @pytest.mark.parametrize("script,lines,scores", MP_CASES)
 def test_the_same_keys_under_micropython(script, lines, scores):
-    env = dict(os.environ, MICROPYPATH=".")
+    env = dict(os.environ, MICROPYPATH=".:" + HOST)  # (the firmware, then the fake board)
     p = subprocess.run([MICROPYTHON, os.path.join(ROOT, "host_tests", "mp_entry.py"), script],
                        cwd=os.path.join(ROOT, "firmware"), env=env, capture_output=True,
                        text=True, timeout=120)

@@ -11,8 +11,8 @@ the frame (the view's update: entry.preview, Renderer.maybe) and the loaders at 
 
 import pytest
 
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from board.app import App
 from board import entry as board_state  # (the preview: board/state.py before issue 33)
 from board.keypad import DOWN, UP, LONG
@@ -22,7 +22,7 @@ from board.settings import Settings, loads as settings_loads
 from cribbage import match as M
 from cribbage.journal import Journal
 from matchkit import card_keys, deal_two
-from cribbage.autoplay import seeded
+from dealer.autoplay import seeded
 from cribbage.cards import PIP
 
 GAME = "/data/game"

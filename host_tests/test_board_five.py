@@ -7,7 +7,7 @@ from board.settings import Settings, loads as settings_loads
 from board.app import App
 from board.modes import message
 from cribbage import match as M
-from cribbage.cardtext import parse
+from dealer.cardtext import parse
 from matchkit import C, card_keys
 
 
@@ -104,7 +104,7 @@ def test_the_history_says_a_game_was_five_card():
     from board import history
     from board.export import decode
     from board.storage import Storage
-    from boards.ramfs import RamFs
+    from fakeboard.ramfs import RamFs
     from cribbage import summary as S
     import history as tool  # tools/history.py
 

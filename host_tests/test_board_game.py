@@ -6,13 +6,13 @@ the one the same calls made directly produce; the LEDs and the saved game must f
 from boardkit import (Fingers, board, marked, new_game, play_game, replay, selftest_at_power_up,
                       shown)
 from check import raises
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from board.app import App
 from board.menu import MENU_ITEMS
 from cribbage import match as M
 from cribbage.advise import best_discards
-from cribbage.cardtext import parse_many
+from dealer.cardtext import parse_many
 
 
 def test_a_whole_game_on_the_keys():

@@ -1,6 +1,6 @@
 """No key press is lost while the loop is held (issue 23.5): the app running its asyncio tasks
 as on a board (board/tasks.py), on the fake board whose keypad a Timer scans on the virtual
-clock (boards/fake_timer.py, as boards/common.py wires a machine.Timer), while one task holds the
+clock (fakeboard/fake_timer.py, as boards/common.py wires a machine.Timer), while one task holds the
 loop for seconds of virtual time (the page's flood, a save) and 40 ms taps happen. Nothing
 here waits on the wall clock for its result: the taps happen inside the held task, on the
 virtual clock; afterwards the test only lets the loop run until the app has drained."""
@@ -8,9 +8,9 @@ virtual clock; afterwards the test only lets the loop run until the app has drai
 import asyncio
 
 from board.app import App
-from boards.fake import build
-from boards.fake_timer import timed
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.fake_timer import timed
+from fakeboard.ramfs import RamFs
 from board.keypad import DOWN, UP
 from board.tasks import tasks
 from cribbage import match as M
@@ -194,8 +194,8 @@ def test_a_timer_that_stopped_is_started_again():
     # a port may leave a timer off after its callback raised: the keypad's task sees no scan
     # for over a second and starts it again (and the keys are scanned again)
     from board.keytimer import TimedKeypad
-    from boards.fake import Matrix
-    from boards.fake_timer import TimedClock
+    from fakeboard.fake import Matrix
+    from fakeboard.fake_timer import TimedClock
 
     clock = TimedClock()
     m = Matrix()

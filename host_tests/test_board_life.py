@@ -4,8 +4,8 @@ recorded once across a power cut), a save that fails, and the undo into the fini
 
 import asyncio
 
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from board.app import App
 from board import history
 from board.record import Record

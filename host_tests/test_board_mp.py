@@ -8,7 +8,7 @@ there, each at least 15 % over what its run needs at any checkout path):
   the heap first: the heap it needs depends on the checkout's path, whose strings shift the
   compiler's blocks; a Pico has the room, an ESP32 without PSRAM runs the .mpy build);
 * tools/bench/main_game.py, booted the way firmware/main.py boots a board (the board module
-  first, boards/fake.py with its display, then board.app), from .mpy: game after game at each
+  first, fakeboard/fake.py with its display, then board.app), from .mpy: game after game at each
   of 2 to 6 players (the ESP32 budget: runs in 96 KB on 32-bit), and with the live page and
   the most clients of its live stream it serves (3), game after game (the Pico W budget:
   peak <= 70 % of its heap);

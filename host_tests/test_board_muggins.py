@@ -4,11 +4,11 @@ shower's), the display asks and the track previews it, OK pegs it, * cancels. Tw
 takes it at once. (The fake board's keypad, app, engine and display; CPython.)"""
 
 from boardkit import Fingers, board, new_game, shown
-from boards.fake import build
+from fakeboard.fake import build
 from board.app import App
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from cribbage import match as M
-from cribbage.cardtext import parse_many
+from dealer.cardtext import parse_many
 from cribbage.score import score_hand
 
 STARTER = "5C#"  # 5H

@@ -6,11 +6,11 @@ or a failure to play after a go, gives two to the other side): D, B to the menu'
 import pytest
 
 from boardkit import board, marked, new_game, peg_out, shown
-from boards.fake import build
+from fakeboard.fake import build
 from board.app import App
 from board.menu import MENU_ITEMS
 from cribbage import match as M
-from cribbage.autoplay import seeded
+from dealer.autoplay import seeded
 from cribbage.cards import PIP
 from cribbage.score import score_hand
 from matchkit import card_keys
@@ -311,7 +311,7 @@ def issue_22_to_the_winning_card(hw, app, f):
     """Issue 22's deal on the board: Blue (seat 1) deals, Red on 116 (pegged by hand), the
     starter KC; Red KH, Blue 8D, Red 8S (26: a pair), Blue go, Red go though his 5C fitted
     (31), Blue 10D, Red 5C: 15 takes him to 121, and the 5C proves his false go."""
-    from cribbage.cardtext import parse
+    from dealer.cardtext import parse
 
     f.press("A#A")  # Blue deals; the pegs are Red's
     for _ in range(7):

@@ -42,7 +42,7 @@ BOOTS = re.compile(r"^BOOTS (\w+): ops per boot (\d+), two cuts in a row (\d+)$"
 
 
 def test_every_save_of_a_whole_game_survives_a_power_cut_at_every_block_op():
-    env = dict(os.environ, MICROPYPATH="firmware:host_tests/both")
+    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both")
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=" + HEAP,
                         "host_tests/mp_powercut.py"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

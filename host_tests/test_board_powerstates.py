@@ -4,9 +4,9 @@ on a key (the game as it was, the key not acted on), the light, the battery's wa
 its save-and-stop, no warning on the mains, and a power cut in every state."""
 
 from boardkit import Fingers
-from boards.fake import build as fake_build
-from boards.fakepower import pieces
-from boards.ramfs import RamFs
+from fakeboard.fake import build as fake_build
+from fakeboard.fakepower import pieces
+from fakeboard.ramfs import RamFs
 from board.app import App
 from board import power as P
 from board.snapshot import snapshot
@@ -18,7 +18,7 @@ def volts(mv, divider=2):
 
 
 def build(storage_dir, display=True, fs=None):
-    """The fake board with the power states' fakes (boards/fakepower.py)."""
+    """The fake board with the power states' fakes (fakeboard/fakepower.py)."""
     hw = fake_build(storage_dir, display=display, fs=fs)
     hw["power"] = pieces(hw["display"])
     return hw
@@ -258,8 +258,8 @@ class Radio:
 
 def timed_board():
     """The fake board with the timer's keypad parked on a falling-edge interrupt (as
-    boards/common.py wires a board: boards/fake_timer.py), the power states, a radio."""
-    from boards.fake_timer import timed
+    boards/common.py wires a board: fakeboard/fake_timer.py), the power states, a radio."""
+    from fakeboard.fake_timer import timed
 
     hw = timed(build("/data", fs=RamFs()))
     hw["net"] = Radio()

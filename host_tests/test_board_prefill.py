@@ -9,9 +9,9 @@ import pytest
 
 from boardkit import Fingers, board, new_game, shown
 from cribbage import match as M
-from cribbage.autoplay import seeded
+from dealer.autoplay import seeded
 from cribbage.cards import PIP, fmt
-from cribbage.deal import dealt, deal_hands, new_deck, shuffle
+from dealer.deal import dealt, deal_hands, new_deck, shuffle
 from cribbage.score import score_hand
 from matchkit import card_keys
 

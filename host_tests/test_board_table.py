@@ -6,8 +6,8 @@ from boardkit import Fingers, board, peg_out, play_game
 from board.app import App
 from board.menu import MENU_ITEMS
 from board.modes import CALL
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from cribbage import match as M
 from test_board_life import kept
 

@@ -72,7 +72,7 @@ def test_syntax_error_is_reported(tmp_path):
 @pytest.mark.parametrize("target", sorted(build.TARGETS))
 def test_built_tree_runs_in_micropython(built, target):
     """The core imports from .mpy (not source) in the real micropython binary and scores."""
-    from cribbage import cardtext  # (the host's: the board's tree has no card-text reader)
+    from dealer import cardtext  # (the host's: the board's tree has no card-text reader)
 
     out, _rows = built
     code = (
@@ -180,10 +180,11 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
 
 # The modules only the host runs (issue 21): the simulator's fake board and its RAM filesystem,
 # the dealer and the computer players, the card-text reader, the fake keypad timer (the table
-# generators are tools/tablegen.py and tools/cribgen.py). No board
-# module imports them.
-HOST_MODULES = {"boards/fake.py", "boards/fake_timer.py", "boards/ramfs.py", "cribbage/autoplay.py",
-                "cribbage/deal.py", "cribbage/cardtext.py", "boards/fakepower.py"}
+# generators are tools/tablegen.py and tools/cribgen.py). They live in tools/host/, never in
+# firmware/ (issue 33); no board module imports them.
+HOST_MODULES = {"fakeboard/fake.py", "fakeboard/fake_timer.py", "fakeboard/ramfs.py",
+                "dealer/autoplay.py", "dealer/deal.py", "dealer/cardtext.py",
+                "fakeboard/fakepower.py"}
 
 
 def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
@@ -192,7 +193,7 @@ def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
     built with --host (the simulator's, the tests': conftest's mpy_tree) has them all."""
     out, rows = built
     firmware = os.path.join(ROOT, "firmware")
-    assert set(build.host_only(firmware)) == HOST_MODULES
+    assert set(build.sources(build.HOST_SRC)) == HOST_MODULES
     mpys = {m[:-3] + ".mpy" for m in HOST_MODULES}
     for target in build.TARGETS:
         tree = os.path.join(out, target)
@@ -207,6 +208,64 @@ def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
     with open(mpy_tree + build.ROMFS_EXT, "rb") as f:
         image = f.read()
     assert all(os.path.basename(m).encode() in image for m in mpys)
+
+
+# What a board's firmware may import besides its own modules: MicroPython's (built in, frozen
+# with the port: asyncio) and the micropython-lib packages a board installs (build.LIBS: the
+# OLED's driver; hostenv.MP_PACKAGES: the page's microdot, the club's umqtt). Nothing of the
+# host's: tools/, tools/host/ (the fake board, the dealer), host_tests/.
+MICROPYTHON_MODULES = {
+    "array", "asyncio", "binascii", "bluetooth", "builtins", "cmath", "collections", "cryptolib",
+    "deflate", "errno", "esp", "esp32", "framebuf", "gc", "hashlib", "heapq", "io", "json",
+    "machine", "math", "micropython", "network", "os", "platform", "random", "re", "rp2",
+    "select", "socket", "ssl", "struct", "sys", "time", "uctypes", "vfs", "neopixel"}
+
+
+def test_firmware_holds_no_host_module():
+    """firmware/ is what goes onto a board, all of it (issue 33): no fake there (the host's
+    stand-ins are tools/host/'s and tools/sim/hw/'s), no exclusion list in the manifest for
+    the build to leave host modules out by, and every module is one the board runs (test_every_
+    module_of_the_board_tree_is_one_the_board_runs, over all of firmware/)."""
+    firmware = os.path.join(ROOT, "firmware")
+    fakes = [os.path.relpath(os.path.join(d, f), firmware) for d, _dirs, files in os.walk(firmware)
+             for f in files if f.startswith(("fake", "ramfs"))]
+    assert fakes == []
+    with open(os.path.join(firmware, "manifest.py")) as f:
+        assert "HOST_ONLY" not in f.read()
+    every = {os.path.relpath(os.path.join(d, f), firmware).replace(os.sep, "/")
+             for d, _dirs, files in os.walk(firmware) for f in files
+             if f.endswith(".py") and f not in ("manifest.py", "manifest_wifi.py")}
+    assert set(firmware_modules()) == every  # (the build leaves none out)
+    assert not [m for m in HOST_MODULES if os.path.exists(os.path.join(firmware, m))]
+
+
+def test_no_firmware_module_imports_one_from_outside_firmware():
+    """Each firmware module imports only firmware's modules and MicroPython's own (with the
+    board's micropython-lib packages): none of tools/, tools/host/ or host_tests/, at the top
+    or inside a function, so firmware/ runs on a board as it is."""
+    import hostenv
+
+    firmware = os.path.join(ROOT, "firmware")
+    def names(folder):  # the modules and packages importable from folder
+        out = set()
+        for f in os.listdir(folder):
+            if f.endswith(".py"):
+                out.add(f[:-3])
+            elif os.path.isdir(os.path.join(folder, f)) and f[0] not in "._":
+                out.add(f)
+        return out
+
+    own = names(firmware)
+    allowed = MICROPYTHON_MODULES | set(build.LIBS) | set(hostenv.MP_PACKAGES)
+    host = set()
+    for folder in ("tools", "tools/host", "host_tests", "host_tests/both"):
+        host |= names(os.path.join(ROOT, folder))
+    assert {"fakeboard", "dealer", "boardkit", "hostenv"} <= host
+    assert not own & host
+    for rel in firmware_modules():
+        tops = {m.split(".")[0] for m in imports(os.path.join(firmware, rel))} - own - {""}
+        assert tops <= allowed, (rel, tops - allowed)
+        assert not tops & (host - MICROPYTHON_MODULES), rel  # (tools/micropython.py: CPython's)
 
 
 def imports(path):
@@ -235,7 +294,8 @@ def test_every_module_of_the_board_tree_is_one_the_board_runs():
     """The board's tree holds no module it never loads: each is reached from the entry points
     (main.py, board_config.py and every board's pin map) through imports, at the top or in a
     function, or a module named in a string (what board/web.py and board/fault.py load on
-    demand). A module only the host uses belongs in firmware/manifest.py's HOST_ONLY."""
+    demand). A module only the host uses belongs in tools/host/ (tools/host/README.md), not
+    in firmware/."""
     import re
 
     firmware = os.path.join(ROOT, "firmware")

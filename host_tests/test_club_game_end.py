@@ -22,7 +22,7 @@ from board import export, history, stats
 from board.storage import Storage
 from board.undo import undo
 from boardkit import board, next_game, play_game
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from club import schema
 from cribbage import match as M
 from publish import link as L, outbox as O, packets as P

@@ -17,7 +17,7 @@ from boardkit import board, new_game
 from board import render
 from board.app import App
 from board.settings import Settings, loads as settings_loads
-from boards.fake import build
+from fakeboard.fake import build
 from webkit import Page
 
 KINDS = ("protanopia", "deuteranopia")

@@ -47,7 +47,7 @@ def test_every_throw_is_the_plain_average_plus_or_minus_the_crib(dealt, dealer):
 
 
 def test_the_obvious_throws():
-    from cribbage.cardtext import parse_many
+    from dealer.cardtext import parse_many
 
     # the pone keeps his pair royal of fives (6, and 14 with any ten-card starter) and gives
     # the dealer's crib the king and queen, not a five

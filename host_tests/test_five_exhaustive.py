@@ -74,11 +74,12 @@ def test_every_three_card_hand_and_starter_scores_as_the_reference():
 
 
 def test_random_five_card_games_keep_the_rules_and_add_up():
-    """Computer players (cribbage.autoplay) play whole five-card games, every strategy: each
+    """Computer players (dealer.autoplay) play whole five-card games, every strategy: each
     deal has one series of play (no count after a go or 31), each hand three cards and the
     crib four, the pone of the first deal starts on 3; the summary's totals are the scores,
     and every save replays to the same game."""
-    from cribbage import autoplay, summary as S
+    from cribbage import summary as S
+    from dealer import autoplay
     WHY_LAST = 9  # (events.py: three for last)
     from cribbage.match import Match, loads, PLAY, SHOW, OVER
 

@@ -269,8 +269,8 @@ def test_keymap_card_words_from_the_firmware_tables():
 # --- the bring-up section's claims --------------------------------------------------------
 
 def strip(n, order=None):
-    """The fake board's strip (boards/fake.py), GRB unless order is given."""
-    from boards.fake import Strip as FakeStrip
+    """The fake board's strip (fakeboard/fake.py), GRB unless order is given."""
+    from fakeboard.fake import Strip as FakeStrip
 
     s = FakeStrip(n)
     if order is not None:

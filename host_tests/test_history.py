@@ -13,15 +13,15 @@ import sys
 
 import history as tool  # tools/history.py
 from hostenv import ROOT, venv_program
-from boards.fake import build as fake_board
+from fakeboard.fake import build as fake_board
 from webkit import sim
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from board import history, stats
 from board.record import Record, TOTALS
 from board.app import App
 from board.storage import Storage
 from cribbage import summary as S
-from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
+from dealer.autoplay import play_game as autoplay, seeded, RANDOM
 from cribbage.match import Match, SKUNK, LURCH, OVER
 from boardkit import board, next_game, play_game
 from boardkit import board as board_kit

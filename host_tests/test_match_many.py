@@ -6,9 +6,10 @@ failures to play: rule sheet 000) play whole games too, their penalties taken or
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cribbage import autoplay, match
+from cribbage import match
+from dealer import autoplay
 from cribbage.cards import PIP
-from cribbage.deal import new_deck, shuffle, deal_hands, dealt
+from dealer.deal import new_deck, shuffle, deal_hands, dealt
 from cribbage.match import Match, loads
 from test_match_sim import checked_game
 

@@ -108,7 +108,7 @@ def test_every_refusal_names_a_line_with_its_arguments():
 def test_a_card_played_out_of_the_play_is_refused_by_phase():
     """What the board says to a card played outside the play, in each phase of a whole game
     (pegging's first lines, by phase number; the game over is the match's own word)."""
-    from cribbage import autoplay
+    from dealer import autoplay
     from cribbage.match import Match
 
     def refusal(m):

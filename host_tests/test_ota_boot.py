@@ -148,8 +148,8 @@ def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
 
     from board.app import App
     from board.tasks import tasks
-    from boards.fake import build
-    from boards.ramfs import RamFs
+    from fakeboard.fake import build
+    from fakeboard.ramfs import RamFs
     from otakit import Dog
 
     hw = build("/data", display=False, fs=RamFs())

@@ -67,7 +67,7 @@ def server():
 
 
 def run(base, *names):
-    env = dict(os.environ, MICROPYPATH="firmware:host_tests/both")
+    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both")
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=256k", "host_tests/mp_ota_fetch.py", base,
                         *names], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -22,7 +22,7 @@ CONFIG = re.compile(r"^CONFIG (\w+) block (\d+) blocks (\d+) progsize (\d+): ops
 
 
 def test_every_block_op_of_two_updates_survives_a_power_cut():
-    env = dict(os.environ, MICROPYPATH="firmware:host_tests/both")
+    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both")
     p = subprocess.run([MICROPYTHON, "-X", "heapsize=480k", "host_tests/mp_ota_powercut.py"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     out = p.stdout + p.stderr

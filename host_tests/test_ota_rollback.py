@@ -7,7 +7,7 @@ host_tests/both/test_ota.py.)"""
 
 from board.app import App
 from board.settings import Settings
-from boards.fake import build
+from fakeboard.fake import build
 from cribbage import match as M
 from cribbage.saved import _crc32
 from test_board_faults import GAME, SETTINGS, a_save_after_a_few_deals, fs_with
@@ -58,7 +58,7 @@ def test_history_records_of_a_newer_version_are_kept_aside_by_the_older():
     history.new (appended; bounded), the display is told, and its own records stay."""
     from board import history
     from board.storage import Storage
-    from boards.ramfs import RamFs
+    from fakeboard.ramfs import RamFs
     from test_history import kept
     from test_summary import known_game
 
@@ -96,7 +96,7 @@ def test_history_records_of_a_newer_version_are_kept_aside_by_the_older():
 def test_history_without_newer_records_is_not_set_aside():
     from board import history
     from board.storage import Storage
-    from boards.ramfs import RamFs
+    from fakeboard.ramfs import RamFs
     from test_summary import known_game
 
     st = Storage("/data", RamFs())

@@ -11,7 +11,7 @@ import power_model as pm
 from board.layout import Layout
 from board.render import Renderer
 from board.selftest import selftest
-from boards.fake import Strip
+from fakeboard.fake import Strip
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 N = Layout().count  # 253 LEDs

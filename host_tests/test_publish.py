@@ -242,9 +242,10 @@ def test_a_power_cut_between_a_games_end_and_its_publish_loses_nothing(tmp_path)
 
 
 def _over_of(storage, players, seed):
-    """A game of players played to its end on CPython (cribbage.autoplay), put on the board in
+    """A game of players played to its end on CPython (dealer.autoplay), put on the board in
     storage as its saved game, with its players' setting: the board's next OK records it."""
-    from cribbage import autoplay, match as M
+    from cribbage import match as M
+    from dealer import autoplay
 
     m = M.Match(players=players)
     autoplay.play_game(m, autoplay.seeded(seed), [autoplay.GREEDY] * players)
@@ -482,7 +483,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
 
 def store_with(*recs):
     from board.storage import Storage
-    from boards.ramfs import RamFs
+    from fakeboard.ramfs import RamFs
 
     st = Storage("/d", RamFs())
     if recs:
@@ -562,7 +563,7 @@ def test_a_games_message_is_made_in_parts(monkeypatch):
     """Issue 34 (the publisher's peak): a game's message is its JSON in parts of at most
     packets._PART bytes (an item longer than that: a part of its own), not a part per key or
     item."""
-    from cribbage.autoplay import play_game as autoplay, seeded, RANDOM
+    from dealer.autoplay import play_game as autoplay, seeded, RANDOM
     from cribbage.match import Match
     from cribbage import summary as S
     from board import history as H

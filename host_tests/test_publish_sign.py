@@ -9,7 +9,7 @@ import json
 import pytest
 
 from board.storage import Storage
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from club import sign as club_sign
 from publish import link as L, outbox as O
 

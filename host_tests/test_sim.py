@@ -72,7 +72,7 @@ def test_one_deal_card_by_card(tmp_path, keys):
     assert st["scores"] == [["Red", 25], ["Blue", 9]]
     assert st["phase"] == "deal" and st["error"] == ""
     # the same hands scored by the core agree with the hand-counted numbers above
-    from cribbage.cardtext import parse, parse_many
+    from dealer.cardtext import parse, parse_many
     from cribbage.score import score_hand
 
     starter = parse("5H")

@@ -69,7 +69,7 @@ def test_the_cards_a_key_script_types_are_named():
 
 
 def test_card_keys_follow_the_key_map():
-    from cribbage.cardtext import parse
+    from dealer.cardtext import parse
 
     assert card_keys(parse("5H")) == "5C"  # 5, then C = hearts
     assert card_keys(parse("KS")) == "13D"

@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as hs
 from board import history, stats
 from board.record import Record
 from board.storage import Storage
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from cribbage import summary as S
-from cribbage.autoplay import play_game, seeded, GREEDY, RANDOM
+from dealer.autoplay import play_game, seeded, GREEDY, RANDOM
 from cribbage.match import Match, LURCH
 from test_history import DETAIL, MAX_BYTES, kept, v1_record
 from test_summary import known_game, RED, BLUE

@@ -7,9 +7,10 @@ equal its final score."""
 
 import pytest
 
-from cribbage import autoplay, match, summary as S
+from cribbage import match, summary as S
+from dealer import autoplay
 from cribbage.cards import PIP
-from cribbage.deal import new_deck, shuffle
+from dealer.deal import new_deck, shuffle
 from cribbage.match import Match, loads
 from cribbage.score import score_hand
 from test_match_many import discard_at_random

@@ -41,10 +41,11 @@ def prepare(storage, tokens):
 
 
 def saved_game(storage, players, deals=2, seed=1):
-    """A game of players played deal by deal on CPython (cribbage.autoplay) and saved in
+    """A game of players played deal by deal on CPython (dealer.autoplay) and saved in
     storage with its players' setting, as the board saves it: the board resumes it between
     deals, the next dealer known. The Match."""
-    from cribbage import autoplay, match as M
+    from cribbage import match as M
+    from dealer import autoplay
     from board.settings import Settings
 
     m = M.Match(players=players)

@@ -10,7 +10,7 @@ import sys
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from cribbage import advise, cards
-from cribbage import cardtext
+from dealer import cardtext
 
 USAGE = "usage: advise.py CARD x6 (or x5) [--dealer]   (cards like 5H 10D JS AC)"
 

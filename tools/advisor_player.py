@@ -80,7 +80,7 @@ def games(n, seed):
     """n two-player games to 121, the advisor (autoplay's greedy: advisor discard, greedy
     play) against greedy-show (best average hand, greedy play), seats alternating. Returns
     (advisor wins, games, deals, advisor minus greedy-show show points, and in the play)."""
-    from cribbage import autoplay
+    from dealer import autoplay
     from cribbage.match import Match
 
     tally = {"show": 0, "play": 0}

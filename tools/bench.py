@@ -30,7 +30,8 @@ def micropython():
 def run(script):
     name = os.path.basename(script)
     env = dict(os.environ)
-    paths = [os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")]
+    paths = [os.path.join(ROOT, p) for p in ("firmware", "tools/host", "host_tests/both",
+                                              "tools/bench")]
     if name == "mp_edges.py":  # the board's .mpy files, as a board runs them (from source,
         tree = os.path.join(ROOT, "build", "bench")  # compiling would be what it measured)
         subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--host",

@@ -17,11 +17,13 @@ The version is firmware/version.py's VERSION (the one place it is written).
 Each tree is also written as a ROMFS image, build/<target>.romfs (romfs_image()), for boards
 whose MicroPython has a ROMFS partition: the code then runs from flash, not from the heap.
 
-A board's tree carries what the board runs: the host-only modules firmware/manifest.py names
-(HOST_ONLY: the fake board and its RAM filesystem, the dealer and the computer players, the
-table generators, the card-text reader) stay out of it, as out of the frozen image and
-package.json. --host builds a tree with them too (host=True), for what runs a built tree on
-the host with the fake board: the simulator (tools/sim.py --firmware), the tests, make soak.
+A board's tree carries what the board runs: all of firmware/ (less the optional parts a board
+without radio never runs), nothing else. The host's own modules live in tools/host/ (HOST_SRC:
+the fake board and its RAM filesystem, the dealer and the computer players, the card-text
+reader), never in firmware/, so never in a board's tree, the frozen image or package.json.
+--host builds a tree with them too (host=True: tools/host/'s packages compiled beside the
+firmware's), for what runs a built tree on the host with the fake board: the simulator
+(tools/sim.py --firmware), the tests, make soak.
 """
 
 import argparse
@@ -57,6 +59,9 @@ BOARD_MODULE = {"rp2040": "pico", "rp2040w": "pico", "esp32": "esp32_devkit"}
 # module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)
 W_MODULE = {"pico": ("pico_w", " W with ", "Raspberry Pi Pico W with RP2040")}
 CONFIG_FILE = "board_config.py"
+# the host's own packages (the fake board, the dealer: tools/host/README.md), never on a board:
+# in a tree built with --host only, beside the firmware's packages
+HOST_SRC = os.path.join(ROOT, "tools", "host")
 ROMFS_EXT = ".romfs"  # build/<target>.romfs: the tree as a ROMFS image (romfs_image)
 # micropython-lib packages the firmware imports on a real board (the optional OLED's driver)
 LIBS = ("ssd1306",)
@@ -124,21 +129,6 @@ def mpy_cross():
     return found
 
 
-def host_only(src):
-    """The host-only modules of src (relative paths): the HOST_ONLY list of its manifest.py,
-    the one place it is written (the freeze reads it there too); () without one."""
-    path = os.path.join(src, MANIFEST)
-    if not os.path.exists(path):
-        return ()
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "HOST_ONLY" for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    return ()
-
-
 def _manifest_value(src, name, default):
     """The literal assigned to name in src's manifest.py (default without one)."""
     path = os.path.join(src, MANIFEST)
@@ -159,13 +149,12 @@ def parts(src):
     return _manifest_value(src, "PARTS", {})
 
 
-def sources(src, host=False, carried=None):
-    """Relative paths of every file under src that belongs on the board, sorted; host: and
-    the host-only modules (host_only()); carried: the optional parts (parts()) the board
-    carries (None: all of them), the others' files left out."""
-    leave = () if host else host_only(src)
+def sources(src, carried=None):
+    """Relative paths of every file under src that belongs on the board, sorted; carried: the
+    optional parts (parts()) the board carries (None: all of them), the others' files left
+    out. (Of HOST_SRC: the host's packages, for a --host tree.)"""
     left = []
-    if carried is not None and not host:
+    if carried is not None:
         for part, paths in sorted(parts(src).items()):
             if part not in carried:
                 left += paths
@@ -177,7 +166,7 @@ def sources(src, host=False, carried=None):
             if f.endswith((".pyc", "~", ".md")) or f.startswith(".") or rel in SKIP:
                 continue
             rel_ = rel.replace(os.sep, "/")
-            if rel_ in leave or rel_.endswith("/" + MANIFEST):  # (a part's own manifest)
+            if rel_.endswith("/" + MANIFEST):  # (a part's own manifest)
                 continue
             if any(rel_ == p or rel_.startswith(p + "/") for p in left):
                 continue
@@ -187,15 +176,19 @@ def sources(src, host=False, carried=None):
 
 def build(target, src, out, host=False):
     """Build one target's tree; return a list of (rel_source, rel_built, src_bytes, built_bytes).
-    host: with the host-only modules too (a tree the fake board runs: the simulator, tests)."""
+    host: with every optional part and the host's own packages too (HOST_SRC's: a tree the
+    fake board runs: the simulator, tests)."""
     march = TARGETS[target]
     dest = os.path.join(out, target)
     if os.path.isdir(dest):
         shutil.rmtree(dest)
     rows = []
     cross = mpy_cross()
-    for rel in sources(src, host, None if host else TARGET_PARTS[target]):
-        s = os.path.join(src, rel)
+    todo = [(src, rel) for rel in sources(src, None if host else TARGET_PARTS[target])]
+    if host:
+        todo += [(HOST_SRC, rel) for rel in sources(HOST_SRC)]
+    for root, rel in todo:
+        s = os.path.join(root, rel)
         if rel.endswith(".py") and not keep_as_source(rel):
             built = rel[:-3] + ".mpy"
             os.makedirs(os.path.dirname(os.path.join(dest, built)), exist_ok=True)
@@ -365,8 +358,8 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(ROOT, "build"))
     ap.add_argument("--quiet", action="store_true", help="no size table")
     ap.add_argument("--host", action="store_true",
-                    help="with the host-only modules (the fake board...): for the simulator "
-                         "and tests, never for a board")
+                    help="with the host's own modules (tools/host/: the fake board...): for "
+                         "the simulator and tests, never for a board")
     ap.add_argument("--package-json", action="store_true",
                     help="also rewrite package.json (the file list for mip) from --src")
     ap.add_argument("--fetch-libs", action="store_true",

@@ -136,7 +136,7 @@ def closest(colours, kind=None):
 def picture_pegs(colours, players, brightness=64):
     """Each side's front peg colour (sRGB) in the simulator's picture (tools/sim/ui.py's
     save_png, read back from the PNG) of a game of players on the fake board (host_tests'
-    boardkit board: firmware/boards/fake.py), drawn by the board's renderer
+    boardkit board: tools/host/fakeboard/fake.py), drawn by the board's renderer
     (firmware/board/render.py) with the palette setting colours (0 or 1): every side's front
     peg on a hole of its own lane, its back peg behind it, frames taken at the blink phases so
     that a side sharing a lane is seen lit."""
@@ -144,7 +144,7 @@ def picture_pegs(colours, players, brightness=64):
 
     from board import render
     from board.layout import Layout
-    from boards import fake
+    from fakeboard import fake
     from sim import ui
 
     hw = fake.build("/data", display=False)

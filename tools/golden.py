@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from cribbage import autoplay
+from dealer import autoplay
 
 from sim.games import game_keys, settings_keys
 from sim.keys import GAP_MS, HOLD_MS, LONG_MS, parse_keys

@@ -2,7 +2,8 @@
 
 Importing this module puts firmware/ on sys.path (once), so that a tool run as
 `python tools/x.py` imports the rules core and the board app as the board does
-(`from cribbage import score`). A tool's first import is therefore:
+(`from cribbage import score`), and after it tools/host/ (HOST: the fake board and the
+dealer, the host's own modules, never on a board). A tool's first import is therefore:
 
     import hostenv  # noqa: F401  (firmware/ on sys.path)
 
@@ -17,9 +18,11 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
+HOST = os.path.join(ROOT, "tools", "host")  # fakeboard/, dealer/ (tools/host/README.md)
 
-if FIRMWARE not in sys.path:
-    sys.path.insert(0, FIRMWARE)
+for _p in (HOST, FIRMWARE):  # (firmware/ first)
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
 
 
 def venv_program(name):

@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 
-from hostenv import FIRMWARE, ROOT, mp_lib, venv_program
+from hostenv import FIRMWARE, HOST, ROOT, mp_lib, venv_program
 
 BOARD = os.path.join(ROOT, "tools", "keyflood_board.py")
 HEAP = "1024k"  # from source, the page and the app: room enough that the heap is not measured
@@ -62,7 +62,8 @@ def measure(mode, args):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as storage:
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join((FIRMWARE, mp_lib(), ".frozen")))
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join((FIRMWARE, HOST, mp_lib(),
+                                                             ".frozen")))
         p = subprocess.Popen(
             [venv_program("micropython"), "-X", "heapsize=" + HEAP, BOARD, mode, str(port),
              str(args.taps), str(args.down), str(args.gap), str(START_MS), storage],

@@ -1,6 +1,6 @@
 # The board side of tools/keyflood.py, under the MicroPython unix port (MICROPYPATH=firmware):
 #     micropython keyflood_board.py task|soft|hard PORT TAPS DOWN_MS GAP_MS START_MS STORAGE
-# The fake board (boards/fake.py) with its two "+1" buttons, on the real clock (ticks_ms), the
+# The fake board (fakeboard/fake.py) with its two "+1" buttons, on the real clock (ticks_ms), the
 # app on its asyncio tasks as main.py starts it (board/tasks.py), serving its page on
 # 127.0.0.1:PORT. START_MS after READY a thread taps button "a" (+1 for Red) TAPS times,
 # DOWN_MS held, GAP_MS apart, in real time whatever the loop is doing; then it prints
@@ -64,7 +64,7 @@ def main(argv):
     from board.app import App
     from board.keytimer import TimedKeypad
     from board.tasks import tasks
-    from boards.fake import build
+    from fakeboard.fake import build
 
     mode, port, taps, down_ms, gap_ms, start_ms, storage = (
         argv[1], int(argv[2]), int(argv[3]), int(argv[4]), int(argv[5]), int(argv[6]), argv[7])

@@ -18,7 +18,7 @@ import asyncio
 import sys
 import time
 
-from boards.fake import build
+from fakeboard.fake import build
 
 
 def main(argv):

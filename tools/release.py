@@ -230,7 +230,8 @@ def measure(board="pico_w", out=None):
         build.build(TREES[board], os.path.join(ROOT, "firmware"), os.path.join(tmp, "flat"))
         flat = os.path.join(tmp, "flat", TREES[board])  # (what `make flash` writes)
         env = dict(os.environ, MICROPYPATH=":".join(
-            os.path.join(ROOT, p) for p in ("firmware", "host_tests/both", "tools/bench")))
+            os.path.join(ROOT, p) for p in ("firmware", "tools/host", "host_tests/both",
+                                            "tools/bench")))
         for kb in (848, 1408):  # the Pico W's filesystem, the Pico's (MicroPython's rp2 boards)
             p = subprocess.run([venv_program("micropython") or "micropython", "-X",
                                 "heapsize=4m", os.path.join(ROOT, "tools", "bench",

@@ -11,7 +11,8 @@ import argparse
 import sys
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from cribbage import cards, cardtext, score, spoken
+from cribbage import cards, score, spoken
+from dealer import cardtext
 
 USAGE = ("usage: score.py CARD CARD CARD [CARD] STARTER [--crib]   (cards like 5H 10D JS AC; "
          "score.py --help)")

@@ -3,7 +3,7 @@
     python tools/simulate.py --games 1000 --players 2 [--seed 1] [--strategy greedy]
         [--target 121|61] [--cards 5] [--json]
 
-Strategies (firmware/cribbage/autoplay.py): random (random discards and legal plays), discard
+Strategies (tools/host/dealer/autoplay.py): random (random discards and legal plays), discard
 (the advisor's best discard by expected show points, random plays), greedy (advisor's discard,
 then the play that pegs most at once). One for every seat, or a comma list per seat:
 --strategy greedy,random. Shuffles are Fisher-Yates on the engine's deck (deal.shuffle) from a
@@ -21,7 +21,7 @@ import json
 import sys
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from cribbage import autoplay
+from dealer import autoplay
 from cribbage.match import Match
 from board.screen import RESULTS  # the result names, as the board says them
 

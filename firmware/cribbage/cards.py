@@ -3,8 +3,8 @@
 rank 0..12 is ace..king (ace always low), suit 0..3 is clubs, diamonds, hearts, spades.
 A card fits in a byte, so hands, piles and saved games are plain bytes/lists of ints.
 PIP[c] is a card's value in the count (ace 1, face cards 10). What the board needs and
-nothing more: reading cards from typed text, and their spoken names, are in cardtext.py
-(the tools and tests load it; a board never does).
+nothing more: reading cards from typed text, and their spoken names, are in the host's
+tools/host/dealer/cardtext.py (the tools and tests load it; a board never does).
 """
 
 from micropython import const

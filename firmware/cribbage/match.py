@@ -22,7 +22,7 @@
 # turn it is and scores each card, the go and the last card itself; or its points are pegged by
 # hand with peg(side, points). A hand is shown as its four cards (scored by score.score_hand, with
 # the starter) or as its points (validated: never 19, 25, 26, 27 or over 29). The host simulator
-# deals real cards (deal.py) and feeds them through the same calls.
+# deals real cards (tools/host/dealer/deal.py) and feeds them through the same calls.
 #
 # Seats are 0..players-1 going left (clockwise); the seat left of the dealer is the pone. A side
 # pegs one lane: side = seat % sides (2 players: 2 sides; 3: 3; 4: two partnerships, seats 0+2

@@ -1,7 +1,7 @@
 """Shorthands the match engine's tests share (plain, so MicroPython runs them too)."""
 
 from check import raises
-from cribbage.cardtext import parse, parse_many
+from dealer.cardtext import parse, parse_many
 from cribbage.match import Match
 
 
@@ -55,7 +55,7 @@ def card_keys(c, short=False):
 def deal_two(dealer, rand):
     """A shuffled two-player deal, each player throwing his first two cards to the crib:
     (hands, crib, starter)."""
-    from cribbage.deal import new_deck, shuffle, deal_hands
+    from dealer.deal import new_deck, shuffle, deal_hands
 
     deck = new_deck()
     shuffle(deck, rand)

@@ -5,7 +5,7 @@ Runs under pytest and under real MicroPython (mp_runner.py).
 
 from check import raises, no_alloc
 from cribbage import advise
-from cribbage.cardtext import parse_many
+from dealer.cardtext import parse_many
 from cribbage.score import score_hand
 from cribbage.cribtable import CRIB2, CRIB1
 

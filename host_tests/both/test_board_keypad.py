@@ -1,12 +1,12 @@
 """The keypad scanner driven by fake pins and a fake clock: debounce, long press, repeat; and
-scanned by a timer (boards/fake_timer.py's, on the virtual clock) while nothing drains its events,
-as on a board whose loop the page or a save holds (issue 23.5)."""
+scanned by a timer (fakeboard/fake_timer.py's, on the virtual clock) while nothing drains its
+events, as on a board whose loop the page or a save holds (issue 23.5)."""
 
 from check import no_alloc, raises
 from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, KEY, KEYS_4X4
-from boards.fake import Button, Clock, Matrix
+from fakeboard.fake import Button, Clock, Matrix
 from board.keytimer import TimedKeypad, WAKE
-from boards.fake_timer import TimedClock, Watch
+from fakeboard.fake_timer import TimedClock, Watch
 
 
 def events(kp):
@@ -139,7 +139,7 @@ def test_a_release_and_a_press_in_one_debounce_window_keep_their_order():
     assert events(kp) == [(UP, "5"), (DOWN, "1")]
 
 
-# --- scanned by a timer (boards/fake_timer.py's, on the virtual clock), the loop held -------
+# --- scanned by a timer (fakeboard/fake_timer.py's, on the virtual clock), the loop held -------
 
 def timed(size=64, buttons=()):
     """(clock, matrix, keypad) with the keypad's timer started on the clock."""
@@ -281,7 +281,7 @@ def test_a_tap_of_debounce_plus_one_timer_period_is_seen_at_any_phase():
 
 def parked(buttons=(), dead=False):
     """(clock, matrix, keypad, watch): the timer's keypad with a fake falling-edge interrupt
-    on its columns and buttons (boards/fake_timer.py's Watch; dead: it never fires)."""
+    on its columns and buttons (fakeboard/fake_timer.py's Watch; dead: it never fires)."""
     clock = TimedClock()
     m = Matrix()
     w = Watch(list(m.cols) + list(buttons), clock, dead)

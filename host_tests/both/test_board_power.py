@@ -6,8 +6,8 @@ from check import no_alloc
 from board import power as P
 from board.keypad import DOWN, UP, LONG
 from board.modes import SAY
-from boards.fake import Clock, Display, Strip
-from boards.fakepower import pieces
+from fakeboard.fake import Clock, Display, Strip
+from fakeboard.fakepower import pieces
 
 
 class Keys:

@@ -4,7 +4,7 @@ from check import no_alloc
 from board.layout import Layout
 from board.render import Renderer, View, ERROR_MS
 from board.selftest import selftest
-from boards.fake import Strip
+from fakeboard.fake import Strip
 
 
 def setup(brightness=255, limit=100000):

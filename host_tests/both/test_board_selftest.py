@@ -5,7 +5,7 @@ version). Runs under CPython and real MicroPython."""
 from board.layout import Layout
 from board.render import Renderer
 from board import selftest as T
-from boards.fake import Strip
+from fakeboard.fake import Strip
 from version import VERSION
 
 

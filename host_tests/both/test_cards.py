@@ -1,9 +1,10 @@
 """Cards: parsing every spelling a player uses, formatting back, tables, errors."""
 
 from check import raises
-from cribbage import cards, cardtext
+from cribbage import cards
+from dealer import cardtext
 from cribbage.cards import fmt
-from cribbage.cardtext import parse, parse_many
+from dealer.cardtext import parse, parse_many
 
 
 def test_parse_spellings():

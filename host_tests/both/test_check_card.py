@@ -5,7 +5,7 @@ import gc
 
 from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB table)
 gc.collect()
-from cribbage.cardtext import parse  # noqa: E402
+from dealer.cardtext import parse  # noqa: E402
 from cribbage import match  # noqa: E402
 from matchkit import C, plays, two  # noqa: E402
 

@@ -3,7 +3,7 @@ checked, kept and read back; a bad file is no names. (Its outbox's tests are in
 host_tests/test_publish.py: the history's reader wants more heap than make test-mp's from
 source.)"""
 
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from check import raises
 from publish import contract as C, names as N
 from board.storage import Storage

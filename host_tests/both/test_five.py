@@ -13,7 +13,7 @@ from cribbage.score import score_hand, hand  # (first: the scorer's 6 KB table)
 gc.collect()
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
-from cribbage.cardtext import parse  # noqa: E402
+from dealer.cardtext import parse  # noqa: E402
 from check import raises, no_alloc  # noqa: E402
 from matchkit import C, plays, unchanged  # noqa: E402
 

@@ -6,7 +6,7 @@ import gc
 from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB table)
 gc.collect()  # (the garbage of its compile gone before the engine compiles: a 96 KB heap)
 from check import raises  # noqa: E402
-from cribbage.cardtext import parse  # noqa: E402
+from dealer.cardtext import parse  # noqa: E402
 from cribbage import match  # noqa: E402
 from cribbage.match import Match  # noqa: E402
 from matchkit import plays, two, unchanged  # noqa: E402

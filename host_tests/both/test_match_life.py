@@ -9,7 +9,7 @@ from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB t
 gc.collect()  # (the garbage of its compile gone before the engine compiles: a 96 KB heap)
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
-from cribbage import autoplay  # noqa: E402
+from dealer import autoplay  # noqa: E402
 from check import raises, ON_MICROPYTHON  # noqa: E402
 from matchkit import C, plays, two, unchanged  # noqa: E402
 

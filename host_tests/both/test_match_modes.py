@@ -6,7 +6,7 @@ from binascii import unhexlify
 
 from check import raises
 from cribbage import match
-from cribbage.cardtext import parse
+from dealer.cardtext import parse
 from cribbage.match import Match, loads
 from matchkit import unchanged, DEAL_ROTATE, DEAL_CUT, DEAL_LOSER
 

@@ -17,7 +17,7 @@ from cribbage.score import score_play, score_hand  # first: the scorer's table i
 gc.collect()  # (the garbage of its compile gone before the engine compiles: a 96 KB heap)
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
-from cribbage import autoplay  # noqa: E402
+from dealer import autoplay  # noqa: E402
 from cribbage.cards import PIP, JACK  # noqa: E402
 from check import ON_MICROPYTHON  # noqa: E402
 

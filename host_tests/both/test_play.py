@@ -1,7 +1,7 @@
 """The play scorer: the rule sheets' play sequences card by card, errors, zero allocation."""
 
 from check import raises, no_alloc
-from cribbage.cardtext import parse_many
+from dealer.cardtext import parse_many
 from cribbage.score import score_play, count
 import reference
 

@@ -13,7 +13,7 @@ from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB t
 gc.collect()  # (the garbage of its compile gone before the engine compiles: a 96 KB heap)
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
-from cribbage.cardtext import parse  # noqa: E402
+from dealer.cardtext import parse  # noqa: E402
 from matchkit import C, plays, two, unchanged, old_rules  # noqa: E402
 
 # Seat 0 (pone, A): 10H 9H 3C KS; seat 1 (dealer, B): 8D 6D 10D 7S; starter KC.

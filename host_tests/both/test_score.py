@@ -1,7 +1,7 @@
 """The show scorer: every example the rule sheets print, errors, and zero allocation."""
 
 from check import raises, no_alloc
-from cribbage.cardtext import parse, parse_many
+from dealer.cardtext import parse, parse_many
 from cribbage import score
 from cribbage import spoken
 import reference

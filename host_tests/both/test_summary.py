@@ -7,7 +7,7 @@ import gc
 from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB table)
 gc.collect()  # (each compile's garbage gone before the next: a 96 KB heap, from source)
 from check import raises  # noqa: E402
-from cribbage.cardtext import parse  # noqa: E402
+from dealer.cardtext import parse  # noqa: E402
 from cribbage.match import Match, FAIL_TO_PLAY, FALSE_GO, OVER, WIN  # noqa: E402
 gc.collect()
 from cribbage import summary as S  # noqa: E402
@@ -190,7 +190,7 @@ def test_a_false_go_penalty_is_in_the_summary():
 
 
 def autoplayed(players, seed, target=121):
-    from cribbage.autoplay import play_game, seeded, RANDOM
+    from dealer.autoplay import play_game, seeded, RANDOM
 
     gc.collect()
     m = Match(players=players, target=target)
@@ -284,7 +284,7 @@ def test_the_bytes_are_the_ones_boards_already_keep():
     # players, 121 and 61, all deals and the first 3, and after two undos), as the firmware
     # before journal.replay made them
     import binascii
-    from cribbage.autoplay import play_game, seeded, RANDOM
+    from dealer.autoplay import play_game, seeded, RANDOM
 
     c = 0
     for players in (2, 3, 4, 5, 6):

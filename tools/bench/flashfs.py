@@ -1,10 +1,10 @@
 """A filesystem for the board benchmarks and the starvation test (mp_soak.py, host_tests/
-mp_starve.py): boards/ramfs.py's RamFs for the saved game and settings, the history file on
+mp_starve.py): fakeboard/ramfs.py's RamFs for the saved game and settings, the history file on
 the host's disk. (Not in leanboard.py: mp_board.py's harness would carry it, on a 96k heap.)"""
 
 
 class FlashFs:
-    """boards/ramfs.py's RamFs (open/rename/remove/mkdir, its dict in .files) for the saved
+    """fakeboard/ramfs.py's RamFs (open/rename/remove/mkdir, its dict in .files) for the saved
     game and settings, with the history file (board/history.py: up to 8 KB, rewritten after
     each game) in the host's folder `disk`: a board keeps it on flash, not in the heap the
     benchmarks measure, and one bytes object of the whole file rewritten after each game is
@@ -12,7 +12,7 @@ class FlashFs:
 
     def __init__(self, disk):
         import os
-        from boards.ramfs import RamFs
+        from fakeboard.ramfs import RamFs
 
         self.os = os
         self.ram = RamFs()

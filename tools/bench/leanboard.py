@@ -1,5 +1,5 @@
 """The lean host board the board benchmarks run the app on (mp_board.py, mp_soak.py), and the
-median they report: boards/fake.py's hardware without its test helpers (the key matrix
+median they report: fakeboard/fake.py's hardware without its test helpers (the key matrix
 model, the display, the clock), which would cost the measured heap ~5 KB.
 
 The keypad's pins are C callables, never scanned: abs() drives a row, object() reads a column
@@ -47,7 +47,7 @@ def median(a, n):
 
 
 def xorshift(x):
-    """The next state of cribbage.autoplay.seeded's xorshift32 (rand(n) = (x >> 3) % n),
+    """The next state of dealer.autoplay.seeded's xorshift32 (rand(n) = (x >> 3) % n),
     without importing autoplay (2.7 KB of the measured heap)."""
     x ^= (x << 13) & 0xFFFFFFFF
     x ^= x >> 17

@@ -1,9 +1,9 @@
 # A whole game on the board booted the way firmware/main.py boots it: the board module first
-# (boards/fake.py, with its display), then board.app: App(hw), app.boot(), for P players
+# (fakeboard/fake.py, with its display), then board.app: App(hw), app.boot(), for P players
 # (2-6); the keys go into the keypad's ring as the scan queues them (DOWN, then UP), one
 # app.step() each, so every frame is drawn and the display's text built as on a board.
 #
-#     python tools/build.py --host --target esp32 --out build/host  # (with boards/fake.py)
+#     python tools/build.py --host --target esp32 --out build/host  # (with fakeboard/fake.py)
 #     cd build/host/esp32 && mpy-cross -O3 -o main_game.mpy ../../../tools/bench/main_game.py
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_game [PLAYERS [SEED [PORT
 #         [NEXT|- [CLIENTS]]]]]
@@ -39,7 +39,7 @@
 import gc
 import sys
 
-from boards.fake import build  # as main.py: the board module first
+from fakeboard.fake import build  # as main.py: the board module first
 
 hw = build(storage_dir=".", display=True)  # the saved game beside the firmware, as /data
 
@@ -132,7 +132,7 @@ def game(argv):
         m = app.m
         deck = bytearray(52)
         left = bytearray(24)  # the cards each seat has still to play (255: played)
-        x = seed * 2654435761 & 0xFFFFFFFF or 1  # xorshift32 (cribbage.autoplay's)
+        x = seed * 2654435761 & 0xFFFFFFFF or 1  # xorshift32 (dealer.autoplay's)
         now = app.now  # (0 for the first game)
         peak = 0
         while m.phase != 4:  # cribbage.match.OVER

@@ -8,7 +8,8 @@ from cribbage import tables  # noqa: E402
 
 gc.collect()
 _tables_heap = gc.mem_alloc() - _before
-from cribbage import score, cardtext  # noqa: E402
+from cribbage import score  # noqa: E402
+from dealer import cardtext  # noqa: E402
 
 gc.collect()
 _core_heap = gc.mem_alloc() - _before

@@ -12,7 +12,7 @@ from cribbage import match  # noqa: E402
 gc.collect()
 _engine_heap = gc.mem_alloc() - _before
 
-from cribbage import autoplay  # noqa: E402
+from dealer import autoplay  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
 from benchlib import row, per_call_us  # noqa: E402
 

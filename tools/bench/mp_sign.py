@@ -7,7 +7,7 @@ counter's save), and the heap each allocates (passing: nothing is kept). tools/b
 the times into board estimates with its BOARD_FACTOR (bytecode's: hashlib's SHA-256 is C,
 which the factor overstates, so the estimate is an upper bound).
 
-    MICROPYPATH=firmware:host_tests/both:tools/bench micropython tools/bench/mp_sign.py
+    MICROPYPATH=firmware:tools/host:host_tests/both:tools/bench micropython tools/bench/mp_sign.py
 """
 
 import gc
@@ -15,7 +15,7 @@ import gc
 from benchlib import alloc_per_call, per_call_us, row
 
 from board.storage import Storage
-from boards.ramfs import RamFs
+from fakeboard.ramfs import RamFs
 from publish.outbox import sign
 
 KEY = bytes(range(32))

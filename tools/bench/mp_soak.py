@@ -1,6 +1,6 @@
 # The board app's endurance run under MicroPython (issue 9, "a board that lasts"): G games
 # in a row on the board app (no display, six +1 buttons, the saved game in a RAM filesystem,
-# boards/ramfs.py, so nothing touches the disk but the history file: flashfs.FlashFs keeps
+# fakeboard/ramfs.py, so nothing touches the disk but the history file: flashfs.FlashFs keeps
 # it in ./soak_flash, off the measured heap as a board keeps it on flash), entered on its keys
 # and buttons.
 #
@@ -22,12 +22,12 @@
 # Started with less than SOURCE_HEAP (tools/bench.py runs every mp_*.py in the core's heap) and
 # SOAK_CHILD unset, the script runs itself again from source in SOURCE_HEAP and says so.
 #
-# The board is leanboard.py's (mp_board.py's too): boards/fake.py's hardware without its test
+# The board is leanboard.py's (mp_board.py's too): fakeboard/fake.py's hardware without its test
 # helpers (the key matrix model, the display, the clock), a Keypad whose pins are C
 # callables, plus six discrete buttons. The game puts key events in the keypad's ring itself
 # (DOWN then UP, LONG then UP for a hold), as the scanner queues them, one app.step() each.
-# boards/fake.py's code (5 KB), cribbage.autoplay (2.7 KB: only its xorshift is used, as
-# leanboard.xorshift) and cribbage.deal (1.3 KB: the engine never sees who threw what, so
+# fakeboard/fake.py's code (5 KB), dealer.autoplay (2.7 KB: only its xorshift is used, as
+# leanboard.xorshift) and dealer.deal (1.3 KB: the engine never sees who threw what, so
 # the cards are simply taken off a shuffled deck) would take that much more of the heap.
 #
 # How the games are driven:

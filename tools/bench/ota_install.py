@@ -2,7 +2,7 @@
 `tools/release.py measure` (which builds and signs the bundle, gives this its path and turns
 the times into board estimates with tools/bench.py's BOARD_FACTOR).
 
-    MICROPYPATH=firmware:host_tests/both:tools/bench micropython -X heapsize=4m \\
+    MICROPYPATH=firmware:tools/host:host_tests/both:tools/bench micropython -X heapsize=4m \\
         tools/bench/ota_install.py BUNDLE KEYHEX FLASH_KB HOST_FOLDER [FLAT_TREE]
 
 On littlefs in RAM formatted as the rp2 port formats it (4096-byte blocks, progsize=256) of

@@ -1,4 +1,4 @@
-"""Simulated boards: real games of the core (cribbage.autoplay through a Match, the record
+"""Simulated boards: real games of the core (dealer.autoplay through a Match, the record
 board/history.py writes, read back by board/export.py's decode) as the messages a board
 publishes (contract.py). The tests and tools/club_scale.py use them; nothing here scores.
 
@@ -16,14 +16,14 @@ import json
 import secrets
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
-from boards.fake import build
-from boards.ramfs import RamFs
+from fakeboard.fake import build
+from fakeboard.ramfs import RamFs
 from board.app import App
 from board import export, history
 from board.snapshot import snapshot
 from board.storage import Storage
 from cribbage import summary
-from cribbage.autoplay import RANDOM, cut_for_deal, play_deal, seeded
+from dealer.autoplay import RANDOM, cut_for_deal, play_deal, seeded
 from cribbage.match import Match, OVER
 
 from .sign import frame

@@ -6,7 +6,7 @@
     python tools/sim.py --autoplay 1 --cards 5 --show         # a game of five-card cribbage
     python tools/sim.py --board esp32           # the real board module on fake machine pins
 
-The app runs in `micropython` (the unix port from the venv) with firmware/boards/fake.py's
+The app runs in `micropython` (the unix port from the venv) with tools/host/fakeboard/fake.py's
 hardware, driven by tools/sim/mp_driver.py (tools/sim/runner.py starts it); this process draws
 the LEDs in the board's own geometry (from firmware/board/layout.py, as the driver reports it)
 with 24-bit colour, the display's text and the key map (tools/sim/ui.py), and turns your
@@ -225,7 +225,7 @@ def main(argv=None):
     ap.add_argument("--board", default="", choices=("", "pico", "pico_w", "esp32"),
                     help="run the real board module (firmware/boards/pico.py, pico_w.py or "
                     "esp32_devkit.py, its pin map) on fake machine/neopixel modules instead of "
-                    "boards/fake.py")
+                    "tools/host/fakeboard/fake.py")
     ap.add_argument("--no-display", action="store_true",
                     help="a board without the OLED: the LEDs give all the feedback")
     ap.add_argument("--firmware", default=None,

@@ -6,7 +6,7 @@ to the simulated board; game_keys() also returns the engine's own game to compar
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.menu import MENU_ITEMS
-from cribbage import autoplay
+from dealer import autoplay
 from cribbage import match as M
 
 from sim.keys import card_keys  # a card as key presses (kept in keys.py, with the cards of --keys)
@@ -26,7 +26,7 @@ def settings_keys(**values):
 
 
 def game_keys(seed, players=2, target=121, strategies=None, cards=6):
-    """A complete game as keypad presses: the core's computer players (cribbage.autoplay)
+    """A complete game as keypad presses: the core's computer players (dealer.autoplay)
     play it on CPython with a seeded deck, and every call they make on their Match becomes
     the keys a player would type for it (after the menu keys for players and game, if they
     are not the defaults, or for cards 5: five-card cribbage, two players to 61, whatever

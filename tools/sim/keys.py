@@ -16,7 +16,7 @@ import re
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
 from board.keypad import KEYS_4X4
-from cribbage.cardtext import parse
+from dealer.cardtext import parse
 
 HOLD_MS = 80  # a normal key press (debounce is 30 ms)
 GAP_MS = 80

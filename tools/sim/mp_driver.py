@@ -3,7 +3,7 @@
 Run by tools/sim/runner.py under the micropython binary with MICROPYPATH=tools/sim:<firmware tree>:
     micropython mp_driver.py STORAGE_DIR realtime|virtual [display|nodisplay [BOARD [WEB_PORT]]]
 
-It builds the hardware with firmware/boards/fake.py -- or, given BOARD (pico, esp32_devkit),
+It builds the hardware with tools/host/fakeboard/fake.py -- or, given BOARD (pico, esp32_devkit),
 with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/hw/; given
 WEB_PORT, it serves the live page (board/web.py) on 127.0.0.1:WEB_PORT (realtime only) -- with the
 storage in STORAGE_DIR on the host (a restarted simulator resumes the saved game), starts the
@@ -52,7 +52,7 @@ except ImportError:  # pragma: no cover
     select = None
 
 from board.keypad import KEYS_4X4, BUTTON_NAMES
-from boards import fake
+from fakeboard import fake
 
 
 # asyncio's clock runs this far ahead of the real one in virtual time (a quarter of the 2**30
@@ -126,7 +126,7 @@ def describe(hw):
 
 
 class FakeKeys:
-    """Key presses on firmware/boards/fake.py's keypad matrix and buttons."""
+    """Key presses on tools/host/fakeboard/fake.py's keypad matrix and buttons."""
 
     def __init__(self, hw):
         self.matrix = hw["fake_matrix"]
@@ -342,12 +342,12 @@ async def guarded(coro, drv):
 
 
 def build_hw(storage, display, board):
-    """The hardware: firmware/boards/fake.py, or (board given) the real board module built
+    """The hardware: tools/host/fakeboard/fake.py, or (board given) the real board module built
     on the fake machine/neopixel/ssd1306 modules in tools/sim/hw/."""
     if not board:
         # the two "+1" buttons the Pico and ESP32 boards have (boards/pico.py BUTTONS)
         hw = fake.build(storage_dir=storage, display=display, buttons=2)
-        from boards.fakepower import pieces  # the power states (board/power.py): a full-bright
+        from fakeboard.fakepower import pieces  # the power states (board/power.py): a full-bright
         hw["power"] = pieces(hw["display"])  # room, no battery
         hw["sim_keys"] = FakeKeys(hw)
         return hw

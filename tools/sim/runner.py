@@ -1,7 +1,7 @@
 """Sim: one micropython process running the board app (tools/sim/mp_driver.py) on fake
 hardware; send() commands to it, state() reads the board.
 
-The app runs in `micropython` (the unix port from the venv) with firmware/boards/fake.py's
+The app runs in `micropython` (the unix port from the venv) with tools/host/fakeboard/fake.py's
 hardware or, with board="pico"/"esp32", the real board module on the fake machine, neopixel
 and ssd1306 modules of tools/sim/hw/. The saved game lives in the storage folder on the host.
 """
@@ -11,7 +11,7 @@ import os
 import subprocess
 
 from flash import BOARDS  # --board -> (target, platform, its module in firmware/boards/)
-from hostenv import FIRMWARE, mp_lib, venv_program
+from hostenv import FIRMWARE, HOST, mp_lib, venv_program
 
 from sim import ui
 
@@ -40,7 +40,7 @@ class Sim:
         """web: a port to serve the live page on (localhost; realtime only), 0 none."""
         fw = firmware or FIRMWARE
         os.makedirs(storage, exist_ok=True)
-        path = [SIM_DIR, fw, ".frozen"]
+        path = [SIM_DIR, fw, HOST, ".frozen"]  # (a --host tree has its own fakeboard/)
         if web:  # the page's web framework, as a board's /lib holds it
             path.insert(2, os.path.join(fw, "lib") if os.path.isdir(os.path.join(fw, "lib"))
                         else mp_lib())

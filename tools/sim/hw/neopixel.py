@@ -1,8 +1,8 @@
 """A fake `neopixel` module: the micropython-lib driver's interface (pin, n, bpp, __setitem__,
-fill, write) on the fake board's strip (firmware/boards/fake.py's Strip: the GRB buffer, write()
-counting frames). For tools/sim.py --board and host_tests/test_board_boards.py."""
+fill, write) on the fake board's strip (tools/host/fakeboard/fake.py's Strip: the GRB buffer,
+write() counting frames). For tools/sim.py --board and host_tests/test_board_boards.py."""
 
-from boards.fake import Strip
+from fakeboard.fake import Strip
 
 
 class NeoPixel(Strip):

@@ -1,4 +1,4 @@
-"""The power states' fake pieces (board/power.py's hw["power"]) for boards/fake.py's board:
+"""The power states' fake pieces (board/power.py's hw["power"]) for fakeboard/fake.py's board:
 the LED rail's pin, the light's and the supply's ADCs, machine.lightsleep, and the display's
 poweroff()/poweron() (the ssd1306 driver's). For the tests and the simulator."""
 

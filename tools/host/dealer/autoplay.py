@@ -12,10 +12,10 @@ SHOW keeps the four cards with the best average hand, ignoring the crib, and pla
 (the "greedy show" player the advisor is measured against).
 """
 
-from .cards import PIP
+from cribbage.cards import PIP
 from .deal import new_deck, shuffle, deal_hands, dealt, deal_five
-from .score import score_play
-from . import match as _m
+from cribbage.score import score_play
+from cribbage import match as _m
 
 RANDOM = 0
 DISCARD = 1
@@ -33,7 +33,7 @@ def _throw(hand, k, strategy, crib_mine, rand):
         for _ in range(k):
             out.append(hand.pop(rand(len(hand))))
         return out
-    from . import advise  # only here: the advisor and its crib table are 13 KB of heap
+    from cribbage import advise  # only here: the advisor and its crib table are 13 KB of heap
 
     n = advise.rank(hand, crib_mine)
     best = advise.ORDER[0]
@@ -53,7 +53,7 @@ def _throw_five(hand, strategy, crib_mine, rand):
     advisor's throw: cribbage/advise5.py; SHOW: the best kept three alone)."""
     if strategy == RANDOM:
         return [hand.pop(rand(len(hand))), hand.pop(rand(len(hand)))]
-    from . import advise5
+    from cribbage import advise5
 
     advise5.rank(hand, crib_mine)
     best = advise5.ORDER[0]

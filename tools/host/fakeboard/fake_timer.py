@@ -1,16 +1,16 @@
 """The fake board's keypad scanned on a timer, as a board's machine.Timer scans it
-(boards/common.py): TimedClock is boards/fake.py's Clock whose advance(ms) also fires the
+(boards/common.py): TimedClock is fakeboard/fake.py's Clock whose advance(ms) also fires the
 timers started on it, at every one of their times passed (the clock reads that time then),
 and Watch, the pins' falling-edge interrupt (board/keytimer.py's watch), fired by the clock.
 
-    hw = timed(build(...))    # boards/fake.py's hw, its keypad scanned on hw["clock"]'s timer,
+    hw = timed(build(...))    # fakeboard/fake.py's hw, its keypad scanned on hw["clock"]'s timer,
                               # parked on hw["fake_watch"] while no key is down
 
 Apart from fake.py, which every host run loads: on the unix port each name a loaded module
 has is interned on the heap, and the heap tests count it."""
 
 from board.keytimer import TimedKeypad
-from boards.fake import Clock
+from fakeboard.fake import Clock
 
 
 class TimedClock(Clock):
@@ -95,7 +95,7 @@ class Watch:
 
 
 def timed(hw, watch=True, dead=False):
-    """hw (boards/fake.py's build()) with a TimedClock for its clock and a keypad scanned on
+    """hw (fakeboard/fake.py's build()) with a TimedClock for its clock and a keypad scanned on
     its timer (started by the keypad's start(), as on a board), parked on a Watch of its
     columns and buttons (hw["fake_watch"]) while no key is down (watch False: never)."""
     clock = TimedClock(hw["clock"]())

@@ -11,7 +11,7 @@ one each to the crib; 6: five to the four left of the dealer, four to the dealer
 on his right, the five-card seats one each to the crib. Every hand is four cards after.
 """
 
-from .cards import DECK
+from cribbage.cards import DECK
 
 
 def new_deck():

@@ -5,7 +5,7 @@ Nothing here imports `machine`; it runs under CPython and under the micropython 
 
     hw = build(storage_dir="/tmp/x")   # a dict: see firmware/board/app.py
     hw["fake_matrix"].press("5"); hw["clock"].advance(50); ...
-A filesystem in RAM for tests is in boards/ramfs.py.
+A filesystem in RAM for tests is in fakeboard/ramfs.py.
 """
 
 from board.keypad import KEYS_4X4

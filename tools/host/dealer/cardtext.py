@@ -1,10 +1,10 @@
 """Cards as text a person types or reads: parse("5H"), name(c) "five of hearts".
 
 Host tools, tests and the simulations use it; the board does not load it (it reads cards from
-keys), so none of this takes a board's RAM. Card numbers and fmt() are in cards.py.
+keys), so none of this takes a board's RAM. Card numbers and fmt() are in cribbage/cards.py.
 """
 
-from .cards import DECK, RANK_CHARS, SUIT_CHARS
+from cribbage.cards import DECK, RANK_CHARS, SUIT_CHARS
 
 # Suit symbols a player may type or paste; the board itself only ever shows letters.
 _SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"  # club, diamond, heart, spade
