@@ -8,6 +8,9 @@ at home; the club's MQTT message hands ota/order.py the same order).
     game is over; then, the final frame shown, it fetches its own copy from the club, checks
     it into a slot, and restarts into it on trial (the simulator's machine.reset() ends the
     process: the flash it leaves is the board's);
+  - with the real release (this checkout as 99.0.0), the board powered up again boots
+    through its loader and runs the new version from its slot, the game kept, on trial, till
+    it confirms itself;
   - a board told to fetch a version its trial went back from refuses it;
   - an order with no address, or from another origin, or without the PIN, is refused.
 Waits poll with a deadline; nothing is timed."""
@@ -240,3 +243,54 @@ def test_a_version_on_trial_says_so_until_it_confirms_itself(tmp_path, monkeypat
     monkeypatch.setattr(slots, "trial", ("a", "r"))
     app.ota = ["waiting 99.0.0", None, None]
     assert snapshot(app)["update"] == "waiting 99.0.0"
+
+
+@pytest.mark.slow
+def test_an_updated_board_runs_the_new_version_from_its_slot_and_keeps_its_game(tmp_path, club):
+    """The whole update with the real release: this checkout's firmware as version 99.0.0,
+    built and packed by tools/release.py for the Pico W (its tree in one littlefs image), kept
+    by the club and fetched by a board whose game is over; then the board powered up again
+    boots through its loader (firmware/slots.py, as main.py has it: the simulator does too
+    when the flash has slots): the new version runs from its slot's image, on trial, with the
+    finished game as it was, says "on trial", and confirms itself after its 30 s."""
+    import shutil
+
+    import release  # tools/release.py
+    from hostenv import FIRMWARE
+    from mqttkit import over
+
+    src = str(tmp_path / "src")
+    shutil.copytree(FIRMWARE, src)
+    with open(os.path.join(src, "version.py"), "w") as f:
+        f.write('VERSION = "%s"\n' % NEW)
+    with open(release.make("pico_w", str(tmp_path / "release"), src=src), "rb") as f:
+        assert club.releases.add(f.read()) == (NEW, "rp2040")  # (in place of the small one)
+    secret = club.registry.add("t1")
+    club.releases.publish(NEW, ["t1"])
+    root = str(tmp_path / "t1")
+    board_files(root, "t1", secret)
+    over(root, 3)  # the game won, its final frame shown: between games
+    b = Board(root)
+    try:
+        before = b.state()
+        assert before["phase"] == "over" and before["version"] != NEW
+        assert order(b, club.order("t1")["url"]) == (200, "waiting")
+        until("the board to install and restart", lambda: b.sim.proc.poll() is not None, 120)
+    finally:
+        b.close()
+    assert record(root) == b"SarT"
+    assert os.path.exists(os.path.join(root, "slot_a", "app.img"))  # (one file: the image)
+    b = Board(root)  # powered up again: through the loader, into slot a
+    try:
+        st = b.state()
+        assert st["version"] == NEW and st["update"] == "on trial"
+        assert (st["phase"], st["score"], st["winner"]) == (
+            before["phase"], before["score"], before["winner"])  # the game kept
+        with open(os.path.join(root, "slots.rec"), "rb") as f:
+            assert f.read()[:5] == b"SarT1"  # (one trial boot counted)
+        until("the new version to confirm itself (30 s on trial)",
+              lambda: record(root) == b"SarC", 90)
+        until("the state without 'on trial'", lambda: "update" not in b.state())
+        assert b.state()["version"] == NEW
+    finally:
+        b.close()

@@ -6,8 +6,9 @@ Run by tools/sim/runner.py under the micropython binary with MICROPYPATH=tools/s
 It builds the hardware with tools/host/fakeboard/fake.py -- or, given BOARD (pico, esp32_devkit),
 with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/hw/; given
 WEB_PORT, it serves the live page (board/web.py) on 127.0.0.1:WEB_PORT (realtime only) -- with the
-storage in STORAGE_DIR on the host (a restarted simulator resumes the saved game), starts the
-app exactly as firmware/main.py does on a board, and talks to the host over stdin/stdout,
+storage in STORAGE_DIR on the host (a restarted simulator resumes the saved game; a folder an
+update left slots in boots through the loader, boot_loader(), into the slot's version), starts
+the app exactly as firmware/main.py does on a board, and talks to the host over stdin/stdout,
 one line each:
 
   host -> driver: key NAME HOLD_MS GAP_MS   press NAME (a keypad or button name), hold, release,
@@ -51,8 +52,35 @@ try:
 except ImportError:  # pragma: no cover
     select = None
 
-from board.keypad import KEYS_4X4, BUTTON_NAMES
-from fakeboard import fake
+
+
+def boot_loader(argv):
+    """A board whose flash has app slots (an update installed: STORAGE/slots.rec) boots
+    through its loader, firmware/slots.py, as firmware/main.py has it: the slot the record
+    names (a trial boot counted, a failed trial gone back, its image mounted) goes first on
+    sys.path, so the simulator runs the version the board would, from its slot (issue 31).
+    STORAGE is the board's root: the process works there, as a board's cwd is "/". Returns
+    (STORAGE, the loader's note, or None), before any of the app's modules is imported."""
+    import os
+
+    storage = argv[1] if len(argv) > 1 else ".sim"
+    try:
+        os.stat(storage + "/slots.rec")
+    except OSError:
+        return storage, None
+    if storage[:1] != "/":
+        storage = os.getcwd() + "/" + storage
+    os.chdir(storage)
+    import slots
+
+    slots.start()
+    return storage, slots.note()
+
+
+_BOOTED = boot_loader(sys.argv) if __name__ == "__main__" else (None, None)
+
+from board.keypad import KEYS_4X4, BUTTON_NAMES  # noqa: E402  (after the loader: the slot's)
+from fakeboard import fake  # noqa: E402
 
 
 # asyncio's clock runs this far ahead of the real one in virtual time (a quarter of the 2**30
@@ -394,6 +422,8 @@ async def main(storage, realtime, display=True, board="", web=0):
         vt.install()
         hw["clock"] = vt.ticks
         hw["sleep_ms"] = vt.sleep_ms
+    if _BOOTED[1]:
+        hw["note"] = _BOOTED[1]  # (as firmware/main.py hands the app the loader's note)
     describe(hw)
     gc.collect()  # the description is garbage now: give the app an unfragmented heap
     app = start_app(hw)
@@ -406,7 +436,7 @@ async def main(storage, realtime, display=True, board="", web=0):
 
 
 def run(argv):
-    storage = argv[1] if len(argv) > 1 else ".sim"
+    storage = _BOOTED[0] or (argv[1] if len(argv) > 1 else ".sim")
     realtime = len(argv) > 2 and argv[2] == "realtime"
     display = not (len(argv) > 3 and argv[3] == "nodisplay")
     board = argv[4] if len(argv) > 4 else ""
