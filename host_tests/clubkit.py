@@ -64,7 +64,37 @@ def _accepts(port):
         return False
 
 
-class Broker:
+class Process:
+    """A part run as its own process (self.proc, its start() makes it): killed by a signal and
+    waited for, closed by SIGTERM if it still runs."""
+
+    proc = None
+
+    def kill(self, sig=signal.SIGKILL):
+        self.proc.send_signal(sig)
+        self.proc.wait(timeout=30)
+
+    def close(self):
+        if self.proc and self.proc.poll() is None:
+            self.kill(signal.SIGTERM)
+
+
+class Mosquitto(Process):
+    """A Mosquitto run with the config file self.conf, its log in self.folder, listening on
+    127.0.0.1 at self.port (the club's broker; test_club_league.py's league's)."""
+
+    def start(self):
+        with open(os.path.join(self.folder, "mosquitto.log"), "a") as log:
+            self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=log, stderr=log)
+        until("the broker in %s to listen on %d" % (self.folder, self.port),
+              lambda: self.proc.poll() is None and _accepts(self.port))
+
+    def restart(self, sig=signal.SIGKILL):
+        self.kill(sig)
+        self.start()
+
+
+class Broker(Mosquitto):
     """Mosquitto with tools/club/mosquitto.conf (persistence: the club's session and queued
     games survive a restart; anonymous clients refused), on 127.0.0.1 at a free port, its
     password file and ACL from the club's registry, its files in folder."""
@@ -120,23 +150,8 @@ class Broker:
             self.port, *(() if unsigned else (name, mqtt_password(secret)))))
         return secret
 
-    def start(self):
-        with open(os.path.join(self.folder, "mosquitto.log"), "a") as log:
-            self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=log, stderr=log)
-        until("the broker to listen on %d" % self.port,
-              lambda: self.proc.poll() is None and _accepts(self.port))
-
-    def kill(self, sig=signal.SIGKILL):
-        self.proc.send_signal(sig)
-        self.proc.wait(timeout=30)
-
-    def restart(self, sig=signal.SIGKILL):
-        self.kill(sig)
-        self.start()
-
     def close(self):
-        if self.proc and self.proc.poll() is None:
-            self.kill(signal.SIGTERM)
+        super().close()
         self.registry.close()
 
 
@@ -158,7 +173,7 @@ def logs_in(port, user=None, password=None, client_id=None):
     return bool(got and got[0])
 
 
-class Service:
+class Service(Process):
     """The club service (tools/club) as a process: its page's port, its JSON, kill, restart."""
 
     def __init__(self, folder, broker, client_id="club", args=()):
@@ -206,14 +221,6 @@ class Service:
     def wait_games(self, n):
         until("%d games at the club" % n, lambda: self.health()["games"] >= n)
         return self.health()
-
-    def kill(self, sig=signal.SIGKILL):
-        self.proc.send_signal(sig)
-        self.proc.wait(timeout=30)
-
-    def close(self):
-        if self.proc and self.proc.poll() is None:
-            self.kill(signal.SIGTERM)
 
 
 class Board:

@@ -333,6 +333,16 @@ def over(storage, seed):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def record(serial, a, b):
+    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary:
+    serial its game's number, a and b the sides' scores (the outbox's and the end's tests)."""
+    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
+    c = sum(r[:14])
+    r[14] = c & 255
+    r[15] = c >> 8
+    return bytes(r)
+
+
 def history_records(storage):
     """How many records the board's history file holds (tools/history.py reads it)."""
     import history as tool  # tools/history.py

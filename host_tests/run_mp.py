@@ -1,8 +1,9 @@
 """Runs host_tests/both/ under real MicroPython: one micropython process per test module.
 
 A board runs one app, not a whole test suite: giving each module a fresh heap (MP_HEAP,
-default tools/budgets.py's "core" heap) keeps one module's garbage and fragmentation from
-failing the next.
+default tools/budgets.py's "core" heap; a module with its own row in budgets.HEAPS, named as
+the module, gets that heap: HEAP_<NAME> measures it) keeps one module's garbage and
+fragmentation from failing the next.
 mp_runner.py does the work inside MicroPython; this sums its lines into one closing
 'micropython: N passed, N failed' line. Exit status 1 if anything failed.
 """
@@ -29,7 +30,8 @@ def main(argv):
     names = [n for n in names if not argv or n in argv]
     passed = failed = 0
     for name in names:
-        p = subprocess.run([exe, "-X", "heapsize=" + heap, "host_tests/mp_runner.py", name],
+        own = budgets.heap(name) if name in budgets.HEAPS else heap
+        p = subprocess.run([exe, "-X", "heapsize=" + own, "host_tests/mp_runner.py", name],
                            cwd=ROOT, env=env, capture_output=True, text=True)
         m = re.search(r"^micropython: (\d+) passed, (\d+) failed$", p.stdout, re.M)
         if m and p.returncode in (0, 1):
@@ -38,7 +40,8 @@ def main(argv):
         else:
             failed += 1
         ok = bool(m) and p.returncode == 0
-        print("%-28s %s" % (name, m.group(0)[13:] if m else "crashed (exit %d)" % p.returncode))
+        print("%-28s %s%s" % (name, m.group(0)[13:] if m else "crashed (exit %d)" % p.returncode,
+                               " (its own heap, %s)" % own if own != heap else ""))
         if not ok:
             sys.stdout.write(p.stdout + p.stderr)
     print("%d modules, each in its own micropython -X heapsize=%s" % (len(names), heap))

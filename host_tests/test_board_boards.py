@@ -14,6 +14,22 @@ from sim.runner import HW_DIR
 
 MICROPYTHON = venv_program("micropython")
 
+# "5" on the matrix pins (scanned 8 times pressed, 8 released, 10 ms apart), then OK: in a
+# script, from its app and time t (test_power_pins.py's script too)
+KEY_5_THEN_OK = '''machine.press("5")
+for _ in range(8):
+    t += 10
+    app.keys.update(t)
+    app.step(t)
+machine.release("5")
+for _ in range(8):
+    t += 10
+    app.keys.update(t)
+    app.step(t)
+app.key("#")
+app.step(t + 10)
+'''
+
 SCRIPT = '''
 import sys
 import machine
@@ -28,36 +44,33 @@ machine.wire(b.ROWS, b.COLS, b.BUTTONS, KEYS_4X4 + BUTTON_NAMES[:len(b.BUTTONS)]
 from board.app import App
 app = App(hw)
 # key "5" joins row 1 (pin b.ROWS[1]) to column 1 (pin b.COLS[1])
-machine.press("5")
 t = 0
-for _ in range(8):
-    t += 10
-    app.keys.update(t)
-    app.step(t)
-machine.release("5")
-for _ in range(8):
-    t += 10
-    app.keys.update(t)
-    app.step(t)
-app.key("#")
-app.step(t + 10)
+''' + KEY_5_THEN_OK + '''
 print("BOARD", sys.argv[1], app.m.score[0], hw["strip"].writes, hw["strip"].n,
       hw["display"] is None, machine._pins.get("LED") is not None)
 '''
 
 
-def run_board(tmp_path, name):
-    script = tmp_path / "run.py"
-    script.write_text(SCRIPT)
-    store = tmp_path / ("store_" + name)
+def run_script(tmp_path, script, tag, name, *args):
+    """script (MicroPython's source) run by the real MicroPython binary with the simulator's
+    machine stand-in (tools/sim/hw/), as `script NAME FOLDER ARGS...` (FOLDER: a fresh one
+    for its files): the line it printed starting with tag, and the folder."""
+    path = tmp_path / "run.py"
+    path.write_text(script)
+    store = tmp_path / "_".join(("store", name) + args)
     store.mkdir()
     env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (HW_DIR, FIRMWARE))
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(script), name, str(store)],
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(path), name, str(store), *args],
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
-    line = [x for x in p.stdout.splitlines() if x.startswith("BOARD ")]
+    line = [x for x in p.stdout.splitlines() if x.startswith(tag + " ")]
     assert line, p.stdout
-    return line[0].split(), store
+    return line[0], store
+
+
+def run_board(tmp_path, name):
+    line, store = run_script(tmp_path, SCRIPT, "BOARD", name)
+    return line.split(), store
 
 
 def test_pico_board(tmp_path):

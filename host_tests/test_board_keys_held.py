@@ -172,22 +172,9 @@ print("BOARD", timer.id, timer.inits, all(called), app.m.score[0], "rows" in hw,
 
 
 def board_with_timer(tmp_path, name):
-    import os
-    import subprocess
+    from test_board_boards import run_script
 
-    from hostenv import FIRMWARE, ROOT, venv_program
-    from sim.runner import HW_DIR
-
-    script = tmp_path / "run.py"
-    script.write_text(BOARD_SCRIPT)
-    store = tmp_path / ("store_" + name)
-    store.mkdir()
-    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (HW_DIR, FIRMWARE))
-    p = subprocess.run([venv_program("micropython"), "-X", "heapsize=512k", str(script), name,
-                        str(store)], capture_output=True, text=True, env=env, cwd=ROOT,
-                       timeout=120)
-    assert p.returncode == 0, p.stdout + p.stderr
-    return next(x for x in p.stdout.splitlines() if x.startswith("BOARD "))[6:]
+    return run_script(tmp_path, BOARD_SCRIPT, "BOARD", name)[0][6:]
 
 
 def test_the_pico_scans_its_keys_on_a_virtual_timer(tmp_path):

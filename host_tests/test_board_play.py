@@ -74,24 +74,23 @@ def test_long_lines_wrap_instead_of_being_cut():
 
 
 def split_wrap(text, width):
-    """wrap()'s rule, written with split(): each paragraph's words filled into lines of at most
-    width characters, a word longer than a line cut."""
+    """wrap()'s rule, written another way (split(), and a long word's whole lines cut at once):
+    each paragraph's words filled into lines of at most width characters, a word longer than
+    a line cut into lines of width, its rest a word."""
     out = []
     for para in text.split("\n"):
         line = ""
         for word in para.split(" "):
-            while len(word) > width:
-                if line:
-                    out.append(line)
-                    line = ""
-                out.append(word[:width])
-                word = word[width:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= width:
+            cut = (len(word) - 1) // width * width if len(word) > width else 0
+            if cut:  # the line so far, then the word's whole lines
+                out += [line] * bool(line) + [word[k:k + width] for k in range(0, cut, width)]
+                line, word = "", word[cut:]
+            if line and len(line) + len(word) < width:
                 line += " " + word
-            else:
+            elif line:
                 out.append(line)
+                line = word
+            else:
                 line = word
         out.append(line)
     return out

@@ -28,7 +28,7 @@ from cribbage import match as M
 from publish import link as L, outbox as O, packets as P
 import history as tool  # tools/history.py
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
-from mqttkit import history_records, over, wifi
+from mqttkit import history_records, over, record, wifi
 from webkit import Board, free_port
 
 
@@ -41,15 +41,6 @@ class _Undone:
 def flag(st, head):
     """board/undo.py's undo() of the game whose record's head is head (the game undone)."""
     return undo(st, head, _Undone())
-
-
-def record(serial, a, b):
-    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""
-    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
-    c = sum(r[:14])
-    r[14] = c & 255
-    r[15] = c >> 8
-    return bytes(r)
 
 
 A, B, C = record(1, 121, 90), record(2, 100, 121), record(3, 121, 60)

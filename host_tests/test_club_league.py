@@ -17,7 +17,7 @@ import subprocess
 
 import pytest
 
-from clubkit import HAVE_MOSQUITTO, MOSQUITTO, WHY_SKIPPED, Board, Broker, _accepts, until
+from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Board, Broker, Mosquitto, until
 from webkit import free_port
 from club import cli, league, season
 from club.service import Club, connect
@@ -25,7 +25,7 @@ from club.service import Club, connect
 pytestmark = [pytest.mark.skipif(not HAVE_MOSQUITTO, reason=WHY_SKIPPED)]
 
 
-class LeagueBroker:
+class LeagueBroker(Mosquitto):
     """The league's Mosquitto: no anonymous clients, the league's files, persistence."""
 
     def __init__(self, folder, lg):
@@ -41,22 +41,7 @@ class LeagueBroker:
                 "persistence_location %s/" % self.folder, "autosave_on_changes true",
                 "autosave_interval 1", "max_queued_messages 0",
                 "user " + pwd.getpwuid(os.getuid()).pw_name, ""]))
-        self.proc = None
         self.start()
-
-    def start(self):
-        with open(os.path.join(self.folder, "mosquitto.log"), "a") as log:
-            self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=log, stderr=log)
-        until("the league broker to listen", lambda: self.proc.poll() is None
-              and _accepts(self.port))
-
-    def kill(self, sig=signal.SIGKILL):
-        self.proc.send_signal(sig)
-        self.proc.wait(timeout=30)
-
-    def close(self):
-        if self.proc and self.proc.poll() is None:
-            self.kill(signal.SIGTERM)
 
 
 def test_a_clubs_games_reach_the_league_once_through_drops_and_restarts(tmp_path):

@@ -31,6 +31,30 @@ def on(lg, club, n):
     lg.clubs[club].night = lambda: n
 
 
+def step(lg, boards, rnd, field, sent, withdraw, night=None):
+    """One step of a league's life: a game at a random board of a random club (on night, if
+    given), or, by the chance withdraw, one of sent (club, board, message) withdrawn or revised
+    (seats swapped). The handled messages are kept in sent."""
+    club = rnd.choice(("north", "south"))
+    if night is not None:
+        on(lg, club, night)
+    b = rnd.choice(boards[club])
+    if sent and rnd.random() < withdraw:
+        c, bd, msg = sent.pop(rnd.randrange(len(sent)))
+        if rnd.random() < 0.5:
+            assert lg.handle(TOPIC % (c, bd.name), bd.withdrawal(msg["id"])) == "withdrawn"
+        else:
+            fixed = json.loads(payload(msg))
+            fixed["seats"].reverse()
+            assert lg.handle(TOPIC % (c, bd.name), bd.signed(fixed)) == "revised"
+            sent.append((c, bd, fixed))
+    else:
+        b.seat(rnd.sample(field, 2))
+        msg = b.play()
+        assert lg.handle(TOPIC % (club, b.name), b.signed(msg)) == "new"
+        sent.append((club, b, msg))
+
+
 def scratch_equal(lg):
     games = lg.counted()
     r, hist = ratings.rate(games)
@@ -50,24 +74,8 @@ def test_league_standings_and_ratings_stay_equal_to_a_recompute_through_withdraw
     field = ["Ann", "Bob", "Cy", "Di", "Ed"]
     sent = []  # (club, board, message)
     nights = ["2025-12-29", "2026-01-05"]
-    for step in range(36):
-        club = rnd.choice(("north", "south"))
-        on(lg, club, nights[step * 2 // 36])
-        b = rnd.choice(boards[club])
-        if sent and rnd.random() < 0.25:  # a game withdrawn, or revised (seats swapped)
-            c, bd, msg = sent.pop(rnd.randrange(len(sent)))
-            if rnd.random() < 0.5:
-                assert lg.handle(TOPIC % (c, bd.name), bd.withdrawal(msg["id"])) == "withdrawn"
-            else:
-                fixed = json.loads(payload(msg))
-                fixed["seats"].reverse()
-                assert lg.handle(TOPIC % (c, bd.name), bd.signed(fixed)) == "revised"
-                sent.append((c, bd, fixed))
-        else:
-            b.seat(rnd.sample(field, 2))
-            msg = b.play()
-            assert lg.handle(TOPIC % (club, b.name), b.signed(msg)) == "new"
-            sent.append((club, b, msg))
+    for i in range(36):
+        step(lg, boards, rnd, field, sent, 0.25, nights[i * 2 // 36])
         scratch_equal(lg)
     # a board's resend changes nothing; a restart loads the same tally
     c, bd, msg = sent[-1]

@@ -17,7 +17,7 @@ from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED
 from hostenv import ROOT
 from club import league, ratings, season
 from club.simboard import payload
-from test_club_league_season import TOPIC, make, on
+from test_club_league_season import TOPIC, make, on, step
 
 CAL = {"first": "2025-09-01", "weeks": 36}  # 2025-26: 2025-09-01..2026-05-10
 
@@ -46,22 +46,7 @@ def equal_to_a_recompute(lg):
 def play(lg, boards, rnd, field, n, sent, withdraw=0.2):
     """n steps: a game, or one of sent withdrawn or revised (seats swapped)."""
     for _ in range(n):
-        club = rnd.choice(("north", "south"))
-        b = rnd.choice(boards[club])
-        if sent and rnd.random() < withdraw:
-            c, bd, msg = sent.pop(rnd.randrange(len(sent)))
-            if rnd.random() < 0.5:
-                assert lg.handle(TOPIC % (c, bd.name), bd.withdrawal(msg["id"])) == "withdrawn"
-            else:
-                fixed = json.loads(payload(msg))
-                fixed["seats"].reverse()
-                assert lg.handle(TOPIC % (c, bd.name), bd.signed(fixed)) == "revised"
-                sent.append((c, bd, fixed))
-        else:
-            b.seat(rnd.sample(field, 2))
-            msg = b.play()
-            assert lg.handle(TOPIC % (club, b.name), b.signed(msg)) == "new"
-            sent.append((club, b, msg))
+        step(lg, boards, rnd, field, sent, withdraw)
 
 
 def test_a_start_from_the_checkpoint_equals_a_full_recompute(tmp_path, caplog):

@@ -10,7 +10,6 @@ Chromium; it is skipped, saying why, without Chromium or Mosquitto."""
 import json
 import os
 import re
-import threading
 import urllib.parse
 import urllib.request
 
@@ -19,7 +18,8 @@ import pytest
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
 from clubweb import DirectorBrowser, set_password
 from club import tournament
-from club.service import Club, serve, today
+from club.service import Club, today
+from club.web import serving
 from hostenv import ROOT
 from test_flash import FLASH, cli, fake_build
 from test_web_browser import ARGS, CHROMIUM
@@ -40,25 +40,20 @@ def test_the_clubs_json_answers_any_page_and_its_pages_do_not(tmp_path):
     no headers of its own) needs only Access-Control-Allow-Origin on the answer."""
     club = Club(str(tmp_path / "c.sqlite"))
     club.store.set_tournament(PLAYERS[:4], 3, 2, today())
-    httpd = serve(club, "127.0.0.1", 0)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
     try:
-        url = "http://127.0.0.1:%d" % httpd.server_address[1]
-        head, body = _get(url + "/players.json", "http://192.168.1.23")
-        assert head["Access-Control-Allow-Origin"] == "*"
-        assert json.loads(body) == PLAYERS[:4]  # the tournament's players, in its order
-        head, body = _get(url + "/tournament.json", "http://192.168.1.23")
-        assert head["Access-Control-Allow-Origin"] == "*"
-        tables = json.loads(body)["tables"]
-        assert tables == [list(x) for x in tournament.tables(
-            tournament.rotation(PLAYERS[:4], 3)[0], 2)]
-        head, _ = _get(url + "/director", "http://192.168.1.23")  # a page: not another's
-        assert head["Access-Control-Allow-Origin"] is None
+        with serving(club) as httpd:
+            url = httpd.url
+            head, body = _get(url + "/players.json", "http://192.168.1.23")
+            assert head["Access-Control-Allow-Origin"] == "*"
+            assert json.loads(body) == PLAYERS[:4]  # the tournament's players, in its order
+            head, body = _get(url + "/tournament.json", "http://192.168.1.23")
+            assert head["Access-Control-Allow-Origin"] == "*"
+            tables = json.loads(body)["tables"]
+            assert tables == [list(x) for x in tournament.tables(
+                tournament.rotation(PLAYERS[:4], 3)[0], 2)]
+            head, _ = _get(url + "/director", "http://192.168.1.23")  # a page: not another's
+            assert head["Access-Control-Allow-Origin"] is None
     finally:
-        httpd.shutdown()
-        t.join()
-        httpd.server_close()
         club.store.close()
 
 
@@ -240,27 +235,21 @@ def test_the_directors_form_refuses_names_no_board_can_keep_and_keeps_what_was_t
     tournament starts; the names put right, it starts. (The director logged in: clubweb.)"""
     club = Club(str(tmp_path / "c.sqlite"))
     set_password(tmp_path / "c.sqlite")
-    httpd = serve(club, "127.0.0.1", 0)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
 
     def post(players):
         return director.post(players=players, games="3", tables="2", do="start")
 
     try:
-        url = "http://127.0.0.1:%d" % httpd.server_address[1]
-        director = DirectorBrowser(url).login()
-        status, body = post("Ann\nMargaretha\nCy\nD&D\n")
-        assert status == 400
-        assert "at most 7" in body and "not Margaretha, D&amp;D" in body
-        assert "Ann\nMargaretha\nCy\nD&amp;D</textarea>" in body  # as typed, to put right
-        assert 'name="games" type="number" min="1" max="30" value="3"' in body
-        assert club.store.tournament() is None
-        status, body = post("Ann\nMargret\nCy\nD and D\n")
-        assert status == 200 and "tournament started: 4 players" in body
-        assert club.store.tournament()["players"] == ["Ann", "Margret", "Cy", "D and D"]
+        with serving(club) as httpd:
+            director = DirectorBrowser(httpd.url).login()
+            status, body = post("Ann\nMargaretha\nCy\nD&D\n")
+            assert status == 400
+            assert "at most 7" in body and "not Margaretha, D&amp;D" in body
+            assert "Ann\nMargaretha\nCy\nD&amp;D</textarea>" in body  # as typed, to put right
+            assert 'name="games" type="number" min="1" max="30" value="3"' in body
+            assert club.store.tournament() is None
+            status, body = post("Ann\nMargret\nCy\nD and D\n")
+            assert status == 200 and "tournament started: 4 players" in body
+            assert club.store.tournament()["players"] == ["Ann", "Margret", "Cy", "D and D"]
     finally:
-        httpd.shutdown()
-        t.join()
-        httpd.server_close()
         club.store.close()

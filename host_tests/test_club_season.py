@@ -255,3 +255,25 @@ def test_the_calendar_command(tmp_path, capsys):
     capsys.readouterr()
     cli.main(["--db", db, "season", "list"])
     assert "calendar" not in capsys.readouterr().out
+
+
+def test_the_club_command_says_what_it_refuses_in_a_line(tmp_path, capsys):
+    """Whatever a command's input the club refuses (a date, a season with no nights, a league
+    club's keys file that is no JSON), it says so on stderr and exits 1: no traceback. (The
+    commands share one place that says it: cli.main.)"""
+    db = str(tmp_path / "club.sqlite")
+    keys = tmp_path / "keys.json"
+    keys.write_text("{not JSON")
+    for args, said in (
+            (["--db", db, "season", "calendar"], "a calendar needs its first night"),
+            (["league", "--folder", str(tmp_path / "lg"), "calendar"],
+             "a calendar needs its first night"),
+            (["--db", db, "season", "add", "s"], "a season needs --first"),
+            (["league", "--folder", str(tmp_path / "lg"), "add-club", "north", str(keys)],
+             "Expecting property name"),
+            (["league-bridge", "--club", "north", "--league", "h:x", "--password", "p"],
+             "invalid literal for int()")):
+        capsys.readouterr()
+        assert cli.main(args) == 1, args
+        err = capsys.readouterr().err
+        assert err.startswith(said) and err.count("\n") == 1, (args, err)

@@ -31,6 +31,17 @@ def _board(club, keys, name="t1", seed=3, names=("Ann", "Bob"), players=2):
     return b
 
 
+def _counted(tmp_path):
+    """A club with board t1 (its key), t1's first game counted: (club, keys, the board, the
+    game, its signed message)."""
+    club, keys = _club(tmp_path, "t1")
+    b = _board(club, keys)
+    g = b.play()
+    first = b.signed(g)
+    assert club.handle(GAME, first) == "new"
+    return club, keys, b, g, first
+
+
 def test_a_signed_game_counts_once_and_its_resend_is_a_duplicate(tmp_path):
     club, keys = _club(tmp_path, "t1")
     b = _board(club, keys)
@@ -161,11 +172,7 @@ def test_an_unsigned_game_a_wrong_key_and_a_forged_mac_do_not_count(tmp_path):
 
 
 def test_a_replayed_counter_never_counts_again(tmp_path):
-    club, keys = _club(tmp_path, "t1")
-    b = _board(club, keys)
-    g1 = b.play()
-    first = b.signed(g1)
-    assert club.handle(GAME, first) == "new"
+    club, keys, b, g1, first = _counted(tmp_path)
     # the board withdraws it (an undo past the end): a sniffer's copy of the first message
     # sent again changes nothing
     assert club.handle(GAME, b.withdrawal(g1["id"])) == "withdrawn"
@@ -200,11 +207,7 @@ def test_a_game_id_belongs_to_the_board_that_signed_it(tmp_path):
 
 
 def test_a_revision_replaces_the_game_and_a_withdrawal_removes_it_never_doubled(tmp_path):
-    club, keys = _club(tmp_path, "t1")
-    b = _board(club, keys)
-    g = b.play()
-    first = b.signed(g)
-    assert club.handle(GAME, first) == "new"
+    club, keys, b, g, first = _counted(tmp_path)
     corrected = json.loads(payload(g))  # the game undone past its end and ended again
     corrected["seats"][0]["name"] = "Cy"
     second = b.signed(corrected)
@@ -263,6 +266,15 @@ def test_live_states_and_status_are_bounded(tmp_path):
     assert len(club.live()[0]) == intake.MAX_LIVE
     assert club.handle("cribbage/t1/state", b"") == "state"  # cleared: room for one more
     assert club.handle("cribbage/b130/state", payload(dict(st, board="b130"))) == "state"
+    # their status the same way: at most MAX_LIVE kept, the next refused, a cleared one gone
+    got = [club.handle("cribbage/b%d/status" % i, b"online")
+           for i in range(intake.MAX_LIVE + 5)]
+    assert got.count("status") == intake.MAX_LIVE and got.count("dropped") == 5
+    assert "status of %d boards kept already" % intake.MAX_LIVE in club.store.rejects(
+        limit=1)[0]["reason"]
+    assert club.handle("cribbage/b0/status", b"") == "status"  # cleared: room for one more
+    assert club.handle("cribbage/b%d/status" % (intake.MAX_LIVE + 4), b"offline") == "status"
+    assert len(club.live()[1]) == intake.MAX_LIVE and "b0" not in club.live()[1]
 
 
 def test_rejects_are_kept_newest_first_and_bounded(tmp_path):

@@ -302,12 +302,8 @@ def test_a_write_from_another_origin_or_without_the_csrf_token_is_refused(tmp_pa
     club.store.set_tournament(["Ann", "Bob", "Cy"], 3, 1, today())
     t = club.store.tournament()
     set_password(club.store.path)
-    httpd = web.serve(club, "127.0.0.1", 0)
-    th = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    th.start()
-    try:
-        url = "http://127.0.0.1:%d" % httpd.server_address[1]
-        b = DirectorBrowser(url).login()
+    with web.serving(club) as httpd:
+        b = DirectorBrowser(httpd.url).login()
         b.request("/director")
         for origin in ("http://evil.example", "http://127.0.0.1:1", "null"):
             status, body = b.request("/director", {"do": "end", "confirm": "yes",
@@ -324,10 +320,6 @@ def test_a_write_from_another_origin_or_without_the_csrf_token_is_refused(tmp_pa
         status, body = b.post(do="end", confirm="yes")  # the page's own form: it ends
         assert status == 200 and "tournament ended" in body
         assert club.store.tournament() is None
-    finally:
-        httpd.shutdown()
-        th.join(30)
-        httpd.server_close()
 
 
 def test_password_guessing_is_limited_per_client_and_locks_only_the_guesser(club):
@@ -552,13 +544,10 @@ def test_every_page_fits_a_390_px_phone_and_nothing_is_missing(tmp_path):
 
     club, d = screenshots.demo(str(tmp_path / "club.sqlite"))
     bad = page.sift(club.games("all"))[0][0]
-    httpd = web.serve(club, "127.0.0.1", 0, d)
-    th = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    th.start()
-    url = "http://127.0.0.1:%d" % httpd.server_address[1]
     failed = []
     try:
-        with sync_playwright() as p:
+        with web.serving(club, d) as httpd, sync_playwright() as p:
+            url = httpd.url
             browser = p.chromium.launch(executable_path=screenshots.chromium(),
                                         args=screenshots.ARGS, headless=True)
             phone = browser.new_page(viewport={"width": 390, "height": 844})
@@ -583,23 +572,15 @@ def test_every_page_fits_a_390_px_phone_and_nothing_is_missing(tmp_path):
             phone.wait_for_selector("text=tournament started: 2 players")
             fits("/director, two tournaments kept")
             fresh = Club(str(tmp_path / "fresh.sqlite"))  # a first start: the setup form
-            other = web.serve(fresh, "127.0.0.1", 0)
-            th2 = threading.Thread(target=other.serve_forever, args=(0.05,), daemon=True)
-            th2.start()
             try:
-                phone.goto("http://127.0.0.1:%d/director" % other.server_address[1])
-                phone.wait_for_selector("text=Set the password")
-                fits("/director, the first start")
+                with web.serving(fresh) as other:
+                    phone.goto(other.url + "/director")
+                    phone.wait_for_selector("text=Set the password")
+                    fits("/director, the first start")
             finally:
-                other.shutdown()
-                th2.join(30)
-                other.server_close()
                 fresh.store.close()
             browser.close()
     finally:
-        httpd.shutdown()
-        th.join(30)
-        httpd.server_close()
         d.close()
         club.store.close()
     assert failed == []

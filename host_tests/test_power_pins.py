@@ -6,15 +6,9 @@ as a battery in the "save and stop" band (board/power.py: 2.0-3.3 V) it would st
 Run under the real MicroPython binary with the simulator's machine stand-in (tools/sim/hw/),
 as test_board_boards.py runs the board modules."""
 
-import os
-import subprocess
-
 import pytest
 
-from hostenv import FIRMWARE, ROOT, venv_program
-from sim.runner import HW_DIR
-
-MICROPYTHON = venv_program("micropython")
+from test_board_boards import KEY_5_THEN_OK, run_script
 
 # a floating GP28's reading that the board would take for a 3.0 V battery (in the stop band,
 # over NO_BATTERY_MV), through SUPPLY_DIVIDER 2 at 3.3 V full scale
@@ -47,38 +41,17 @@ if "power" in hw:  # as board/power.py's task starts it
         t += 250
         p.tick(t)
     state = STATES[p.state]
-machine.press("5")
-for _ in range(8):
-    t += 10
-    app.keys.update(t)
-    app.step(t)
-machine.release("5")
-for _ in range(8):
-    t += 10
-    app.keys.update(t)
-    app.step(t)
-app.key("#")
-app.step(t + 10)
+''' % FLOATING_RAW + KEY_5_THEN_OK + '''
 pins = sorted(k for k in machine._pins if k in (13, 22, 27, 28))
 print("POWER", "power" in hw, state, app.m.score[0],
       machine._pins[13].pull if 13 in machine._pins else -1,
       ",".join(str(k) for k in pins) or "-")
-''' % FLOATING_RAW
+'''
 
 
 def run(tmp_path, name, strap, fitted="-"):
-    script = tmp_path / "power_pins.py"
-    script.write_text(SCRIPT)
-    store = tmp_path / ("store_%s_%s_%s" % (name, strap, fitted))
-    store.mkdir()
-    env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (HW_DIR, FIRMWARE))
-    p = subprocess.run([MICROPYTHON, "-X", "heapsize=512k", str(script), name, str(store),
-                        strap, fitted], capture_output=True, text=True, env=env, cwd=ROOT,
-                       timeout=120)
-    assert p.returncode == 0, p.stdout + p.stderr
-    line = [x for x in p.stdout.splitlines() if x.startswith("POWER ")]
-    assert line, p.stdout
-    _, has, state, score, pull, pins = line[0].split()
+    line, _store = run_script(tmp_path, SCRIPT, "POWER", name, strap, fitted)
+    _, has, state, score, pull, pins = line.split()
     return has == "True", state, int(score), int(pull), pins
 
 

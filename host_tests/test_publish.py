@@ -19,6 +19,7 @@ from hostenv import ROOT
 from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
                      secret, until, wifi)
 from webkit import Board, free_port
+from mqttkit import record  # (a finished game's history record: test_club_game_end's too)
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 STATUS, STATE, GAME = "cribbage/t1/status", "cribbage/t1/state", "cribbage/t1/game"
@@ -478,15 +479,6 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
 
 
 # --- the outbox (publish/names.py) on its own ------------------------------------------------
-
-def record(serial, a, b):
-    """A history record (board/history.py, version 2) of a 2-player game to 121, no summary."""
-    r = bytearray((2, 16, 0, 2, 2, 121, 1, 0 if a > b else 1, 9, serial, 0, 0, a, b, 0, 0))
-    c = sum(r[:14])
-    r[14] = c & 255
-    r[15] = c >> 8
-    return bytes(r)
-
 
 def store_with(*recs):
     from board.storage import Storage

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-pytestmark = pytest.mark.slow  # (~40 s: five cases, each its board's page up first)
+pytestmark = pytest.mark.slow  # (~60 s: seven cases, each its board's page up first)
 
 
 def test_publish_lag_runs_every_case_and_times_every_key():
@@ -19,11 +19,13 @@ def test_publish_lag_runs_every_case_and_times_every_key():
     rows = {}
     for line in r.stdout.splitlines():
         w = line.split()
-        if len(w) == 5 and w[0] in ("off", "up", "down", "hole", "slow"):
+        if len(w) == 5 and w[0] in ("off", "up", "down", "hole", "slow", "midgame", "waiting"):
             rows[w[0]] = w
-    cases = {"off", "down", "hole"} | ({"up", "slow"} if "no Mosquitto" not in r.stdout
-                                        else set())
+    cases = {"off", "down", "hole", "midgame", "waiting"} | (
+        {"up", "slow"} if "no Mosquitto" not in r.stdout else set())
     assert set(rows) == cases, r.stdout
     for w in rows.values():  # median <= p95 <= max, each a key's time in ms
         assert 0 < float(w[1]) <= float(w[2]) <= float(w[3]), r.stdout
     assert rows["off"][4] == "off"  # no broker named: no publisher
+    # an update ordered mid-game waits for the game's end through every key (issue 31)
+    assert rows["midgame"][4] == "none" and rows["waiting"][4] == "waiting"

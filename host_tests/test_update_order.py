@@ -204,3 +204,39 @@ def test_between_games_is_a_game_over_or_none_dealt_with_nothing_typed():
     assert not between(app(DEAL, 0, cards=[5]))  # the first hand being typed
     assert not between(app(DEAL, 0, ndig=1))  # a number being typed
     assert not between(app(OVER, 12, mode=NORMAL + 1))  # the menu open
+
+
+def test_a_version_on_trial_says_so_until_it_confirms_itself(tmp_path, monkeypatch):
+    """The board's state (its page, the club's live tables) says "on trial" while the running
+    version is on trial (slots.trial), and goes out without it once ota/trial.py confirms it
+    (a change of the App's: the publisher sends a changed state)."""
+    import asyncio
+
+    import slots
+    from board.snapshot import snapshot
+    from boardkit import board
+    from ota import trial
+
+    files = slots.Files(str(tmp_path))
+    files.write(slots.REC, slots.pack("a", "r", "T", 1))
+    _hw, app, _f = board()
+    assert "update" not in snapshot(app)  # (confirmed, or never updated: nothing said)
+    monkeypatch.setattr(slots, "trial", ("a", "r"))
+    monkeypatch.setattr(slots, "wdt", None)
+    assert snapshot(app)["update"] == "on trial"
+    t = [0]
+    monkeypatch.setattr(app, "clock", lambda: t[0])
+
+    async def sleep_ms(ms):  # (virtual: the trial's 30 s at once)
+        t[0] += ms
+
+    monkeypatch.setattr(trial, "sleep_ms", sleep_ms)
+    before = app.changes
+    asyncio.run(trial.watch(app, reset=lambda: pytest.fail("no fault: no reset"), files=files))
+    assert slots.read(files)[2] == "C" and slots.trial is None
+    assert app.changes > before  # (the state goes out again)
+    assert "update" not in snapshot(app)
+    # an order's own words come first (a version on trial takes no update: ota/order.py)
+    monkeypatch.setattr(slots, "trial", ("a", "r"))
+    app.ota = ["waiting 99.0.0", None, None]
+    assert snapshot(app)["update"] == "waiting 99.0.0"

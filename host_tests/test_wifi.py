@@ -36,6 +36,16 @@ class FakeWLAN:
         return ("192.168.1.42", "255.255.255.0", "192.168.1.1", "192.168.1.1")
 
 
+class Light:
+    """The board's light (its LED): the level last set, None before."""
+
+    def __init__(self):
+        self.level = None
+
+    def value(self, v):
+        self.level = v
+
+
 @pytest.fixture
 def network(monkeypatch):
     net = types.SimpleNamespace(WLAN=FakeWLAN, STA_IF=0, names=[])
@@ -115,12 +125,6 @@ def test_the_boards_own_radio_setup_light_and_country(tmp_path, network, monkeyp
     regulatory domain first; a country the port refuses is said and the board joins anyway."""
     from boards import pico_w
 
-    class Light:
-        level = None
-
-        def value(self, v):
-            Light.level = v
-
     class Radio(FakeWLAN):
         def __init__(self, iface):
             FakeWLAN.__init__(self, iface)
@@ -136,22 +140,24 @@ def test_the_boards_own_radio_setup_light_and_country(tmp_path, network, monkeyp
     f = tmp_path / "wifi.json"
     f.write_text(json.dumps({"ssid": "home", "password": "pw", "country": "GB"}))
 
+    light = Light()
+
     async def watch():
-        task = asyncio.ensure_future(wifi.joiner(str(f), pico_w._setup, Light())())
+        task = asyncio.ensure_future(wifi.joiner(str(f), pico_w._setup, light)())
         await asyncio.sleep(0)
-        assert Light.level is None and countries == ["GB"]  # not lit while joining
+        assert light.level is None and countries == ["GB"]  # not lit while joining
         return await asyncio.wait_for(task, 2)
 
     assert asyncio.run(watch()) == "192.168.1.42"
-    assert Light.level == 1 and FakeWLAN.made[0].pm == 0xA11140
+    assert light.level == 1 and FakeWLAN.made[0].pm == 0xA11140
 
     def refuse(code):
         raise ValueError(code)
 
     network.country = refuse
-    Light.level = None
-    assert asyncio.run(wifi.joiner(str(f), None, Light())()) == "192.168.1.42"
-    assert Light.level == 1 and "country 'GB' not set" in capsys.readouterr().out
+    light = Light()
+    assert asyncio.run(wifi.joiner(str(f), None, light)()) == "192.168.1.42"
+    assert light.level == 1 and "country 'GB' not set" in capsys.readouterr().out
 
 
 def test_the_radio_is_off_while_the_board_sleeps_and_joins_again_at_wake(tmp_path, network):
@@ -159,12 +165,6 @@ def test_the_radio_is_off_while_the_board_sleeps_and_joins_again_at_wake(tmp_pat
     Pico W the CYW43 powered down); the wake turns it on and joins again in its own task (the
     page's server kept its socket; the club's link reconnects by itself), its light lit again
     once joined. Before the board has joined, sleep() and wake() do nothing."""
-
-    class Light:
-        level = None
-
-        def value(self, v):
-            Light.level = v
 
     class Radio(FakeWLAN):
         def __init__(self, iface):
@@ -183,26 +183,27 @@ def test_the_radio_is_off_while_the_board_sleeps_and_joins_again_at_wake(tmp_pat
     network.WLAN = Radio
     f = tmp_path / "wifi.json"
     f.write_text(json.dumps({"ssid": "home", "password": "pw"}))
-    net = wifi.joiner(str(f), None, Light())
+    light = Light()
+    net = wifi.joiner(str(f), None, light)
     net.sleep()  # not joined yet: nothing to turn off
     assert FakeWLAN.made == []
 
     async def night():
         assert await net() == "192.168.1.42"
         w = FakeWLAN.made[0]
-        assert w.on and Light.level == 1
+        assert w.on and light.level == 1
         net.sleep()
         assert not w.on and w.deinits == 1 and net.asleep
         net.sleep()  # (twice: once off)
         assert w.deinits == 1
-        Light.level = None
+        light.level = None
         w.polls = 0
         net.wake()
         for _ in range(40):
             await asyncio.sleep(0.05)
-            if Light.level == 1:
+            if light.level == 1:
                 break
         assert FakeWLAN.made[-1].on and FakeWLAN.made[-1].joined == ("home", "pw")
-        assert Light.level == 1 and not net.asleep
+        assert light.level == 1 and not net.asleep
 
     asyncio.run(night())

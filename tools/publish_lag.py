@@ -8,7 +8,10 @@ board, and times keys to frames.
 
 Cases: off (no broker named), up (a real Mosquitto on 127.0.0.1), down (nothing listens:
 refused), hole (a listener that takes the connection and never answers), slow (Mosquitto
-behind a proxy that holds every packet 2 s each way).
+behind a proxy that holds every packet 2 s each way); and what an update waiting for the
+game's end costs it (issue 31): midgame (no broker, a game in progress: a few deals' keys
+played by tools/sim.py first), waiting (the same, with an update ordered before the keys,
+ota/order.py: it waits all along, its column says so).
 """
 
 import os
@@ -79,14 +82,35 @@ def slow_proxy(to, delay):
     return ls.getsockname()[1]
 
 
-def lag(tree, port, presses):
+MIDGAME = 8  # the keys of game 3 (tools/sim/games.py) played before the midgame cases: the
+# first deal's starter and discards in, the play begun
+
+
+def midgame(store):
+    """The board in store left in a game in progress: game 3's first MIDGAME key tokens,
+    played by tools/sim.py (CPython, virtual time) as a player would type them."""
+    from sim.games import game_keys  # tools/sim/games.py
+
+    tokens = game_keys(3)[0].split(" ")[:MIDGAME]
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+                        store, "--keys", " ".join(tokens)], capture_output=True, text=True,
+                       timeout=300)
+    if r.returncode:
+        raise SystemExit("tools/sim.py could not set up the game:\n" + r.stdout + r.stderr)
+
+
+def lag(tree, port, presses, mid=False, order=False):
     """publish_lag_board.py's LAG line as a dict: the firmware of tree (a build's: .mpy, as a board
-    runs it), the publisher at broker port (0: none)."""
+    runs it), the publisher at broker port (0: none); mid: in a game in progress (midgame());
+    order: an update ordered, waiting for its end."""
     store = tempfile.mkdtemp(prefix="lag-")
+    if mid:
+        midgame(store)
     env = dict(os.environ, MICROPYPATH=os.pathsep.join([tree, os.path.join(tree, "lib"),
                                                         ".frozen"]))
     r = subprocess.run([venv_program("micropython"), "-X", "heapsize=512k", SCRIPT, store,
-                        str(free_port()), str(port), str(presses)],
+                        str(free_port()), str(port), str(presses)] + (["order"] if order
+                                                                     else []),
                        capture_output=True, text=True, env=env, timeout=300)
     shutil.rmtree(store, ignore_errors=True)
     line = [x for x in r.stdout.splitlines() if x.startswith("LAG ")]
@@ -111,14 +135,15 @@ def main(argv):
         cases.append(("slow", slow_proxy(port, 2.0)))
     else:
         print("(no Mosquitto at %s: the up and slow cases are left out)" % MOSQUITTO)
-    print("key-to-frame, %d keys a case (ms)   median    p95    max   club's status"
+    print("key-to-frame, %d keys a case (ms)   median    p95    max   club's status / update"
           % presses)
     try:
-        for name, p in cases:
-            g = lag(tree, p, presses)
+        for name, p, mid, order in [c + (False, False) for c in cases] + [
+                ("midgame", 0, True, False), ("waiting", 0, True, True)]:
+            g = lag(tree, p, presses, mid, order)
             print("  %-32s %8.1f %6.1f %6.1f   %s" % (
                 name, int(g["median_us"]) / 1000, int(g["p95_us"]) / 1000,
-                int(g["max_us"]) / 1000, g["club"]))
+                int(g["max_us"]) / 1000, g["update"] if mid else g["club"]))
     finally:
         hole.close()
         if broker:

@@ -6,9 +6,13 @@
 # its release. Run by tools/publish_lag.py (which starts the brokers):
 #
 #     MICROPYPATH=firmware:.venv/mp-lib:.frozen micropython tools/publish_lag_board.py \
-#         STORAGE WEB_PORT BROKER_PORT|0 PRESSES
+#         STORAGE WEB_PORT BROKER_PORT|0 PRESSES [order]
 #
-# Printed: LAG n N median_us M p95_us P max_us X club STATUS
+# order: an update ordered (ota/order.py's take(), as the club's message or the board's page
+# give it) before the keys, in the game STORAGE holds: it must be mid-game, so the order waits
+# for the game's end all along (issue 31: what an update waiting costs the game).
+#
+# Printed: LAG n N median_us M p95_us P max_us X club STATUS update WORD
 
 import asyncio
 import sys
@@ -19,6 +23,7 @@ from boards.fake import build
 
 def main(argv):
     storage, web, club, presses = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
+    order = argv[5:] == ["order"]
     hw = build(storage_dir=storage, display=True)
     hw["clock"] = time.ticks_ms
     hw["sleep_ms"] = time.sleep_ms
@@ -49,6 +54,12 @@ def main(argv):
 
     app = App(hw)
     app.boot()
+    if order:
+        from ota.order import between, take
+
+        if between(app):
+            raise RuntimeError("the order case needs a game in progress in " + storage)
+        take(app, {"version": "99.0.0", "url": "http://127.0.0.1:9/update/lag/"})
     shown = [0, -1]  # the last frame (strip written, display shown): ticks_us, app.changes
     strip = hw["strip"]
     display = hw["display"]
@@ -90,8 +101,10 @@ def main(argv):
         lags.sort()
         n = len(lags)
         status = pubs[0].status.split(":")[0] if pubs and pubs[0].cfg else "off"
-        print("LAG n %d median_us %d p95_us %d max_us %d club %s"
-              % (n, lags[n // 2], lags[n * 95 // 100], lags[-1], status))
+        ota = getattr(app, "ota", None)  # (the order's state: "waiting 99.0.0" all along)
+        print("LAG n %d median_us %d p95_us %d max_us %d club %s update %s"
+              % (n, lags[n // 2], lags[n * 95 // 100], lags[-1], status,
+                 ota[0].split(" ")[0] if ota and ota[0] else "none"))
         sys.exit(0)
 
     async def run():

@@ -3,6 +3,8 @@
 that the publisher need not load the page's server for it, and neither imports the other.
 """
 
+import sys
+
 from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import why
@@ -75,9 +77,12 @@ def snapshot(app):
         st["cards"] = 5
     if app.display is not None:
         st["lines"] = app.lines()
-    o = getattr(app, "ota", None)  # an update waiting, failed, on trial (ota/order.py)
+    o = getattr(app, "ota", None)  # an update waiting, failed, went back (ota/order.py)
     if o and o[0]:
         st["update"] = o[0]
+    elif getattr(sys.modules.get("slots"), "trial", None):  # the loader's (main.py loads it
+        st["update"] = "on trial"  # at boot; where it did not, no slot is on trial): this
+        # version on trial, till ota/trial.py confirms it
     if app.power is not None:  # board/power.py: the battery in mV (0: none, on the mains)
         st["supply_mv"] = app.power.mv
         st["power"] = app.power.state_name()

@@ -1,6 +1,7 @@
 """A new app on trial (slots.py) confirms itself: board/tasks.py starts watch(app) after the
 first frame when slots.trial says the running slot is on trial. Once it has run CONFIRM_MS
-with no fault it confirms the slot; a fault before then sends the board back to the slot
+with no fault it confirms the slot (and the board's state, which said "on trial", goes out
+again without it: board/snapshot.py); a fault before then sends the board back to the slot
 before it. The trial's watchdog is fed while the loop runs, and after (it cannot be stopped):
 a hang resets the board, and the loader goes back."""
 
@@ -38,6 +39,11 @@ async def watch(app, reset=None, files=None):
             return
         if ticks_diff(app.clock(), t0) >= CONFIRM_MS:
             slots.confirm(files)
+            done = getattr(app, "apply", None)  # (the App's door: a change, so its state,
+            if done is not None:  # no longer "on trial" (board/snapshot.py), goes out)
+                from board.modes import NOTHING
+
+                done(NOTHING)
             break
         _feed()
         await sleep_ms(STEP_MS)

@@ -126,6 +126,15 @@ def test_selftest_walks_every_led():
     assert len(hit) == L.count and s.lit() == []
 
 
+def frames(R, v):
+    """R draws v for 2 s at 50 ms a step (a test's no_alloc runs it): the frames it drew."""
+    n = 0
+    for t in range(0, 2000, 50):
+        if R.frame(v, t):
+            n += 1
+    return n
+
+
 def test_frame_allocates_nothing():
     _, _, R, v = setup(128, 1500)
     v.sides = 3
@@ -137,11 +146,7 @@ def test_frame_allocates_nothing():
     R.frame(v, 0)
 
     def run():
-        n = 0
-        for t in range(0, 2000, 50):
-            if R.frame(v, t):
-                n += 1
-        return n
+        return frames(R, v)
 
     assert no_alloc(run) > 0
     v.games[0], v.won = 7, 2  # ACC points past the games-won LEDs (lit again, bright)
@@ -193,11 +198,7 @@ def test_the_colour_blind_palette_is_a_setting_of_the_renderer_and_allocates_not
     v.front[2], v.turn, v.crib = 30, 1, 0
 
     def run():
-        n = 0
-        for t in range(0, 2000, 50):
-            if R.frame(v, t):
-                n += 1
-        return n
+        return frames(R, v)
 
     assert no_alloc(run) > 0
 

@@ -58,16 +58,28 @@ def _files(reg, a):
           file=sys.stderr)
 
 
+def _calendar(a, set_calendar):
+    """season calendar, league calendar: --weeks weeks from a first night, one a year, or
+    --off."""
+    if a.off == bool(a.first):
+        raise ValueError("a calendar needs its first night and --weeks (or --off alone)")
+    set_calendar(a.first, a.weeks)
+
+
+def _calendar_args(parser, off):
+    """The calendar commands' arguments (the club's seasons, the league's); off: what --off
+    gives."""
+    parser.add_argument("first", nargs="?", default=None, help="the first season's first night")
+    parser.add_argument("--weeks", type=int, default=36)
+    parser.add_argument("--off", action="store_true", help=off)
+
+
 def _league(a):
     from . import league
     if a.cmd == "league-bridge":
         host, _, port = a.league.partition(":")
-        try:
-            text = league.bridge_conf(a.club, host, int(port or 1883), a.user or a.club,
-                                      a.password, a.prefix)
-        except ValueError as e:
-            print(e, file=sys.stderr)
-            return 1
+        text = league.bridge_conf(a.club, host, int(port or 1883), a.user or a.club,
+                                  a.password, a.prefix)
         confd = os.path.join(a.broker_dir, "conf.d")
         os.makedirs(confd, exist_ok=True)
         out = os.path.join(confd, "league-bridge.conf")
@@ -77,36 +89,18 @@ def _league(a):
         print("wrote %s: restart the broker (a bridge is read at its start)" % out,
               file=sys.stderr)
         return 0
-    if a.what == "serve":
-        return league.serve(a.folder, a.broker, a.bind, a.http)
     lg = league.League(a.folder)
     if a.what == "add-club":
         with open(a.keys) as f:
             boards = json.load(f)
-        try:
-            lg.add_club(a.name, boards)
-        except ValueError as e:
-            print(e, file=sys.stderr)
-            return 1
+        lg.add_club(a.name, boards)
         print(json.dumps({"club": a.name, "bridge_password": lg.bridge_password(a.name)}))
     elif a.what == "player":
-        try:
-            lg.player(a.at, a.name)
-        except ValueError as e:
-            print(e, file=sys.stderr)
-            return 1
+        lg.player(a.at, a.name)
         print("%s is %s at the league (restart the league service to count it so)"
               % (a.at, a.name or a.at), file=sys.stderr)
     elif a.what == "calendar":
-        if a.off == bool(a.first):
-            print("a calendar needs its first night and --weeks (or --off alone)",
-                  file=sys.stderr)
-            return 1
-        try:
-            lg.set_calendar(a.first, a.weeks)
-        except ValueError as e:
-            print(e, file=sys.stderr)
-            return 1
+        _calendar(a, lg.set_calendar)
         print("the league's seasons: %s (restart the league service to count them so)"
               % ("%d weeks from %s, one a year" % (a.weeks, a.first) if a.first
                  else "calendar years"), file=sys.stderr)
@@ -125,15 +119,7 @@ def _season(a):
     st = Store(a.db)
     try:
         if a.what == "calendar":
-            if a.off == bool(a.first):
-                print("a calendar needs its first night and --weeks (or --off alone)",
-                      file=sys.stderr)
-                return 1
-            try:
-                st.set_calendar(a.first, a.weeks)
-            except ValueError as e:
-                print(e, file=sys.stderr)
-                return 1
+            _calendar(a, st.set_calendar)
         elif a.what == "list":
             cal = st.calendar()
             if cal:
@@ -150,16 +136,9 @@ def _season(a):
             nights = [n.strip() for n in a.nights.split(",") if n.strip()] if a.nights \
                 else None
             if nights is None and not (a.first and (a.last or a.weeks)):
-                print("a season needs --first and --last (or --weeks), or --nights",
-                      file=sys.stderr)
-                return 1
-            try:
-                last = season.last_of(a.first, a.weeks) if a.weeks and nights is None \
-                    else a.last
-                st.set_season(a.name, a.first, last, nights)
-            except ValueError as e:
-                print(e, file=sys.stderr)
-                return 1
+                raise ValueError("a season needs --first and --last (or --weeks), or --nights")
+            last = season.last_of(a.first, a.weeks) if a.weeks and nights is None else a.last
+            st.set_season(a.name, a.first, last, nights)
     finally:
         st.close()
     return 0
@@ -230,11 +209,9 @@ def main(argv):
     sa.add_argument("--last")
     sa.add_argument("--weeks", type=int, help="instead of --last: the season's length")
     sa.add_argument("--nights", help="the nights, comma-separated (YYYY-MM-DD,...)")
-    sc = ses.add_parser("calendar", help="seasons of --weeks weeks from a first night, one a "
-                        "year (on its weekday, on or after its anniversary)")
-    sc.add_argument("first", nargs="?", default=None, help="the first season's first night")
-    sc.add_argument("--weeks", type=int, default=36)
-    sc.add_argument("--off", action="store_true", help="no calendar")
+    _calendar_args(ses.add_parser("calendar", help="seasons of --weeks weeks from a first "
+                                  "night, one a year (on its weekday, on or after its "
+                                  "anniversary)"), "no calendar")
     ses.add_parser("list")
     sr = ses.add_parser("remove")
     sr.add_argument("name")
@@ -256,11 +233,9 @@ def main(argv):
     pl.add_argument("at", help="NAME@CLUB: the name as the club's boards write it")
     pl.add_argument("name", nargs="?", default=None, help="the league's name for the player")
     lgs.add_parser("players", help="list the league's players named across clubs")
-    lc = lgs.add_parser("calendar", help="the league's seasons: --weeks weeks from a first "
-                        "night, one a year (none: calendar years)")
-    lc.add_argument("first", nargs="?", default=None, help="the first season's first night")
-    lc.add_argument("--weeks", type=int, default=36)
-    lc.add_argument("--off", action="store_true", help="calendar years")
+    _calendar_args(lgs.add_parser("calendar", help="the league's seasons: --weeks weeks from "
+                                  "a first night, one a year (none: calendar years)"),
+                   "calendar years")
     lgs.add_parser("checkpoint", help="save the tally now (the service saves it as it runs)")
     sv = lgs.add_parser("serve", help="the league service: its page and MQTT intake")
     sv.add_argument("--broker", default="127.0.0.1:1883")
@@ -272,6 +247,17 @@ def main(argv):
     rl.add_argument("--board", action="append", default=[], choices=("pico", "pico_w",
                     "esp32"), help="build this board's bundle from the checkout (again for more)")
     a = ap.parse_args(argv)
+    if a.cmd == "league" and a.what == "serve":  # (a service: its faults keep their traceback)
+        from . import league
+        return league.serve(a.folder, a.broker, a.bind, a.http)
+    try:
+        return _command(a)
+    except ValueError as e:  # what the club refuses (a name, a date, a file of keys): said
+        print(e, file=sys.stderr)
+        return 1
+
+
+def _command(a):
     if a.cmd == "release":
         return _release(a)
     if a.cmd == "season":
@@ -294,13 +280,9 @@ def main(argv):
                 return 1
             _files(reg, a)
         else:
-            try:
-                if a.name in reg.accounts():
-                    raise ValueError("%r is a service account's name" % a.name)
-                secret = reg.add(a.name, a.unsigned)
-            except ValueError as e:
-                print(e, file=sys.stderr)
-                return 1
+            if a.name in reg.accounts():
+                raise ValueError("%r is a service account's name" % a.name)
+            secret = reg.add(a.name, a.unsigned)
             _files(reg, a)
             cfg = None
             if a.wifi:

@@ -32,28 +32,24 @@ def take(club, topic, payload):
     if kind == "game":
         return _game(club, board, secret, unsigned, payload)
     if kind == "state":
-        if not payload:  # a retained state cleared
-            with club.lock:
-                club.states.pop(board, None)
-            return "state"
-        st = schema.state(board, payload)
-        with club.lock:
-            if board not in club.states and len(club.states) >= MAX_LIVE:
-                raise BadMessage("live states of %d boards kept already (at most %d)"
-                                 % (len(club.states), MAX_LIVE))
-            club.states[board] = st
+        _live(club, club.states, board, schema.state(board, payload) if payload else None,
+              "live states")
         return "state"
-    if not payload:  # a retained status cleared
-        with club.lock:
-            club.status.pop(board, None)
-        return "status"
-    v = schema.status(payload)
-    with club.lock:
-        if board not in club.status and len(club.status) >= MAX_LIVE:
-            raise BadMessage("status of %d boards kept already (at most %d)"
-                             % (len(club.status), MAX_LIVE))
-        club.status[board] = v
+    _live(club, club.status, board, schema.status(payload) if payload else None, "status")
     return "status"
+
+
+def _live(club, kept, board, value, what):
+    """A board's live state or status (value, checked) kept in club's table kept, one a
+    board for at most MAX_LIVE boards; None (a retained message cleared): dropped."""
+    with club.lock:
+        if value is None:
+            kept.pop(board, None)
+        elif board not in kept and len(kept) >= MAX_LIVE:
+            raise BadMessage("%s of %d boards kept already (at most %d)"
+                             % (what, len(kept), MAX_LIVE))
+        else:
+            kept[board] = value
 
 
 def _game(club, board, secret, unsigned, payload):

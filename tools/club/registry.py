@@ -26,7 +26,6 @@ import hashlib
 import os
 import secrets
 import sqlite3
-import threading
 import time
 
 from . import contract, schema, sqlfile
@@ -50,17 +49,11 @@ PBKDF2_ITERATIONS = 101  # mosquitto_passwd's (2.0)
 SERVICE_USER = "club"
 
 
-class Registry:
+class Registry(sqlfile.Part):
     """The boards and accounts in one SQLite file (its own connection: the service and the
     club command may use the file at once)."""
 
-    def __init__(self, path):
-        self.lock = threading.Lock()
-        self.db = sqlfile.connect(path, SCHEMA)
-
-    def close(self):
-        with self.lock:
-            self.db.close()
+    SCHEMA = SCHEMA
 
     def add(self, name, unsigned=False):
         """A new board: its secret (bytes). ValueError for a bad or taken name."""

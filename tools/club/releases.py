@@ -29,7 +29,6 @@ At most KEEP releases are kept (the oldest not published go first).
 import hashlib
 import json
 import re
-import threading
 import time
 
 import release  # tools/release.py: the bundle's format and its signature
@@ -107,18 +106,15 @@ def parse(data):
     return version, kind, man, body
 
 
-class Releases:
+class Releases(sqlfile.Part):
     """The releases and the rollout, in the club's SQLite file (its own connection). The
     bundles served are cached in memory (a few, 176 KB each), not read again per board."""
 
-    def __init__(self, path):
-        self.lock = threading.Lock()
-        self.db = sqlfile.connect(path, SCHEMA)
-        self.cache = {}  # (version, kind) -> (manifest, body)
+    SCHEMA = SCHEMA
 
-    def close(self):
-        with self.lock:
-            self.db.close()
+    def __init__(self, path):
+        super().__init__(path)
+        self.cache = {}  # (version, kind) -> (manifest, body)
 
     def add(self, data):
         """Keep a bundle (checked whole: parse()): (version, kind). The same version and kind

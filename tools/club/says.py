@@ -21,7 +21,6 @@ value changed.
 
 import json
 import logging
-import threading
 import time
 
 import hostenv  # noqa: F401  (firmware/ on sys.path)
@@ -47,17 +46,11 @@ FIELDS = {NIGHT: lambda club, board: club.night(),
 # board's publish/says.py hands it to ota/order.py)
 
 
-class Says:
+class Says(sqlfile.Part):
     """Each board's message: its n and JSON, in the club's SQLite file (its own
     connection)."""
 
-    def __init__(self, path):
-        self.lock = threading.Lock()
-        self.db = sqlfile.connect(path, SCHEMA)
-
-    def close(self):
-        with self.lock:
-            self.db.close()
+    SCHEMA = SCHEMA
 
     def said(self, board):
         """(n, json text) of board's last message, or None."""

@@ -13,13 +13,12 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 
 from . import tournament
 from .director import Director
 from .service import Club
 from .simboard import SimBoard
-from .web import serve, today
+from .web import serving, today
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 PASSWORD = "show-me-29"
@@ -81,12 +80,9 @@ def main(argv=None):
 
     with tempfile.TemporaryDirectory() as tmp:
         club, d = demo(os.path.join(tmp, "club.sqlite"))
-        httpd = serve(club, "127.0.0.1", 0, d)
-        th = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-        th.start()
-        url = "http://127.0.0.1:%d" % httpd.server_address[1]
         try:
-            with sync_playwright() as p:
+            with serving(club, d) as httpd, sync_playwright() as p:
+                url = httpd.url
                 browser = p.chromium.launch(executable_path=exe, args=ARGS, headless=True)
                 phone = browser.new_page(viewport={"width": 390, "height": 844},
                                          device_scale_factor=1)
@@ -104,9 +100,6 @@ def main(argv=None):
                 laptop.screenshot(path=os.path.join(out, "club-projector.png"))
                 browser.close()
         finally:
-            httpd.shutdown()
-            th.join(30)
-            httpd.server_close()
             d.close()
             club.store.close()
     for name in ("club-phone.png", "club-director.png", "club-page.png", "club-projector.png"):

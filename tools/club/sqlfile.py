@@ -3,6 +3,7 @@ says.py, releases.py) has a connection of its own, and the service, the club com
 page's threads use the file at once."""
 
 import sqlite3
+import threading
 
 
 def connect(path, schema):
@@ -13,3 +14,18 @@ def connect(path, schema):
     db.execute("PRAGMA journal_mode=WAL")
     db.executescript(schema)
     return db
+
+
+class Part:
+    """A part of the club's file (Registry, Says, Releases): its own connection to the file at
+    path, with the part's SCHEMA made, and the lock its callers' threads take around it."""
+
+    SCHEMA = ""
+
+    def __init__(self, path):
+        self.lock = threading.Lock()
+        self.db = connect(path, self.SCHEMA)
+
+    def close(self):
+        with self.lock:
+            self.db.close()

@@ -22,6 +22,7 @@ JSON is any page's to read (CORS: a board's page, on the phone, asks /players.js
 club's own page (Origin) with the session's CSRF token.
 """
 
+import contextlib
 import csv
 import hmac
 import io
@@ -688,6 +689,7 @@ class Server:
             max_request_body_size=BODY_MAX, expose_tracebacks=False, ident="club"))
         self.wake = trigger.trigger(self.map)  # shutdown() wakes the loop with it
         self.server_address = (bind, int(self.srv.getsockname()[1]))
+        self.url = "http://%s:%d" % self.server_address  # (where it listens)
         self.stopping = threading.Event()
         self.done = threading.Event()
         self.done.set()
@@ -713,3 +715,19 @@ class Server:
 def serve(club, bind, port, director=None, **kw):
     """The pages' server for club (waitress), bound, not yet serving: call serve_forever()."""
     return Server(make_app(club, director), bind, port, **kw)
+
+
+@contextlib.contextmanager
+def serving(club, director=None, **kw):
+    """The pages for club served on 127.0.0.1 at a free port from a thread of their own while
+    the with-block runs (the screenshots', the tests'): the Server (its url). After the block,
+    stopped, its thread ended and its sockets closed."""
+    httpd = serve(club, "127.0.0.1", 0, director, **kw)
+    th = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    th.start()
+    try:
+        yield httpd
+    finally:
+        httpd.shutdown()
+        th.join(30)
+        httpd.server_close()
