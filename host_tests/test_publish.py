@@ -559,10 +559,15 @@ def sent_as(p, r, monkeypatch):
     return json.loads(b"".join(got[0][1].parts))
 
 
-def test_a_games_message_is_made_in_parts(monkeypatch):
+def test_a_games_message_is_made_in_parts_and_the_records_modules_let_go_before_it(
+        monkeypatch):
     """Issue 34 (the publisher's peak): a game's message is its JSON in parts of at most
     packets._PART bytes (an item longer than that: a part of its own), not a part per key or
-    item."""
+    item; and the modules that decode the record (board.export, board.record, the summary,
+    board.history) are let go before the JSON is made: nothing of them stays for the
+    signature and the packet."""
+    import sys
+
     from dealer.autoplay import play_game as autoplay, seeded, RANDOM
     from cribbage.match import Match
     from cribbage import summary as S
@@ -575,10 +580,19 @@ def test_a_games_message_is_made_in_parts(monkeypatch):
     L.start(p)  # (the outbox made: the games after it are the club's)
     assert H.add(st, m, S.dumps(m, 40))
     r = L.waiting(p)
-    seen = []  # the packet's body
-    monkeypatch.setattr(P, "packet", lambda pub, what, args: seen.append(args[1]))
-    P.game(p, r)
-    (body,) = seen
+    mods = ("board.export", "board.record", "board.history", "cribbage.summary")
+    kept = {k: sys.modules[k] for k in mods if k in sys.modules}  # (given back after)
+    try:
+        for k in mods:
+            monkeypatch.delitem(sys.modules, k, raising=False)
+        seen = []  # the modules loaded when the packet is made
+        monkeypatch.setattr(P, "packet", lambda pub, what, args: seen.append(
+            ([k for k in mods if k in sys.modules], args[1])))
+        P.game(p, r)
+    finally:
+        sys.modules.update(kept)
+    (loaded, body), = seen
+    assert loaded == []
     parts = body.parts
     assert len(b"".join(parts)) == len(body) > 2000  # (a game of 3 with its deals)
     # (a part is items joined up to _PART bytes; one item longer than that is a part of its

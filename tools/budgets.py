@@ -88,7 +88,11 @@ ESP32_GAME = 96.0  # KB of heap
 # After the club's message to the board (publish/says.py) merged: up to ~141.8 KB, and runs of
 # one tree differ by ~0.4 KB, so at 1.5 the test failed one run in three by chance. 2.5 holds
 # what is measured plus that spread: the test catches growth, not noise. Still issue 34's to cut.
-PUBLISH_OVER = 2.5
+# 2026-11-28 (h-margin, main at b894fa7, issue 30's re-sending in): 201.1-202.3 KB on 64-bit
+# in 8 runs of main_club.py, ~141.8-142.7 KB: at 2.5 (142.8) a run had 0.1 KB to spare, so a
+# test failing by chance; 3.0 holds the measured spread (1.3 KB on 64-bit, 0.9 on 32-bit).
+# The page alone, the same session: 195.6 KB, ~137.9 (1.7 % to spare). Still issue 34's.
+PUBLISH_OVER = 3.0
 # Code frozen: game after game with the page and its clients, <= 64 KB live (an ESP32 without
 # PSRAM keeps room for Wi-Fi and a margin). Nothing here builds a frozen image (issue 20): the
 # ROMFS route stands in, and FROZEN_PER_ROMFS turns its figure into a frozen one.
@@ -137,7 +141,10 @@ HEAPS = {
     # passes at 135k, not at 134k or 133k, where App(hw)'s first Match fails for 752 bytes
     # on a heap split by the imports: the need is at boot, not at the game's peak; the
     # short-of-memory run still refuses the page at 152k and 156k)
-    "esp32_game": (135, ESP32_GAME / heap_ratio("game from .mpy"),
+    # (2026-11-28, h-margin, main at b894fa7: 2-6 players pass at 136-138k, 5 players not
+    # at 137k (the Journal's first block, 1088 bytes, on a heap split by the imports): 135
+    # had the heap 156k only 13 % over it: need 138, the heap 159k)
+    "esp32_game": (138, ESP32_GAME / heap_ratio("game from .mpy"),
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),
     "pico_w_page": (209, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
@@ -151,14 +158,20 @@ HEAPS = {
     # steps, the record's modules let go before its JSON, the JSON in parts of 256 bytes:
     # passes at 244k, fails at 242k and 240k; the same session's tree before passed neither
     # 244k nor 246k)
-    "pico_w_club": (244, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
+    # (2026-11-28, h-margin: main at b894fa7, with the record's modules no longer let go
+    # (070c9c0), failed at 254k and 258k and passed at 260k: the heap 281k had 8 % over
+    # it. The record's modules let go again before the message's JSON (publish/packets.py):
+    # fails at 252k, passes at 254k and 258k, the same session: need 254, the heap 293k)
+    "pico_w_club": (254, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
                     "test_publish: main_club.py, main_game.py as pico_w_page publishing to a "
-                    "real broker (publish/, umqtt.simple; 244 KB since issue 34's message in "
-                    "two steps, 245-248 before): the Pico W's heap"),
-    "rom_games": (99, 0, "test_board_mp: rom_game.py, 20 games in a row, beside the image "
-                         "(75-79 KB at 2-6 players before 0.7.0; 2026-11-28, 5 players: a "
-                         "game recorded without its summary at 92k and 96k, all with theirs "
-                         "at 99k: issue 34's to cut)"),
+                    "real broker (publish/, umqtt.simple; 254 KB with the record's modules "
+                    "let go before the message's JSON, 260 without): the Pico W's heap"),
+    "rom_games": (102, 0, "test_board_mp: rom_game.py, 20 games in a row, beside the image "
+                          "(75-79 KB at 2-6 players before 0.7.0; 2026-11-28, 5 players: a "
+                          "game recorded without its summary at 92k and 96k, all with theirs "
+                          "at 99k; main at b894fa7 (h-margin): 5 players refused a key for a "
+                          "fault at 99k and 100k, passed at 101k, 102k and up, 2-6 players "
+                          "at 102k: 114k was 12 % over it. Issue 34's to cut)"),
     "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and its clients (4 when "
                          "measured), game after game, beside the image"),
     "soak": (132, 0, "test_endurance (and make soak): mp_soak.py, 500 games from .mpy"),

@@ -188,9 +188,13 @@ def _signed(pub, body):
 
 def _body(pub, r):
     """Record r's message as JSON parts (a _Body): the seats, the night and the decoded
-    game."""
-    from board.fault import room
+    game. The record's modules (board.history, board.export and what it loads: ~10 KB on
+    the 64-bit port) are let go once the game is decoded, before its JSON is made."""
+    import sys
 
+    from board.fault import forget, room
+
+    held = "board.history" in sys.modules  # (the app's, loaded before this call: kept)
     n = pub.box[0]
     board = pub.cfg["board"]
     msg = {"id": "%s-%d" % (board, n), "board": board, "seats": _seats(pub, r)}
@@ -201,9 +205,14 @@ def _body(pub, r):
     night = night_of(pub.app.store, mark(r))  # (the club's night when it ended, if said)
     if night:
         msg[NIGHT] = night
-    g = _decoded(r, n)  # (in a call of its own: nothing here holds its locals after it. The
-    # record's modules are not let go here: with the game sent at its end (issue 30) that
-    # stopped a board re-sending a game whose acknowledgement was lost, test_club_night)
+    had = list(sys.modules)
+    g = _decoded(r, n)  # (in a call of its own: nothing here holds the modules after it)
+    for k in list(sys.modules):
+        if k not in had:  # board.export and what it loaded (board.record, cribbage.summary)
+            forget(k)
+    had = None
+    if not held:  # (loaded for this call by _seats: the app and the page load it again)
+        forget("board.history")
     msg["game"] = g
     g = None
     body = _Body()
