@@ -479,7 +479,7 @@ def test_a_deals_replay_that_cannot_put_the_game_back_has_the_app_restore_it(mon
     assert m.state() == before[0]
 
 
-def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys(page):
+def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys(page, monkeypatch):
     """The page's new game (POST /new-game with the PIN): a MemoryError in it is said on the
     board and the game stays as it was, as for a key; the page is told, nothing escapes to
     the server."""
@@ -490,14 +490,16 @@ def test_a_fault_in_the_pages_new_game_is_handled_as_a_keys(page):
     page.f.run(10)
     pin = _pin_shown(page)
 
-    def short():
+    def short(cfg):
         raise MemoryError("memory allocation failed")
 
-    page.app.new_match = short  # (the new game's first allocation)
+    # (the new game's first allocation: board/commands.py's new_match(), the App's before
+    # issue 33's split)
+    monkeypatch.setattr("board.commands.new_match", short)
     try:
         status, body = page.get("/new-game", "POST", ("pin=" + pin).encode(), FORM)
     finally:
-        del page.app.new_match
+        monkeypatch.undo()
     assert status == 500 and b"MemoryError" in body and page.app.err == body.decode()
     assert page.app.m.dumps() == before
     page.f.press("2#")

@@ -1,10 +1,8 @@
 """The board app: keys -> entries -> match engine -> View -> renderer -> pixels (one way).
 
-Mode state: the mode and the place in it (app.mode, app.item, app.pen) are the app's, changed
-by a MODE command; what is typed or chosen in a mode is the entry's (app.e), changed by an EDIT.
-The key map and what OK does: board/modes.py (THE KEY MAP). What the app is and
-how it is split: the comment below (a comment costs no RAM when the module is compiled on
-the board; a long docstring does).
+The key map and what OK does: board/modes.py (THE KEY MAP). What the app is, how it is split
+and where its mode state lives: the comment below (a comment costs no RAM when the module is
+compiled on the board; a long docstring does).
 """
 
 # Start it with board.tasks.run(hw) (asyncio, forever; `hw` is the dict a board module builds,
@@ -33,29 +31,21 @@ the board; a long docstring does).
 # app.item: the menu's item, app.pen: the penalty's kind), changed only by a (MODE, mode, k)
 # command; everything typed or chosen within a mode (the number, the cards, the seat, the
 # muggins side, the penalty's offender, the advice, the statistics' pages and page, "OK again
-# ends this game") is the entry's, changed only by an EDIT (or the entry's clear()/fault(),
-# called by the app). The View carries copies of both for the readers.
+# ends this game") is the entry's, changed only by an EDIT (or the entry's clear(), fault() or
+# blank(), called by the app). The View carries copies of both for the readers.
 #
-# Modules (small, so each compiles in a small heap; text/menu/geometry/selftest load only when
-# used: every function, name and string of a loaded module stays in RAM):
-# layout (the LED map), render (View -> strip buffer), keypad (scan -> events), storage (saved
-# game), settings, app (the loop, the door) with commands (the table of command handlers, the
-# View's fill), entry (what the keys mean: the typed entry, what it would peg), text + screen
-# (display lines), menu (settings, advisor), geometry (LED positions), selftest (the LED
-# self-test's frames), boot (power-up, the hardware dict's keys), fault (a fault's recovery).
-# (The packages board/, boards/ and cribbage/ have no __init__.py: a namespace package loads
-# nothing, and every module loaded interns its path for good, as one of the board's names.)
+# The board's modules, each's job and what loads lazily: docs/developers.md (firmware/board/,
+# and the names a board interns: no __init__.py, a lazy module let go after its use).
 
 import gc
 
 from cribbage import match as M
 
-from board.keypad import Keypad, DOWN, UP, LONG, REPEAT, KIND, ticks_diff
+from board.keypad import DOWN, UP, LONG, REPEAT, KIND, ticks_diff
 from board.render import Renderer, View, ERROR_MS, dumps
 from board.settings import Settings, loads as settings_loads
-from board.storage import Storage
 from board import entry
-from board.commands import run, follow
+from board.commands import run, follow, shown, new_match
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
 from board.modes import (NORMAL, REFUSE, CALL, MODE, UNDO, SAY, PIN, SUSPECT, VERSION_MSG,
                          NOTHING, KEYS)
@@ -95,30 +85,22 @@ class App:
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
         self.power = None  # board/power.py's states (board/tasks.py sets them with hw's power)
-        self.record = None  # a game won: (events, head), its record written to the history
-        # right after its frame (step: the club's outbox sends it then), head its first part;
-        # (events, None) when it could not be: then at the OK that starts the next game
-        # (commands.record), as a list, the record's parts, written after the next game's
-        # frame (save). An undo past the recorded end flags the record undone (save). (One
-        # name: every name a board loads is interned for good)
+        self.record = None  # a game won, its record in the history: (events, head) written
+        # at its end (step), (events, None) not written then; a list, its parts
+        # made at the OK that starts the next game (commands.record), written at the next
+        # save (board/undo.py's saved(), which flags it undone if an undo went past its end)
         self.fault = 0  # faults handled (recover): ota/trial.py counts them (a name the app
         # has already: the module board.fault's, one interned name fewer than "faults")
-        # the attributes it can fill in only once the hardware is checked and the files read:
-        # their places now, their values below
+        # the attributes filled in once the hardware is checked and the files read: places now
         for name in ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer",
                      "m", "view", "e"):
             setattr(self, name, None)
         from board import boot  # power-up only: its code leaves the heap after (unload)
-        boot.check_hw(hw)
+        self.keys, self.store = boot.check_hw(hw)  # (hw's key source, or a Keypad on its pins)
         self.layout = hw["layout"]
         self.clock = hw["clock"]
         self.display = hw.get("display")
         self.strip = hw["strip"]
-        keys = hw.get("keys")
-        if keys is None:
-            keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
-        self.keys = keys
-        self.store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
         cfg, game, self.note = boot.open_files(self.store, settings_loads, M.loads)
         said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
         if said:
@@ -131,7 +113,7 @@ class App:
         r.colours = self.cfg.get("colours")
         self.renderer = r
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
-        self.m = game or self.new_match()
+        self.m = game or new_match(self.cfg)
         boot.got_through(self.store)  # the files are read: not a boot that failed
         fault.unload("board.boot")
         self.view = View(self.m.sides, self.m.target)
@@ -143,16 +125,6 @@ class App:
             self.view.error_at = self.clock()
 
     # --- setup ---------------------------------------------------------------------------
-
-    def new_match(self):
-        c = self.cfg
-        five = c.get("cards") == 5  # five-card cribbage: two players to 61, whatever else
-        return M.Match(players=2 if five else c.get("players"),
-                       target=61 if five else c.get("game"),
-                       muggins=bool(c.get("muggins")),
-                       skunk_line=-1 if c.get("skunk") else 0,
-                       double_line=-1 if c.get("skunk") else 0, mode=c.get("match"),
-                       deal=c.get("deal"), cards=5 if five else 6)
 
     def watchdog(self, on):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
@@ -248,93 +220,39 @@ class App:
 
     def shown(self):
         """The View with what the display's text and the key handlers read copied in now
-        (the game, the entry, the mode, what was said): the snapshot every reader gets."""
-        v = self.view
-        v.m = self.m
-        v.e = self.e
-        v.mode = self.mode
-        v.item = self.item
-        v.pen = self.pen
-        v.msg = self.msg
-        v.err = self.err
-        v.counting = self.counting
-        v.count_at = self.count_at
-        v.now = self.now
-        v.cfg = self.cfg
-        v.display = self.display
-        v.store = self.store
-        v.power = self.power
-        return v
+        (board/commands.py's shown()): the snapshot every reader gets."""
+        return shown(self)
 
     def save(self):
         """Save the game if an entry changed it: right after the frame that shows the entry
-        (step), so the LEDs never wait for the flash. A save that fails (flash full, a fault)
-        is tried once more after a gc.collect(), then said on the display; the game goes on
-        in memory and the next entry saves it again."""
-        d = self.record
-        if self.unsaved and isinstance(d, tuple) and d[1] is not None:
-            said = 1  # (an entry at the game's recorded end: undone past it, its record is
-            for again in (0, 1):  # flagged before the game is saved, board/undo.py; a power
-                try:  # cut between: the game's end again, recorded again after it)
+        (step), so the LEDs never wait for the flash (board/storage.py's saved(): a failure
+        is said on the display, the game goes on and the next entry saves it again)."""
+        d = self.record  # the finished game's record (board/undo.py): written now if it
+        if isinstance(d, list) or (self.unsaved and isinstance(d, tuple) and d[1] is not None):
+            said = None  # could not be at its end; else flagged undone if an entry undid
+            for again in (0, 1):  # the game past that end (before the game is saved: a power
+                try:  # cut between, the game's end again, recorded again after it)
                     fault.room("board.undo")
-                    from board.undo import undo
-                    said = undo(self.store, d[1], self.m)  # (0: still at that end)
+                    from board.undo import saved
+                    self.record, said = saved(self.store, d, self.m)
                     break
                 except Exception as e:  # noqa: BLE001  (out of memory to load it)
                     gc.collect()
                     if again:
-                        self.refuse(fault.message(e))  # (not flagged: the game is not
-                        return  # saved either, the flash keeps its end; the next save
-                        # tries again)
-            fault.forget("board.undo")
-            fault.forget("board.history")
-            if said != 0:
-                self.record = None
-            if said and said != 1:
-                self.refuse(said)
-                self.view.dirty = True
-        if isinstance(d, list):  # the finished game's record (the OK that started this game): to
-            self.record = None  # the history first, so that a power cut before the game's
-            from board.history import record_game  # save offers that game again
-            said = record_game(self.m, self.store, d)
-            fault.forget("board.history")  # (3.3 KB of the 64-bit heap kept in every game after
-            # the first otherwise: issue 34; one that holds it keeps its own reference)
+                        self.refuse(fault.message(e))  # (the game is not saved either: the
+                        return  # flash keeps its end; the next save tries again)
+            saved = None
+            fault.forget("board.undo")  # (3.3 KB of the 64-bit heap kept in every game after
+            fault.forget("board.history")  # the first otherwise: issue 34)
             if said:
                 self.refuse(said)
                 self.view.dirty = True
         if not self.unsaved:
             return
         self.unsaved = False
-        for again in (0, 1):
-            try:
-                self.store.save("game", self.m.dump)  # (in pieces: no block of its size)
-                break
-            except Exception as e:  # noqa: BLE001
-                gc.collect()
-                if again:
-                    try:
-                        msg = "not saved (%s %s): the game goes on" % (type(e).__name__, e)
-                    except Exception:  # noqa: BLE001
-                        msg = "not saved (out of memory): the game goes on"
-                    self.refuse(msg)
-                    return
-        # The frame as shown now, saved with the game (board/render.py's dumps()): board/
-        # boot.py draws it at the next power-up before the app loads, if it is this game's
-        # (the saved bytes' last 4, their CRC-32). A failure costs only that: the next
-        # power-up draws its first frame once the app has loaded, as before.
-        store = self.store
-        try:
-            f = store.open("game")
-            if f is None:  # (just saved: never; a failing filesystem)
-                raise OSError(2)
-            try:
-                f.seek(f.seek(0, 2) - 4)
-                crc = f.read(4)
-            finally:
-                f.close()
-            store.save("frame", dumps(self.view, self.renderer, crc))
-        except Exception:  # noqa: BLE001
-            store.delete("frame")
+        said = self.store.saved(self.m, dumps, self.view, self.renderer)  # (and the frame as
+        if said:  # shown now beside it: board/boot.py draws it at the next power-up)
+            self.refuse(said)
 
     def recover(self, e):
         """Anything but a refusal raised by an entry or a frame: restore the game and say
@@ -382,14 +300,7 @@ class App:
         self.err = text
         self.view.error_at = self.now
         if self.display is None:  # nothing shows what is typed: after the flash, type afresh
-            e = self.e
-            e.num = -1
-            e.ndig = 0
-            e.advice = None
-            if not e.filled or e.filled != len(e.cards):  # (the hand as played, untouched,
-                e.cards.clear()  # stays: the game's, not typed; a failed save after the
-                e.filled = 0  # play's last card has no follow() to fill it in again)
-                e.fill_at = -1  # the hand's played cards come back: only the rest is typed
+            self.e.blank()
 
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
@@ -438,11 +349,8 @@ class App:
                         self.text = None  # a long count scrolls on
                     if self.text is None:
                         fault.room("board.text")
-                        from board.text import lines
-                        self.text, self.redraw_at = lines(self.shown())  # (and when a long
-                        fault.room("board.screen")  # count scrolls on)
-                        from board.screen import draw
-                        draw(d, self.text)
+                        from board.text import draw
+                        self.text, self.redraw_at = draw(d, self.shown())
                 if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
                     v.error_at = -1  # the flash is over (the display keeps the message)
                     v.dirty = True
@@ -462,13 +370,11 @@ class App:
                     data = record(m, dumps(m))  # that the club's outbox sends it without
                     said = record_game(m, self.store, data)  # another key (issue 30)
                     self.record = (s, None if said and said is not self.store.bad else
-                                   bytes(data[0]))  # (not written: again at the OK; a
-                    # history set aside, store.bad: written)
+                                   bytes(data[0]))  # (not written: again at the OK)
                     if said:
                         self.refuse(said)
                     data = dumps = record = record_game = None
-                    fault.forget("board.history")  # (not resident while the board waits
-                    # for the OK, nor when the next game starts)
+                    fault.forget("board.history")  # (not kept for the OK, nor after it)
                 except Exception as e:  # noqa: BLE001  (m.events: the replay may have
                     self.record = (s, None)  # left the game half put back)
                     self.recover(e)

@@ -66,14 +66,7 @@ def frame(hw):
         from board.storage import Storage
 
         store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
-        f = store.open("game", _GAME_MOST)
-        if f is None:
-            return None
-        try:
-            f.seek(f.seek(0, 2) - 4)
-            crc = f.read(4)
-        finally:
-            f.close()
+        crc = store.crc("game", _GAME_MOST)  # (no game: OSError, nothing drawn)
         got = loads(store.read("frame", 64), crc)
         if got is None:
             return None
@@ -87,10 +80,19 @@ def frame(hw):
 
 def check_hw(hw):
     """ValueError for a key the app does not know (a misspelt one would be silently ignored);
-    a host's own handles start with "fake_" or "sim_"."""
+    a host's own handles start with "fake_" or "sim_". Else what the app takes from hw: (the
+    key source: hw's keys, or a board.keypad.Keypad on its rows, cols and buttons; the
+    board.storage.Storage of its storage_dir and fs)."""
     for k in hw:
         if k not in HW_KEYS and k[:5] != "fake_" and k[:4] != "sim_":
             raise ValueError("hw has a key the app does not know: %s (board/app.py)" % k)
+    from board.keypad import Keypad  # (loaded with the app: only the names are looked up)
+    from board.storage import Storage
+
+    keys = hw.get("keys")
+    if keys is None:
+        keys = Keypad(hw.get("rows", ()), hw.get("cols", ()), hw.get("buttons", ()))
+    return keys, Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
 
 
 def open_files(store, settings_loads, game_loads):

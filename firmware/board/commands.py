@@ -38,6 +38,38 @@ def follow(app):
     app.counting = counting
 
 
+def shown(app):
+    """The View with what the display's text and the key handlers read copied in now (the
+    game, the entry, the mode, what was said: App.shown), the snapshot every reader gets."""
+    v = app.view
+    v.m = app.m
+    v.e = app.e
+    v.mode = app.mode
+    v.item = app.item
+    v.pen = app.pen
+    v.msg = app.msg
+    v.err = app.err
+    v.counting = app.counting
+    v.count_at = app.count_at
+    v.now = app.now
+    v.cfg = app.cfg
+    v.display = app.display
+    v.store = app.store
+    v.power = app.power
+    return v
+
+
+def new_match(c):
+    """A new match as the settings c (app.cfg) say: the App's first, and each new game's."""
+    five = c.get("cards") == 5  # five-card cribbage: two players to 61, whatever else
+    return M.Match(players=2 if five else c.get("players"),
+                   target=61 if five else c.get("game"),
+                   muggins=bool(c.get("muggins")),
+                   skunk_line=-1 if c.get("skunk") else 0,
+                   double_line=-1 if c.get("skunk") else 0, mode=c.get("match"),
+                   deal=c.get("deal"), cards=5 if five else 6)
+
+
 def fill(app):
     """The View from the engine's state, the typed entry and the mode (after a command:
     follow): the scores, turn, crib and win; the preview (board/entry.py: what the
@@ -206,7 +238,7 @@ def start(app):
     """NEW_GAME: a new game, the menu's or the page's; the finished or abandoned game
     recorded first."""
     record(app)
-    app.m = app.new_match()
+    app.m = new_match(app.cfg)
     app.view = View(app.m.sides, app.m.target)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)

@@ -78,6 +78,19 @@ class Entry:
             self.off = -1
             self.stats = None
 
+    def blank(self):
+        """After a refusal on a board without a display (App.refuse: nothing shows what is
+        typed): the number, the cards and the advice go, to be typed afresh after the flash;
+        the hand as played, untouched, stays (the game's, not typed; a failed save after the
+        play's last card has no follow() to fill it in again)."""
+        self.num = -1
+        self.ndig = 0
+        self.advice = None
+        if not self.filled or self.filled != len(self.cards):
+            self.cards.clear()
+            self.filled = 0
+            self.fill_at = -1  # the hand's played cards come back: only the rest is typed
+
 
 def showing(v):
     """True when typed cards or points are a hand (or the crib) of the show (v: the View)."""

@@ -151,6 +151,44 @@ class Storage:
                         self.bad = self.bad or "%s %s" % (type(e).__name__, e)
         return None
 
+    def saved(self, m, fn, v, r):
+        """Game m saved as "game" (m.dump writes it in pieces: no block of its size), tried
+        once more after a gc.collect(); then the frame beside it, fn(v, r, crc) (board/
+        render.py's dumps(): View v as Renderer r drew it, for the game whose saved bytes
+        end with crc), as "frame": board/boot.py's frame() draws it at the next power-up,
+        before the app loads, if it is this game's; a failure costs only that (the frame
+        goes). None, or what the display is to say when the game could not be saved (the
+        game goes on in memory; the next entry saves it again)."""
+        for again in (0, 1):
+            try:
+                self.save("game", m.dump)
+                break
+            except Exception as e:  # noqa: BLE001
+                gc.collect()
+                if again:
+                    try:
+                        return "not saved (%s %s): the game goes on" % (type(e).__name__, e)
+                    except Exception:  # noqa: BLE001
+                        return "not saved (out of memory): the game goes on"
+        try:
+            self.save("frame", fn(v, r, self.crc("game")))
+        except Exception:  # noqa: BLE001
+            self.delete("frame")
+        return None
+
+    def crc(self, name, n=-1):
+        """The last 4 bytes of the saved name (a saved game's: their CRC-32, which ties the
+        frame saved beside it to it: board/render.py's dumps()); OSError when there is no
+        such file (as open(), n its bound)."""
+        f = self.open(name, n)
+        if f is None:
+            raise OSError(2)
+        try:
+            f.seek(f.seek(0, 2) - 4)
+            return f.read(4)
+        finally:
+            f.close()
+
     def delete(self, name):
         for n in (name, name + ".tmp"):
             try:

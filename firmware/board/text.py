@@ -107,6 +107,13 @@ def lines(v):
     return out, redraw
 
 
+def draw(d, v):
+    """lines(v), drawn on the display d (board/screen.py's draw()): (the text, when it
+    changes without an event), for the app to keep (App.step)."""
+    got = lines(v)
+    screen.draw(d, got[0])
+    return got
+
 def prompt(v):
     """The line saying what the board waits for."""
     m = v.m

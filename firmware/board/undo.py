@@ -1,12 +1,13 @@
-"""A finished game undone past its end (issue 30): its record in the history (board/
-history.py) flagged undone, in place, so that it is no longer counted and the club's outbox
-(publish/outbox.py) withdraws it if it went out. Loaded by the app only then (App.save), and
-let go after: the history's own module stays small for the game's end, when the summary
-wants the room."""
+"""The finished game's record at the saves after its end (App.save: saved()). Undone past
+its end (issue 30): its record in the history (board/history.py) flagged undone, in place, so
+that it is no longer counted and the club's outbox (publish/outbox.py) withdraws it if it went
+out; or, when it could not be written at its end, written after the next game's frame.
+Loaded by the app only then, and let go after: the history's own module stays small for the
+game's end, when the summary wants the room."""
 
 import gc
 
-from board.history import read, undone
+from board.history import read, undone, record_game
 
 from micropython import const
 
@@ -81,3 +82,15 @@ def undo(store, head, m):
         finally:
             if f:
                 f.close()
+
+
+def saved(store, d, m):
+    """The finished game's record at a save of game m (App.save), d the app's record of it:
+    a list, its parts made at the OK that started m (board/commands.py's record()), as it
+    could not be written at its end: written to the history now; or (events, head), written
+    at its end: flagged undone if m is no longer at that end (undo()). Returns (the app's
+    record now, what the display is to say or None)."""
+    if isinstance(d, list):
+        return None, record_game(m, store, d)
+    said = undo(store, d[1], m)
+    return d if said == 0 else None, said or None
