@@ -127,6 +127,19 @@ class Broker(Mosquitto):
         self.proc = None
         self.start()
 
+    def saved_session(self, client=b"club", topic=b"/+/game"):
+        """Whether the broker's persistence file holds the club service's session with its
+        subscription to the games (topic: the filter after the prefix; Mosquitto writes
+        client ids and filters as they are): what a kill -9 of the broker must not lose.
+        (The file's time alone can be older than a test's mark: saved as the service
+        connected, before the mark.)"""
+        try:
+            with open(self.db, "rb") as f:
+                d = f.read()
+        except OSError:
+            return False
+        return client in d and contract.PREFIX.encode() + topic in d
+
     def files(self):
         """The password file and ACL from the registry, and the admin's lines."""
         self.passwd, self.acl = broker_files(self.registry, self.folder,
