@@ -41,6 +41,7 @@ def run(script):
     if name.startswith("mp_"):
         env["MICROPYPATH"] = ":".join(paths)
         env["SOURCE_HEAP"] = budgets.heap("source_game")
+        env["SOAK_SOURCE_HEAP"] = budgets.heap("source_soak")
         cmd = [micropython(), "-X", "heapsize=" + MP_HEAP, script]
     else:
         env["PYTHONPATH"] = os.pathsep.join(paths + [os.path.join(ROOT, "tools")])

@@ -19,8 +19,9 @@
 # reports it as a fault and plays on, but this run stops at any refused key). (The board's
 # own budgets are tools/budgets.py's; host_tests/test_board_starve.py is the test of what
 # the board does when memory runs out.)
-# Started with less than SOURCE_HEAP (tools/bench.py runs every mp_*.py in the core's heap) and
-# SOAK_CHILD unset, the script runs itself again from source in SOURCE_HEAP and says so.
+# Started with less than SOURCE_HEAP (tools/bench.py runs every mp_*.py in the core's heap and
+# sets SOAK_SOURCE_HEAP from tools/budgets.py's "source_soak") and SOAK_CHILD unset, the script
+# runs itself again from source in SOURCE_HEAP and says so.
 #
 # The board is leanboard.py's (mp_board.py's too): fakeboard/fake.py's hardware without its test
 # helpers (the key matrix model, the display, the clock), a Keypad whose pins are C
@@ -69,7 +70,8 @@ import sys
 import time
 from array import array
 
-SOURCE_HEAP = "192k"  # compiling the firmware from source fragments the heap
+SOURCE_HEAP = os.getenv("SOAK_SOURCE_HEAP") or "242k"  # tools/budgets.py's "source_soak"
+# (tools/bench.py passes it): compiling the firmware from source fragments the heap
 if gc.mem_alloc() + gc.mem_free() < int(SOURCE_HEAP[:-1]) * 1024 and not os.getenv("SOAK_CHILD"):
     os.putenv("SOAK_CHILD", "1")
     sys.exit(os.system("%s -X heapsize=%s %s" % (sys.executable, SOURCE_HEAP,
