@@ -27,6 +27,10 @@ def imports(path, package="board"):
                     out.add(package + "." + a.name)
             elif mod.startswith(package + "."):
                 out.add(mod)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(
+                node.func, "attr", None)) in ("load", "passing"):  # board/fault.py's loader
+            out.update(a.value for a in node.args[:2]  # (a module by its name: an import)
+                       if isinstance(a, ast.Constant) and str(a.value).startswith(package + "."))
     return out
 
 

@@ -40,10 +40,13 @@ def unload():
     """board.stats and cribbage.summary out of sys.modules, as on a board before the menu
     loads them (another test module may have imported them: then they would stay, as they
     do for the live page that holds them)."""
-    from board.fault import forget
+    import board
+    import cribbage
 
-    forget("board.stats")
-    forget("cribbage.summary")
+    for p, name in ((board, "stats"), (cribbage, "summary")):
+        sys.modules.pop(p.__name__ + "." + name, None)
+        if hasattr(p, name):
+            delattr(p, name)
 
 
 def page(hw):

@@ -433,9 +433,7 @@ def test_the_summary_leaves_the_heap_unless_something_else_holds_it():
     """board/history.py forgets cribbage.summary after a game's end when it loaded it (on a
     board nothing else needs it), and keeps it when it was there before (the live page's
     /deals holds it: forgetting it would load a second copy at its next use)."""
-    from board.fault import forget
-
-    forget("cribbage.summary")
+    sys.modules.pop("cribbage.summary", None)
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
     next_game(f, app)
@@ -452,11 +450,11 @@ def test_the_history_module_leaves_the_heap_after_recording_unless_held(monkeypa
     KB of the 64-bit heap in every game after the first: issue 34); one that holds the module
     (the page's request, the menu) keeps its own reference, and the next game loads it again."""
     import board
-    from board.fault import forget
 
     monkeypatch.setitem(sys.modules, "board.history", history)  # (put back after the test)
     monkeypatch.setattr(board, "history", history, raising=False)
-    forget("board.history")
+    del sys.modules["board.history"]
+    delattr(board, "history")
     hw, app, f = board_kit()
     play_game(hw, app, f, seed=2)
     next_game(f, app)

@@ -87,6 +87,10 @@ def imports(rel, source, path=PATH):
                     if package else []
                 base = ".".join(up + ([base] if base else []))
             names = [base + "." + a.name if base else a.name for a in node.names]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(
+                node.func, "attr", None)) in ("load", "passing"):  # board/fault.py's loader
+            names = [a.value for a in node.args[:2]  # (a module by its name: an import)
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
         for name in names:
             out.update(find(name, path))
     out.discard(rel)

@@ -770,4 +770,6 @@ def test_the_page_sheds_a_flood_and_comes_back(flood_tree):
     assert (int(g[2]), int(g[3]), int(g[5])) == (3 * pressed, 0, pressed), game
     assert g[-1] == "0", game  # no key refused, no fault
     log = "".join(b.out)
-    assert "task failed" not in log and "fault" not in log, log[-3000:]
+    # (the app's fault says "fault (...)"; a request's traceback may pass board/fault.py's
+    # loader: "board.fault", line ...)
+    assert "task failed" not in log and "fault (" not in log, log[-3000:]

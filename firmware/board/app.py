@@ -95,7 +95,8 @@ class App:
         for name in ("layout", "clock", "display", "strip", "keys", "store", "cfg", "renderer",
                      "m", "view", "e"):
             setattr(self, name, None)
-        from board import boot  # power-up only: its code leaves the heap after (unload)
+        had = fault.modules()
+        from board import boot  # power-up only: its code leaves the heap after (release)
         self.keys, self.store = boot.check_hw(hw)  # (hw's key source, or a Keypad on its pins)
         self.layout = hw["layout"]
         self.clock = hw["clock"]
@@ -115,7 +116,9 @@ class App:
         gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
         self.m = game or new_match(self.cfg)
         boot.got_through(self.store)  # the files are read: not a boot that failed
-        fault.unload("board.boot")
+        boot = None
+        fault.release(had)  # (board.boot: loaded for one call, fault.py's table)
+        gc.collect()
         self.view = View(self.m.sides, self.m.target)
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
@@ -229,21 +232,21 @@ class App:
         is said on the display, the game goes on and the next entry saves it again)."""
         d = self.record  # the finished game's record (board/undo.py): written now if it
         if isinstance(d, list) or (self.unsaved and isinstance(d, tuple) and d[1] is not None):
-            said = None  # could not be at its end; else flagged undone if an entry undid
-            for again in (0, 1):  # the game past that end (before the game is saved: a power
-                try:  # cut between, the game's end again, recorded again after it)
-                    fault.room("board.undo")
-                    from board.undo import saved
-                    self.record, said = saved(self.store, d, self.m)
+            said = had = None  # could not be at its end; else flagged undone if an entry
+            for again in (0, 1):  # undid the game past that end (before the game is saved:
+                try:  # a power cut between, the game's end again, recorded again after it)
+                    had = fault.modules()  # (but board.history: the record's, loaded for it
+                    if "board.history" in had:  # here or at the OK, board/commands.py)
+                        had.remove("board.history")
+                    self.record, said = fault.load("board.undo").saved(self.store, d, self.m)
                     break
                 except Exception as e:  # noqa: BLE001  (out of memory to load it)
                     gc.collect()
                     if again:
                         self.refuse(fault.message(e))  # (the game is not saved either: the
                         return  # flash keeps its end; the next save tries again)
-            saved = None
-            fault.forget("board.undo")  # (3.3 KB of the 64-bit heap kept in every game after
-            fault.forget("board.history")  # the first otherwise: issue 34)
+            fault.release(had)  # board.undo and board.history (3.3 KB of the 64-bit heap
+            had = None  # kept in every game after the first otherwise: issue 34)
             if said:
                 self.refuse(said)
                 self.view.dirty = True
@@ -305,9 +308,7 @@ class App:
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
         loaded only on a board with a display."""
-        fault.room("board.text")
-        from board.text import lines
-        return lines(self.shown())[0]
+        return fault.load("board.text").lines(self.shown())[0]
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -348,9 +349,8 @@ class App:
                     if self.redraw_at >= 0 and ticks_diff(now, self.redraw_at) >= 0:
                         self.text = None  # a long count scrolls on
                     if self.text is None:
-                        fault.room("board.text")
-                        from board.text import draw
-                        self.text, self.redraw_at = draw(d, self.shown())
+                        self.text, self.redraw_at = fault.load("board.text").draw(
+                            d, self.shown())
                 if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
                     v.error_at = -1  # the flash is over (the display keeps the message)
                     v.dirty = True
@@ -365,16 +365,18 @@ class App:
             elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
                 s = m.events
                 try:  # a game won: its summary and its record to the history now, after its
-                    fault.room("board.history")  # frame and its save (issue 34: the frame
-                    from board.history import dumps, record, record_game  # first), so
-                    data = record(m, dumps(m))  # that the club's outbox sends it without
-                    said = record_game(m, self.store, data)  # another key (issue 30)
+                    had = fault.modules()  # frame and its save (issue 34: the frame first),
+                    if "board.history" in had:  # so that the club's outbox sends it without
+                        had.remove("board.history")  # another key (issue 30); board.history
+                    H = fault.load("board.history")  # is the record's: let go after it,
+                    data = H.record(m, H.dumps(m))  # whoever holds it
+                    said = H.record_game(m, self.store, data)
                     self.record = (s, None if said and said is not self.store.bad else
                                    bytes(data[0]))  # (not written: again at the OK)
                     if said:
                         self.refuse(said)
-                    data = dumps = record = record_game = None
-                    fault.forget("board.history")  # (not kept for the OK, nor after it)
+                    data = H = None
+                    fault.release(had)  # (board.history: not kept for the OK, nor after it)
                 except Exception as e:  # noqa: BLE001  (m.events: the replay may have
                     self.record = (s, None)  # left the game half put back)
                     self.recover(e)
@@ -390,9 +392,11 @@ class App:
         keys = self.keys
         if not hasattr(keys, "update") or not keys.scan():
             return False  # nothing held: no self-test window to wait for
+        had = fault.modules()
         from board.boot import held_at_power_up
         on = held_at_power_up(keys, self.clock, self.hw.get("sleep_ms"), _SELFTEST_HOLD_MS)
-        fault.unload("board.boot")
+        fault.release(had)  # (board.boot: loaded for one call)
+        gc.collect()
         if on:
             self.selftest_step = 0
         return on

@@ -1,5 +1,5 @@
-"""Power-up, run once and then unloaded (board.app.unload): the saved files, read with a
-crash-loop guard, and the self-test key window."""
+"""Power-up, run once and then let go (board/fault.py's table: loaded for one call): the saved
+files, read with a crash-loop guard, and the self-test key window."""
 
 from board.keypad import ticks_diff
 

@@ -11,7 +11,7 @@ from cribbage import match as M
 from board.render import View
 from board.settings import NAMES, RULES
 from board import entry
-from board.fault import room
+from board.fault import load
 from board.modes import NORMAL, MENU, ADVISE, PENALTY, MSG_PEGGED, message
 
 
@@ -176,9 +176,7 @@ def record(app, save=True):
     app.record = None
     if isinstance(s, tuple) and s[0] == m.events and s[1] is not None:
         return None  # (recorded at its end, after its frame: App.step)
-    room("board.history")
-    from board import history
-
+    history = load("board.history")  # (let go once the record is written: App.save)
     data = history.record(m, history.dumps(m))
     if not save:
         return data

@@ -27,7 +27,7 @@ from cribbage.score import score_hand, score_play
 from cribbage.events import say
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NOTHING, CALL, DEAL_FIRST,
                          NEXT_GAME, MODE, SAY, MSG_PLAYER, REFUSE, EDIT, message, KEYS)
-from board.fault import room
+from board.fault import load
 
 from micropython import const
 
@@ -229,9 +229,7 @@ def key(v, name):
     View), as a command: here, or board/menu.py's in the menu and the advisor."""
     mode = v.mode
     if mode == MENU or mode == PENALTY or mode == STATS:
-        room("board.menu")
-        from board.menu import menu_key  # loaded the first time D is pressed
-        return menu_key(v, name)
+        return load("board.menu").menu_key(v, name)  # loaded the first time D is pressed
     k = KEYS.find(name)  # (what the key is for: its place)
     if 0 <= k < _SUIT_KEY:
         return digit(v, k)
@@ -239,9 +237,7 @@ def key(v, name):
         if v.e.num >= 0:
             return suit(v, k - _SUIT_KEY)
         if mode == ADVISE:
-            room("board.menu")
-            from board.menu import advise
-            return advise(v, name)
+            return load("board.menu").advise(v, name)
         return letter(v, name)
     if k == _OK_KEY:
         return ok(v)

@@ -24,34 +24,79 @@ def message(e):
         return "fault (out of memory): the game is kept"
 
 
-def room(name):
-    """Before the first import of module `name` (a lazy one): MemoryError, a fault like any
+# The memory policy: every module the firmware loads inside a function (or that one of those
+# loads), by what becomes of it after use. load() brings one in; release() lets go what the
+# table says once the call that needed it is done: a call site says what it needs, the table
+# decides whether it stays. host_tests/test_memory_table.py holds the table to the code (a
+# module loaded inside a function and named nowhere here fails it).
+#  k: loaded when first needed and kept (the display's text, the menu, the page, the club's task):
+#     board.text board.menutext board.menu board.selftest board.storage board.geometry
+#     board.power board.keytimer boards.common cribbage.advise cribbage.advise5
+#     cribbage.saved1 ssd1306 page page.routes page.server page.pin page.lazy ota.trial
+#     publish.task
+#  r: resident, loaded at power-up by the app's own imports (named inside functions too):
+#     board.app board.fault board.keypad board.modes board.render cribbage.events
+#     cribbage.journal cribbage.score slots asyncio
+# Those two are what release() never touches: they are listed here, not in _TABLE, which
+# holds what it lets go (a string of them each: 0.6 KB of the heap fewer on every board).
+# Strings, not tuples of names: a string of 11 characters or more is an object, while each
+# name would be interned for good (the ESP32's game is at a pool's end: docs/memory.md).
+_TABLE = (
+    # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record)
+    " board.boot board.undo board.later boards.wifiwhy publish.link ",
+    # h: let go after the call that loaded it, kept if the board had it loaded before (the
+    # record's modules, which the live page may hold; the club's, loaded for each call)
+    " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
+    " board.snapshot board.screen version page.rows boards.wifi publish publish.packets"
+    " publish.outbox publish.names publish.nights publish.contract publish.says ota ota.hmac"
+    " ota.order ota.install ota.fetch umqtt umqtt.simple ",
+)
+
+
+def load(name):
+    """Module name (dotted), imported if it is not loaded yet: MemoryError, a fault like any
     other, unless there is room for it. An import that runs out of memory half way can crash
     this MicroPython (mp_import_from on a NULL module: a segfault here, a hard fault on a
     chip) instead of raising; host_tests/test_board_starve.py found it."""
-    if name in sys.modules or not hasattr(gc, "mem_free"):  # (CPython: no heap of its own)
-        return
-    if gc.mem_free() < _ROOM:
+    m = sys.modules.get(name)
+    if m is not None:
+        return m
+    if hasattr(gc, "mem_free") and gc.mem_free() < _ROOM:  # (CPython: no heap of its own)
         gc.collect()
         if gc.mem_free() < _ROOM:
             raise MemoryError
+    __import__(name)
+    return sys.modules[name]
 
 
-def forget(name):
-    """The lazy import's other half: drop the module of dotted name from sys.modules and its
+def modules():
+    """The modules of policy h loaded now: what release() keeps (taken before a call)."""
+    h = []
+    for k in sys.modules:
+        if " %s " % k in _TABLE[1]:
+            h.append(k)
+    return h
+
+
+def release(had=()):
+    """Let go, as the table says, what was loaded for a call (had: modules() before it; None,
+    modules() itself failed: nothing was loaded): a module of policy 1 whether or not it was
+    loaded before, one of policy h unless it was; each is dropped from sys.modules and its
     package, so that its code leaves the heap at the next collection unless something still
-    holds it. The one who loaded it forgets it (a game's summary, the statistics, the boot)."""
-    sys.modules.pop(name, None)
-    i = name.rfind(".")
-    p = sys.modules.get(name[:i]) if i > 0 else None
-    if p is not None and name[i + 1:] in p.__dict__:
-        delattr(p, name[i + 1:])
-
-
-def unload(name):
-    """Forget module name (code needed once: board.boot, board.stats): gc frees it."""
-    forget(name)
-    gc.collect()
+    holds it. Never raises (short of memory twice: nothing is let go this time)."""
+    for _ in (0, 1):
+        try:
+            for name in list(sys.modules) if had is not None else ():
+                k = " %s " % name
+                if k in _TABLE[0] or (k in _TABLE[1] and name not in had):
+                    sys.modules.pop(name, None)
+                    k = name.rfind(".")
+                    p = sys.modules.get(name[:k]) if k > 0 else None
+                    if p is not None and name[k + 1:] in p.__dict__:
+                        delattr(p, name[k + 1:])
+            return
+        except MemoryError:
+            gc.collect()
 
 
 def restore(m, store):

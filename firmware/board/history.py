@@ -42,10 +42,9 @@ board/record.py's Record (over walk() and head()): board/stats.py, the page, too
 """
 
 import gc
-import sys
 
 from cribbage.events import OVER
-from board.fault import forget
+from board.fault import modules, release
 
 from micropython import const
 
@@ -197,10 +196,11 @@ def add(store, m, summary=None):
                 not undone(r):  # outbox sends it as a revision)
             return False
         if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
-            from board.later import add as aside  # are kept before the rewrite drops them
+            had = modules()  # are kept before the rewrite drops them
+            from board import later
 
-            aside(store, f, read)  # (a local name: the module's is the one name this costs)
-            forget("board.later")  # (its code leaves the heap)
+            later.add(store, f, read)
+            release(had)  # (board.later, loaded for this call: its code leaves the heap)
         store.save("history", walk, f, k - _KEEP + 1, t + n - _MAX_BYTES, data)
     finally:
         if f:
@@ -217,18 +217,18 @@ def dumps(m):
     body = None
     gc.collect()
     if not hasattr(gc, "mem_free") or gc.mem_free() >= _SUMMARY_ROOM:  # (CPython: no heap)
-        had = "cribbage.summary" in sys.modules  # (the live page keeps it)
+        had = None
         try:
-            from cribbage.summary import dumps
+            had = modules()  # (the live page keeps cribbage.summary)
+            from cribbage import summary  # (the room asked: _SUMMARY_ROOM)
 
-            body = dumps(m, _DETAIL)
+            body = summary.dumps(m, _DETAIL)
         except Exception as e:  # noqa: BLE001  (MemoryError; no journal: an undo shows the end)
             gc.collect()
             if not isinstance(e, ValueError):  # (dumps replays m in place and restores it
                 m.restore()  # on a failure: once more here, else the app's fault handler)
         finally:
-            if not had:
-                forget("cribbage.summary")  # its code leaves the heap
+            release(had)  # its code leaves the heap (board/fault.py's table)
     return body
 
 

@@ -7,12 +7,14 @@ text (board/text.py, board/menutext.py): nothing here builds a line of the displ
 Loaded the first time D is pressed: a board that is only pegged never spends RAM on it.
 """
 
+import gc
+
 from cribbage.events import MISDEAL, FAIL_TO_PLAY, PLAY
 
 from board.settings import NAMES
 from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NEW_GAME, SETTINGS, SELFTEST,
                          NOTHING, REFUSE, CALL, MODE, EDIT)
-from board.fault import room, unload
+from board.fault import load, modules, release
 
 MENU_ITEMS = ("new game",) + NAMES + ("advisor", "stats", "LED test", "penalty")  # D B: penalty
 
@@ -65,12 +67,9 @@ def advise(v, name):
     if len(cards) not in (5, 6):
         return (REFUSE, "type 5 or 6 cards, then A or B")
     try:
-        if v.m.cards() == 5:  # five-card cribbage: throw two of the five
-            room("cribbage.advise5")
-            from cribbage.advise5 import best_discards
-        else:
-            room("cribbage.advise")
-            from cribbage.advise import best_discards  # lazily: only this mode needs it
+        best_discards = load("cribbage.advise5" if v.m.cards() == 5 else  # five-card: two
+                             "cribbage.advise").best_discards  # of the five (lazily: only
+        # this mode needs it)
     except ImportError:
         return (REFUSE, "no advisor on this board")
     try:
@@ -149,16 +148,15 @@ def open_stats(v):
     """OK on "stats": each side's statistics (board/stats.py) from the history of finished
     games (read from v.store, the files), as the display's lines, one page per side (two
     for a side that played both six- and five-card cribbage: each kind apart). board.stats
-    is loaded for this and dropped at once (board.history too, unless the board had it
-    loaded): only the lines stay, in the entry (the EDIT returned), until the pages are left
-    (Entry.clear drops them)."""
+    is loaded for this and dropped at once (board.history and what the tally loads too,
+    unless the board had them loaded: board/fault.py's table): only the lines stay, in the
+    entry (the EDIT returned), until the pages are left (Entry.clear drops them)."""
     if v.display is None:
         return (REFUSE, "stats need the display")
-    import sys
-    had = "board.history" in sys.modules
+    had = None
     try:
-        room("board.stats")
-        from board import stats
+        had = modules()
+        stats = load("board.stats")
         t = stats.tally(v.store)
         pages = []
         for side in range(len(t)):
@@ -169,9 +167,9 @@ def open_stats(v):
     except OSError as err:
         return (REFUSE, "history unreadable (%s)" % err)
     finally:
-        unload("board.stats")
-        if not had:
-            unload("board.history")
+        stats = None
+        release(had)
+        gc.collect()
     return (EDIT, (MODE, STATS, 0), "clear", 0, "stats", pages)
 
 

@@ -12,7 +12,7 @@ from board import screen
 from board.screen import seat_name
 from board.modes import MENU, ADVISE, PENALTY, STATS
 from board.settings import NAMES, MATCHES
-from board.fault import room
+from board.fault import load
 
 
 def page(v, out):
@@ -25,8 +25,7 @@ def page(v, out):
     mode = v.mode
     e = v.e
     if mode == MENU:
-        room("board.menu")  # (loaded already: its keys brought the menu)
-        from board.menu import MENU_ITEMS
+        MENU_ITEMS = load("board.menu").MENU_ITEMS  # (loaded already: its keys brought it)
         from version import VERSION
 
         item = MENU_ITEMS[v.item]

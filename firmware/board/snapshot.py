@@ -9,7 +9,7 @@ from cribbage import match as M
 from cribbage.cards import fmt
 from cribbage.events import why
 from board import screen
-from board.fault import room
+from board.fault import load
 from board.render import PALETTE
 from board.settings import MATCHES  # (the menu's words: one table)
 from version import VERSION
@@ -104,8 +104,7 @@ def last_show(m):
     from cribbage.events import E_SHOW, E_DEAL, shown, size
     from cribbage.journal import committed
 
-    room("cribbage.spoken")  # (a board without a display has not loaded it)
-    from cribbage.spoken import breakdown, spoken
+    S = load("cribbage.spoken")  # (a board without a display has not loaded it)
 
     if m.phase != M.SHOW and m.phase != M.DEAL and m.phase != M.OVER:
         return None
@@ -131,7 +130,7 @@ def last_show(m):
     if last < 0 or cards is None or m.starter_card < 0:
         return None
     crib = at == m.players  # a deal shows each seat's hand, then the crib
-    items = breakdown(cards, m.starter_card, crib)
+    items = S.breakdown(cards, m.starter_card, crib)
     pts = 0
     for it in items:
         pts += it[2]
@@ -139,4 +138,4 @@ def last_show(m):
     for c in cards:
         out.append(fmt(c))
     return {"cards": out, "starter": fmt(m.starter_card), "crib": crib, "points": pts,
-            "said": spoken(items)}
+            "said": S.spoken(items)}

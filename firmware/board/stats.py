@@ -26,10 +26,8 @@ records of earlier firmware are six-card games). Loaded for the menu: reads the 
 at a time, by name (board/record.py, and the summary's module under it: both dropped after).
 """
 
-import sys
-
 from cribbage.events import WIN
-from board.fault import forget
+from board.fault import modules, release
 from board import history as H
 from board.screen import SIDE_NAMES
 
@@ -56,7 +54,7 @@ class _Tally:
     loaded for the tally and dropped after, with the summary's module)."""
 
     def __init__(self):
-        from board.record import Record
+        from board.record import Record  # (no room asked: the page's flood, test_web.py)
 
         self.g = Record()
         self.t = []
@@ -94,18 +92,16 @@ def tally(store):
     """The counters (T_* above) of each side seen in store's "history" file: a list, one
     list per side (empty: no games), the six-card games' counters, then (from _N on) the
     five-card games'."""
-    had = ("board.record" in sys.modules, "cribbage.summary" in sys.modules)  # (the live
-    acc = _Tally()  # page keeps them)
+    had = modules()  # (the live page keeps board.record and cribbage.summary)
+    acc = _Tally()
     f = store.open("history")
     try:
         H.walk(acc, f)
     finally:
         if f:
             f.close()
-        if not had[0]:
-            forget("board.record")  # their code leaves the heap
-        if not had[1]:
-            forget("cribbage.summary")
+        acc.g = None
+        release(had)  # their code leaves the heap (board/fault.py's table)
     return acc.t
 
 

@@ -32,10 +32,8 @@ def lines(v):
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
     if v.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: their page
-        from board.fault import room
-        room("board.menutext")  # (loaded the first time one shows, and kept, as the menu)
-        from board.menutext import page
-        out = page(v, out)
+        from board.fault import load  # (the menu's pages: loaded the first time one shows,
+        out = load("board.menutext").page(v, out)  # and kept, as the menu: fault.py's table)
     else:
         out.extend(screen.wrap(prompt(v)))
         if m.phase == M.PLAY and not v.e.show_next:  # the starter, who said go, the pile

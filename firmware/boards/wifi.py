@@ -201,16 +201,18 @@ def fault(path=PATH, check="broker"):
     "credentials", the network (no file: wrong). For the console and the page's club status:
     boards/wifiwhy.py's fault(), loaded for this and let go (a board whose file is right
     never holds it)."""
+    from board.fault import modules, release
+
+    had = None
     try:
+        had = modules()
         from boards import wifiwhy
 
         return wifiwhy.fault(path, check)
     except Exception as e:  # noqa: BLE001  (no room to explain: say that much)
         return "%s cannot be used (%r)" % (path, e)
     finally:
-        from board.fault import forget
-
-        forget("boards.wifiwhy")
+        release(had)
 
 
 def _word(s, n):

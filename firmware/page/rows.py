@@ -2,7 +2,7 @@
 deal (GET /deals), every LED's place (GET /layout), what is wrong with the Wi-Fi file's broker
 entry (GET /club)."""
 
-from board.fault import room
+from board.fault import load
 
 
 def deal_rows(m):
@@ -11,8 +11,7 @@ def deal_rows(m):
     steps, which add up to the score)]. The game replays itself (cribbage/summary.py): a
     failure half way is raised, the game restored or to be restored (app.broken: see
     page/routes.py's now_deals)."""
-    room("cribbage.summary")
-    from cribbage import summary as S
+    S = load("cribbage.summary")
     try:
         b = b"".join(S.dumps(m, 255))
     except ValueError:

@@ -5,7 +5,7 @@ game (then await its PUBACK), the state, a ping. The packets are publish/packets
 outbox and the names on flash, publish/outbox.py's and publish/names.py's.
 """
 
-from board.fault import room
+from board.fault import load
 from publish import packets
 from publish.contract import ONLINE, SAYS, STATUS
 from publish.names import load_names, let_go
@@ -44,9 +44,7 @@ def start(pub):
     if c.get("secret"):  # its identity (make club-board): it logs in as itself and signs
         from binascii import hexlify, unhexlify
 
-        room("ota.hmac")
-        from ota.hmac import hmac
-
+        hmac = load("ota.hmac").hmac
         c["key"] = unhexlify(c.pop("secret"))
         c["pw"] = hexlify(hmac(c["key"], b"mqtt"))[:32]  # (docs/club-board.md)
     pub.status = "connecting"
@@ -278,10 +276,7 @@ def _heard(pub, p):
     if len(p) == i:
         return  # (the retained message cleared)
     try:  # (whatever it raises, the connection goes on: the message is refused, said)
-        room("publish.says")
-        from publish import says
-
-        says.take(pub, bytes(p[i:]))
+        load("publish.says").take(pub, bytes(p[i:]))
     except Exception as e:  # noqa: BLE001
         _refuse(pub, str(e) if isinstance(e, ValueError) else repr(e))
 
@@ -295,12 +290,10 @@ def _refuse(pub, why):
 def _stamp(pub):
     """The night on the games ended since the last look (publish/nights.py's keep())."""
     try:
-        room("publish.nights")
+        keep = load("publish.nights").keep
     except MemoryError as e:
         print("club: no night kept for the game:", repr(e))
         return
-    from publish.nights import keep
-
     keep(pub)
 
 

@@ -7,16 +7,14 @@ save_names()).
 """
 
 import json
-import sys
 
 from publish.contract import SEATS, parse_names
-from publish.outbox import records, mark, saved
+from publish.outbox import MARK, records, mark, saved
 
 from micropython import const
 
 _NAMES = const(1024)  # the names file's bound (the seats' and _KEPT kept: 706 bytes)
 _KEPT = const(8)  # names kept for the games waiting, at most
-_MARK = const(28)  # a mark's length (outbox.mark()): a name kept is "MARK Ann,Bob,,,,"
 
 
 def _names(store):
@@ -27,9 +25,9 @@ def _names(store):
         if not isinstance(v, list) or len(v) > SEATS + _KEPT:
             raise ValueError("not names")
         for k in v[SEATS:]:
-            if k[_MARK:_MARK + 1] != " ":
+            if k[MARK:MARK + 1] != " ":
                 raise ValueError("not names")
-            parse_names(k[_MARK + 1:])
+            parse_names(k[MARK + 1:])
         return parse_names(",".join(x if isinstance(x, str) else "" for x in v[:SEATS])) + \
             v[SEATS:]
     try:
@@ -69,7 +67,7 @@ def played_with(store, last, names):
     if kept:
         kept = _live(store, last, kept)[0]
         if kept:
-            return parse_names(kept[0][_MARK + 1:])
+            return parse_names(kept[0][MARK + 1:])
     return names
 
 
@@ -96,16 +94,15 @@ def save_names(store, names):
     if box is None:
         kept = []
     else:
-        had = "board.history" in sys.modules
-        kept, new = _live(store, box[1], kept)
-        if not had:
-            from board.fault import forget
+        from board.fault import modules, release
 
-            forget("board.history")  # (the page's request let it go)
+        had = modules()
+        kept, new = _live(store, box[1], kept)
+        release(had)  # (board.history, unless the board had it: the page's request lets go)
     old = " " + ",".join(x or "" for x in old)
     if new is not None and old != " " + ",".join(x or "" for x in names) and not (
             kept and kept[-1].startswith(new)):
-        if kept and kept[-1][_MARK:] == old:
+        if kept and kept[-1][MARK:] == old:
             kept[-1] = new + old  # (the same names: one entry)
         else:
             kept.append(new + old)

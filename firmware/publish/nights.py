@@ -14,13 +14,12 @@ started) carries none.
 
 import json
 
-from publish.outbox import mark, records
+from publish.outbox import MARK, mark, records
 
 from micropython import const
 
 _NIGHTS = const(1024)  # the file's bound (_KEPT of 41 bytes: 660)
 _KEPT = const(16)  # nights kept for waiting games, at most (a club night is 9 games a board)
-_MARK = const(28)  # a mark's length (outbox.mark())
 
 
 def _kept(store):
@@ -29,7 +28,7 @@ def _kept(store):
         if not isinstance(v, list) or len(v) > _KEPT:
             raise ValueError("not nights")
         for k in v:
-            if not isinstance(k, str) or len(k) != _MARK + 11 or k[_MARK] != " ":
+            if not isinstance(k, str) or len(k) != MARK + 11 or k[MARK] != " ":
                 raise ValueError("not nights")
         return v
     try:
@@ -63,7 +62,7 @@ def stamp(pub):
     pub.top = m
     if not (new and pub.night):
         return 0
-    kept = [k for k in _kept(st) if k[:_MARK] in waiting]
+    kept = [k for k in _kept(st) if k[:MARK] in waiting]
     for m in new:
         if m in waiting:
             kept.append(m + " " + pub.night)
@@ -86,5 +85,5 @@ def night_of(store, m):
     """The night the game with mark m ended in, or None."""
     for k in _kept(store):
         if k.startswith(m):
-            return k[_MARK + 1:]
+            return k[MARK + 1:]
     return None

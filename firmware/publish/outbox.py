@@ -17,6 +17,7 @@ import json
 
 from micropython import const
 
+MARK = const(28)  # mark()'s length: a record's head and checksum (14 bytes), as hex
 _OUTBOX = const(128)  # the outbox file's bound
 _COUNTER = const(128)  # the counter file's bound ([999999999999, "<64 hex>"]: 84 bytes)
 
@@ -24,10 +25,9 @@ _COUNTER = const(128)  # the counter file's bound ([999999999999, "<64 hex>"]: 8
 def records(store):
     """Each good record of the history, oldest first, read one at a time as board/history.py
     reads them."""
-    from board.fault import room  # (loaded on a board: here, only when used)
+    from board.fault import load  # (loaded on a board: here, only when used)
 
-    room("board.history")
-    from board.history import read
+    read = load("board.history").read
 
     at = [0]
     r = None
@@ -152,11 +152,10 @@ def sign(store, key, parts):
     the resets and power cuts: a cut before the save leaves a counter that never went out,
     one after it a counter kept. ValueError when the counter file is there but unreadable (a
     counter from 1 again would sign new games with used counters: the club refuses them)."""
-    from board.fault import room  # (loaded on a board: here, only when used)
+    from board.fault import load  # (loaded on a board: here, only when used)
     from binascii import hexlify
 
-    room("ota.hmac")
-    from ota.hmac import hmac
+    hmac = load("ota.hmac").hmac
 
     got = [0, ""]  # (no file: the board has signed nothing yet)
     store.bad = None

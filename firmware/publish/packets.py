@@ -112,10 +112,9 @@ def packet(pub, what, args):
     list of its parts to send (the message itself one of them). Its client is made for the
     packet, writing into a _Pipe (its reads: _Wait), with pub's packet id (the module is let
     go after: publish/task.py's _call)."""
-    from board.fault import room  # (loaded on a board: here, only when used)
+    from board.fault import load  # (loaded on a board: here, only when used)
 
-    room("umqtt.simple")
-    from umqtt import simple
+    simple = load("umqtt.simple")
 
     pipe = _Pipe()
     setattr(simple, "socket", pipe)  # noqa: B010 (it connects to the pipe)
@@ -189,30 +188,22 @@ def _signed(pub, body):
 def _body(pub, r):
     """Record r's message as JSON parts (a _Body): the seats, the night and the decoded
     game. The record's modules (board.history, board.export and what it loads: ~10 KB on
-    the 64-bit port) are let go once the game is decoded, before its JSON is made."""
-    import sys
+    the 64-bit port) are let go once the game is decoded, before its JSON is made (those
+    the board had before this call, the app's or the page's, are kept: board/fault.py)."""
+    from board.fault import load, modules, release
 
-    from board.fault import forget, room
-
-    held = "board.history" in sys.modules  # (the app's, loaded before this call: kept)
+    had = modules()
     n = pub.box[0]
     board = pub.cfg["board"]
     msg = {"id": "%s-%d" % (board, n), "board": board, "seats": _seats(pub, r)}
-    room("publish.nights")
-    from publish.nights import night_of
     from publish.outbox import mark
 
-    night = night_of(pub.app.store, mark(r))  # (the club's night when it ended, if said)
-    if night:
+    night = load("publish.nights").night_of(pub.app.store, mark(r))  # (the club's night
+    if night:  # when it ended, if said)
         msg[NIGHT] = night
-    had = list(sys.modules)
     g = _decoded(r, n)  # (in a call of its own: nothing here holds the modules after it)
-    for k in list(sys.modules):
-        if k not in had:  # board.export and what it loaded (board.record, cribbage.summary)
-            forget(k)
-    had = None
-    if not held:  # (loaded for this call by _seats: the app and the page load it again)
-        forget("board.history")
+    release(had)  # board.history (_seats'), board.export and what it loaded (board.record,
+    had = None  # cribbage.summary): the app and the page load them again
     msg["game"] = g
     g = None
     body = _Body()
@@ -222,17 +213,11 @@ def _body(pub, r):
 
 def _seats(pub, r):
     """Seat i's name (as played) and the side it plays for, of record r."""
-    from board.fault import room  # (loaded on a board: here, only when used)
+    from board.fault import load  # (loaded on a board: here, only when used)
 
-    room("board.history")
-    from board.history import head
-
-    room("publish.names")
-    from publish.names import played_with
-
-    h = head(r)  # its players h[1] and sides h[2]: seat i plays for side i % sides
-    names = played_with(pub.app.store, pub.box[1], pub.names)  # (pub.r: the first after
-    # the mark)
+    h = load("board.history").head(r)  # its players h[1] and sides h[2]: seat i plays for
+    # side i % sides; the names (pub.box[1]: the first after the mark)
+    names = load("publish.names").played_with(pub.app.store, pub.box[1], pub.names)
     seats = []
     for i in range(h[1]):
         seats.append({"name": names[i] if i < len(names) else None, "side": i % h[2]})
@@ -241,9 +226,6 @@ def _seats(pub, r):
 
 def _decoded(r, n):
     """board/export.py's decode(r, n)."""
-    from board.fault import room
+    from board.fault import load
 
-    room("board.export")
-    from board.export import decode
-
-    return decode(r, n)
+    return load("board.export").decode(r, n)

@@ -22,9 +22,8 @@ old when a board is switched on away from its club.
 """
 
 import json
-import sys
 
-from board.fault import room
+from board.fault import load
 from publish.contract import NIGHT, SAYS_DOMAIN, SAYS_MAX
 
 from micropython import const
@@ -50,10 +49,7 @@ def night(pub, v):
         raise ValueError("not a date: %r" % (v[:20] if isinstance(v, str) else v))
     if v != pub.night:
         if pub.night:  # the games ended since the last look ended on the night before
-            room("publish.nights")
-            from publish.nights import keep
-
-            keep(pub)
+            load("publish.nights").keep(pub)
         pub.night = v
         print("club: tonight is", v)
 
@@ -97,14 +93,13 @@ def take(pub, payload):
     data = bytes(payload[nl + 1:])
     from binascii import unhexlify
 
-    room("ota.hmac")
-    from ota.hmac import hmac, same
+    H = load("ota.hmac")
 
     try:
         want = unhexlify(bytes(payload[:_MAC]))
     except ValueError:
         raise ValueError("not signed") from None
-    if not same(hmac(key, (SAYS_DOMAIN, c, b"\n", data)), want):
+    if not H.same(H.hmac(key, (SAYS_DOMAIN, c, b"\n", data)), want):
         raise ValueError("not signed with this board's key")
     n = int(c)
     had = heard(pub)
@@ -125,9 +120,7 @@ def take(pub, payload):
         if f is None:
             continue
         try:
-            room(f[0])
-            __import__(f[0])
-            getattr(sys.modules[f[0]], f[1])(pub, v[k])
+            getattr(load(f[0]), f[1])(pub, v[k])
         except ValueError as e:
             bad = bad or "%s: %s" % (k, e)
     if bad:

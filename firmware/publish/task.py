@@ -32,9 +32,6 @@ that never waits, and everything loaded for it is let go after. Nothing the publ
 is held while it sleeps, so it never peaks together with the page.
 """
 
-
-import sys
-
 from micropython import const
 
 _POLL_MS = const(250)  # the task looks for work this often
@@ -44,7 +41,8 @@ _IO_MS = const(5000)  # connecting, a packet written, an answer awaited: longer,
 _STATE_MS = const(3000)  # the live state at most this often
 _PING_MS = const(30000)  # a ping after this long without a packet sent (the keepalive: 60 s,
 # publish/packets.py's CONNECT)
-_OVER = const(4)  # cribbage.match.OVER
+_OVER = const(4)  # cribbage.match.OVER (a copy: publish/ imports nothing of the engine,
+# docs/developers.md's layers)
 _PUBACK = const(4)  # pub.ask while the game sent awaits its acknowledgement (publish/link.py)
 # What run() finds to do, as bits (publish/link.py's tick() does it: the same bits)
 _LOOK = const(1)  # a game over and the next begun (or connected): the history's games to send
@@ -59,19 +57,13 @@ def _call(what, *args):
     the packets', the files', the MQTT client, the export and what it reads) are let go
     after, every one, or those it holds (board.record holds the summary) would stay on the
     heap for good."""
-    from board.fault import forget, room  # (as locals: this module's names stay few)
+    from board.fault import load, modules, release  # (as locals: this module's names stay few)
 
-    had = list(sys.modules)
-    room("publish.link")
-    from publish import link
-
+    had = modules()
     try:
-        return getattr(link, what)(*args)
+        return getattr(load("publish.link"), what)(*args)
     finally:
-        link = None
-        for k in list(sys.modules):
-            if k not in had:
-                forget(k)
+        release(had)  # (board/fault.py's table: everything the call loaded is of policy h or 1)
 
 
 class Publisher:
