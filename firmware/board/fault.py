@@ -31,7 +31,7 @@ def message(e):
 # module loaded inside a function and named nowhere here fails it).
 #  k: loaded when first needed and kept (the display's text, the menu, the page, the club's task):
 #     board.text board.menutext board.menu board.selftest board.storage board.geometry
-#     board.power board.keytimer boards.common cribbage.advise cribbage.advise5
+#     board.power board.keytimer hw.common cribbage.advise cribbage.advise5
 #     cribbage.saved1 ssd1306 page page.routes page.server page.pin page.lazy ota.trial
 #     publish.task
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
@@ -43,11 +43,11 @@ def message(e):
 # name would be interned for good (the ESP32's game is at a pool's end: docs/memory.md).
 _TABLE = (
     # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record)
-    " board.boot board.undo board.later boards.wifiwhy publish.link ",
+    " board.boot board.undo board.later hw.wifiwhy publish.link ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
-    " board.snapshot board.screen version page.rows boards.wifi publish publish.packets"
+    " board.snapshot board.screen version page.rows hw.wifi publish publish.packets"
     " publish.outbox publish.names publish.nights publish.contract publish.says ota ota.hmac"
     " ota.order ota.install ota.fetch umqtt umqtt.simple ",
 )
