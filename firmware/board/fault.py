@@ -84,9 +84,11 @@ def release(had=()):
     loaded before, one of policy h unless it was; each is dropped from sys.modules and its
     package, so that its code leaves the heap at the next collection unless something still
     holds it. Never raises (short of memory twice: nothing is let go this time)."""
+    if had is None:
+        return
     for _ in (0, 1):
         try:
-            for name in list(sys.modules) if had is not None else ():
+            for name in list(sys.modules):
                 k = " %s " % name
                 if k in _TABLE[0] or (k in _TABLE[1] and name not in had):
                     sys.modules.pop(name, None)

@@ -100,7 +100,6 @@ def tally(store):
     finally:
         if f:
             f.close()
-        acc.g = None
         release(had)  # their code leaves the heap (board/fault.py's table)
     return acc.t
 
