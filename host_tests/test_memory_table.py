@@ -24,10 +24,10 @@ LOADERS = ("load", "passing")  # board/fault.py's load(), page/lazy.py's passing
 
 
 def table():
-    """{module: policy} of board/fault.py: _TABLE's (1, h) and the k and r lines of its
+    """{module: policy} of board/fault.py: table's (1, h) and the k and r lines of its
     comment above (what release() never touches costs no heap there)."""
     out = {}
-    for policy, names in zip("1h", fault._TABLE):
+    for policy, names in zip("1h", fault.table):
         for name in names.split():
             assert name not in out, "%s twice" % name
             out[name] = policy

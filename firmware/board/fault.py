@@ -37,11 +37,13 @@ def message(e):
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
 #     board.app board.fault board.keypad board.modes board.render cribbage.events
 #     cribbage.journal cribbage.score slots asyncio
-# Those two are what release() never touches: they are listed here, not in _TABLE, which
+# Those two are what release() never touches: they are listed here, not in table, which
 # holds what it lets go (a string of them each: 0.6 KB of the heap fewer on every board).
 # Strings, not tuples of names: a string of 11 characters or more is an object, while each
-# name would be interned for good (the ESP32's game is at a pool's end: docs/memory.md).
-_TABLE = (
+# name would be interned for good (the ESP32's game is at a pool's end: docs/memory.md);
+# so too "table" and "held", names the game has interned already (cribbage/events.py's,
+# board/app.py's), and load, modules and release, MicroPython's own (json.load, sys.modules).
+table = (
     # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record)
     " board.boot board.undo board.later hw.wifiwhy publish.link ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
@@ -73,24 +75,24 @@ def modules():
     """The modules of policy h loaded now: what release() keeps (taken before a call)."""
     h = []
     for k in sys.modules:
-        if " %s " % k in _TABLE[1]:
+        if " " + k + " " in table[1]:
             h.append(k)
     return h
 
 
-def release(had=()):
-    """Let go, as the table says, what was loaded for a call (had: modules() before it; None,
+def release(held=()):
+    """Let go, as the table says, what was loaded for a call (held: modules() before it; None,
     modules() itself failed: nothing was loaded): a module of policy 1 whether or not it was
     loaded before, one of policy h unless it was; each is dropped from sys.modules and its
     package, so that its code leaves the heap at the next collection unless something still
     holds it. Never raises (short of memory twice: nothing is let go this time)."""
-    if had is None:
+    if held is None:
         return
     for _ in (0, 1):
         try:
             for name in list(sys.modules):
-                k = " %s " % name
-                if k in _TABLE[0] or (k in _TABLE[1] and name not in had):
+                k = " " + name + " "
+                if k in table[0] or (k in table[1] and name not in held):
                     sys.modules.pop(name, None)
                     k = name.rfind(".")
                     p = sys.modules.get(name[:k]) if k > 0 else None

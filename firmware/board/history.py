@@ -44,7 +44,7 @@ board/record.py's Record (over walk() and head()): board/stats.py, the page, too
 import gc
 
 from cribbage.events import OVER
-from board.fault import modules, release
+from board.fault import load, modules, release
 
 from micropython import const
 
@@ -197,9 +197,7 @@ def add(store, m, summary=None):
             return False
         if f and t < f.seek(0, 2):  # bytes no good record holds: a later version's records
             had = modules()  # are kept before the rewrite drops them
-            from board import later
-
-            later.add(store, f, read)
+            load("board.later").add(store, f, read)
             release(had)  # (board.later, loaded for this call: its code leaves the heap)
         store.save("history", walk, f, k - _KEEP + 1, t + n - _MAX_BYTES, data)
     finally:

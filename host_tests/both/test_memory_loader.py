@@ -8,7 +8,7 @@ import sys
 
 from board import fault
 
-ONE = "board.later"  # a module of each policy (fault._TABLE; host_tests/test_memory_table.py
+ONE = "board.later"  # a module of each policy (fault.table; host_tests/test_memory_table.py
 H = "board.export"  # holds the table to the code)
 H2 = "publish.contract"
 KEPT = "board.menutext"
@@ -46,10 +46,10 @@ def _back(state):
 
 
 def test_the_table_names_each_policy():
-    assert (" %s " % ONE) in fault._TABLE[0] and (" %s " % H) in fault._TABLE[1]
-    assert (" %s " % H2) in fault._TABLE[1]
+    assert (" %s " % ONE) in fault.table[0] and (" %s " % H) in fault.table[1]
+    assert (" %s " % H2) in fault.table[1]
     for name in (KEPT, OTHER):
-        assert (" %s " % name) not in fault._TABLE[0] + fault._TABLE[1]
+        assert (" %s " % name) not in fault.table[0] + fault.table[1]
 
 
 def test_release_drops_policy_1_and_the_h_loaded_since_and_nothing_else():
