@@ -71,11 +71,20 @@ def load(name):
     return sys.modules[name]
 
 
+def find(s, name):
+    """Whether module name is one of string s's (a row of the table), as a whole word: no
+    string is made for it (a fault, short of memory, lets go of what it can)."""
+    i = s.find(name)
+    while i > 0 and not (s.startswith(" ", i - 1) and s.startswith(" ", i + len(name))):
+        i = s.find(name, i + 1)
+    return i > 0
+
+
 def modules():
     """The modules of policy h loaded now: what release() keeps (taken before a call)."""
     h = []
     for k in sys.modules:
-        if " " + k + " " in table[1]:
+        if find(table[1], k):
             h.append(k)
     return h
 
@@ -91,8 +100,7 @@ def release(held=()):
     for _ in (0, 1):
         try:
             for name in list(sys.modules):
-                k = " " + name + " "
-                if k in table[0] or (k in table[1] and name not in held):
+                if find(table[0], name) or (find(table[1], name) and name not in held):
                     sys.modules.pop(name, None)
                     k = name.rfind(".")
                     p = sys.modules.get(name[:k]) if k > 0 else None
