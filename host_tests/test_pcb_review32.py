@@ -49,7 +49,8 @@ def test_drc_keeps_silkscreen_0_15_mm_from_pads(led):
 @pytest.mark.parametrize("led", OPTIONS)
 def test_the_strip_says_which_part_is_which(boards, led):
     """Every controller-strip part's reference is printed (R2 cannot be told from R3 by its
-    pads), each test point's net beside it, each label clear of every pad and above the LEDs."""
+    pads), each test point's net beside it, each label clear of every pad, nearer its own part
+    than any other of its kind, and above the LEDs."""
     board, info = boards[led]
     assert pcb_check.check_labels(board, info) == []
     refs = pcb_check.strip_refs(board, info)
@@ -78,6 +79,10 @@ def test_a_missing_or_misplaced_label_is_caught(boards):
         board.silk[:] = saved
         board.silk[i] = ("board", "text", "R2", (x - 1.2, y - 0.95, x + 1.2, y + 0.95))
         assert any("within 0.15 mm of a pad" in p for p in pcb_check.check_labels(board, info))
+        # R2's label moved beside R3: it would name the wrong part
+        x, y = board.footprints["R3"]["at"]
+        board.silk[i] = ("board", "text", "R2", (x - 1.2, y - 3.9, x + 1.2, y - 2.0))
+        assert any("nearer R3 than R2" in p for p in pcb_check.check_labels(board, info))
     finally:
         board.silk[:] = saved
 

@@ -505,15 +505,24 @@ def check_labels(board, info):
         if not any(_gap(b, pad) <= TP_LABEL_NEAR_MM for b in words.get(net, ())):
             out.append("no %r printed within %g mm of %s" % (net, TP_LABEL_NEAR_MM, tp))
     refs = set(strip_refs(board, info))
-    texts = [(t, b) for t, b in texts if t.split()[0] in refs or t in TP_LABELS.values()]
-    pads = [pad_box(p) for fp in board.footprints.values() for p in fp["pads"]
-            if any(lay.startswith(("F.", "*.")) for lay in p["layers"])]
+    tp_of = {net: tp for tp, net in TP_LABELS.items()}
+
+    def beside(t, b):  # a test point's net alone, near it (J5's own "GND" is not one)
+        tp = tp_of.get(t)
+        return tp and _gap(b, pad_box(board.footprints[tp]["pads"][0])) <= TP_LABEL_NEAR_MM
+    texts = [(t, b) for t, b in texts if t.split()[0] in refs or beside(t, b)]
+    owned = [(pad_box(p), ref) for ref, fp in board.footprints.items() for p in fp["pads"]
+             if any(lay.startswith(("F.", "*.")) for lay in p["layers"])]
+    pads = [b for b, _r in owned]
     for text, (x0, y0, x1, y1) in texts:
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        size = (y1 - y0) / 1.9  # (read.py's TEXT_H)
-        w = len(text) * size * TEXT_W + SILK_MIN_MM
-        h = size * GLYPH_H + SILK_MIN_MM
-        g = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        g = _glyphs(text, (x0, y0, x1, y1))
+        ref = text.split()[0] if text.split()[0] in refs else tp_of[text]
+        mine = min(_gap(g, b) for b, r in owned if r == ref)
+        kind = ref.rstrip("0123456789")
+        other = [r for b, r in owned if r != ref and r.rstrip("0123456789") == kind
+                 and _gap(g, b) <= mine]
+        if other:
+            out.append("the label %r is nearer %s than %s" % (text, other[0], ref))
         for b in pads:
             if not (g[2] + LABEL_GAP_MM <= b[0] or b[2] + LABEL_GAP_MM <= g[0]
                     or g[3] + LABEL_GAP_MM <= b[1] or b[3] + LABEL_GAP_MM <= g[1]):
@@ -523,6 +532,25 @@ def check_labels(board, info):
         if y1 - oy > FIELD_TOP:
             out.append("the label %r is over the LED field" % text)
     return out
+
+
+def _glyphs(text, box):
+    """A label's strokes' box (read.py's glyph_box) from the box read.py's silk gives it,
+    horizontal or turned 90 degrees (its size from whichever fits)."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for upright in (False, True):
+        size = ((x1 - x0) if upright else (y1 - y0)) / 1.9  # (read.py's TEXT_H)
+        thick = max(size * 0.15, SILK_MIN_MM)
+        along = len(text) * size * TEXT_W + thick
+        if abs(along - ((y1 - y0) if upright else (x1 - x0))) < 1e-3:
+            w, h = along, size * GLYPH_H + thick
+            if upright:
+                w, h = h, w
+            return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+    size = (y1 - y0) / 1.9  # (not a box read.py gives: taken as horizontal)
+    w, h = len(text) * size * TEXT_W + SILK_MIN_MM, size * GLYPH_H + SILK_MIN_MM
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
 def _gap(a, b):

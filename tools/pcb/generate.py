@@ -515,15 +515,17 @@ def _layout_box(r, grow=0.0):
             y0 + pcbnew.ToMM(r.GetHeight()) + grow)
 
 
-def label_box(text, at, size=LABEL_SIZE):
-    """The box a label's strokes fill (pcb/read.py's glyph_box)."""
-    return glyph_box(text, at[0], at[1], size, max(size * 0.15, SILK_W))
+def label_box(text, at, size=LABEL_SIZE, upright=False):
+    """The box a label's strokes fill (pcb/read.py's glyph_box; upright: turned 90 degrees)."""
+    return glyph_box(text, at[0], at[1], size, max(size * 0.15, SILK_W), upright)
 
 
-def text_box(text, at, size=LABEL_SIZE):
+def text_box(text, at, size=LABEL_SIZE, upright=False):
     """The box pcb/read.py's silkscreen checks take for it (with KiCad's line spacing)."""
-    w = len(text) * size * TEXT_W + size * 0.15
+    w = len(text) * size * TEXT_W + max(size * 0.15, SILK_W)
     h = size * TEXT_H
+    if upright:
+        w, h = h, w
     return (at[0] - w / 2, at[1] - h / 2, at[0] + w / 2, at[1] + h / 2)
 
 
@@ -538,6 +540,18 @@ def _stroke_boxes(item):
         return [(min(a[0], b[0]) - half, min(a[1], b[1]) - half, max(a[0], b[0]) + half,
                  max(a[1], b[1]) + half) for a, b in zip(pts, pts[1:])]
     return [_layout_box(item.GetBoundingBox())]
+
+
+def _kind(ref):
+    """A reference's letters: R, C, Q, TP..."""
+    return ref.rstrip("0123456789")
+
+
+def _gap(a, b):
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return math.hypot(dx, dy)
 
 
 def _near(a, b, d=5.0):
@@ -575,11 +589,12 @@ def labels(m):
     every pad and via, LABEL_SILK_GAP from every other silkscreen item, stays inside the board
     and above the LED field. No place: the generator stops (a label over a pad prints
     ragged, and one far from its part tells nothing)."""
-    pads, silk = [], []
+    pads, silk, owned, tracks = [], [], [], []
     for fp in m.board.GetFootprints():
         for pad in fp.Pads():
             if pad.IsOnLayer(pcbnew.F_Cu) or pad.IsOnLayer(pcbnew.F_Mask):
                 pads.append(_layout_box(pad.GetBoundingBox()))
+                owned.append((pads[-1], fp.GetReference()))
         for item in fp.GraphicalItems():
             if item.GetLayer() == pcbnew.F_SilkS:
                 silk += _stroke_boxes(item)
@@ -589,6 +604,8 @@ def labels(m):
     for t in m.board.GetTracks():
         if t.GetClass() == "PCB_VIA":
             pads.append(_layout_box(t.GetBoundingBox()))
+        elif t.IsOnLayer(pcbnew.F_Cu):
+            tracks.append(_layout_box(t.GetBoundingBox()))
     for d in m.board.GetDrawings():
         if d.GetLayer() == pcbnew.F_SilkS:
             if d.GetClass() == "PTEXT":
@@ -598,28 +615,50 @@ def labels(m):
                 silk.append(_layout_box(d.GetBoundingBox()))
     placed, missing = [], []
 
-    def place(text, around, quiet=False):
+    def fits(text, at, size, upright, ref, kind, near, local, over_tracks):
+        b, t = label_box(text, at, size, upright), text_box(text, at, size, upright)
+        if t[0] < LEFT + 0.5 or t[2] > RIGHT - 0.5 or t[1] < TOP + 0.5 or \
+                t[3] > FIELD_TOP - 0.5:
+            return False
+        if not all(_apart(b, o, LABEL_PAD_GAP) for o in local) or \
+                not all(_apart(b, o, LABEL_SILK_GAP) for o in silk + placed):
+            return False
+        if not over_tracks and not all(_apart(b, o, 0.0) for o in tracks):
+            return False
+        # nearer its own part's pads than any other part's (kind None), or where that finds
+        # no room, than any other of its kind (R2's label nearer R2 than R3, TP1's nearer TP1
+        # than TP4): it says which part it is
+        mine = min(_gap(b, o) for o, r in near if r == ref)
+        return not any(_gap(b, o) <= mine for o, r in near
+                       if r != ref and (kind is None or _kind(r) == kind))
+
+    def place(text, around, ref, quiet=False):
         x0, y0, x1, y1 = around
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        for size in LABEL_SIZES:
-            bw = label_box(text, (0, 0), size)
+        near = [(b, r) for b, r in owned if _gap(b, around) < 12.0]
+        local = [b for b in pads if _gap(b, around) < 12.0]
+        rings = (0.25, 0.5, 0.8, 1.2, 1.7, 2.3, 3.0)
+        far = (3.8, 4.6, 5.5, 6.5)
+        passes = [(size, rings, up) for size in LABEL_SIZES for up in (False, True)]
+        if not quiet:  # (a test point's two words on one line: only near it)
+            passes += [(LABEL_SIZES[-1], far, up) for up in (False, True)]
+        passes = [(kind,) + p for kind in (None, _kind(ref)) for p in passes]
+        for kind, size, gaps, upright in passes:  # upright: read from the right (90 degrees)
+            bw = label_box(text, (0, 0), size, upright)
             w, h = bw[2] - bw[0], bw[3] - bw[1]
-            spots = [(cx, cy)] if (x1 - x0) > w + 2 and (y1 - y0) > h + 2 else []
-            for g in (0.25, 0.5, 0.8, 1.2, 1.7, 2.3, 3.0, 3.8, 4.6):
-                spots += [(cx, y0 - g - h / 2), (cx, y1 + g + h / 2), (x1 + g + w / 2, cy),
-                          (x0 - g - w / 2, cy), (x1 + g + w / 2, y0 - g - h / 2),
-                          (x0 - g - w / 2, y0 - g - h / 2), (x1 + g + w / 2, y1 + g + h / 2),
-                          (x0 - g - w / 2, y1 + g + h / 2)]
-            for at in spots:
-                b, t = label_box(text, at, size), text_box(text, at, size)
-                if t[0] < LEFT + 0.5 or t[2] > RIGHT - 0.5 or t[1] < TOP + 0.5 or \
-                        t[3] > FIELD_TOP - 0.5:
-                    continue
-                if all(_apart(b, o, LABEL_PAD_GAP) for o in pads) and \
-                        all(_apart(b, o, LABEL_SILK_GAP) for o in silk + placed):
-                    m.text(text, at, size)
-                    placed.append(b)
-                    return at
+            first = [(cx, cy)] if (x1 - x0) > w + 2 and (y1 - y0) > h + 2 else []
+            for ring in [first] + [[
+                    (cx, y0 - g - h / 2), (cx, y1 + g + h / 2), (x1 + g + w / 2, cy),
+                    (x0 - g - w / 2, cy), (x1 + g + w / 2, y0 - g - h / 2),
+                    (x0 - g - w / 2, y0 - g - h / 2), (x1 + g + w / 2, y1 + g + h / 2),
+                    (x0 - g - w / 2, y1 + g + h / 2)] for g in gaps]:
+                for over_tracks in (False, True):  # off the tracks where the ring allows
+                    for at in ring:
+                        if fits(text, at, size, upright, ref, kind, near, local,
+                                over_tracks):
+                            m.text(text, at, size, angle=90.0 if upright else 0.0)
+                            placed.append(label_box(text, at, size, upright))
+                            return at
         if quiet:
             return None
         if os.environ.get("PCB_LABEL_DEBUG"):
@@ -632,10 +671,10 @@ def labels(m):
         around = (min(b[0] for b in boxes), min(b[1] for b in boxes),
                   max(b[2] for b in boxes), max(b[3] for b in boxes))
         if ref not in TP_LABELS:
-            place(ref, around)
-        elif not place("%s %s" % (ref, TP_LABELS[ref]), around, quiet=True):
-            place(ref, around)  # no room for both on one line: each where it fits
-            place(TP_LABELS[ref], around)
+            place(ref, around, ref)
+        elif not place("%s %s" % (ref, TP_LABELS[ref]), around, ref, quiet=True):
+            place(TP_LABELS[ref], around, ref)  # no room for both on one line: each where
+            place(ref, around, ref)  # it fits, what it carries first
     if missing:
         raise SystemExit("no room on the silkscreen beside its part for %s" % ", ".join(missing))
     return placed

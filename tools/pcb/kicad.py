@@ -151,9 +151,11 @@ class Maker:
         for a, b in zip(c, c[1:]):
             self.line(a, b, layer, width)
 
-    def text(self, s, at, size=1.5, layer=None):
+    def text(self, s, at, size=1.5, layer=None, angle=0.0):
         t = pcbnew.PCB_TEXT(self.board)
         t.SetText(s)
+        if angle:
+            t.SetTextAngle(angle * 10)  # (KiCad 6: tenths of a degree)
         t.SetPosition(pt(*at))
         t.SetTextSize(pcbnew.wxSizeMM(size, size))
         t.SetTextThickness(mm(max(size * 0.15, SILK_W)))
@@ -270,9 +272,9 @@ def dot(fp, at, mirror=False):
 def fit_silk(fp):
     """A footprint's silkscreen as a fab prints it: every stroke at least SILK_W wide (KiCad's
     library draws 0.12 mm), and nothing within SILK_CLEAR of its own pads (JLCPCB trims
-    silkscreen nearer, so a mark there prints short or not at all): a circle round a pad (a
-    test point's) grows, a line that comes too near (the 0402's body marks, the
-    WS2812B-2020's pin 1 tick, which the part's own dot replaces) is left out. KiCad's DRC
+    silkscreen nearer, so a mark there prints short or not at all): a drawing that comes too
+    near is left out (the 0402's body marks; the WS2812B-2020's pin 1 tick, which the part's
+    own dot replaces; a test point's ring, which its printed name replaces). KiCad's DRC
     then checks the whole board at SILK_CLEAR."""
     layers = (pcbnew.F_SilkS, pcbnew.B_SilkS)
     clear = mm(SILK_CLEAR)
@@ -287,15 +289,7 @@ def fit_silk(fp):
         def near(item=item, pads=pads):
             shape = item.GetEffectiveShape()
             return any(p.GetEffectiveShape().Collide(shape, clear) for p in pads)
-        if item.GetShape() == pcbnew.SHAPE_T_CIRCLE:
-            while near():
-                c, e = item.GetStart0(), item.GetEnd0()
-                r = ((e.x - c.x) ** 2 + (e.y - c.y) ** 2) ** 0.5
-                grow = (r + mm(0.025)) / r
-                item.SetEnd0(pcbnew.wxPoint(c.x + round((e.x - c.x) * grow),
-                                            c.y + round((e.y - c.y) * grow)))
-                item.SetDrawCoord()
-        elif near():
+        if near():
             fp.Remove(item)
     return fp
 

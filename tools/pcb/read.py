@@ -53,11 +53,14 @@ GLYPH_H = 1.2  # the strokes' own height per mm of size, at most (capitals and d
 # a "+" or a "1" no taller; no descenders in the labels): how near a label may come to a pad
 
 
-def glyph_box(text, x, y, size, thick):
-    """The box a centred, horizontal label's strokes fill (its printed ink, not KiCad's text
-    box with its line spacing): TEXT_W per character, GLYPH_H high, plus the stroke."""
+def glyph_box(text, x, y, size, thick, upright=False):
+    """The box a centred label's strokes fill (its printed ink, not KiCad's text box with its
+    line spacing): TEXT_W per character, GLYPH_H high, plus the stroke; upright: turned 90
+    degrees."""
     w = len(text) * size * TEXT_W + thick
     h = size * GLYPH_H + thick
+    if upright:
+        w, h = h, w
     return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
 
 
