@@ -417,7 +417,7 @@ def check_footprint(part):
     near = min(part.PADS, key=lambda n: dist(dot, n))
     if near != one:
         out.append("%s: the pin 1 mark is nearest pad %s" % (part.value, near))
-    clear = min(dist(dot, n) for n in part.PADS) - 0.2  # the dot: 0.1 radius, 0.2 stroke
+    clear = min(dist(dot, n) for n in part.PADS) - 0.3  # the dot's radius and line
     for (bx, by) in part.PIN1_BAR:
         clear = min(clear, min(dist((bx, by), n) for n in part.PADS) - part.SILK_W / 2)
     if clear < 0.2:

@@ -554,10 +554,6 @@ def _gap(a, b):
     return math.hypot(dx, dy)
 
 
-def _near(a, b, d=5.0):
-    return _apart(a, b, -1e9) is False or not _apart(a, b, d)
-
-
 def _apart(a, b, gap):
     return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
 
@@ -661,9 +657,6 @@ def labels(m):
                             return at
         if quiet:
             return None
-        if os.environ.get("PCB_LABEL_DEBUG"):
-            print(text, around, [("pad", o) for o in pads if _near(o, around)],
-                  [("silk", o) for o in silk + placed if _near(o, around)], file=sys.stderr)
         missing.append(text)
         return None
     for ref, fp in strip_parts(m):
