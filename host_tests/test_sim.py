@@ -213,7 +213,7 @@ def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
 
 @pytest.mark.parametrize("target", ["rp2040", "esp32"])
 def test_built_tree_plays_a_game(tmp_path, target):
-    """The .mpy tree `make build` makes for each board, with the fake board (tools/build.py
+    """The .mpy tree `make build` makes for each board, with the fake board (tools/maker/build.py
     --host), runs the same whole game in micropython (every module imported from .mpy: no
     source is left in the tree but main/board_config)."""
     import build

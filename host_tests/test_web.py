@@ -615,7 +615,7 @@ def flood_tree(tmp_path_factory):
     host_tests/mp_webflood.py compiled."""
     import subprocess
 
-    import build  # tools/build.py
+    import build  # tools/maker/build.py
     from hostenv import ROOT
 
     out = tmp_path_factory.mktemp("flood")

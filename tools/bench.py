@@ -34,7 +34,7 @@ def run(script):
                                               "tools/bench")]
     if name == "mp_edges.py":  # the board's .mpy files, as a board runs them (from source,
         tree = os.path.join(ROOT, "build", "bench")  # compiling would be what it measured)
-        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build.py"), "--host",
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "maker", "build.py"), "--host",
                         "--target", "rp2040", "--out", tree, "--quiet"], check=True,
                        capture_output=True)
         paths[0] = os.path.join(tree, "rp2040")

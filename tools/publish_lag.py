@@ -123,7 +123,7 @@ def lag(tree, port, presses, mid=False, order=False):
 def main(argv):
     presses = int(argv[1]) if len(argv) > 1 else 60
     folder = tempfile.mkdtemp(prefix="publish-lag-")
-    import build  # tools/build.py: the firmware as `make build` compiles it
+    import build  # tools/maker/build.py: the firmware as `make build` compiles it
 
     build.build("esp32", FIRMWARE, folder, host=True)  # (and the fake board)
     tree = os.path.join(folder, "esp32")

@@ -3,7 +3,7 @@
 # (2-6); the keys go into the keypad's ring as the scan queues them (DOWN, then UP), one
 # app.step() each, so every frame is drawn and the display's text built as on a board.
 #
-#     python tools/build.py --host --target esp32 --out build/host  # (with fakeboard/fake.py)
+#     python tools/maker/build.py --host --target esp32 --out build/host  # (with fakeboard/fake.py)
 #     cd build/host/esp32 && mpy-cross -O3 -o main_game.mpy ../../../tools/bench/main_game.py
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_game [PLAYERS [SEED [PORT
 #         [NEXT|- [CLIENTS]]]]]

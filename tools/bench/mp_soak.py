@@ -8,7 +8,7 @@
 #         [GAMES [EVERY [BLOCK [SEED]]]]
 # (or env SOAK_GAMES, SOAK_EVERY, SOAK_BLOCK, SOAK_SEED; defaults 300, 50, 50, 1).
 # host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them, with the
-# fake board: tools/build.py --host) in the "soak" heap of tools/budgets.py (why: its
+# fake board: tools/maker/build.py --host) in the "soak" heap of tools/budgets.py (why: its
 # docstring) and checks the SOAK line; `make soak` runs it the same way for thousands of games.
 #
 # The heap: tools/budgets.py's "soak" (see test_endurance.py), more than the core's tests

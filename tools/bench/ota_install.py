@@ -1,5 +1,5 @@
 """What an update costs the board (issue 31), in the real MicroPython binary: run by
-`tools/release.py measure` (which builds and signs the bundle, gives this its path and turns
+`tools/maker/release.py measure` (which builds and signs the bundle, gives this its path and turns
 the times into board estimates with tools/bench.py's BOARD_FACTOR).
 
     MICROPYPATH=firmware:tools/host:host_tests/both:tools/bench micropython -X heapsize=4m \\

@@ -1,6 +1,6 @@
 """Wiring diagrams (SVG) for each board, drawn from the pin maps the firmware itself reads.
 
-    python tools/wiring_diagram.py        # writes hardware/wiring_pico.svg, wiring_esp32.svg
+    python tools/maker/wiring_diagram.py        # writes hardware/wiring_pico.svg, wiring_esp32.svg
 
 The pin numbers come from firmware/boards/pico.py and esp32_devkit.py (LED_PIN, ROWS, COLS,
 BUTTONS, I2C), never from here, so the picture cannot drift from the firmware. One line per
@@ -10,6 +10,7 @@ wire: board pin on the left, the part it goes to on the right.
 import os
 import sys
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from boards import esp32_devkit, pico  # (only their pin constants are read)

@@ -1,15 +1,15 @@
-"""Release bundles: the board's .mpy tree (tools/build.py's) and a manifest, in one stream a
+"""Release bundles: the board's .mpy tree (tools/maker/build.py's) and a manifest, in one stream a
 board installs over the air (firmware/ota/install.py says the format), signed per board.
 
-    python tools/release.py build --board pico_w [--out build/release]
+    python tools/maker/release.py build --board pico_w [--out build/release]
         -> build/release/cribbage-0.7.0-rp2040.bundle (unsigned: no board takes it)
-    python tools/release.py sign --wifi wifi.json BUNDLE [-o FILE]
+    python tools/maker/release.py sign --wifi wifi.json BUNDLE [-o FILE]
         -> FILE (default BUNDLE with .<board id> before .bundle): signed for the board whose
            Wi-Fi file it is ("broker": {"board": "t1", "secret": "<64 hex>"})
-    python tools/release.py show BUNDLE      # the manifest, and whether it is signed
-    python tools/release.py measure [--board pico_w]  # what verifying and installing cost
+    python tools/maker/release.py show BUNDLE      # the manifest, and whether it is signed
+    python tools/maker/release.py measure [--board pico_w]  # what verifying and installing cost
 
-`make release BOARD=pico_w` runs build. The tree is tools/build.py's for the board's kind
+`make release BOARD=pico_w` runs build. The tree is tools/maker/build.py's for the board's kind
 (rp2040 for the Pico and the Pico W, esp32), less the boot loader (main.py and slots.mpy: they
 stay at the board's root, never updated over the air). The manifest names the firmware's
 version, the board kind, each file's path, size and SHA-256, and the saved formats the
@@ -31,13 +31,14 @@ import shutil
 import sys
 import tempfile
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import build
 from hostenv import ROOT
 
 MAGIC = b"cribbage-bundle 1"
 LOADER = ("main.py", "slots.mpy", "slots.py")  # the root's, never in a bundle
-KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/flash.py's boards
-# the build tree (tools/build.py's target) of each: the Pico W's carries the page and the club
+KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/maker/flash.py's boards
+# the build tree (tools/maker/build.py's target) of each: the Pico W's carries the page and the club
 TREES = {"pico": "rp2040", "pico_w": "rp2040w", "esp32": "esp32"}
 UNSIGNED = b"-"
 IMAGE = "app.img"  # a slot's tree packed in one file (firmware/slots.py's IMAGE)
@@ -63,7 +64,7 @@ def _find(src, rel, pattern):
         m = re.search(pattern, f.read(), re.M)
     if not m:
         raise SystemExit("release: cannot find the saved format in %s (%s): update "
-                         "tools/release.py's SAVES" % (rel, pattern))
+                         "tools/maker/release.py's SAVES" % (rel, pattern))
     return int(m.group(1)) if m.group(1) else 1  # (the outbox has no version byte: format 1)
 
 
@@ -156,7 +157,7 @@ def write(out, man, tree, sig=UNSIGNED):
 
 
 def make(board, out, src=None, flat=False):
-    """Build the board kind's tree (tools/build.py) and its bundle in out (packed into an
+    """Build the board kind's tree (tools/maker/build.py) and its bundle in out (packed into an
     image: manifest()); its path."""
     kind = KINDS[board]
     src = src or os.path.join(ROOT, "firmware")

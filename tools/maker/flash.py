@@ -1,10 +1,10 @@
 """Put the firmware on a board with mpremote: flash a build, run from source, open the REPL.
 
-    python tools/flash.py flash --board pico|pico_w|esp32 [--port P] [--dry-run [--board-files F]]
-                                [--wifi FILE] [--romfs]
-    python tools/flash.py dev   --board pico|pico_w|esp32 [--port P] [--dry-run]
-    python tools/flash.py repl  [--port P] [--dry-run]
-    python tools/flash.py files [--port P]      # what the board holds (the --board-files format)
+    python tools/maker/flash.py flash --board pico|pico_w|esp32 [--port P]
+                                [--dry-run [--board-files F]] [--wifi FILE] [--romfs]
+    python tools/maker/flash.py dev   --board pico|pico_w|esp32 [--port P] [--dry-run]
+    python tools/maker/flash.py repl  [--port P] [--dry-run]
+    python tools/maker/flash.py files [--port P]  # what the board holds (the --board-files format)
 
 flash: makes the board's filesystem exactly build/<target>/ (from `make build`):
   1. reads the board in one `mpremote exec` (PROBE): its MicroPython (refused below
@@ -51,6 +51,7 @@ import signal
 import subprocess
 import sys
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import build
 
 from hostenv import ROOT, venv_program
@@ -754,7 +755,7 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
         else:
             b = Board()
             print("(dry run: the board is not read; planned as for an empty board. "
-                  "--board-files FILE takes a saved `tools/flash.py files` listing)")
+                  "--board-files FILE takes a saved `tools/maker/flash.py files` listing)")
         if b.platform:
             check_board(board, port, b)
         files, stale = check_image(b, port, image, files, romfs)

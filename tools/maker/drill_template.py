@@ -1,11 +1,11 @@
 """Drill templates (SVG), bills of materials and the LED chain table, from the layout data.
 
-    python tools/drill_template.py                        # hardware/drill_template.svg
-    python tools/drill_template.py --build strip --density 144   # hardware/drill_strip_144.svg
-    python tools/drill_template.py --build tht --led 5    # hardware/drill_tht_5mm.svg
-    python tools/drill_template.py --all                  # every build's template, and the
+    python tools/maker/drill_template.py                        # hardware/drill_template.svg
+    python tools/maker/drill_template.py --build strip --density 144  # hardware/drill_strip_144.svg
+    python tools/maker/drill_template.py --build tht --led 5    # hardware/drill_tht_5mm.svg
+    python tools/maker/drill_template.py --all                  # every build's template, and the
                                                           # generated tables of hardware/README.md
-    python tools/drill_template.py --build strip --density 60 --strip-width 11 --out my.svg
+    python tools/maker/drill_template.py --build strip --density 60 --strip-width 11 --out my.svg
 
 Two supported builds (hardware/README.md): an LED strip (60, 96 or 144 LEDs/m: the hole pitch is
 the strip's, the lanes are spaced for the strip's width) and through-hole addressable LEDs
@@ -27,6 +27,7 @@ import os
 import re
 import sys
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board import geometry, layout as layout_mod

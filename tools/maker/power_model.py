@@ -4,8 +4,8 @@ currents, the microcontroller and the other parts add their current per power st
 1-cell Li-ion through the boost converter gives the hours (docs/power.md: the model, its
 sources and the figures).
 
-    .venv/bin/python tools/power_model.py              # the report (make power)
-    .venv/bin/python tools/power_model.py --led sk6812mini-e --mcu-sleep 0.9
+    .venv/bin/python tools/maker/power_model.py              # the report (make power)
+    .venv/bin/python tools/maker/power_model.py --led sk6812mini-e --mcu-sleep 0.9
 
 Every figure is a parameter with its source beside it (PARTS): a measurement on a real board
 replaces an assumption by a command-line option, the frames stay the firmware's.
@@ -15,7 +15,7 @@ import argparse
 import sys
 import tempfile
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from board.settings import Settings
 
 from sim.games import game_keys, settings_keys

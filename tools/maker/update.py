@@ -1,8 +1,8 @@
 """Update one board from a laptop, at home (no club): build the release, sign it for the board
-whose Wi-Fi file you hold (its secret: tools/release.py sign), and serve it over HTTP on the
+whose Wi-Fi file you hold (its secret: tools/maker/release.py sign), and serve it over HTTP on the
 laptop's network for the board to fetch (firmware/ota/fetch.py), between games.
 
-    python tools/update.py --wifi wifi.json [--board pico_w] [--bundle FILE] [--port 8266]
+    python tools/maker/update.py --wifi wifi.json [--board pico_w] [--bundle FILE] [--port 8266]
                            [--usb]
     make update WIFI=wifi.json BOARD=pico_w
 
@@ -22,6 +22,7 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import release
 from hostenv import ROOT, venv_program
 

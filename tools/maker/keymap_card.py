@@ -1,6 +1,6 @@
 """A printable key-map card (SVG, 70 x 80 mm) to stick beside the 4x4 membrane keypad.
 
-    python tools/keymap_card.py        # writes hardware/keymap_card.svg; print at 100 %
+    python tools/maker/keymap_card.py        # writes hardware/keymap_card.svg; print at 100 %
 
 Made from what the firmware itself uses, so the card, the board and the simulator cannot
 disagree: the key map is board/modes.py's data (THE KEY MAP) (what the firmware's key handling
@@ -14,6 +14,7 @@ import os
 import sys
 from xml.sax.saxutils import escape
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board.keypad import KEYS_4X4

@@ -1,6 +1,6 @@
 """Put official MicroPython on a board, then check the version it answers with.
 
-    python tools/micropython_fw.py --board pico|pico_w|esp32 --firmware FILE
+    python tools/maker/micropython_fw.py --board pico|pico_w|esp32 --firmware FILE
                                    [--port P] [--drive DIR] [--dry-run]
 
 The file comes from https://micropython.org/download/ (FIRMWARES says which one per board):
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import flash
 from hostenv import venv_program
 from flash import FlashError
@@ -165,7 +166,7 @@ def wait_for_board(port, wait_s=WAIT_S):
         except FlashError as e:
             if time.monotonic() > end:
                 raise FlashError("the board did not answer over mpremote after flashing (%s). "
-                                 "Unplug it and plug it in, then: python tools/flash.py files"
+                                 "Unplug it and plug it in, then: python tools/maker/flash.py files"
                                  % e) from None
             time.sleep(1)
 
