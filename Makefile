@@ -77,7 +77,7 @@ power: $(STAMP)
 	$(BIN)/python tools/maker/power_model.py
 
 score: $(STAMP)
-	$(BIN)/python tools/score.py $(CARDS)
+	$(BIN)/python tools/player/score.py $(CARDS)
 
 # --- static checks, build, flash, simulator (tools/sim.py, tools/maker/build.py, tools/maker/flash.py) ---
 # MicroPython stubs per port: they conflict in one environment, so each gets its own folder.

@@ -180,8 +180,8 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
 
 # The modules only the host runs (issue 21): the simulator's fake board and its RAM filesystem,
 # the dealer and the computer players, the card-text reader, the fake keypad timer (the table
-# generators are tools/tablegen.py and tools/cribgen.py). They live in tools/host/, never in
-# firmware/ (issue 33); no board module imports them.
+# generators are tools/tables/tablegen.py and tools/tables/cribgen.py). They live in tools/host/,
+# never in firmware/ (issue 33); no board module imports them.
 HOST_MODULES = {"fakeboard/fake.py", "fakeboard/fake_timer.py", "fakeboard/ramfs.py",
                 "dealer/autoplay.py", "dealer/deal.py", "dealer/cardtext.py",
                 "fakeboard/fakepower.py"}

@@ -1,7 +1,8 @@
-"""Regenerate firmware/cribbage/tables.py from the rules core: python tools/gen_tables.py"""
+"""Regenerate firmware/cribbage/tables.py from the rules core: python tools/tables/gen_tables.py"""
 
 import os
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 OUT = os.path.join(ROOT, "firmware", "cribbage", "tables.py")

@@ -2,7 +2,7 @@
 colours stay for a player who cannot tell red from green (host tool and test helper; nothing
 here goes onto a board).
 
-    .venv/bin/python tools/cvd.py    # each palette's closest pair of sides, 2-6 players
+    .venv/bin/python tools/checks/cvd.py    # each palette's closest pair of sides, 2-6 players
 
 Simulation: Machado, Oliveira and Fernandes, "A Physiologically-based Model for Simulation of
 Color Vision Deficiency", IEEE TVCG 15(6), 2009: one 3x3 matrix per deficiency (severity 1.0:
@@ -19,7 +19,7 @@ import os
 import sys
 import tempfile
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 
 # Machado et al. 2009, severity 1.0 (linear RGB in, linear RGB out)
 MACHADO = {

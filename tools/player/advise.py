@@ -1,4 +1,4 @@
-"""Rank every discard of a dealt hand: python tools/advise.py 5H 5C JD 6S 4C KH [--dealer]
+"""Rank every discard of a dealt hand: python tools/player/advise.py 5H 5C JD 6S 4C KH [--dealer]
 
 Six cards (two players: throw two) or five (three or four players: throw one). --dealer when
 the crib is yours (four players: your side's). Prints each discard best first with its expected
@@ -8,7 +8,7 @@ when the crib is yours, minus it when it is not. A bad card: one line on stderr,
 
 import sys
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from cribbage import advise, cards
 from dealer import cardtext
 

@@ -1,4 +1,4 @@
-"""Score a show hand and say the count: python tools/score.py 5H 5C 5S JD 5D [--crib]
+"""Score a show hand and say the count: python tools/player/score.py 5H 5C 5S JD 5D [--crib]
 
 Four hand cards then the starter (a hand or, with --crib, the crib of the six-card game or of
 the five-card game); three hand cards then the starter: a hand of five-card cribbage. Prints
@@ -10,7 +10,7 @@ stderr, exit status 2. --help says this.
 import argparse
 import sys
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from cribbage import cards, score, spoken
 from dealer import cardtext
 

@@ -1,13 +1,14 @@
 """Regenerate the advisor's crib table, firmware/cribbage/cribtable.py:
-python tools/gen_crib_table.py
+python tools/tables/gen_crib_table.py
 
-Full enumeration with the core's scorer (tools/cribgen.py says the method and its error):
+Full enumeration with the core's scorer (tools/tables/cribgen.py says the method and its error):
 169 cells of 58,800 cribs each, about 10 s per core. Cells run in parallel on all cores.
 """
 
 import os
 import time
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 OUT = os.path.join(ROOT, "firmware", "cribbage", "cribtable.py")

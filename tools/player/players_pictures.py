@@ -1,7 +1,7 @@
 """Make the pictures of docs/players.md: the keypad, and a deal step by step as the board
-shows it. python tools/players_pictures.py [FOLDER]   (default docs/players/)
+shows it. python tools/player/players_pictures.py [FOLDER]   (default docs/players/)
 
-The keypad is the key-map card (tools/keymap_card.py: the firmware's own key map), drawn for a
+The keypad is the key-map card (tools/maker/keymap_card.py: the firmware's own key map), drawn for a
 screen. The deal is typed on the simulator (tools/sim/: the real firmware in the real
 MicroPython, in virtual time, so the pictures are the same on every run): after each step the
 board's LEDs (sim.ui.save_png) beside its display, enlarged to be read. STEPS is the deal the
@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT
 
 import keymap_card
@@ -47,7 +48,7 @@ def keypad(folder):
     w, h = keymap_card.WIDTH, keymap_card.HEIGHT
     old = 'width="%gmm" height="%gmm"' % (w, h)
     if old not in text:
-        raise ValueError("tools/keymap_card.py's SVG has changed its size attributes")
+        raise ValueError("tools/maker/keymap_card.py's SVG has changed its size attributes")
     text = text.replace(old, 'width="%d" height="%d"' % (w * KEYPAD_PX, h * KEYPAD_PX), 1)
     path = os.path.join(folder, KEYPAD)
     with open(path, "w", encoding="utf-8") as f:

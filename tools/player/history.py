@@ -1,11 +1,11 @@
 """The board's history of finished games: read it, print it, write it as CSV or JSON.
 
-    python tools/history.py                      # the simulator's (.sim/history)
-    python tools/history.py --storage DIR        # a simulator folder (tools/sim.py --storage)
-    python tools/history.py --file FILE          # a copy of the file
-    python tools/history.py --board [--port P]   # from a board, over mpremote (/data/history)
+    python tools/player/history.py                      # the simulator's (.sim/history)
+    python tools/player/history.py --storage DIR   # a simulator folder (tools/sim.py --storage)
+    python tools/player/history.py --file FILE          # a copy of the file
+    python tools/player/history.py --board [--port P]  # from a board, by mpremote (/data/history)
     ... --csv games.csv --json games.json        # also write them ("-": standard output)
-    python tools/history.py --legend             # what every CSV and JSON column means
+    python tools/player/history.py --legend             # what every CSV and JSON column means
 
 Prints one line a game (oldest first: result, final scores, and each side's hand, crib and
 play points, as its legend line says) and the statistics of each side (board/stats.py, as the
@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (firmware/ on sys.path)
 from board import history as H
 from board import stats
