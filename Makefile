@@ -71,7 +71,7 @@ test-mp: $(STAMP)
 	MP_HEAP=$(MP_HEAP) $(BIN)/python host_tests/run_mp.py
 
 bench: $(STAMP)
-	$(BIN)/python tools/bench.py
+	$(BIN)/python tools/bench/bench.py
 
 power: $(STAMP)
 	$(BIN)/python tools/maker/power_model.py
@@ -183,6 +183,6 @@ club-pictures: $(STAMP)  # docs/club-*.png: the club's pages in Chromium (tools/
 	PYTHONPATH=tools $(BIN)/python -m club.screenshots docs
 
 # a league of simulated clubs (issue 36): Mosquittos bridged to the league's, signed games of
-# simulated boards, the league service on :8125; Ctrl-C stops it all (tools/league_demo.py)
+# simulated boards, the league service on :8125; Ctrl-C stops it all (tools/clubnet/league_demo.py)
 league-demo: $(STAMP)
-	$(BIN)/python tools/league_demo.py $(DEMO_ARGS)
+	$(BIN)/python tools/clubnet/league_demo.py $(DEMO_ARGS)

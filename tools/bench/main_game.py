@@ -15,7 +15,7 @@
 # (the budgets per board, and what the runs measured). Everything is in that heap: the
 # firmware, the app, the fake board and this script; so the script is compiled too (from
 # source, every local name would be a string on the heap) and keeps its state in locals. Not
-# an mp_*.py: tools/bench.py would run it from source in the repository's folder, and it
+# an mp_*.py: tools/bench/bench.py would run it from source in the repository's folder, and it
 # writes its saved game and settings in the current folder (the firmware tree: the board's
 # /data).
 #

@@ -212,7 +212,7 @@ def sign(path, wifi, out=None):
 def measure(board="pico_w", out=None):
     """Build and sign a bundle, install it in the real MicroPython binary on littlefs of the
     Pico W's and the Pico's filesystem sizes (tools/bench/ota_install.py), and print the
-    figures with board estimates (tools/bench.py's BOARD_FACTOR: bytecode; SHA-256 is C on
+    figures with board estimates (tools/bench/bench.py's BOARD_FACTOR: bytecode; SHA-256 is C on
     both, so its estimate is an upper bound). Returns {flash KB: {what: (value, unit)}}."""
     import subprocess
 

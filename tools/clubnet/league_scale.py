@@ -6,10 +6,10 @@ time from a game's publish at its club's broker to its row in the league's store
 worst), one league standings request's time (the standings and ratings over every game),
 the league service's memory, the database's size and the brokers' memory.
 
-    python tools/league_scale.py [--clubs 20] [--boards 500] [--rounds 4] [--rate 50]
+    python tools/clubnet/league_scale.py [--clubs 20] [--boards 500] [--rounds 4] [--rate 50]
 
 Club brokers here let their publisher in without a password (the clubs' own door is measured
-by tools/club_scale.py); the league's broker and door are as shipped. Needs
+by tools/clubnet/club_scale.py); the league's broker and door are as shipped. Needs
 /usr/sbin/mosquitto. Everything runs on 127.0.0.1 at free ports, in a temporary folder.
 """
 
@@ -26,6 +26,7 @@ import tempfile
 import time
 import urllib.request
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import hostenv  # noqa: F401
 from hostenv import ROOT
 from localnet import publishers, stop

@@ -3,9 +3,9 @@
 # publish/) on the fake board, and a task that presses keys on the fake keypad and
 # times each key to the first frame that shows it (the strip written or the display shown
 # after the app took the key): a digit from its press, "*" (which acts on its release) from
-# its release. Run by tools/publish_lag.py (which starts the brokers):
+# its release. Run by tools/bench/publish_lag.py (which starts the brokers):
 #
-#     MICROPYPATH=firmware:.venv/mp-lib:.frozen micropython tools/publish_lag_board.py \
+#     MICROPYPATH=firmware:.venv/mp-lib:.frozen micropython tools/bench/publish_lag_board.py \
 #         STORAGE WEB_PORT BROKER_PORT|0 PRESSES [order]
 #
 # order: an update ordered (ota/order.py's take(), as the club's message or the board's page

@@ -1,7 +1,7 @@
 """How long a release takes to reach every board of a club (issue 31): from the director's
 click on the club page to every board updated (its new version installed and on trial).
 
-    python tools/rollout_time.py [--boards 20] [--bundle real|small] [--port-base 0]
+    python tools/bench/rollout_time.py [--boards 20] [--bundle real|small] [--port-base 0]
 
 Every part real, on this machine: Mosquitto with the club's config, password file and ACL
 (tools/club/mosquitto.conf, registry.py's broker_files()), the club service as its own
@@ -36,6 +36,7 @@ import time
 import urllib.parse
 import urllib.request
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT
 
 MOSQUITTO = os.environ.get("MOSQUITTO") or "/usr/sbin/mosquitto"

@@ -1,10 +1,10 @@
-"""Key-to-frame with the club's publisher (board/publish.py) against brokers that work, are
-down, never answer or answer slowly: what the network costs the game. A measurement, not a
-test (real time, this machine's load): tools/publish_lag_board.py runs the real firmware, compiled
-as `make build` compiles it, in the MicroPython unix port on the fake board, its tasks as on a
-board, and times keys to frames.
+"""Key-to-frame with the club's publisher (board/publish.py) against brokers that work, are down,
+never answer or answer slowly: what the network costs the game. A measurement, not a test (real
+time, this machine's load): tools/bench/publish_lag_board.py runs the real firmware, compiled as
+`make build` compiles it, in the MicroPython unix port on the fake board, its tasks as on a board,
+and times keys to frames.
 
-    python tools/publish_lag.py [PRESSES]     # (make venv first; Mosquitto for "up", "slow")
+    python tools/bench/publish_lag.py [PRESSES]     # (make venv first; Mosquitto for "up", "slow")
 
 Cases: off (no broker named), up (a real Mosquitto on 127.0.0.1), down (nothing listens:
 refused), hole (a listener that takes the connection and never answers), slow (Mosquitto
@@ -23,12 +23,12 @@ import tempfile
 import threading
 import time
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import FIRMWARE, ROOT, venv_program
 from localnet import free_port
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-SCRIPT = os.path.join(ROOT, "tools", "publish_lag_board.py")
+SCRIPT = os.path.join(ROOT, "tools", "bench", "publish_lag_board.py")
 
 
 def mosquitto(folder):

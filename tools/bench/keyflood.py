@@ -1,17 +1,17 @@
 """Key taps lost while the live page is flooded (issue 23.5): a measurement, not a test.
 
-    python tools/keyflood.py [--taps 70] [--down 40] [--gap 60] [--clients 4] [--path /layout]
+    python tools/bench/keyflood.py [--taps 70] [--down 40] [--gap 60] [--clients 4] [--path /layout]
 
-Runs the app with its page in the MicroPython unix port (tools/keyflood_board.py, the fake
+Runs the app with its page in the MicroPython unix port (tools/bench/keyflood_board.py, the fake
 board on the real clock), floods the page from --clients threads (GET --path in a loop), taps
 the first "+1" button --taps times (--down ms held, --gap ms apart) in real time, and counts
 the taps the app applied: once with the keypad scanned by its asyncio task ("task", as before
 issue 23.5), then scanned by a timer. The unix port has no machine.Timer: a thread stands in
-for it (tools/keyflood_board.py), either scheduling the scan with micropython.schedule()
+for it (tools/bench/keyflood_board.py), either scheduling the scan with micropython.schedule()
 ("soft": how an ESP32 runs a Timer's callback, between two bytecodes of whatever holds the
-loop; but the unix port runs it only once a blocking call returns, asyncio's idle poll
-included, where a chip's idle wait runs it at once) or calling it from the thread ("hard", as
-an interrupt would). Figures are the host's: a chip is about 200 times slower (tools/bench.py's
+loop; but the unix port runs it only once a blocking call returns, asyncio's idle poll included,
+where a chip's idle wait runs it at once) or calling it from the thread ("hard", as an interrupt
+would). Figures are the host's: a chip is about 200 times slower (tools/bench/bench.py's
 BOARD_FACTOR), so the page holds the loop far longer there; nothing here measures a chip.
 """
 
@@ -24,9 +24,10 @@ import tempfile
 import threading
 import time
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import FIRMWARE, HOST, ROOT, mp_lib, venv_program
 
-BOARD = os.path.join(ROOT, "tools", "keyflood_board.py")
+BOARD = os.path.join(ROOT, "tools", "bench", "keyflood_board.py")
 HEAP = "1024k"  # from source, the page and the app: room enough that the heap is not measured
 START_MS = 1500  # from the board's READY to the first tap: the flood is on by then
 

@@ -3,7 +3,7 @@
 Each script prints `ROW {json}` lines (see tools/bench/benchlib.py); this collects them into
 one table. Speed is reported against a plain reference measured in the same run, as a ratio,
 and host MicroPython times are turned into board estimates with BOARD_FACTOR below (the one
-place that factor lives). Usage: python tools/bench.py [name-filter]
+place that factor lives). Usage: python tools/bench/bench.py [name-filter]
 """
 
 import glob
@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import budgets
 from hostenv import ROOT, venv_program
 
@@ -88,10 +89,10 @@ def main(argv):
     scripts = sorted(glob.glob(os.path.join(BENCH, "mp_*.py"))) + \
         sorted(glob.glob(os.path.join(BENCH, "py_*.py")))
     failed = False
-    print("Board estimates: host MicroPython time x %s (tools/bench.py's BOARD_FACTOR: the unix"
-          " port on this x86_64 host against MicroPython's published perf_bench results for those"
-          " boards, +/-25%%; /work/shared/notes/micropython.md). The chip's own figures, measured"
-          " on an emulated RP2040 from .mpy: docs/developers.md (issue 34)."
+    print("Board estimates: host MicroPython time x %s (tools/bench/bench.py's BOARD_FACTOR:"
+          " the unix port on this x86_64 host against MicroPython's published perf_bench results"
+          " for those boards, +/-25%%; /work/shared/notes/micropython.md). The chip's own figures,"
+          " measured on an emulated RP2040 from .mpy: docs/developers.md (issue 34)."
           % ", ".join("%s %d" % kv for kv in sorted(BOARD_FACTOR.items())))
     for script in scripts:
         name = os.path.basename(script)[:-3]

@@ -4,7 +4,7 @@ broker), a board publishes a game (QoS 1) and has the broker's acknowledgement, 
 later the broker is killed (SIGKILL: a power cut); started again, does the service's session
 still hold the game? Tried with the broker's persistence settings as given, for each D.
 
-    python tools/club_broker_window.py [--tries 5] [--conf "autosave_interval 1"]
+    python tools/clubnet/club_broker_window.py [--tries 5] [--conf "autosave_interval 1"]
 
 Prints, per delay, how many of the tries lost the game. Needs /usr/sbin/mosquitto.
 """
@@ -22,6 +22,7 @@ import time
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from localnet import accepts, free_port, wait
 
 MOSQUITTO = "/usr/sbin/mosquitto"

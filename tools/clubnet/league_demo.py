@@ -5,7 +5,7 @@ of the core, signed with their keys, and the league service (`python -m club lea
 After every game it prints the game and the league's standings and ratings as the league's
 page serves them at that moment (/standings.json, polled until the game is counted).
 
-    python tools/league_demo.py [--clubs 3] [--boards 2] [--games 30] [--pace 1.0]
+    python tools/clubnet/league_demo.py [--clubs 3] [--boards 2] [--games 30] [--pace 1.0]
                                 [--http 8125] [--folder DIR] [--exit]
 
 One player, Ann, plays at two clubs: the league's director has named her one player (`python
@@ -27,6 +27,7 @@ import tempfile
 import time
 import urllib.request
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import hostenv  # noqa: F401
 from hostenv import ROOT
 from localnet import publishers, stop

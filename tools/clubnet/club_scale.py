@@ -8,7 +8,7 @@ As a club runs it (issue 30): every board in the club's registry, logged in with
 password (the broker's password file and ACL from `python -m club broker-files`'s code), each
 game signed with the board's key and counter and checked at the club's door.
 
-    python tools/club_scale.py [--boards 50] [--games 10] [--interval 1.0] [--json out.json]
+    python tools/clubnet/club_scale.py [--boards 50] [--games 10] [--interval 1.0] [--json out.json]
 
 Needs /usr/sbin/mosquitto (apt-get install mosquitto). Everything runs on 127.0.0.1 at free
 ports, in a temporary folder.
@@ -30,6 +30,7 @@ import urllib.request
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT
 from localnet import accepts, free_port, wait
 from club.registry import Registry, broker_files

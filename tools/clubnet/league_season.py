@@ -21,7 +21,7 @@ a club bridged (league.py's bridge config) to the league's broker, the league's 
 `python -m club league serve` runs it (service.connect), and the time is from the publish at
 the club's broker to the standings having the game.
 
-    python tools/league_season.py [--clubs 20] [--boards 500] [--weeks 36] [--games 9]
+    python tools/clubnet/league_season.py [--clubs 20] [--boards 500] [--weeks 36] [--games 9]
                                   [--bridged 1] [--rate 100] [--tmp /dev/shm] [--json F]
                                   [--pool 300] [--no-full-start]
 
@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 import hostenv  # noqa: F401
 from hostenv import ROOT
 from localnet import publishers, stop

@@ -1,4 +1,4 @@
-# The board side of tools/keyflood.py, under the MicroPython unix port (MICROPYPATH=firmware):
+# The board side of tools/bench/keyflood.py, under the MicroPython unix port (MICROPYPATH=firmware):
 #     micropython keyflood_board.py task|soft|hard PORT TAPS DOWN_MS GAP_MS START_MS STORAGE
 # The fake board (fakeboard/fake.py) with its two "+1" buttons, on the real clock (ticks_ms), the
 # app on its asyncio tasks as main.py starts it (board/tasks.py), serving its page on
