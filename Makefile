@@ -79,7 +79,7 @@ power: $(STAMP)
 score: $(STAMP)
 	$(BIN)/python tools/player/score.py $(CARDS)
 
-# --- static checks, build, flash, simulator (tools/sim.py, tools/maker/build.py, tools/maker/flash.py) ---
+# --- static checks, build, flash, simulator (tools/sim, tools/maker/build.py, tools/maker/flash.py) ---
 # MicroPython stubs per port: they conflict in one environment, so each gets its own folder.
 STUBS := $(VENV)/stubs
 STUB_PINS := rp2=micropython-rp2-stubs==1.29.0.post1 esp32=micropython-esp32-stubs==1.29.0.post1
@@ -134,7 +134,7 @@ repl: $(STAMP)
 	$(BIN)/python tools/maker/flash.py repl $(if $(PORT),--port $(PORT))
 
 sim: $(STAMP)
-	$(BIN)/python tools/sim.py $(if $(WEB),--web $(WEB)) $(SIM_ARGS)
+	$(BIN)/python tools/sim $(if $(WEB),--web $(WEB)) $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

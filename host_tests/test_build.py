@@ -265,7 +265,8 @@ def test_no_firmware_module_imports_one_from_outside_firmware():
     for rel in firmware_modules():
         tops = {m.split(".")[0] for m in imports(os.path.join(firmware, rel))} - own - {""}
         assert tops <= allowed, (rel, tops - allowed)
-        assert not tops & (host - MICROPYTHON_MODULES), rel  # (tools/micropython.py: CPython's)
+        # (tools/host/micropython.py: CPython's)
+        assert not tops & (host - MICROPYTHON_MODULES), rel
 
 
 def imports(path):

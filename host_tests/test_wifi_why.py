@@ -1,6 +1,6 @@
 """A Wi-Fi file that cannot be used is said, naming the field (issue 35.2): on the board's
 console (boards/wifi.py, in words from boards/wifiwhy.py, loaded only then), by `make flash`
-(tools/maker/flash.py's check) and by the simulator before it starts (tools/sim.py --web)."""
+(tools/maker/flash.py's check) and by the simulator before it starts (tools/sim --web)."""
 
 import asyncio
 import json
@@ -145,7 +145,7 @@ def test_the_simulator_says_a_bad_wifi_file_before_it_starts(tmp_path, text, say
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim"), "--storage",
                         str(store), "--web", str(port)], capture_output=True, text=True,
                        timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2

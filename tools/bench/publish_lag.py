@@ -10,7 +10,7 @@ Cases: off (no broker named), up (a real Mosquitto on 127.0.0.1), down (nothing 
 refused), hole (a listener that takes the connection and never answers), slow (Mosquitto
 behind a proxy that holds every packet 2 s each way); and what an update waiting for the
 game's end costs it (issue 31): midgame (no broker, a game in progress: a few deals' keys
-played by tools/sim.py first), waiting (the same, with an update ordered before the keys,
+played by tools/sim first), waiting (the same, with an update ordered before the keys,
 ota/order.py: it waits all along, its column says so).
 """
 
@@ -88,15 +88,15 @@ MIDGAME = 8  # the keys of game 3 (tools/sim/games.py) played before the midgame
 
 def midgame(store):
     """The board in store left in a game in progress: game 3's first MIDGAME key tokens,
-    played by tools/sim.py (CPython, virtual time) as a player would type them."""
+    played by tools/sim (CPython, virtual time) as a player would type them."""
     from sim.games import game_keys  # tools/sim/games.py
 
     tokens = game_keys(3)[0].split(" ")[:MIDGAME]
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim"), "--storage",
                         store, "--keys", " ".join(tokens)], capture_output=True, text=True,
                        timeout=300)
     if r.returncode:
-        raise SystemExit("tools/sim.py could not set up the game:\n" + r.stdout + r.stderr)
+        raise SystemExit("tools/sim could not set up the game:\n" + r.stdout + r.stderr)
 
 
 def lag(tree, port, presses, mid=False, order=False):

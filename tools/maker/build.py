@@ -23,7 +23,7 @@ the fake board and its RAM filesystem, the dealer and the computer players, the 
 reader), never in firmware/, so never in a board's tree, the frozen image or package.json.
 --host builds a tree with them too (host=True: tools/host/'s packages compiled beside the
 firmware's), for what runs a built tree on the host with the fake board: the simulator
-(tools/sim.py --firmware), the tests, make soak.
+(tools/sim --firmware), the tests, make soak.
 """
 
 import argparse
@@ -54,7 +54,7 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # (manifest.py: every board's, the Pico's whole; manifest_wifi.py: a board with Wi-Fi's, with
 # the optional parts)
 MANIFEST = "manifest.py"
-SKIP = (MANIFEST, "manifest_wifi.py")
+SKIP = (MANIFEST, "manifest_wifi.py", "micropython.py")  # (tools/host/micropython.py: CPython's)
 # target -> the module in firmware/boards/ with that board's pin map (named by board_config.py)
 BOARD_MODULE = {"rp2040": "pico", "rp2040w": "pico", "esp32": "esp32_devkit"}
 # module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)

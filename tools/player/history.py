@@ -1,7 +1,7 @@
 """The board's history of finished games: read it, print it, write it as CSV or JSON.
 
     python tools/player/history.py                      # the simulator's (.sim/history)
-    python tools/player/history.py --storage DIR   # a simulator folder (tools/sim.py --storage)
+    python tools/player/history.py --storage DIR   # a simulator folder (tools/sim --storage)
     python tools/player/history.py --file FILE          # a copy of the file
     python tools/player/history.py --board [--port P]  # from a board, by mpremote (/data/history)
     ... --csv games.csv --json games.json        # also write them ("-": standard output)

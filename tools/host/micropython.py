@@ -2,8 +2,9 @@
 
 Firmware says `from micropython import const`, as every MicroPython module does. On the board
 that is the built-in; under CPython (pytest, the tools, the simulations) this file is found
-instead, because tools/ is on the path (pytest's pythonpath; sys.path[0] for `python tools/x.py`).
-It is never copied to a board: tools/ is not part of the build.
+instead, because tools/host/ is on the path (pytest's pythonpath; tools/hostenv.py for a tool).
+It is never copied to a board: tools/ is not part of the build, and a --host tree leaves it out
+(tools/maker/build.py's SKIP: MicroPython's own module wins over a file anyway).
 """
 
 

@@ -1,6 +1,6 @@
 """Whole games of cribbage between computer players, through the board's match engine.
 
-    python tools/simulate.py --games 1000 --players 2 [--seed 1] [--strategy greedy]
+    python tools/sim/simulate.py --games 1000 --players 2 [--seed 1] [--strategy greedy]
         [--target 121|61] [--cards 5] [--json]
 
 Strategies (tools/host/dealer/autoplay.py): random (random discards and legal plays), discard
@@ -20,7 +20,7 @@ import argparse
 import json
 import sys
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from dealer import autoplay
 from cribbage.match import Match
 from board.screen import RESULTS  # the result names, as the board says them

@@ -5,17 +5,17 @@ cribbage.advise.best_discards: kept hand's exact average over the unseen starter
 crib table's value for your own crib, minus it for the opponent's. hand_only_discard() is the
 same without the crib term (the best average hand, whoever's crib it is), for comparison.
 
-tools/simulate.py imports this for `--strategy advisor`. Run on its own it plays N two-player
+tools/sim/simulate.py imports this for `--strategy advisor`. Run on its own it plays N two-player
 deals of the show only (no pegging: every deal both hands, the crib and the starter are
 scored) and prints how many points a deal the advisor gains over the other strategies, then
 plays N/10 whole games through the match engine against a greedy-show player:
-    python tools/advisor_player.py [N] [--seed S]
+    python tools/sim/advisor_player.py [N] [--seed S]
 """
 
 import random
 import sys
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from cribbage import advise
 from cribbage.score import score_hand
 

@@ -3,8 +3,8 @@ hash, after every key, the LED frame and the display's lines, and at the end eve
 (then the same after a restart from those files). A change that must not change what the user
 sees (a refactor) keeps every digest.
 
-    .venv/bin/python tools/golden.py --write /tmp/before.json     # on the commit before
-    .venv/bin/python tools/golden.py --check /tmp/before.json     # after: exit 1 on a difference
+    .venv/bin/python tools/sim/golden.py --write /tmp/before.json  # on the commit before
+    .venv/bin/python tools/sim/golden.py --check /tmp/before.json  # after: exit 1 on a difference
 
 Scenarios: computer players' whole games (2-6 players, 121 and 61, five-card cribbage, every
 strategy), the same games with undo/redo holds and stray keys pressed at seeded random places,
@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 
-import hostenv  # noqa: F401  (firmware/ on sys.path)
+import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from dealer import autoplay
 
 from sim.games import game_keys, settings_keys
