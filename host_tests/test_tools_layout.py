@@ -30,14 +30,18 @@ def test_every_folder_of_tools_is_a_job_folder_or_a_package_or_says_what_it_hold
 
 
 def test_the_job_folders_are_on_the_path_with_the_same_toolpath():
-    with open(os.path.join(TOOLS, "maker", "toolpath.py")) as f:
-        toolpath = f.read()
+    def code(job):  # (each names its folder in its docstring's one line)
+        with open(os.path.join(TOOLS, job, "toolpath.py")) as f:
+            doc, rest = f.read().split("\n", 1)
+        assert doc.startswith('"""') and "tools/%s/" % job in doc, job
+        return rest
+
+    toolpath = code("maker")
     for job in hostenv.JOBS + ("sim",):
         folder = os.path.join(TOOLS, job)
         assert os.path.isfile(os.path.join(folder, "README.md" if job != "sim" else
                                            "__init__.py")), job
-        with open(os.path.join(folder, "toolpath.py")) as f:
-            assert f.read() == toolpath, job  # one way in, whichever folder's is found
+        assert code(job) == toolpath, job  # one way in, whichever folder's is found
         if job != "sim":
             assert "tools/" + job in PATH, job  # (pytest's pythonpath, before tools/)
             assert PATH.index("tools/" + job) < PATH.index("tools"), job

@@ -7,8 +7,8 @@ modules, never on a board), and the job folders of tools/ (JOBS: tools/maker/, t
 so that a tool imports another by its bare name, `import build`, wherever either lives).
 
 A tool in a job folder runs as `python tools/<job>/x.py`: sys.path[0] is its folder, not
-tools/, so its first import is its folder's toolpath.py, which puts tools/ on the path and
-imports this module:
+tools/, so its first import is its folder's toolpath.py (the same few lines in each folder:
+whichever is found first does the same), which puts tools/ on the path and imports this module:
 
     import toolpath  # noqa: F401  (tools/, firmware/ on sys.path)
 

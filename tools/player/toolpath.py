@@ -1,8 +1,4 @@
-"""tools/ on sys.path for a tool of this folder, then tools/hostenv.py's folders (firmware/,
-tools/host/, every job folder of tools/): a tool here runs as `python tools/<job>/x.py`, where
-sys.path[0] is this folder, not tools/. A tool's first import:
-    import toolpath  # noqa: F401  (tools/, firmware/ on sys.path)
-(The same file in every job folder: whichever is found first does the same.)"""
+"""tools/ on sys.path for a tool run as `python tools/player/x.py`, then hostenv (see it)."""
 
 import os
 import sys
