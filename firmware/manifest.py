@@ -50,7 +50,7 @@ metadata(description="Electronic cribbage board firmware", version="0.6.0")  # =
 # (makemanifest runs this file in its own folder, firmware/)
 package("cribbage", files=board_files("cribbage"), opt=3)  # the rules core, the match engine
 package("board", files=board_files("board"), opt=3)  # the hardware-facing app
-package("boards", files=board_files("boards"), opt=3)  # the per-board hardware (pin maps)
+package("hw", files=board_files("hw"), opt=3)  # the per-board hardware (pin maps)
 module("version.py", opt=3)  # the firmware's version (the menu and make flash show it)
 module("slots.py", opt=3)  # the boot loader's app slots (main.py; issue 31)
 package("ota", files=board_files("ota"), opt=3)  # updates over the air: the install, the trial

@@ -223,7 +223,7 @@ MICROPYTHON_MODULES = {
 
 def test_firmware_holds_no_host_module():
     """firmware/ is what goes onto a board, all of it (issue 33): no fake there (the host's
-    stand-ins are tools/host/'s and tools/sim/hw/'s), no exclusion list in the manifest for
+    stand-ins are tools/host/'s and tools/sim/standins/'s), no exclusion list in the manifest for
     the build to leave host modules out by, and every module is one the board runs (test_every_
     module_of_the_board_tree_is_one_the_board_runs, over all of firmware/)."""
     firmware = os.path.join(ROOT, "firmware")
@@ -303,7 +303,7 @@ def test_every_module_of_the_board_tree_is_one_the_board_runs():
     tree = {rel[:-3].replace("/", "."): rel for rel in firmware_modules()}
     todo = ["main", "board_config", "version", "ota.install", "ota.fetch"] + [  # (ota.install,
         # ota.fetch: what an update's trigger calls, issue 31; make update's at the REPL)
-        "boards." + m for m in list(build.BOARD_MODULE.values())
+        "hw." + m for m in list(build.BOARD_MODULE.values())
         + [w[0] for w in build.W_MODULE.values()]]
     seen = set()
     while todo:
@@ -342,9 +342,9 @@ def test_each_tree_names_its_own_board(built, target, module):
         text = f.read()
     assert text == build.board_config(target) == build.config_text(
         module, bool(build.TARGET_PARTS[target]))
-    assert "\n    from boards.%s import build" % module in text or text.startswith(
-        "from boards.%s import build" % module)
-    assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py"))
+    assert "\n    from hw.%s import build" % module in text or text.startswith(
+        "from hw.%s import build" % module)
+    assert os.path.exists(os.path.join(ROOT, "firmware", "hw", module + ".py"))
     assert ("board_config.py", "board_config.py") in [r[:2] for r in rows[target]]
 
 
@@ -365,7 +365,7 @@ def test_the_pico_tree_carries_no_page_and_no_club(built):
     Pico W's and the ESP32's carry them all."""
     out, rows = built
     pico = tree_files(os.path.join(out, "rp2040"))
-    assert "board/app.mpy" in pico and "boards/wifi.mpy" in pico
+    assert "board/app.mpy" in pico and "hw/wifi.mpy" in pico
     assert not [f for f in pico if f.startswith(PARTS)], pico
     with open(os.path.join(out, "rp2040" + build.ROMFS_EXT), "rb") as f:
         image = f.read()
@@ -396,7 +396,7 @@ def test_every_module_of_each_tree_is_reached_from_main(built, target):
     # (ota.install, ota.fetch, ota.order: what an update's trigger calls, issue 31: the
     # club's message, the page; a board without Wi-Fi, at its REPL)
     todo = ["main", "board_config", "version", "ota.install", "ota.fetch", "ota.order"] + [
-        m for m in mods if m.startswith("boards.") and m[7:] in set(build.BOARD_MODULE.values())
+        m for m in mods if m.startswith("hw.") and m[3:] in set(build.BOARD_MODULE.values())
                                                   | {w[0] for w in build.W_MODULE.values()}]
     seen = set()
     while todo:

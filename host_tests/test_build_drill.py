@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import drill_template
 import wiring_diagram
 from board.layout import Layout
-from boards import esp32_devkit, pico
+from hw import esp32_devkit, pico
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -102,7 +102,7 @@ def test_committed_templates_are_current():
 
 
 def test_wiring_diagrams_follow_the_board_modules():
-    """Every pin of firmware/boards/{pico,esp32_devkit}.py is a wire in the committed SVG."""
+    """Every pin of firmware/hw/{pico,esp32_devkit}.py is a wire in the committed SVG."""
     for board, mod in (("pico", pico), ("esp32", esp32_devkit)):
         text = wiring_diagram.svg(board)
         path = os.path.join(wiring_diagram.ROOT, "hardware", "wiring_%s.svg" % board)

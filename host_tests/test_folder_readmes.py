@@ -13,7 +13,7 @@ from test_layers import libraries, table
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 HOST = os.path.join(ROOT, "tools", "host")
-FOLDERS = ("board", "boards", "cribbage", "ota", "page", "publish", "www")
+FOLDERS = ("board", "hw", "cribbage", "ota", "page", "publish", "www")
 # the table's rows a folder's README answers for (board/: its tasks.py has a row of its own;
 # firmware/README.md: the modules at the top)
 ROWS = {"board": ("board/", "board/tasks.py"), "": ("main.py", "board_config.py", "slots.py",

@@ -304,7 +304,7 @@ def test_self_test_runs_red_then_green_then_blue_along_the_chain():
 
 
 def test_rgb_order_fix_in_the_guide_swaps_red_and_green():
-    """LED_ORDER = "RGB" gives the strip ORDER (0, 1, 2, 3) (test_board_boards.py checks the
+    """LED_ORDER = "RGB" gives the strip ORDER (0, 1, 2, 3) (test_board_hw.py checks the
     board file's line reaches the strip): the renderer then sends red first."""
     L = Layout()
     assert 'LED_ORDER = "RGB"' in readme()

@@ -7,7 +7,7 @@ still found. A module is a file; an import name is found as Python finds it from
 sys.path (pyproject.toml's pythonpath, in its order: a tool imports firmware's `cribbage.score`,
 a test imports `clubkit` or `club.service`), and importing a.b.c loads a and a.b too. What is
 not a file of the repository (the standard library, MicroPython's own, packages installed) is
-left out; so are imports by a computed name (`__import__("boards." + name)`). The board's
+left out; so are imports by a computed name (`__import__("hw." + name)`). The board's
 and the core's own finer checks are test_board_imports.py and test_core_imports.py."""
 
 import ast

@@ -3,7 +3,7 @@ checked, not trusted.
 
 Without KiCad these still read the committed board files, Gerbers, BOM and pick-and-place back
 (tools/pcb/check.py, in .venv) and check them against firmware/board/layout.py and the board
-file's pins (firmware/boards/pico.py); with KiCad 6 (the system python3's pcbnew: `apt-get
+file's pins (firmware/hw/pico.py); with KiCad 6 (the system python3's pcbnew: `apt-get
 install kicad kicad-footprints`, as .ci/run does) they also run the generator
 (tools/pcb/generate.py, as a subprocess) with its DRC and check that the committed files are
 what it makes, byte for byte.
@@ -251,7 +251,7 @@ def test_a_pin_the_board_does_not_route_is_caught(boards):
 
 
 def test_pico_and_pico_w_must_name_the_same_pins(boards, monkeypatch):
-    from boards import pico_w
+    from hw import pico_w
     monkeypatch.setattr(pico_w, "LIGHT_ADC", 26)
     assert any("pico_w.py" in p for p in pcb_check.check_power(boards["2020"][0]))
 

@@ -336,7 +336,7 @@ def test_buttons_and_a_board_without_display(tmp_path):
 
 @pytest.mark.parametrize("board", ["pico", "esp32"])
 def test_real_board_modules_run_the_game(tmp_path, board):
-    """firmware/boards/pico.py and esp32_devkit.py themselves (their pin maps, pulls, the
+    """firmware/hw/pico.py and esp32_devkit.py themselves (their pin maps, pulls, the
     I2C scan for the OLED) build the hardware on fake machine/neopixel/ssd1306 modules,
     and the keys, wired by pin number, play a whole game."""
     keys, m = game_keys(2)

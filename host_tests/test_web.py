@@ -154,9 +154,9 @@ def test_a_form_that_cannot_be_read_is_a_bad_request_on_the_board(board):
 def test_the_club_status_says_what_is_wrong_with_the_wifi_files_broker(page, tmp_path,
                                                                       monkeypatch):
     """Issue 35.2 on the page: a broker entry the board refused is named in /club's "fault"
-    (boards/wifi.py's words: the file and the field), not only "no broker"; a good file, or
+    (hw/wifi.py's words: the file and the field), not only "no broker"; a good file, or
     one without a broker, says nothing."""
-    from boards import wifi
+    from hw import wifi
 
     path = tmp_path / "wifi.json"
     monkeypatch.setattr(wifi, "PATH", str(path))

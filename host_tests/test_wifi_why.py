@@ -1,5 +1,5 @@
 """A Wi-Fi file that cannot be used is said, naming the field (issue 35.2): on the board's
-console (boards/wifi.py, in words from boards/wifiwhy.py, loaded only then), by `make flash`
+console (hw/wifi.py, in words from hw/wifiwhy.py, loaded only then), by `make flash`
 (tools/maker/flash.py's check) and by the simulator before it starts (tools/sim --web)."""
 
 import asyncio
@@ -13,7 +13,7 @@ import pytest
 from hostenv import ROOT
 
 import flash  # tools/maker/flash.py
-from boards import wifi, wifiwhy
+from hw import wifi, wifiwhy
 
 # broker entries: (the entry, what the line must name)
 BAD_BROKERS = [
@@ -104,8 +104,8 @@ def test_under_micropython_too(tmp_path):
     f = write(tmp_path, {"ssid": "club", "broker": {"host": "h", "port": "1883"}})
     from sim.runner import micropython
 
-    r = subprocess.run([micropython(), "-c", "import sys\nfrom boards import wifi\n"
-                        "print(wifi.broker(%r, b'x'), 'boards.wifiwhy' in sys.modules)" % str(f)],
+    r = subprocess.run([micropython(), "-c", "import sys\nfrom hw import wifi\n"
+                        "print(wifi.broker(%r, b'x'), 'hw.wifiwhy' in sys.modules)" % str(f)],
                        capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware")))
     lines = r.stdout.strip().splitlines()

@@ -68,7 +68,7 @@ def game(argv):
         async def net():
             return "127.0.0.1"
 
-        hw["net"] = net  # as a board with Wi-Fi (boards/wifi.py): board/web.py serves
+        hw["net"] = net  # as a board with Wi-Fi (hw/wifi.py): board/web.py serves
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
     from board.app import App  # (main.py imports board.tasks, whose run(hw) imports board.app,

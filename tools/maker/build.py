@@ -55,7 +55,7 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # the optional parts)
 MANIFEST = "manifest.py"
 SKIP = (MANIFEST, "manifest_wifi.py", "micropython.py")  # (tools/host/micropython.py: CPython's)
-# target -> the module in firmware/boards/ with that board's pin map (named by board_config.py)
+# target -> the module in firmware/hw/ with that board's pin map (named by board_config.py)
 BOARD_MODULE = {"rp2040": "pico", "rp2040w": "pico", "esp32": "esp32_devkit"}
 # module -> (its Wi-Fi twin, what os.uname().machine holds on it, an example of that name)
 W_MODULE = {"pico": ("pico_w", " W with ", "Raspberry Pi Pico W with RP2040")}
@@ -86,7 +86,7 @@ def config_text(module, radio=True):
     A module with a Wi-Fi twin (W_MODULE) is picked at run time by the machine's name, so the
     rp2040w tree runs a Pico and a Pico W each with its own module, however it is copied
     (radio False: the tree without radio, the module itself)."""
-    line = "from boards.%s import build  # noqa: F401\n"
+    line = "from hw.%s import build  # noqa: F401\n"
     if module not in W_MODULE or not radio:
         return line % module
     return ("from os import uname\n\nif %r in uname().machine:  # e.g. %r\n    %s"

@@ -32,7 +32,7 @@ from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board import geometry, layout as layout_mod
 from board import render, settings
-from boards import esp32_devkit, pico  # (only their pin constants are read)
+from hw import esp32_devkit, pico  # (only their pin constants are read)
 from keymap_card import HEIGHT as CARD_H
 from keymap_card import WIDTH as CARD_W
 

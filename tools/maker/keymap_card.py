@@ -18,7 +18,7 @@ import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board.keypad import KEYS_4X4
-from boards import esp32_devkit, pico  # (only their pin constants are read)
+from hw import esp32_devkit, pico  # (only their pin constants are read)
 from sim import keymap as keywords  # (the key map's words)
 
 OUT = os.path.join(ROOT, "hardware", "keymap_card.svg")

@@ -2,7 +2,7 @@
 
     python tools/maker/wiring_diagram.py        # writes hardware/wiring_pico.svg, wiring_esp32.svg
 
-The pin numbers come from firmware/boards/pico.py and esp32_devkit.py (LED_PIN, ROWS, COLS,
+The pin numbers come from firmware/hw/pico.py and esp32_devkit.py (LED_PIN, ROWS, COLS,
 BUTTONS, I2C), never from here, so the picture cannot drift from the firmware. One line per
 wire: board pin on the left, the part it goes to on the right.
 """
@@ -13,7 +13,7 @@ import sys
 import toolpath  # noqa: F401  (tools/, firmware/ on sys.path: toolpath.py)
 from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
-from boards import esp32_devkit, pico  # (only their pin constants are read)
+from hw import esp32_devkit, pico  # (only their pin constants are read)
 
 # Raspberry Pi Pico: GPIO -> physical pin (the header numbering printed on the board)
 PICO_PHYSICAL = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14,
@@ -75,7 +75,7 @@ def svg(board):
            % (w, h, w, h),
            '<rect width="%d" height="%d" fill="white"/>' % (w, h),
            '<text x="20" y="24" style="%s;font-size:15px;font-weight:bold">%s: wiring '
-           '(from firmware/boards/%s.py)</text>' % (FONT, title, mod.__name__.split(".")[-1])]
+           '(from firmware/hw/%s.py)</text>' % (FONT, title, mod.__name__.split(".")[-1])]
     y = top
     group = None
     box_top = y

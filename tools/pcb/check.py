@@ -8,7 +8,7 @@ Runs in .venv (no KiCad needed to check the committed files): the board file is 
 text it is (pcb/read.py), the Gerbers and drill files with gerbonara. What is checked: every
 LED where firmware/board/layout.py's Layout() puts it (within 0.01 mm), the chain in pixel
 order (each DIN on the previous DOUT's net), VDD on the switched LED rail and VSS on GND, the
-pin names against KiCad's own symbol, the Pico's pins against firmware/boards/pico.py (the LED
+pin names against KiCad's own symbol, the Pico's pins against firmware/hw/pico.py (the LED
 rail's switch on LED_POWER, the light sensor on LIGHT_ADC, the battery divider on SUPPLY_ADC),
 the input protection in the path of every 5 V consumer, every Gerber layer present with the
 outline the stated size and one drill per via and through-hole pad, the DRC result (errors and
@@ -32,7 +32,7 @@ from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board import layout as layout_mod
 from board import render, settings
-from boards import pico, pico_w
+from hw import pico, pico_w
 from pcb import fab
 from pcb import parts as pcb_parts
 from pcb.parts import LED_RAIL
@@ -122,7 +122,7 @@ def check_leds(board, info, L=None):
 
 
 def check_controller(board):
-    """The Pico's pins on the nets firmware/boards/pico.py wires; the level shifter's path."""
+    """The Pico's pins on the nets firmware/hw/pico.py wires; the level shifter's path."""
     out = []
 
     def net(ref, n):
@@ -194,7 +194,7 @@ def board_pins(module=pico):
 
 def check_power(board, pins=None):
     """The LED rail's switch, the light sensor and the battery divider on the pins the
-    firmware's board file names (firmware/boards/pico.py, pico_w.py), wired as drawn:
+    firmware's board file names (firmware/hw/pico.py, pico_w.py), wired as drawn:
     LED_POWER -> Q3's gate (100k to GND: off while the pin floats) -> Q3 pulls Q2's gate low;
     Q2's gate pulled up to its source (+5V): the rail is off until the firmware drives the
     pin; Q2's drain is the LED rail. LIGHT_ADC on the phototransistor's emitter with a
@@ -203,7 +203,7 @@ def check_power(board, pins=None):
     pins = pins or board_pins()
     out = []
     if pins != board_pins(pico_w):
-        out.append("boards/pico.py names %s, boards/pico_w.py %s: one PCB takes either"
+        out.append("hw/pico.py names %s, hw/pico_w.py %s: one PCB takes either"
                    % (pins, board_pins(pico_w)))
 
     def pico_net(name):

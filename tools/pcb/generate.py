@@ -13,7 +13,7 @@ file is the same bytes on every run (pcb/kicad.py's canonical(), no dates).
 Every LED sits at firmware/board/layout.py's Layout().xy(pixel) (+ a fixed offset), the chain
 in pixel order: the same positions and order as the renderer, the simulator and the drill
 template. The LED parts and their pin maps are in pcb/parts.py; the Pico's pins, the LED rail's
-switch and the sensors' ADC pins in firmware/boards/pico.py. Nothing here knows a rule of
+switch and the sensors' ADC pins in firmware/hw/pico.py. Nothing here knows a rule of
 cribbage, only where the layout puts each LED.
 """
 
@@ -34,7 +34,7 @@ if not os.access(os.environ.get("HOME") or "/nonexistent", os.W_OK):
 import hostenv  # noqa: E402, F401  (firmware/ on sys.path)
 
 from board import geometry, layout as layout_mod  # noqa: E402
-from boards import pico  # noqa: E402  (only its pin constants are read)
+from hw import pico  # noqa: E402  (only its pin constants are read)
 from pcb import parts as pcb_parts, route  # noqa: E402
 from pcb.kicad import (BOTTOM, LEFT, OX, OY, POWER_W, RIGHT, SUPPLY_W,  # noqa: E402
                        TOP, TRACK_W, Maker, fab_text, load, pad_at, pt, reverse_mount,
@@ -200,7 +200,7 @@ def pico_footprint(m):
 
 def controller(m):
     """Pico headers, 74AHCT125 level shifter (its input pulled down), 330 ohm, 1N5817,
-    keypad/button/OLED headers, from firmware/boards/pico.py's pins; then power()."""
+    keypad/button/OLED headers, from firmware/hw/pico.py's pins; then power()."""
     gp = {pico.LED_PIN: "LED_3V3"}
     for i, g in enumerate(pico.ROWS):
         gp[g] = "ROW%d" % (i + 1)
@@ -216,7 +216,7 @@ def controller(m):
     pins = {str(PICO_PHYSICAL[g]): n for g, n in gp.items()}
     pins.update({str(n): "GND" for n in (3, 8, 13, 18, 23, 28, 33, 38)})
     # the strap: the board file's PCB_STRAP on GND says to the firmware that the power parts
-    # are fitted (a strip or through-hole build leaves that pin open): boards/pico.py
+    # are fitted (a strip or through-hole build leaves that pin open): hw/pico.py
     strap = PICO_PHYSICAL[pico.PCB_STRAP]
     if str(strap) in pins or "GND" not in (pins.get(str(strap + 1)), pins.get(str(strap - 1))):
         raise SystemExit("PCB_STRAP (GP%d, pin %d) must be a free pin beside a GND pin"

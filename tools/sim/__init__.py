@@ -12,7 +12,7 @@ Run it with `python tools/sim` (`make sim`; --help lists the options). One job a
     ui.py         drawing a frame: the board in the terminal, or a PNG
 
 and, not imported here: mp_driver.py (the MicroPython side, run by runner.Sim in the
-micropython binary) and hw/ (fake machine, neopixel and ssd1306 modules for --board). The
+micropython binary) and standins/ (fake machine, neopixel and ssd1306 modules for --board). The
 simulator's scripts, each run as `python tools/sim/X.py` (toolpath.py: tools/ on the path):
 
     __main__.py        `python tools/sim` (`make sim`): cli.py's command line

@@ -92,9 +92,9 @@ def port_taken(port, host="127.0.0.1"):
 
 def wifi_file_fault(path):
     """What is wrong with the simulated board's Wi-Fi file (its broker entry: the club), in
-    the board's own words (firmware/boards/wifi.py's fault()), or "" (none there, or a good
+    the board's own words (firmware/hw/wifi.py's fault()), or "" (none there, or a good
     one). Said before the board starts: its page would only say "no broker"."""
-    from boards.wifi import fault
+    from hw.wifi import fault
 
     why = fault(os.path.relpath(path))
     return "%s; put it right (README: To try it without a board) or remove it" % why if why \
@@ -223,7 +223,7 @@ def main(argv=None):
                     help="start a new game: forget the saved game (scores, games won), keep the "
                     "settings (players, game, muggins, ...)")
     ap.add_argument("--board", default="", choices=("", "pico", "pico_w", "esp32"),
-                    help="run the real board module (firmware/boards/pico.py, pico_w.py or "
+                    help="run the real board module (firmware/hw/pico.py, pico_w.py or "
                     "esp32_devkit.py, its pin map) on fake machine/neopixel modules instead of "
                     "tools/host/fakeboard/fake.py")
     ap.add_argument("--no-display", action="store_true",

@@ -1,5 +1,5 @@
-"""The board modules (boards/pico.py, pico_w.py, esp32_devkit.py) build the app's hardware with
-machine/neopixel stand-ins that check the calls (the simulator's, tools/sim/hw/), under the
+"""The board modules (hw/pico.py, pico_w.py, esp32_devkit.py) build the app's hardware with
+machine/neopixel stand-ins that check the calls (the simulator's, tools/sim/standins/), under the
 real MicroPython binary: the app starts on them, a key on the matrix pins reaches it, a frame
 goes to the strip, a game saves. (Real pins are for the hardware; this catches a wrong name,
 argument or pin in the wiring.)"""
@@ -36,7 +36,7 @@ import machine
 from board.keypad import KEYS_4X4, BUTTON_NAMES
 machine.PLATFORM = {"pico": "rp2", "pico_w": "rp2w"}.get(sys.argv[1], "esp32")
 machine.I2C.devices = []  # nothing answers on the bus: no display
-mod = __import__("boards." + sys.argv[1])
+mod = __import__("hw." + sys.argv[1])
 b = getattr(mod, sys.argv[1])
 hw = b.build()
 hw["storage_dir"] = sys.argv[2]
@@ -53,7 +53,7 @@ print("BOARD", sys.argv[1], app.m.score[0], hw["strip"].writes, hw["strip"].n,
 
 def run_script(tmp_path, script, tag, name, *args):
     """script (MicroPython's source) run by the real MicroPython binary with the simulator's
-    machine stand-in (tools/sim/hw/), as `script NAME FOLDER ARGS...` (FOLDER: a fresh one
+    machine stand-in (tools/sim/standins/), as `script NAME FOLDER ARGS...` (FOLDER: a fresh one
     for its files): the line it printed starting with tag, and the folder."""
     path = tmp_path / "run.py"
     path.write_text(script)
@@ -113,7 +113,7 @@ def test_the_app_refuses_a_hardware_key_it_does_not_know():
     read = set()
     for path in glob.glob(os.path.join(ROOT, "firmware", "*", "*.py")):  # (the app's, the
         # page's, the club's)
-        if "boards" + os.sep in path:
+        if "hw" + os.sep in path:
             continue
         with open(path) as f:  # (a host's own handles, "sim_" or "fake_": not the board's)
             read.update(k for k in re.findall(r'hw(?:\.get\(|\[)"([a-z_]+)"', f.read())
@@ -126,7 +126,7 @@ def test_led_order_rgb_reaches_the_strip(tmp_path):
     the renderer sends red first; "GRB" (WS2812B strips) keeps the driver's own."""
     script = tmp_path / "order.py"
     script.write_text(
-        "from boards.common import build\n"
+        "from hw.common import build\n"
         "from board.render import Renderer\n"
         "from board.selftest import selftest\n"
         "for order, p in (('GRB', 0), ('RGB', 10)):  # (each build on its own pins)\n"
@@ -142,5 +142,5 @@ def test_led_order_rgb_reaches_the_strip(tmp_path):
     grb, rgb = p.stdout.splitlines()
     assert grb.startswith("GRB (1, 0, 2, 3) [0, ") and not grb.endswith(", 0, 0]")  # red 2nd
     assert rgb.startswith("RGB (0, 1, 2, 3) [") and rgb.endswith(", 0, 0]")  # red first
-    with open(os.path.join(FIRMWARE, "boards", "pico.py")) as f:
+    with open(os.path.join(FIRMWARE, "hw", "pico.py")) as f:
         assert 'LED_ORDER = "GRB"' in f.read()

@@ -1,6 +1,6 @@
 """Builds the hardware dict (see board/app.py) for a board running stock MicroPython:
 a WS2812 strip on one pin, a 4x4 keypad scanned by a machine.Timer, buttons, an optional
-SSD1306, ticks_ms, littlefs, and Wi-Fi where the port has it (boards/wifi.py: the ESP32, the
+SSD1306, ticks_ms, littlefs, and Wi-Fi where the port has it (hw/wifi.py: the ESP32, the
 Pico W's firmware). Only the per-board modules call this, with their pin numbers."""
 
 import time
@@ -67,7 +67,7 @@ def _watch(pins, sleeps):
 def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setup=None,
           light=None, timer_id=None, power=None):
     """order: the LEDs' colour order on the wire, "GRB" (WS2812B) or "RGB" (PL9823). setup,
-    light: the board's own Wi-Fi pieces (boards/wifi.py's joiner; boards/pico_w.py).
+    light: the board's own Wi-Fi pieces (hw/wifi.py's joiner; hw/pico_w.py).
     timer_id: the machine.Timer that scans the keypad (board/keytimer.py), so no key is lost
     while the page or a save holds the loop; None: the keypad's task scans. power: (the LED
     rail's pin, the light's ADC pin, the supply's ADC pin, its divider) for board/power.py, or
@@ -77,7 +77,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
     strip = neopixel.NeoPixel(Pin(led_pin, Pin.OUT), L.count)
     if order != "GRB":  # neopixel's ORDER: where red, green, blue (and white) go in a pixel
         strip.ORDER = (order.index("R"), order.index("G"), order.index("B"), 3)
-    from boards.wifi import joiner
+    from hw.wifi import joiner
 
     hw = {
         "layout": L,
@@ -109,7 +109,7 @@ def build(led_pin, rows, cols, buttons, i2c_pins, order="GRB", layout=None, setu
     net = joiner(setup=setup, light=light)  # the live page (board/web.py) on a board with Wi-Fi
     if net is not None:
         hw["net"] = net
-        from boards.wifi import broker  # the club's broker (board/publish.py), if named
+        from hw.wifi import broker  # the club's broker (board/publish.py), if named
         club = broker(uid=machine.unique_id())
         if club:  # (else board/publish.py is never loaded)
             hw["broker"] = lambda: club

@@ -34,7 +34,7 @@ POWER_PARTS = None  # None: the strap says; True: fitted (a hand-wired board wit
 
 
 def power_parts(fitted=None):
-    """The power pins for board/power.py (boards/common.py's power), or None on a board
+    """The power pins for board/power.py (hw/common.py's power), or None on a board
     without the power parts. fitted None: POWER_PARTS, and if that is None too the strap:
     GP13 read with its pull-up, low only where the PCB ties it to ground (then pulled down,
     so the strap draws nothing)."""
@@ -54,6 +54,6 @@ def power_parts(fitted=None):
 
 def build(fitted=None):
     """The Pico's hardware; fitted: power_parts()'s (None: as POWER_PARTS or the strap say)."""
-    from boards.common import build as common_build
+    from hw.common import build as common_build
     return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, timer_id=KEYPAD_TIMER,
                         power=power_parts(fitted))

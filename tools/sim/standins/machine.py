@@ -1,8 +1,8 @@
-"""A fake `machine` module for the simulator: the real board modules (firmware/boards/pico.py,
+"""A fake `machine` module for the simulator: the real board modules (firmware/hw/pico.py,
 esp32_devkit.py) build their hardware with it under the micropython binary.
 
 Only on MICROPYPATH when the simulator runs a real board module (tools/sim --board pico),
-and in host_tests/test_board_boards.py. Pins check what the port would refuse: pins that do
+and in host_tests/test_board_hw.py. Pins check what the port would refuse: pins that do
 not exist, the ESP32's flash pins (6-11) and its input-only pins (34-39: no output, no
 pull-up; ValueError, as the port raises), a watchdog timeout the RP2040 cannot count (over
 8388 ms); and a wiring mistake (WiringError, which no board code catches): a pin built twice
@@ -13,7 +13,7 @@ The keypad is wired by pin number: wire(rows, cols, buttons, names) says which p
 key, and a column pin reads 0 while a pressed key joins it to a row driven low; a column or
 button pin whose irq(handler, IRQ_FALLING) is armed calls handler(pin) when a press() pulls
 it low (as the port's soft interrupt would, at once). A pin in `grounded` (the PCB's strap,
-boards/pico.py's PCB_STRAP) reads 0, as does an input with its pull-down; Pin.init changes a
+hw/pico.py's PCB_STRAP) reads 0, as does an input with its pull-down; Pin.init changes a
 pin's mode and pull; `adc` holds what each ADC pin reads.
 """
 

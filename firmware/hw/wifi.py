@@ -6,7 +6,7 @@ network is "cribbage" (http://cribbage.local/ where the port answers mDNS); othe
 display shows the address.
 
 A file that cannot be used is said on the console (the board's log), naming the field and
-what is wrong with it (boards/wifiwhy.py, loaded only then): "wifi: /wifi.json: ..." when the
+what is wrong with it (hw/wifiwhy.py, loaded only then): "wifi: /wifi.json: ..." when the
 board cannot join, "club: /wifi.json: ..." when the broker entry is refused.
 """
 
@@ -199,10 +199,10 @@ def fault(path=PATH, check="broker"):
     """What is wrong with the Wi-Fi file at path, naming the file and the field ("" when
     nothing is): check "broker", its broker entry (none, or no file: nothing wrong), or
     "credentials", the network (no file: wrong). For the console and the page's club status:
-    boards/wifiwhy.py's fault(), loaded for this and let go (a board whose file is right
+    hw/wifiwhy.py's fault(), loaded for this and let go (a board whose file is right
     never holds it)."""
     try:
-        from boards import wifiwhy
+        from hw import wifiwhy
 
         return wifiwhy.fault(path, check)
     except Exception as e:  # noqa: BLE001  (no room to explain: say that much)
@@ -210,7 +210,7 @@ def fault(path=PATH, check="broker"):
     finally:
         from board.fault import forget
 
-        forget("boards.wifiwhy")
+        forget("hw.wifiwhy")
 
 
 def _word(s, n):

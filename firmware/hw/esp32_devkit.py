@@ -18,5 +18,5 @@ KEYPAD_TIMER = 0  # the keypad scan's machine.Timer: hardware timer 0, its callb
 
 
 def build():
-    from boards.common import build as common_build
+    from hw.common import build as common_build
     return common_build(LED_PIN, ROWS, COLS, BUTTONS, I2C, LED_ORDER, timer_id=KEYPAD_TIMER)

@@ -1,5 +1,5 @@
-"""Why a Wi-Fi file (/wifi.json: boards/wifi.py) cannot be used, in words that name the field:
-loaded only when boards/wifi.py's own quick check has failed (then let go: a board whose file
+"""Why a Wi-Fi file (/wifi.json: hw/wifi.py) cannot be used, in words that name the field:
+loaded only when hw/wifi.py's own quick check has failed (then let go: a board whose file
 is right never holds this module), and by tools/maker/flash.py, which checks a file before it is put
 on a board. The one home of these rules: wifi.py accepts exactly what this finds no fault in.
 """
@@ -12,7 +12,7 @@ BROKER = ('"broker" is {"host": "192.168.1.10", "port": 1883, "prefix": "cribbag
 
 
 def fault(path, check):
-    """boards/wifi.py's fault(): what is wrong with the file at path ("" when nothing is);
+    """hw/wifi.py's fault(): what is wrong with the file at path ("" when nothing is);
     check "broker" (no file or no entry: nothing wrong) or "credentials"."""
     cfg, text = read(path)
     if text:  # absent, or not JSON
