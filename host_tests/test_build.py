@@ -184,7 +184,7 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
 # never in firmware/ (issue 33); no board module imports them.
 HOST_MODULES = {"fakeboard/fake.py", "fakeboard/fake_timer.py", "fakeboard/ramfs.py",
                 "dealer/autoplay.py", "dealer/deal.py", "dealer/cardtext.py",
-                "fakeboard/fakepower.py"}
+                "fakeboard/fakepower.py", "fakeboard/served.py"}
 
 
 def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):

@@ -61,10 +61,10 @@ class ThreadTimer:
 def main(argv):
     import asyncio
 
-    from board.app import App
     from board.keytimer import TimedKeypad
     from board.tasks import tasks
     from fakeboard.fake import build
+    from fakeboard.served import served
 
     mode, port, taps, down_ms, gap_ms, start_ms, storage = (
         argv[1], int(argv[2]), int(argv[3]), int(argv[4]), int(argv[5]), int(argv[6]), argv[7])
@@ -77,15 +77,7 @@ def main(argv):
         m = hw["fake_matrix"]
         timer = ThreadTimer(mode == "hard")
         hw["keys"] = TimedKeypad(m.rows, m.cols, hw["fake_buttons"], timer)
-
-    async def net():
-        return "127.0.0.1"
-
-    hw["net"] = net
-    hw["web_port"] = port
-    hw["web_host"] = "127.0.0.1"
-    app = App(hw)
-    app.boot()
+    app = served(hw, port)  # its page on 127.0.0.1:port, booted as main.py boots it
     done = [False]
     keys = app.keys
     update = keys.update
