@@ -1,6 +1,6 @@
-"""No import circle anywhere in the repository (issue 33): firmware/, tools/ (its packages
-club/, sim/, pcb/, bench/ and its flat scripts) and host_tests/, and between them, counting
-the imports inside functions (a lazy import is still a dependency).
+"""No import circle anywhere in the repository (issue 33): firmware/, tools/ (its packages club/,
+sim/, pcb/ and its job folders' scripts, maker/, bench/...) and host_tests/, and between them,
+counting the imports inside functions (a lazy import is still a dependency).
 
 Read from the source with ast, not by importing: a circle that happens to load in one order is
 still found. A module is a file; an import name is found as Python finds it from the tests'
