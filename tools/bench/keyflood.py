@@ -9,9 +9,9 @@ the taps the app applied: once with the keypad scanned by its asyncio task ("tas
 issue 23.5), then scanned by a timer. The unix port has no machine.Timer: a thread stands in
 for it (tools/bench/keyflood_board.py), either scheduling the scan with micropython.schedule()
 ("soft": how an ESP32 runs a Timer's callback, between two bytecodes of whatever holds the
-loop; but the unix port runs it only once a blocking call returns, asyncio's idle poll included,
-where a chip's idle wait runs it at once) or calling it from the thread ("hard", as an interrupt
-would). Figures are the host's: a chip is about 200 times slower (tools/bench/bench.py's
+loop; but the unix port runs it only once a blocking call returns, asyncio's idle poll
+included, where a chip's idle wait runs it at once) or calling it from the thread ("hard", as
+an interrupt would). Figures are the host's: a chip is about 200 times slower (bench.py's
 BOARD_FACTOR), so the page holds the loop far longer there; nothing here measures a chip.
 """
 
