@@ -1,6 +1,6 @@
 """The live page (firmware/page/): what it shows follows the keys; a new game needs the
 PIN the board shows, from the phone that asked, on the board's own page; the history downloads
-are the same as tools/history.py's (in-process: webkit.Page, the routes over the app on the
+are the same as tools/player/history.py's (in-process: webkit.Page, the routes over the app on the
 fake board, asked as microdot's test client asks, on the board's virtual clock). Served by the
 real firmware in the real MicroPython binary (webkit.Board: the simulator, tools/sim --web)
 where the server itself is the point: the live stream pushes each change; bad requests, slow,
@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-import history as tool  # tools/history.py
+import history as tool  # tools/player/history.py
 from webkit import Board, Events, Page, first_show
 from board.modes import SAY, message
 
@@ -333,7 +333,7 @@ def test_writes_from_other_sites_are_refused(page):
 
 
 def test_the_history_downloads_are_the_tools(page):
-    """/history.csv, /history.json and /stats say what tools/history.py says of the same
+    """/history.csv, /history.json and /stats say what tools/player/history.py says of the same
     history file (a whole game, then OK: it goes to the history)."""
     from boardkit import next_game, play_game
 
@@ -615,7 +615,7 @@ def flood_tree(tmp_path_factory):
     host_tests/mp_webflood.py compiled."""
     import subprocess
 
-    import build  # tools/build.py
+    import build  # tools/maker/build.py
     from hostenv import ROOT
 
     out = tmp_path_factory.mktemp("flood")
