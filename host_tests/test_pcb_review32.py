@@ -172,3 +172,23 @@ def test_back_side_correction_adds_as_kicad_jlcpcb_tools_does():
     assert fab.cpl_rotation(0, True, 90) == 270
     assert fab.cpl_rotation(90, True, 90) == 180
     assert fab.cpl_rotation(0, False, 90) == 90
+
+
+def _read(*path):
+    from hostenv import ROOT
+    with open(os.path.join(ROOT, *path)) as f:
+        return f.read()
+
+
+def test_the_guides_agree_on_the_pcbs_limit_and_the_batterys_wiring():
+    """hardware/README.md's rule of thumb (the supply minus 0.5 A) names the PCB's exception,
+    2000 mA as docs/pcb.md says (its fuse holds 3 A); J5's BAT is wired after the storage
+    switch (the boost's IN+), not at the charger's B+ ahead of it."""
+    guide = " ".join(_read("hardware", "README.md").split())
+    pcb = " ".join(_read("docs", "pcb.md").split())
+    rule = guide[guide.index("Set the `limit` setting to what your supply gives minus 0.5 A"):]
+    rule = rule[:rule.index("- Feed 5 V")]
+    assert "On the PCB (build 3) keep it at its default, 2000 mA" in rule
+    assert "Keep the `limit` setting at its default, 2000 mA, on this board" in pcb
+    assert "boost IN+ -> J5 BAT" in guide and "TP4056 B+ -> J5 BAT" not in guide
+    assert "after the storage switch" in guide
