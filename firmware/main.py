@@ -14,7 +14,7 @@ except (ImportError, AttributeError):  # (a port without them: no watchdog, no h
 slots.start(watchdog=_dog, hung=_hung)
 
 try:
-    from board_config import build  # the board's module (firmware/boards/), named in one line
+    from board_config import build  # the board's module (firmware/hw/), named in one line
 
     hw = build()
     hw["note"] = slots.note()  # a rolled-back update, said once on the display (or None)

@@ -18,8 +18,8 @@ import os
 # The optional parts: what a board with radio (Wi-Fi) runs and a board without never does.
 # Each part's folder has its manifest.py (which manifest_wifi.py includes); here, each part's
 # paths: its folder, and the modules elsewhere only it runs (the page's state and history
-# export, which the club's publisher sends too: the publisher requires the page). tools/build.py
-# reads it too (make build's rp2040 tree, the Pico's, carries no part).
+# export, which the club's publisher sends too: the publisher requires the page).
+# tools/maker/build.py reads it too (make build's rp2040 tree, the Pico's, carries no part).
 PARTS = {"page": ("page", "www", "board/snapshot.py", "board/export.py"),
          "publish": ("publish",)}
 
@@ -50,7 +50,7 @@ metadata(description="Electronic cribbage board firmware", version="0.6.0")  # =
 # (makemanifest runs this file in its own folder, firmware/)
 package("cribbage", files=board_files("cribbage"), opt=3)  # the rules core, the match engine
 package("board", files=board_files("board"), opt=3)  # the hardware-facing app
-package("boards", files=board_files("boards"), opt=3)  # the per-board hardware (pin maps)
+package("hw", files=board_files("hw"), opt=3)  # the per-board hardware (pin maps)
 module("version.py", opt=3)  # the firmware's version (the menu and make flash show it)
 module("slots.py", opt=3)  # the boot loader's app slots (main.py; issue 31)
 package("ota", files=board_files("ota"), opt=3)  # updates over the air: the install, the trial

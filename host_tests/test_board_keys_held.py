@@ -1,6 +1,6 @@
 """No key press is lost while the loop is held (issue 23.5): the app running its asyncio tasks
 as on a board (board/tasks.py), on the fake board whose keypad a Timer scans on the virtual
-clock (fakeboard/fake_timer.py, as boards/common.py wires a machine.Timer), while one task holds the
+clock (fakeboard/fake_timer.py, as hw/common.py wires a machine.Timer), while one task holds the
 loop for seconds of virtual time (the page's flood, a save) and 40 ms taps happen. Nothing
 here waits on the wall clock for its result: the taps happen inside the held task, on the
 virtual clock; afterwards the test only lets the loop run until the app has drained."""
@@ -142,7 +142,7 @@ class Timer:  # machine.Timer as the ports give it (the simulator's fake machine
 machine.Timer = Timer
 machine.PLATFORM = {"pico": "rp2", "pico_w": "rp2w"}.get(sys.argv[1], "esp32")
 machine.I2C.devices = []
-b = getattr(__import__("boards." + sys.argv[1]), sys.argv[1])
+b = getattr(__import__("hw." + sys.argv[1]), sys.argv[1])
 hw = b.build()
 hw["storage_dir"] = sys.argv[2]
 machine.wire(b.ROWS, b.COLS, b.BUTTONS, KEYS_4X4 + BUTTON_NAMES[:len(b.BUTTONS)])
@@ -172,7 +172,7 @@ print("BOARD", timer.id, timer.inits, all(called), app.m.score[0], "rows" in hw,
 
 
 def board_with_timer(tmp_path, name):
-    from test_board_boards import run_script
+    from test_board_hw import run_script
 
     return run_script(tmp_path, BOARD_SCRIPT, "BOARD", name)[0][6:]
 

@@ -27,7 +27,7 @@ import subprocess
 import pytest
 
 import budgets  # tools/budgets.py
-import build  # tools/build.py
+import build  # tools/maker/build.py
 from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")
@@ -175,7 +175,7 @@ def test_game_after_game_from_a_romfs_image(rom_data, players):
     each win records the game with its summary (board/history.py and cribbage/summary.py load,
     and the game is replayed on a heap in pieces) and starts the next, for ROM_GAMES games in
     the same heap: a board goes on game after game. Within the frozen budget (the page's)."""
-    import history as tool  # tools/history.py
+    import history as tool  # tools/player/history.py
     from board.record import Record
 
     g, _live = run_rom(rom_data, budgets.heap_kb("rom_games"), str(players), "7", "0",

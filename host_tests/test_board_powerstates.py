@@ -237,7 +237,7 @@ def test_the_simulator_shows_the_states_in_virtual_time(tmp_path):
 
 
 class Radio:
-    """hw["net"] with the radio's switch (boards/wifi.py's Net: sleep(), wake())."""
+    """hw["net"] with the radio's switch (hw/wifi.py's Net: sleep(), wake())."""
 
     def __init__(self):
         self.asleep = False
@@ -258,7 +258,7 @@ class Radio:
 
 def timed_board():
     """The fake board with the timer's keypad parked on a falling-edge interrupt (as
-    boards/common.py wires a board: fakeboard/fake_timer.py), the power states, a radio."""
+    hw/common.py wires a board: fakeboard/fake_timer.py), the power states, a radio."""
     from fakeboard.fake_timer import timed
 
     hw = timed(build("/data", fs=RamFs()))

@@ -1,4 +1,4 @@
-"""tools/build.py: both targets compile, the tree holds what the board needs, and it runs."""
+"""tools/maker/build.py: both targets compile, the tree holds what the board needs, and it runs."""
 
 import os
 import subprocess
@@ -97,7 +97,7 @@ def test_package_json_lists_the_board_tree():
     with open(os.path.join(ROOT, "package.json")) as f:
         text = f.read()
     assert text == build.package_json(os.path.join(ROOT, "firmware")), \
-        "run: python tools/build.py --package-json"
+        "run: python tools/maker/build.py --package-json"
     pkg = json.loads(text)
     assert sorted(t for t, _u in pkg["urls"]) == sorted(firmware_modules())
     for target, url in pkg["urls"]:
@@ -180,11 +180,11 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
 
 # The modules only the host runs (issue 21): the simulator's fake board and its RAM filesystem,
 # the dealer and the computer players, the card-text reader, the fake keypad timer (the table
-# generators are tools/tablegen.py and tools/cribgen.py). They live in tools/host/, never in
-# firmware/ (issue 33); no board module imports them.
+# generators are tools/tables/tablegen.py and tools/tables/cribgen.py). They live in tools/host/,
+# never in firmware/ (issue 33); no board module imports them.
 HOST_MODULES = {"fakeboard/fake.py", "fakeboard/fake_timer.py", "fakeboard/ramfs.py",
                 "dealer/autoplay.py", "dealer/deal.py", "dealer/cardtext.py",
-                "fakeboard/fakepower.py"}
+                "fakeboard/fakepower.py", "fakeboard/served.py"}
 
 
 def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
@@ -223,7 +223,7 @@ MICROPYTHON_MODULES = {
 
 def test_firmware_holds_no_host_module():
     """firmware/ is what goes onto a board, all of it (issue 33): no fake there (the host's
-    stand-ins are tools/host/'s and tools/sim/hw/'s), no exclusion list in the manifest for
+    stand-ins are tools/host/'s and tools/sim/standins/'s), no exclusion list in the manifest for
     the build to leave host modules out by, and every module is one the board runs (test_every_
     module_of_the_board_tree_is_one_the_board_runs, over all of firmware/)."""
     firmware = os.path.join(ROOT, "firmware")
@@ -265,7 +265,8 @@ def test_no_firmware_module_imports_one_from_outside_firmware():
     for rel in firmware_modules():
         tops = {m.split(".")[0] for m in imports(os.path.join(firmware, rel))} - own - {""}
         assert tops <= allowed, (rel, tops - allowed)
-        assert not tops & (host - MICROPYTHON_MODULES), rel  # (tools/micropython.py: CPython's)
+        # (tools/host/micropython.py: CPython's)
+        assert not tops & (host - MICROPYTHON_MODULES), rel
 
 
 def imports(path):
@@ -302,7 +303,7 @@ def test_every_module_of_the_board_tree_is_one_the_board_runs():
     tree = {rel[:-3].replace("/", "."): rel for rel in firmware_modules()}
     todo = ["main", "board_config", "version", "ota.install", "ota.fetch"] + [  # (ota.install,
         # ota.fetch: what an update's trigger calls, issue 31; make update's at the REPL)
-        "boards." + m for m in list(build.BOARD_MODULE.values())
+        "hw." + m for m in list(build.BOARD_MODULE.values())
         + [w[0] for w in build.W_MODULE.values()]]
     seen = set()
     while todo:
@@ -341,9 +342,9 @@ def test_each_tree_names_its_own_board(built, target, module):
         text = f.read()
     assert text == build.board_config(target) == build.config_text(
         module, bool(build.TARGET_PARTS[target]))
-    assert "\n    from boards.%s import build" % module in text or text.startswith(
-        "from boards.%s import build" % module)
-    assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py"))
+    assert "\n    from hw.%s import build" % module in text or text.startswith(
+        "from hw.%s import build" % module)
+    assert os.path.exists(os.path.join(ROOT, "firmware", "hw", module + ".py"))
     assert ("board_config.py", "board_config.py") in [r[:2] for r in rows[target]]
 
 
@@ -364,7 +365,7 @@ def test_the_pico_tree_carries_no_page_and_no_club(built):
     Pico W's and the ESP32's carry them all."""
     out, rows = built
     pico = tree_files(os.path.join(out, "rp2040"))
-    assert "board/app.mpy" in pico and "boards/wifi.mpy" in pico
+    assert "board/app.mpy" in pico and "hw/wifi.mpy" in pico
     assert not [f for f in pico if f.startswith(PARTS)], pico
     with open(os.path.join(out, "rp2040" + build.ROMFS_EXT), "rb") as f:
         image = f.read()
@@ -395,7 +396,7 @@ def test_every_module_of_each_tree_is_reached_from_main(built, target):
     # (ota.install, ota.fetch, ota.order: what an update's trigger calls, issue 31: the
     # club's message, the page; a board without Wi-Fi, at its REPL)
     todo = ["main", "board_config", "version", "ota.install", "ota.fetch", "ota.order"] + [
-        m for m in mods if m.startswith("boards.") and m[7:] in set(build.BOARD_MODULE.values())
+        m for m in mods if m.startswith("hw.") and m[3:] in set(build.BOARD_MODULE.values())
                                                   | {w[0] for w in build.W_MODULE.values()}]
     seen = set()
     while todo:
@@ -428,7 +429,7 @@ def test_one_version_number():
 
 
 def test_built_version_module_answers(built):
-    """What tools/flash.py asks the board: `import version; version.VERSION` from the .mpy."""
+    """What tools/maker/flash.py asks the board: `import version; version.VERSION` from the .mpy."""
     out, _rows = built
     r = subprocess.run([MICROPYTHON, "-c", "import version; print(version.__file__, "
                         "version.VERSION)"], cwd=os.path.join(out, "rp2040"),
@@ -491,7 +492,7 @@ def test_fetch_libs_offline_is_a_note(tmp_path, monkeypatch):
 
 
 def test_host_trees_only_when_asked(tmp_path, monkeypatch):
-    """`tools/build.py` builds the board's trees; `--host` the host's (the simulator's, make
+    """`tools/maker/build.py` builds the board's trees; `--host` the host's (the simulator's, make
     soak's), with the host-only modules."""
     calls = []
     monkeypatch.setattr(build, "build", lambda *a: calls.append(a) or [])

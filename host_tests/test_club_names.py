@@ -58,7 +58,7 @@ def test_the_clubs_json_answers_any_page_and_its_pages_do_not(tmp_path):
 
 
 def test_the_wifi_file_names_the_club_page(tmp_path):
-    from boards.wifi import broker
+    from hw.wifi import broker
 
     f = tmp_path / "wifi.json"
     f.write_text(json.dumps({"ssid": "club", "broker": "10.0.0.2",

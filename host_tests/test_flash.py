@@ -1,6 +1,7 @@
-"""tools/flash.py and tools/micropython_fw.py without hardware or network: the plan, the command
-lines, and whole flashes onto a fake board (a folder, read by the real PROBE in the micropython
-binary, written by a fake mpremote), the offline fallback for the OLED driver, Ctrl-C in dev."""
+"""tools/maker/flash.py and tools/maker/micropython_fw.py without hardware or network: the plan, the
+command lines, and whole flashes onto a fake board (a folder, read by the real PROBE in the
+micropython binary, written by a fake mpremote), the offline fallback for the OLED driver, Ctrl-C in
+dev."""
 
 import json
 import os
@@ -17,8 +18,8 @@ from hostenv import venv_program
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FLASH = os.path.join(ROOT, "tools", "flash.py")
-FW = os.path.join(ROOT, "tools", "micropython_fw.py")
+FLASH = os.path.join(ROOT, "tools", "maker", "flash.py")
+FW = os.path.join(ROOT, "tools", "maker", "micropython_fw.py")
 MICROPYTHON = venv_program("micropython") or "micropython"
 
 # A fake mpremote: FAKE_BOARD is the board's filesystem, every call is logged (one JSON list of
@@ -284,7 +285,7 @@ def test_a_build_with_another_boards_config_is_refused(tmp_path):
     (b / "esp32" / "board_config.py").write_text(build.config_text("pico"))
     r = cli(FLASH, "flash", "--board", "esp32", "--dry-run", "--build", str(b))
     assert r.returncode == 2
-    assert "does not say `from boards.esp32_devkit import build" in r.stderr
+    assert "does not say `from hw.esp32_devkit import build" in r.stderr
     assert "make build" in r.stderr
 
 
@@ -608,11 +609,11 @@ def test_auto_port_and_dev_and_repl(tmp_path):
     dev, reset = commands(r.stdout)
     assert dev[dev.index("mount") + 1].endswith("firmware")
     assert dev[-2] == "exec"
-    assert dev[-1] == ("import sys; from boards import esp32_devkit as b; "
+    assert dev[-1] == ("import sys; from hw import esp32_devkit as b; "
                        "sys.modules['board_config'] = b; import main")
     assert reset[1:] == ["connect", "/dev/ttyUSB7", "soft-reset"]
     r = cli(FLASH, "dev", "--board", "pico_w", "--dry-run")  # the Pico W's own module
-    assert "from boards import pico_w as b;" in commands(r.stdout)[0][-1]
+    assert "from hw import pico_w as b;" in commands(r.stdout)[0][-1]
     r = cli(FLASH, "repl", "--port", "/dev/ttyUSB7", "--dry-run")
     assert [c[1:] for c in commands(r.stdout)] == [["connect", "/dev/ttyUSB7", "repl"]]
 
@@ -683,11 +684,11 @@ def test_config_names_a_board_module_the_firmware_has():
     for board, (target, _platform, _module) in flash.BOARDS.items():
         tree = ast.parse(build.config_text(build.BOARD_MODULE[target]))
         nodes = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-                 and n.module.startswith("boards")]
+                 and n.module.startswith("hw")]
         assert nodes and all([a.name for a in n.names] == ["build"] for n in nodes)
         modules = [n.module.split(".")[1] for n in nodes]
         for module in modules:
-            assert os.path.exists(os.path.join(ROOT, "firmware", "boards", module + ".py")), board
+            assert os.path.exists(os.path.join(ROOT, "firmware", "hw", module + ".py")), board
         assert board.replace("esp32", "esp32_devkit") in modules, (board, modules)
 
 
@@ -699,17 +700,17 @@ def test_the_rp2040_tree_picks_the_pico_w_module_on_a_pico_w(machine, module, mo
     """One rp2040w build for both: its board_config.py asks the machine's name (os.uname());
     the Pico's own build (rp2040, no radio) is the Pico's, whatever runs it."""
     assert build.board_config("rp2040") == build.config_text("pico", False) == \
-        "from boards.pico import build  # noqa: F401\n"
+        "from hw.pico import build  # noqa: F401\n"
     import types
     picked = {}
     fake = types.SimpleNamespace(uname=lambda: types.SimpleNamespace(machine=machine))
-    boards = types.ModuleType("boards")
+    hw_pkg = types.ModuleType("hw")
     for name in ("pico", "pico_w"):
-        m = types.ModuleType("boards." + name)
+        m = types.ModuleType("hw." + name)
         m.build = name
-        setattr(boards, name, m)
-        monkeypatch.setitem(sys.modules, "boards." + name, m)
-    monkeypatch.setitem(sys.modules, "boards", boards)
+        setattr(hw_pkg, name, m)
+        monkeypatch.setitem(sys.modules, "hw." + name, m)
+    monkeypatch.setitem(sys.modules, "hw", hw_pkg)
     monkeypatch.setitem(sys.modules, "os", fake)
     exec(build.board_config("rp2040w"), picked)
     monkeypatch.undo()
@@ -840,12 +841,12 @@ def test_make_targets_call_the_tools():
         return r.stdout
 
     out = dry_make("flash", "BOARD=esp32", "PORT=/dev/ttyUSB3")
-    assert "tools/build.py --package-json --fetch-libs" in out  # flash builds first
-    assert "tools/flash.py flash --board esp32 --port /dev/ttyUSB3" in out
+    assert "tools/maker/build.py --package-json --fetch-libs" in out  # flash builds first
+    assert "tools/maker/flash.py flash --board esp32 --port /dev/ttyUSB3" in out
     out = dry_make("flash", "DRY_RUN=1", "BOARD_FILES=b.txt")
     assert "--dry-run" in out and "--board-files 'b.txt'" in out
-    assert "tools/flash.py dev --board pico" in dry_make("dev")
-    assert "tools/flash.py repl --port /dev/ttyACM1" in dry_make("repl", "PORT=/dev/ttyACM1")
+    assert "tools/maker/flash.py dev --board pico" in dry_make("dev")
+    assert "tools/maker/flash.py repl --port /dev/ttyACM1" in dry_make("repl", "PORT=/dev/ttyACM1")
     out = dry_make("micropython", "BOARD=pico_w", "FIRMWARE=f.uf2", "DRIVE=/mnt/RPI-RP2")
-    assert "tools/micropython_fw.py --board pico_w --firmware 'f.uf2'" in out
+    assert "tools/maker/micropython_fw.py --board pico_w --firmware 'f.uf2'" in out
     assert "--drive '/mnt/RPI-RP2'" in out

@@ -3,7 +3,7 @@ checked, not trusted.
 
 Without KiCad these still read the committed board files, Gerbers, BOM and pick-and-place back
 (tools/pcb/check.py, in .venv) and check them against firmware/board/layout.py and the board
-file's pins (firmware/boards/pico.py); with KiCad 6 (the system python3's pcbnew: `apt-get
+file's pins (firmware/hw/pico.py); with KiCad 6 (the system python3's pcbnew: `apt-get
 install kicad kicad-footprints`, as .ci/run does) they also run the generator
 (tools/pcb/generate.py, as a subprocess) with its DRC and check that the committed files are
 what it makes, byte for byte.
@@ -251,7 +251,7 @@ def test_a_pin_the_board_does_not_route_is_caught(boards):
 
 
 def test_pico_and_pico_w_must_name_the_same_pins(boards, monkeypatch):
-    from boards import pico_w
+    from hw import pico_w
     monkeypatch.setattr(pico_w, "LIGHT_ADC", 26)
     assert any("pico_w.py" in p for p in pcb_check.check_power(boards["2020"][0]))
 
@@ -279,8 +279,8 @@ def test_a_consumer_before_the_protection_is_caught():
     assert any("C255 pad 1" in p and "unprotected" in p for p in problems)
     assert any("D254 pad 2" in p for p in problems)
     board, _info = _fresh()
-    board.pad("Q1", "1")["net"] = "VIN"  # a reverse FET whose gate is not on ground
-    assert pcb_check.check_protection(board)
+    board.pad("Q1", "4")["net"] = "VIN"  # a reverse FET whose gate is not on ground
+    assert any("gate on GND" in p for p in pcb_check.check_protection(board))
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -361,11 +361,21 @@ def test_silkscreen_boxes_are_read_from_the_board_file(tmp_path):
 def test_pours_join_pads_through_thermal_reliefs(boards, led):
     board, _info = boards[led]
     assert pcb_check.check_zones(board) == []
-    assert {z["net"] for z in board.zones} == {"GND", pcb_parts.LED_RAIL}
+    pours = [z for z in board.zones if not z["priority"]]
+    assert {z["net"] for z in pours} == {"GND", pcb_parts.LED_RAIL}
     solid = [dict(z, pads="solid") for z in board.zones]
     board2, _ = _fresh(led)
     board2.zones = solid
     assert len(pcb_check.check_zones(board2)) == 2
+    # the only other zones: the MOSFETs' drain copper, joining pads solidly; one more on
+    # another net, or drain copper through reliefs, fails
+    others = [z for z in board.zones if z["priority"]]
+    assert {z["net"] for z in others} == {"VIN", pcb_parts.LED_RAIL}
+    assert all(z["pads"] == "solid" for z in others)
+    board2.zones = list(board.zones) + [dict(others[0], net="+5V")]
+    assert any("+5V" in p and "drain copper" in p for p in pcb_check.check_zones(board2))
+    board2.zones = [dict(z, pads="thermal") if z["priority"] else z for z in board.zones]
+    assert len(pcb_check.check_zones(board2)) == len(others)
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -450,10 +460,10 @@ def test_a_part_without_a_number_or_a_row_is_caught(boards):
     parts, extra = fab.table()
     parts = {k: dict(v) for k, v in parts.items()}
     parts["330", "R_0603_1608Metric"]["lcsc"] = ""
-    del parts["AO3401A", "SOT-23"]
+    del parts["AONR21357", "DFN-8-1EP_3x3mm_P0.65mm_EP1.55x2.4mm"]
     problems = pcb_check.check_bom(board, info, (parts, extra))
     assert any("R1" in p and "LCSC" in p for p in problems)
-    assert any("AO3401A" in p and "no row" in p for p in problems)
+    assert any("AONR21357" in p and "no row" in p for p in problems)
 
 
 def test_cpl_rotation_per_side():
@@ -467,10 +477,10 @@ def test_cpl_rotation_per_side():
 
 # The KiCad-to-JLCPCB rotation table the common tools apply (matthewlai/JLCKicadTools,
 # jlc_kicad_tools/cpl_rotations_db.csv, which Bouni/kicad-jlcpcb-tools downloads as its
-# corrections): "^SOT-23",180 and "^SOIC-",270, added to KiCad's angle on the top
-# (jlc_lib/cpl_fix_rotations.py). Kept here apart from hardware/pcb/parts.csv, so that a wrong
-# correction there fails (the SOIC-14 had +90: U1 placed 180 degrees off).
-JLC_TABLE = ((r"^SOT-23", 180), (r"^SOIC-", 270))
+# corrections): "^SOT-23",180, "^SOIC-",270 and "^DFN-",270, added to KiCad's angle on the
+# top (jlc_lib/cpl_fix_rotations.py). Kept here apart from hardware/pcb/parts.csv, so that a
+# wrong correction there fails (the SOIC-14 had +90: U1 placed 180 degrees off).
+JLC_TABLE = ((r"^SOT-23", 180), (r"^SOIC-", 270), (r"^DFN-", 270))
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -493,7 +503,8 @@ def test_cpl_rotations_follow_the_published_jlcpcb_table(boards, led):
             continue
         assert float(r["Rotation"]) == (fp["rot"] + corr) % 360, ref
         checked += 1
-    assert checked >= 4  # U1 and the three SOT-23 MOSFETs
+    assert checked >= 4  # U1, Q3 (SOT-23) and Q1, Q2 (DFN)
+    assert rows["Q1"]["Rotation"] == "%g" % ((board.footprints["Q1"]["rot"] + 270) % 360)
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -569,12 +580,12 @@ def test_the_guide_says_where_the_mounting_holes_are(boards):
 
 def test_the_guide_states_the_mosfets_figures():
     """docs/pcb.md's drop and dissipation per MOSFET are the default limit's current through
-    the AO3401A's worst RDS(on); the advice keeps the limit where those figures hold."""
+    the AONR21357's worst RDS(on); the advice keeps the limit where those figures hold."""
     with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
         guide = f.read()
     volts, watts = pcb_check.fet_figures()
     assert "at most %.2f V and dissipates at most %.2f W" % (volts, watts) in guide
-    assert "below %d mohm" % round(pcb_check.FET_RDS_OHM * 1000) in guide
+    assert "at most %g mohm" % (pcb_check.FET_RDS_OHM * 1000) in guide
     assert "%d A hold" % (pcb_check.PTC_HOLD_MA // 1000) in guide
     assert pcb_check.current_need_ma() < pcb_check.PTC_HOLD_MA  # the default runs under it
     assert "**Keep the\n`limit` setting at its default, 2000 mA" in guide
@@ -599,17 +610,70 @@ def test_two_parts_with_one_reference_are_refused(tmp_path):
 
 
 def test_the_guide_states_what_a_rail_short_does_to_the_mosfets():
-    """docs/pcb.md's figures for a short on the LED rail (finding F) are the datasheet
-    figures' arithmetic (check.fet_fault_figures): each SOT-23 MOSFET carries less for good
-    than F1 needs to trip, so the guide asks for a supply limited to 3 A and says it is not
-    fixed."""
+    """docs/pcb.md's figures for a short on the LED rail are the datasheet figures'
+    arithmetic (check.fet_fault_figures): each AONR21357 carries F1's 5 A trip current for
+    good and the PTC's 15 A for its 5 s without passing 150 C, where the AO3401A it replaces
+    did neither (the figures before, in the guide too)."""
     with open(os.path.join(pcb_check.ROOT, "docs", "pcb.md")) as f:
         guide = " ".join(f.read().split())
-    amps, rise, pulse = pcb_check.fet_fault_figures()
-    assert amps < pcb_check.PTC_TRIP_MA / 1000  # the hazard: the fuse need not trip in time
-    assert amps + 0.2 >= pcb_check.PTC_HOLD_MA / 1000  # and about where F1 holds
-    assert "**%.1f A for good** in a %d C room" % (amps, pcb_check.AMBIENT_C) in guide
-    assert "would rise **%d C** over the room" % round(rise) in guide
-    assert "each dissipates **%d W** for up to %d s" % (round(pulse), pcb_check.PTC_TRIP_S[1]) \
+    new = pcb_check.fet_fault_figures()
+    old = pcb_check.fet_fault_figures(fet=pcb_check.AO3401A)
+    trip = pcb_check.PTC_TRIP_MA / 1000
+    assert new["amps"] > trip and new["trip_c"] < pcb_check.FET_TJ_MAX_C  # the trip, for good
+    assert new["fault_c"] < pcb_check.FET_TJ_MAX_C  # 15 A for 5 s
+    assert new["amps_10s"] > pcb_check.PTC_TRIP_S[0]
+    assert old["amps"] < trip and old["fault_c"] > pcb_check.FET_TJ_MAX_C  # the SOT-23s
+    assert "**%.1f A for good** in a %d C room" % (new["amps"], pcb_check.AMBIENT_C) in guide
+    assert "F1's 5 A trip current for good at a **%d C** junction" % round(new["trip_c"]) \
         in guide
-    assert "only from a supply whose own current limit is at most 3 A" in guide
+    assert "each dissipates **%.1f W** for up to %d s: its junction reaches **%d C**" % (
+        new["fault_w"], pcb_check.PTC_TRIP_S[1], round(new["fault_c"])) in guide
+    assert "up to **%.1f A** for 10 s" % new["amps_10s"] in guide
+    assert "carried %.1f A for good" % old["amps"] in guide
+    assert "dissipated %d W" % round(old["fault_w"]) in guide
+    assert "only from a supply whose own current limit is at most 3 A" not in guide
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_q1_and_q2_are_the_aonr21357_with_its_pins_on_the_right_nets(boards, led):
+    """Q1 and Q2 are the DFN 3x3 AONR21357 (pins 1-3 source, 4 gate, 5-8 and the exposed
+    pad 9 drain): Q1 drain on the input, source to F1, gate on GND; Q2 source on +5V, drain
+    the LED rail, gate on the line Q3 pulls low. A gate on a source pin is caught."""
+    board, _info = boards[led]
+    for ref in ("Q1", "Q2"):
+        fp = board.footprints[ref]
+        assert fp["value"] == "AONR21357"
+        assert fp["lib"].endswith(":DFN-8-1EP_3x3mm_P0.65mm_EP1.55x2.4mm")
+        assert sorted(p["number"] for p in fp["pads"] if p["number"]) == \
+            [str(n) for n in range(1, 10)]
+    assert pcb_check.fet_nets(board, "Q1") == {"G": "GND", "S": "VIN_RP", "D": "VIN"}
+    assert pcb_check.fet_nets(board, "Q2") == {"G": "LED_GATE", "S": "+5V",
+                                               "D": pcb_parts.LED_RAIL}
+    assert board.pad("F1", "1")["net"] == "VIN_RP" and board.pad("Q3", "3")["net"] == "LED_GATE"
+    board2, _ = _fresh(led)
+    board2.pad("Q2", "1")["net"], board2.pad("Q2", "4")["net"] = "LED_GATE", "+5V"
+    assert any("Q2's S pins" in p for p in pcb_check.check_power(board2))
+    board2, _ = _fresh(led)
+    board2.footprints["Q1"]["value"] = "AO3401A"
+    assert any("not the AONR21357" in p for p in pcb_check.check_protection(board2))
+
+
+@pytest.mark.parametrize("led", OPTIONS)
+def test_each_mosfets_drain_has_the_datasheets_square_inch_of_copper(boards, led):
+    """The datasheet's thermal resistances are for 1 in^2 of 2 oz copper: each MOSFET's drain
+    has a square inch of 1 oz on both layers (measured on the filled zones), stitched by
+    vias; less copper, or none, fails."""
+    board, info = boards[led]
+    assert pcb_check.check_fet_copper(board, info) == []
+    for ref in ("Q1", "Q2"):
+        assert min(info["fet_copper_mm2"][ref].values()) >= 645.16
+        assert info["fet_vias"][ref] >= pcb_check.FET_VIAS_MIN
+    small = dict(info, fet_copper_mm2=dict(info["fet_copper_mm2"],
+                                           Q1={"F.Cu": 700.0, "B.Cu": 600.0}))
+    assert any("Q1's drain" in p and "B.Cu" in p for p in pcb_check.check_fet_copper(board,
+                                                                                   small))
+    board2, _ = _fresh(led)
+    board2.zones = [z for z in board2.zones if not (z["priority"] and z["net"] == "VIN")]
+    assert len(pcb_check.check_fet_copper(board2, info)) == 2
+    assert any("vias" in p for p in pcb_check.check_fet_copper(
+        board, dict(info, fet_vias={"Q1": 3, "Q2": 80})))

@@ -1,14 +1,14 @@
-"""The PCB's power pins are a board option (issue 32, finding C): boards/pico.py and pico_w.py
+"""The PCB's power pins are a board option (issue 32, finding C): hw/pico.py and pico_w.py
 set up the LED rail's switch (GP22), the light sensor (GP27) and the battery divider (GP28)
 only where the power parts are fitted, which the PCB says by tying GP13 to ground. On a strip
 or through-hole build GP13 and GP28 float: a floating ADC pin can read anything, and read
 as a battery in the "save and stop" band (board/power.py: 2.0-3.3 V) it would stop the board.
-Run under the real MicroPython binary with the simulator's machine stand-in (tools/sim/hw/),
-as test_board_boards.py runs the board modules."""
+Run under the real MicroPython binary with the simulator's machine stand-in (tools/sim/standins/),
+as test_board_hw.py runs the board modules."""
 
 import pytest
 
-from test_board_boards import KEY_5_THEN_OK, run_script
+from test_board_hw import KEY_5_THEN_OK, run_script
 
 # a floating GP28's reading that the board would take for a 3.0 V battery (in the stop band,
 # over NO_BATTERY_MV), through SUPPLY_DIVIDER 2 at 3.3 V full scale
@@ -25,7 +25,7 @@ if strap == "ground":
     machine.grounded.add(13)
 machine.adc[28] = %d  # the supply's pin: a floating GP28's reading (a "3.0 V battery")
 machine.adc[27] = 12345
-b = getattr(__import__("boards." + name), name)
+b = getattr(__import__("hw." + name), name)
 hw = b.build() if fitted == "-" else b.build(fitted == "yes")
 hw["storage_dir"] = sys.argv[2]
 machine.wire(b.ROWS, b.COLS, b.BUTTONS, KEYS_4X4 + BUTTON_NAMES[:len(b.BUTTONS)])
@@ -88,7 +88,7 @@ def test_the_board_option_overrides_the_strap(tmp_path):
 
 def test_the_pcb_ties_the_strap_to_ground():
     """The generated PCB ties the board file's PCB_STRAP to a GND pin (both LED options)."""
-    from boards import pico
+    from hw import pico
     from pcb import check as pcb_check
     from wiring_diagram import PICO_PHYSICAL
 

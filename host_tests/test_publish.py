@@ -440,7 +440,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     import subprocess
 
     import budgets  # tools/budgets.py
-    import build  # tools/build.py
+    import build  # tools/maker/build.py
     from test_board_mp import GAMES, MAIN_PATH, MICROPYTHON, game_lines
 
     build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
@@ -809,7 +809,7 @@ def test_the_names_file_of_earlier_firmware_loads_and_a_bad_one_is_no_names():
 # --- configuration: the broker in the Wi-Fi file, set with `make flash WIFI=...` --------------
 
 def test_the_broker_is_read_from_the_wifi_file(tmp_path):
-    from boards.wifi import broker
+    from hw.wifi import broker
 
     f = tmp_path / "wifi.json"
     f.write_text(json.dumps({"ssid": "club", "broker": {"host": "10.0.0.2"}}))
@@ -855,7 +855,7 @@ def test_make_flash_puts_the_identity_make_club_board_issued_on_the_board(tmp_pa
     import subprocess
     import sys
 
-    from boards.wifi import broker as read_broker
+    from hw.wifi import broker as read_broker
     from test_flash import FLASH, cli, real_build
 
     board, env, _calls = fake

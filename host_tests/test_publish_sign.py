@@ -164,8 +164,8 @@ def test_the_mqtt_password_is_the_clubs(monkeypatch):
 
 
 def test_the_identity_is_read_from_the_wifi_file_make_club_board_writes(tmp_path):
-    from boards.wifi import broker
-    from boards import wifiwhy
+    from hw.wifi import broker
+    from hw import wifiwhy
     from club.registry import wifi_entry
 
     secret = bytes(range(32))

@@ -1,6 +1,6 @@
 """The live page (firmware/page/): what it shows follows the keys; a new game needs the
 PIN the board shows, from the phone that asked, on the board's own page; the history downloads
-are the same as tools/history.py's (in-process: webkit.Page, the routes over the app on the
+are the same as tools/player/history.py's (in-process: webkit.Page, the routes over the app on the
 fake board, asked as microdot's test client asks, on the board's virtual clock). Served by the
 real firmware in the real MicroPython binary (webkit.Board: the simulator, tools/sim --web)
 where the server itself is the point: the live stream pushes each change; bad requests, slow,
@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-import history as tool  # tools/history.py
+import history as tool  # tools/player/history.py
 from webkit import Board, Events, Page, first_show
 from board.modes import SAY, message
 
@@ -154,9 +154,9 @@ def test_a_form_that_cannot_be_read_is_a_bad_request_on_the_board(board):
 def test_the_club_status_says_what_is_wrong_with_the_wifi_files_broker(page, tmp_path,
                                                                       monkeypatch):
     """Issue 35.2 on the page: a broker entry the board refused is named in /club's "fault"
-    (boards/wifi.py's words: the file and the field), not only "no broker"; a good file, or
+    (hw/wifi.py's words: the file and the field), not only "no broker"; a good file, or
     one without a broker, says nothing."""
-    from boards import wifi
+    from hw import wifi
 
     path = tmp_path / "wifi.json"
     monkeypatch.setattr(wifi, "PATH", str(path))
@@ -333,7 +333,7 @@ def test_writes_from_other_sites_are_refused(page):
 
 
 def test_the_history_downloads_are_the_tools(page):
-    """/history.csv, /history.json and /stats say what tools/history.py says of the same
+    """/history.csv, /history.json and /stats say what tools/player/history.py says of the same
     history file (a whole game, then OK: it goes to the history)."""
     from boardkit import next_game, play_game
 
@@ -620,7 +620,7 @@ def flood_tree(tmp_path_factory):
     host_tests/mp_webflood.py compiled."""
     import subprocess
 
-    import build  # tools/build.py
+    import build  # tools/maker/build.py
     from hostenv import ROOT
 
     out = tmp_path_factory.mktemp("flood")

@@ -1,4 +1,4 @@
-"""boards/wifi.py: a board with Wi-Fi joins the network in /wifi.json, and without it (no
+"""hw/wifi.py: a board with Wi-Fi joins the network in /wifi.json, and without it (no
 file, a bad file, a network not found, a port without Wi-Fi) the board plays without its page;
 the password is never printed."""
 
@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from boards import wifi
+from hw import wifi
 
 
 class FakeWLAN:
@@ -120,10 +120,10 @@ def test_without_a_network_the_server_is_never_loaded(monkeypatch, capsys):
 
 
 def test_the_boards_own_radio_setup_light_and_country(tmp_path, network, monkeypatch, capsys):
-    """boards/pico_w.py: setup(wlan) runs once joined (the Pico W's power saving off), the
+    """hw/pico_w.py: setup(wlan) runs once joined (the Pico W's power saving off), the
     light (its LED) is lit then and not before; a country in the file sets the radio's
     regulatory domain first; a country the port refuses is said and the board joins anyway."""
-    from boards import pico_w
+    from hw import pico_w
 
     class Radio(FakeWLAN):
         def __init__(self, iface):

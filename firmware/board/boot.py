@@ -15,7 +15,7 @@ _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; vers
 # The hardware dict's keys (THE HARDWARE INTERFACE, below), checked when the app starts.
 #
 # THE HARDWARE INTERFACE (the MicroPython examples/hwapi pattern). The app never constructs
-# hardware: a board module (firmware/boards/<name>.py, chosen in firmware/board_config.py)
+# hardware: a board module (firmware/hw/<name>.py, chosen in firmware/board_config.py)
 # builds it and hands the app one dict, `hw`, with these keys:
 #
 #   layout       board.layout.Layout: where every LED is (parameters of the build)
@@ -38,11 +38,11 @@ _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; vers
 #   watchdog     optional callable(timeout_ms) -> object with feed() (machine.WDT); used only
 #                when the watchdog setting is on
 #   net          optional: an async function -> the address the board is reachable at, or
-#                None (no network): a board with Wi-Fi (boards/wifi.py) joins the network in
+#                None (no network): a board with Wi-Fi (hw/wifi.py) joins the network in
 #                it; then the live page is served (board/web.py), as its own asyncio task
 #   web_port     optional: the page's port (80); web_host: the address to listen on (0.0.0.0)
 #   broker       optional: a function -> the club's MQTT broker ({"host", "port", "prefix",
-#                "board"}: boards/wifi.py's broker()) or None; with net, board/publish.py
+#                "board"}: hw/wifi.py's broker()) or None; with net, board/publish.py
 #   note         optional: what the loader has to say once (firmware/main.py puts slots.note()
 #                here: an update rolled back), said on the display at boot, or None
 #

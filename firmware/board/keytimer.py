@@ -1,5 +1,5 @@
 """The keypad scanned by a timer, not by its asyncio task (board/keypad.py): a board's
-machine.Timer (boards/common.py) or the fake board's (fakeboard/fake_timer.py) calls the keypad
+machine.Timer (hw/common.py) or the fake board's (fakeboard/fake_timer.py) calls the keypad
 every _TIMER_MS, so a key is scanned however long the page or a save holds the loop (issue
 23.5); the keypad's task only wakes the app. A module of its own: a board or a host run
 without a timer loads none of its names (on the unix port each is interned on the heap).

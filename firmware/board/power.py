@@ -48,7 +48,7 @@ class Power:
     """The power states of app (board/app.py). rail(v): the LED rail's pin (1 on); light()
     and supply(): ADC readings 0..65535 (read_u16) or None; supply reads the battery through
     divider (volts at the battery per volt at the pin, full scale 3.3 V); nap(ms): the board's
-    light sleep, or None (the asyncio loop simply idles); net: hw["net"] (boards/wifi.py's
+    light sleep, or None (the asyncio loop simply idles); net: hw["net"] (hw/wifi.py's
     Net), whose radio is off while the board sleeps (sleep(), wake()), or None."""
 
     def __init__(self, app, rail, light=None, supply=None, sleep=None, divider=2,

@@ -114,6 +114,7 @@ def draw(d, v):
     screen.draw(d, got[0])
     return got
 
+
 def prompt(v):
     """The line saying what the board waits for."""
     m = v.m

@@ -47,8 +47,8 @@ def layout(L):
 
 
 def wifi_fault():
-    """What is wrong with the Wi-Fi file's broker entry, naming the field (boards/wifi.py's
+    """What is wrong with the Wi-Fi file's broker entry, naming the field (hw/wifi.py's
     fault(), at its PATH: the simulator's is in its storage), or "" (none, or a good one)."""
-    from boards import wifi
+    from hw import wifi
 
     return wifi.fault(wifi.PATH, "broker")

@@ -31,7 +31,7 @@ _PINGRESP = const(13)
 
 def start(pub):
     """Publisher pub's state (publish/task.py: pub.app set): the broker named (pub.cfg:
-    app.hw["broker"](), boards/wifi.py's broker()), the names and the outbox from flash, not
+    app.hw["broker"](), hw/wifi.py's broker()), the names and the outbox from flash, not
     connected; False when no broker is named."""
     try:
         pub.cfg = pub.app.hw["broker"]()

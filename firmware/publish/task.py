@@ -2,7 +2,7 @@
 
 Started by board/tasks.py as its own asyncio task (Publisher(app).run(), the publisher
 handed to the page) on a board with a network and a broker named in its configuration
-(hw["broker"]: boards/wifi.py reads the "broker" of wifi.json, written by `make flash
+(hw["broker"]: hw/wifi.py reads the "broker" of wifi.json, written by `make flash
 WIFI=...`). The packets are made by micropython-lib's MQTT client (umqtt.simple),
 which is never let near the network: its calls block on their socket, so it writes into
 memory (publish/packets.py's _Pipe) and the bytes go over a non-blocking socket, a write
@@ -76,7 +76,7 @@ def _call(what, *args):
 
 class Publisher:
     """The board's connection to the club's broker: its state, which publish/link.py's
-    start() sets (pub.cfg: boards/wifi.py's broker(); None until then) and its tick() keeps.
+    start() sets (pub.cfg: hw/wifi.py's broker(); None until then) and its tick() keeps.
     (What this module reads of it is declared for the type checker: bare annotations cost
     nothing.)"""
 

@@ -433,7 +433,7 @@ def late_scans(kp, m, press_at, scans, name="5", down_ms=40):
 
 
 def test_a_tap_whose_scans_came_late_is_seen():
-    # the scans keyflood.py traced under the page's flood (tools/keyflood.py --trace), each
+    # the scans keyflood.py traced under the page's flood (tools/bench/keyflood.py --trace), each
     # of which lost its 40 ms tap: none of them scanned it 30 ms after its first scan
     m = Matrix()
     kp = Keypad(m.rows, m.cols)

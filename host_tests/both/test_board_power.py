@@ -152,7 +152,7 @@ def test_no_battery_no_warning_a_low_one_warns_an_empty_one_saves_and_stops():
 
 
 class Net:
-    """hw["net"]'s radio switch (boards/wifi.py's Net)."""
+    """hw["net"]'s radio switch (hw/wifi.py's Net)."""
 
     def __init__(self):
         self.calls = []

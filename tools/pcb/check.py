@@ -8,7 +8,7 @@ Runs in .venv (no KiCad needed to check the committed files): the board file is 
 text it is (pcb/read.py), the Gerbers and drill files with gerbonara. What is checked: every
 LED where firmware/board/layout.py's Layout() puts it (within 0.01 mm), the chain in pixel
 order (each DIN on the previous DOUT's net), VDD on the switched LED rail and VSS on GND, the
-pin names against KiCad's own symbol, the Pico's pins against firmware/boards/pico.py (the LED
+pin names against KiCad's own symbol, the Pico's pins against firmware/hw/pico.py (the LED
 rail's switch on LED_POWER, the light sensor on LIGHT_ADC, the battery divider on SUPPLY_ADC),
 the input protection in the path of every 5 V consumer, every Gerber layer present with the
 outline the stated size and one drill per via and through-hole pad, the DRC result (errors and
@@ -32,7 +32,7 @@ from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 
 from board import layout as layout_mod
 from board import render, settings
-from boards import pico, pico_w
+from hw import pico, pico_w
 from pcb import fab
 from pcb import parts as pcb_parts
 from pcb.parts import LED_RAIL
@@ -48,31 +48,51 @@ BOARD_MA = 80  # the controller's own draw (an ESP32; a Pico draws less): tools/
 RISE_C = 10  # IPC-2221 temperature rise the copper is rated at
 PTC_HOLD_MA = 3000  # F1's hold current (hardware/pcb/parts.csv: SMD1812P300TF, 3 A hold)
 PTC_TRIP_MA = 5000  # and the current it trips at within its time
-FET_RDS_OHM = 0.060  # Q1, Q2 (AO3401A): RDS(on) at most 60 mohm at VGS = -4.5 V (AOS datasheet)
-# A short on the LED rail: its current goes through Q1, F1 and Q2 until F1 trips. The AO3401A
-# (AOS datasheet, Rev 3 2011): junction 150 C at most; junction to ambient 125 C/W at most in
-# steady state (90 C/W for t <= 10 s), on the datasheet's 1 in^2 of 2 oz copper; RDS(on) at
-# a 125 C junction 1.5 x its 25 C figure (75 vs 50 mohm max at VGS -10 V); pulsed drain current
-# 27 A. The PTC: 3 A hold, 5 A trip; a 3 A 1812 PTC's maximum time to trip is 5 s at 15 A
-# (e.g. SRF1812P300LR; RUILON's own table not found).
+# Q1 (reverse polarity) and Q2 (the LED rail's switch): AOS AONR21357, P-MOSFET, DFN 3x3 EP
+# (AOS datasheet Rev 1.0, July 2017): -30 V, VGS +-25 V, RDS(on) at most 12.3 mohm at VGS
+# -4.5 V, ID -16 A (9.8 typical); at VGS -10 V 7.8 mohm at most, 10.7 at a 125 C junction (so
+# hot it is 10.7 / 7.8 = 1.37 times its 25 C figure); junction 150 C at most; junction to
+# ambient at most 25 C/W for t <= 10 s and 55 C/W in steady state, on 1 in^2 of 2 oz copper;
+# pulsed drain current -136 A. Pins 1-3 source, 4 gate, 5-8 and the exposed pad drain.
+FET_VALUE = "AONR21357"
+FET_PINS = {"G": ("4",), "S": ("1", "2", "3"), "D": ("5", "6", "7", "8", "9")}
+FET_RDS_OHM = 0.0123  # at most, VGS -4.5 V (the gates see about -5 V: Q1's on GND, Q2's via Q3)
 FET_TJ_MAX_C = 150
-FET_RTH_JA = 125.0
-FET_RTH_JA_10S = 90.0
-FET_HOT_RDS = 1.5
+FET_RTH_JA = 55.0
+FET_RTH_JA_10S = 25.0
+FET_HOT_RDS = 10.7 / 7.8
+# The datasheet's thermal figures are for 1 in^2 of 2 oz copper: the board gives each
+# MOSFET's drain a square inch of 1 oz copper on each layer, stitched by vias (the same copper
+# cross-section; pcb/generate.py's fet_copper), and check_fet_copper holds it to that
+FET_COPPER_MM2 = 645.16
+FET_VIAS_MIN = 20
+# A short on the LED rail: its current goes through Q1, F1 and Q2 until F1 trips. The PTC:
+# 3 A hold, 5 A trip; a 3 A 1812 PTC's maximum time to trip is 5 s at 15 A (e.g.
+# SRF1812P300LR; RUILON's own table not found).
 AMBIENT_C = 40  # a warm room, the board in a case
 PTC_TRIP_S = (15.0, 5.0)  # (amps, seconds): tripped within, at the most
+# The AO3401A (SOT-23) the board had before, for the guide's before-and-after: 60 mohm at most
+# at -4.5 V, 125 C/W steady and 90 C/W for 10 s, 1.5 times hot (AOS datasheet, Rev 3 2011)
+AO3401A = {"rds": 0.060, "rth": 125.0, "rth_10s": 90.0, "hot": 1.5}
 
 
-def fet_fault_figures(ambient=AMBIENT_C):
-    """(the current each of Q1, Q2 carries for good at ambient without passing 150 C, its
-    junction rise at the PTC's trip current, its dissipation in the PTC's time-to-trip test)
-    at the worst RDS(on) when hot: what a short on the LED rail does to the SOT-23s."""
-    hot = FET_RDS_OHM * FET_HOT_RDS
-    amps = ((FET_TJ_MAX_C - ambient) / (FET_RTH_JA * hot)) ** 0.5
+def fet_fault_figures(ambient=AMBIENT_C, fet=None):
+    """What a short on the LED rail does to each of Q1 and Q2, at their worst RDS(on) when
+    hot: {"amps": carried for good at ambient without passing 150 C, "trip_c": the junction
+    carrying F1's trip current for good, "fault_w": dissipated at the PTC's time-to-trip test
+    current, "fault_c": the junction at the end of that test's time, "amps_10s": the most it
+    carries for 10 s (the datasheet's short-time figure) without passing 150 C}."""
+    fet = fet or {"rds": FET_RDS_OHM, "rth": FET_RTH_JA, "rth_10s": FET_RTH_JA_10S,
+                  "hot": FET_HOT_RDS}
+    hot = fet["rds"] * fet["hot"]
+    room = FET_TJ_MAX_C - ambient
     trip = PTC_TRIP_MA / 1000
-    rise = trip * trip * hot * FET_RTH_JA
-    pulse = PTC_TRIP_S[0] ** 2 * hot
-    return amps, rise, pulse
+    fault_w = PTC_TRIP_S[0] ** 2 * hot
+    return {"amps": (room / (fet["rth"] * hot)) ** 0.5,
+            "trip_c": ambient + trip * trip * hot * fet["rth"],
+            "fault_w": fault_w,
+            "fault_c": ambient + fault_w * fet["rth_10s"],
+            "amps_10s": (room / (fet["rth_10s"] * hot)) ** 0.5}
 
 
 def fet_figures(ma=None):
@@ -122,7 +142,7 @@ def check_leds(board, info, L=None):
 
 
 def check_controller(board):
-    """The Pico's pins on the nets firmware/boards/pico.py wires; the level shifter's path."""
+    """The Pico's pins on the nets firmware/hw/pico.py wires; the level shifter's path."""
     out = []
 
     def net(ref, n):
@@ -170,6 +190,23 @@ def _nets(board, ref):
     return {p["number"]: p["net"] for p in board.footprints[ref]["pads"]}
 
 
+def fet_nets(board, ref):
+    """{"G", "S", "D": net} of an AONR21357 (FET_PINS), or a problem string: another part,
+    or a role's pins on different nets."""
+    fp = board.footprints.get(ref)
+    if fp is None or fp["value"] != FET_VALUE:
+        return "%s is %s, not the %s" % (ref, fp and fp["value"], FET_VALUE)
+    nets = _nets(board, ref)
+    out = {}
+    for role, pins in FET_PINS.items():
+        have = {nets.get(n) for n in pins}
+        if len(have) != 1 or None in have:
+            return "%s's %s pins %s are on %s, not one net" % (ref, role, "/".join(pins),
+                                                              sorted(map(str, have)))
+        out[role] = have.pop()
+    return out
+
+
 def _on(board, net):
     """Every (ref, pad number) on a net."""
     return sorted((ref, p["number"]) for ref, fp in board.footprints.items()
@@ -194,7 +231,7 @@ def board_pins(module=pico):
 
 def check_power(board, pins=None):
     """The LED rail's switch, the light sensor and the battery divider on the pins the
-    firmware's board file names (firmware/boards/pico.py, pico_w.py), wired as drawn:
+    firmware's board file names (firmware/hw/pico.py, pico_w.py), wired as drawn:
     LED_POWER -> Q3's gate (100k to GND: off while the pin floats) -> Q3 pulls Q2's gate low;
     Q2's gate pulled up to its source (+5V): the rail is off until the firmware drives the
     pin; Q2's drain is the LED rail. LIGHT_ADC on the phototransistor's emitter with a
@@ -203,7 +240,7 @@ def check_power(board, pins=None):
     pins = pins or board_pins()
     out = []
     if pins != board_pins(pico_w):
-        out.append("boards/pico.py names %s, boards/pico_w.py %s: one PCB takes either"
+        out.append("hw/pico.py names %s, hw/pico_w.py %s: one PCB takes either"
                    % (pins, board_pins(pico_w)))
 
     def pico_net(name):
@@ -212,7 +249,11 @@ def check_power(board, pins=None):
             out.append("%s = GP%d is not on the Pico's header" % (name, g))
             return None
         return _nets(board, "U2").get(str(PICO_PHYSICAL[g]))
-    q2, q3 = _nets(board, "Q2"), _nets(board, "Q3")  # SOT-23: 1 G, 2 S, 3 D
+    q3 = _nets(board, "Q3")  # SOT-23: 1 G, 2 S, 3 D
+    fet = fet_nets(board, "Q2")
+    if isinstance(fet, str):
+        return out + [fet]
+    q2 = {"1": fet["G"], "2": fet["S"], "3": fet["D"]}
     drive = pico_net("LED_POWER")
     if not drive or q3["1"] != drive:
         out.append("the LED rail's switch (Q3's gate, %r) is not on LED_POWER = GP%d (%r)"
@@ -258,15 +299,20 @@ def check_protection(board):
     if len(vin) != 1:
         return ["the inputs' + pins are on different nets %s" % sorted(vin)]
     vin = vin.pop()
-    q1, f1 = _nets(board, "Q1"), _nets(board, "F1")
-    if q1["3"] != vin or q1["1"] != "GND":
+    f1 = _nets(board, "F1")
+    q1 = fet_nets(board, "Q1")
+    if isinstance(q1, str):
+        return [q1]
+    if q1["D"] != vin or q1["G"] != "GND":
         out.append("Q1 (reverse polarity) is not drain on the input, gate on GND")
-    extra = [p for p in _on(board, vin) if p not in INPUTS and p != ("Q1", "3")]
+    drain = {("Q1", n) for n in FET_PINS["D"]}
+    extra = [p for p in _on(board, vin) if p not in INPUTS and p not in drain]
     if extra:
         out.append("on the unprotected input %s: %s" % (vin, ", ".join("%s pad %s" % p
                                                                         for p in extra)))
-    mid = q1["2"]
-    extra = [p for p in _on(board, mid) if p not in (("Q1", "2"), ("F1", "1"))]
+    mid = q1["S"]
+    source = {("Q1", n) for n in FET_PINS["S"]}
+    extra = [p for p in _on(board, mid) if p not in source and p != ("F1", "1")]
     if f1["1"] != mid or extra:
         out.append("between Q1 and the fuse (%s): %s" % (mid, ", ".join("%s pad %s" % p
                                                                          for p in extra)))
@@ -325,15 +371,56 @@ def check_rotations(board, info, folder):
 
 def check_zones(board):
     """Both pours join pads through thermal reliefs (spokes), not solidly: no 0402 or LED
-    pad on a board-sized heat sink in reflow, no ground pin that needs a hot iron."""
+    pad on a board-sized heat sink in reflow, no ground pin that needs a hot iron. The only
+    other copper zones are the MOSFETs' drain copper (check_fet_copper), which joins its pads
+    solidly: the exposed pad is the heat's way out."""
     out = []
-    if len(board.zones) != 2:
-        out.append("%d pours, want the LED rail's and GND's" % len(board.zones))
+    pours = [z for z in board.zones if not z.get("priority")]
+    if len(pours) != 2:
+        out.append("%d pours, want the LED rail's and GND's" % len(pours))
+    drains = set()
+    for ref in ("Q1", "Q2"):
+        fet = fet_nets(board, ref) if ref in board.footprints else None
+        if isinstance(fet, dict):
+            drains.add(fet["D"])
     for z in board.zones:
+        if z.get("priority"):
+            if z["net"] not in drains or z["pads"] != "solid":
+                out.append("a zone on %s (%s, joining pads %s) is neither a pour nor a "
+                           "MOSFET's drain copper" % (z["net"], z["layer"], z["pads"]))
+            continue
         if z["pads"] != "thermal" or not z["gap"] or not z["spoke"]:
             out.append("the %s pour on %s joins pads %s (gap %g, spokes %g mm), not through "
                        "thermal reliefs" % (z["net"], z["layer"], z["pads"], z["gap"],
                                             z["spoke"]))
+    return out
+
+
+def check_fet_copper(board, info):
+    """Q1 and Q2 are the AONR21357, and each one's drain (the exposed pad) sits in a zone of
+    its drain net on both layers, joining its pads solidly, each filled with at least a
+    square inch of copper (measured by the generator on the filled zones, board.json), and
+    stitched by vias: the datasheet's 1 in^2 of 2 oz copper as two layers of 1 oz, on which
+    its thermal resistances (FET_RTH_JA, FET_RTH_JA_10S) hold."""
+    out = []
+    areas = info.get("fet_copper_mm2") or {}
+    vias = info.get("fet_vias") or {}
+    for ref in ("Q1", "Q2"):
+        fet = fet_nets(board, ref)
+        if isinstance(fet, str):
+            out.append(fet)
+            continue
+        for layer in ("F.Cu", "B.Cu"):
+            zones = [z for z in board.zones if z.get("priority") and z["net"] == fet["D"]
+                     and z["layer"] == layer and z["pads"] == "solid"]
+            mm2 = areas.get(ref, {}).get(layer, 0.0)
+            if not zones or mm2 < FET_COPPER_MM2:
+                out.append("%s's drain (%s) has %.0f mm^2 of copper on %s, the datasheet's "
+                           "thermal figures want %.0f" % (ref, fet["D"], mm2 if zones else 0,
+                                                          layer, FET_COPPER_MM2))
+        if vias.get(ref, 0) < FET_VIAS_MIN:
+            out.append("%s's drain copper is stitched by %d vias (%d wanted)"
+                       % (ref, vias.get(ref, 0), FET_VIAS_MIN))
     return out
 
 
@@ -562,7 +649,8 @@ def check_all(led, folder=None, L=None):
     folder = folder or option_dir(led)
     out = check_drc(info) + check_leds(board, info, L) + check_controller(board)
     out += check_power(board) + check_protection(board) + check_bom(board, info)
-    out += check_zones(board) + check_marks(board, info) + check_silk(board, info)
+    out += check_zones(board) + check_fet_copper(board, info) + check_marks(board, info)
+    out += check_silk(board, info)
     out += check_footprint(pcb_parts.PARTS[info["led"]])
     out += check_gerbers(board, info, os.path.join(folder, "cribbage-track-%s-gerbers.zip"
                                                    % info["led"]))

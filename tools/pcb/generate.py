@@ -13,7 +13,7 @@ file is the same bytes on every run (pcb/kicad.py's canonical(), no dates).
 Every LED sits at firmware/board/layout.py's Layout().xy(pixel) (+ a fixed offset), the chain
 in pixel order: the same positions and order as the renderer, the simulator and the drill
 template. The LED parts and their pin maps are in pcb/parts.py; the Pico's pins, the LED rail's
-switch and the sensors' ADC pins in firmware/boards/pico.py. Nothing here knows a rule of
+switch and the sensors' ADC pins in firmware/hw/pico.py. Nothing here knows a rule of
 cribbage, only where the layout puts each LED.
 """
 
@@ -34,11 +34,11 @@ if not os.access(os.environ.get("HOME") or "/nonexistent", os.W_OK):
 import hostenv  # noqa: E402, F401  (firmware/ on sys.path)
 
 from board import geometry, layout as layout_mod  # noqa: E402
-from boards import pico  # noqa: E402  (only its pin constants are read)
+from hw import pico  # noqa: E402  (only its pin constants are read)
 from pcb import parts as pcb_parts, route  # noqa: E402
 from pcb.kicad import (BOTTOM, LEFT, OX, OY, POWER_W, RIGHT, SUPPLY_W,  # noqa: E402
                        TOP, TRACK_W, Maker, fab_text, load, pad_at, pt, reverse_mount,
-                       save)
+                       save, unpt)
 from pcb.parts import LED_RAIL  # noqa: E402
 from wiring_diagram import PICO_PHYSICAL  # noqa: E402
 
@@ -59,6 +59,19 @@ DATA_Y = -19.3  # the data line's corridor to LED 0
 # fiducials (layout mm): three per assembled side, none in line, clear of every part
 FIDUCIALS = ((-15.5, 30.0), (233.5, 20.0), (180.0, -48.0))
 NETS_5V = ("VIN", "VIN_RP", "+5V", LED_RAIL)  # the input, after the reverse FET, fused, switched
+# Q1 and Q2: AONR21357 P-MOSFETs (DFN 3x3 EP) on KiCad's 3 x 3 mm, 0.65 mm pitch DFN-8
+FET_VALUE = "AONR21357"
+FET_FOOTPRINT = ("Package_DFN_QFN", "DFN-8-1EP_3x3mm_P0.65mm_EP1.55x2.4mm")
+FET_Y, Q1_X, F1_X, Q2_X = -33.675, 152.5, 158.5, 164.5  # Q1, F1, Q2 in a row
+# each MOSFET's drain copper (layout mm: x0, y0, x1, y1), on both layers, joined by vias: a
+# square inch (645 mm^2) of 1 oz copper on each side, the datasheet's 1 in^2 of 2 oz
+FET_ZONES = {"Q1": (130.5, -51.6, 153.0, -21.2), "Q2": (164.0, -51.6, 189.0, -21.2)}
+FET_VIA_PITCH = 3.0
+VIN_Y = -29.5  # the input's track from J1 and J5 to Q1's copper
+FAULT_W = 2.0  # that track: the whole supply's current, and a short's until F1 trips
+FEED_Y0, FEED_Y = -30.6, -20.5  # +5V from F1 back to the controller's side (on the back)
+HUB_X, S2_X = 104.637, 98.062  # the controller side's +5V: test point, R2, the Pico's diode
+GATE_X, GATE_Y, GATE_BACK_Y = 98.6, -42.95, -19.4  # Q2's gate line: down a via, on the back
 
 
 # --- the LED field --------------------------------------------------------------------------
@@ -200,7 +213,7 @@ def pico_footprint(m):
 
 def controller(m):
     """Pico headers, 74AHCT125 level shifter (its input pulled down), 330 ohm, 1N5817,
-    keypad/button/OLED headers, from firmware/boards/pico.py's pins; then power()."""
+    keypad/button/OLED headers, from firmware/hw/pico.py's pins; then power()."""
     gp = {pico.LED_PIN: "LED_3V3"}
     for i, g in enumerate(pico.ROWS):
         gp[g] = "ROW%d" % (i + 1)
@@ -216,7 +229,7 @@ def controller(m):
     pins = {str(PICO_PHYSICAL[g]): n for g, n in gp.items()}
     pins.update({str(n): "GND" for n in (3, 8, 13, 18, 23, 28, 33, 38)})
     # the strap: the board file's PCB_STRAP on GND says to the firmware that the power parts
-    # are fitted (a strip or through-hole build leaves that pin open): boards/pico.py
+    # are fitted (a strip or through-hole build leaves that pin open): hw/pico.py
     strap = PICO_PHYSICAL[pico.PCB_STRAP]
     if str(strap) in pins or "GND" not in (pins.get(str(strap + 1)), pins.get(str(strap - 1))):
         raise SystemExit("PCB_STRAP (GP%d, pin %d) must be a free pin beside a GND pin"
@@ -371,6 +384,16 @@ def power(m, j4, d1):
         m.connect(fp, nets)
         return fp
 
+    def dfn(ref, at, rot, gate, source, drain):
+        """The AONR21357 (DFN 3x3 EP): pins 1-3 source, 4 gate, 5-8 and the exposed pad
+        (9) drain (AOS datasheet, Rev 1.0 July 2017)."""
+        fp = m.footprint(*FET_FOOTPRINT, ref, FET_VALUE, at, rot)
+        nets = dict.fromkeys(("1", "2", "3"), source)
+        nets.update(dict.fromkeys(("5", "6", "7", "8", "9"), drain), **{"4": gate})
+        m.connect(fp, nets)
+        m.track([pad_at(fp, "1"), pad_at(fp, "3")], source, F, 0.35)  # the source pins joined
+        return fp
+
     def r0603(ref, value, at, nets, lib=("Resistor_SMD", "R_0603_1608Metric"), rot=0.0):
         fp = m.footprint(lib[0], lib[1], ref, value, at, rot)
         m.connect(fp, nets)
@@ -385,43 +408,74 @@ def power(m, j4, d1):
     m.connect(j5, {"1": "VIN", "2": "GND", "3": "BAT"})
     for n, label in (("1", "5V"), ("2", "GND"), ("3", "BAT")):  # right of the VIN track
         m.text(label, (128.8, pad_at(j5, n)[1]), 1.0)
-    # Q1: reverse polarity (source to the load, drain to the input, gate to ground)
-    q1 = sot23("Q1", "AO3401A", (96.0, -36.0), 180.0, {"1": "GND", "2": "VIN_RP", "3": "VIN"})
-    d, g, s = pad_at(q1, "3"), pad_at(q1, "1"), pad_at(q1, "2")
-    m.track([pad_at(j1, "1"), (80.0, -29.5), (d[0], -29.5), d], "VIN", F, SUPPLY_W)
+    # Q1: reverse polarity (source to the load, drain to the input, gate to ground), in the
+    # free part of the controller strip (right of J5) inside its drain copper, then F1, then
+    # Q2 (the LED rail's switch) inside its own: each MOSFET's drain (pins 5-8 and the exposed
+    # pad) sits in a square inch of copper on each layer (fet_copper)
+    m.track([pad_at(j1, "1"), (80.0, VIN_Y), (FET_ZONES["Q1"][0] + 1.0, VIN_Y)], "VIN", F,
+            FAULT_W)
     p = pad_at(j5, "1")
-    m.track([p, (126.0, p[1]), (126.0, -29.5), (d[0], -29.5)], "VIN", F, SUPPLY_W)
-    gnd(g, (g[0], g[1] + 1.6), F)
-    f1 = m.footprint("Fuse", "Fuse_1812_4532Metric", "F1", "PTC 3A", (102.5, s[1]))
+    m.track([p, (126.0, p[1]), (126.0, VIN_Y)], "VIN", F, SUPPLY_W)
+    q1 = dfn("Q1", (Q1_X, FET_Y), 180.0, "GND", "VIN_RP", "VIN")
+    src = [pad_at(q1, n) for n in ("1", "2", "3")]
+    f1 = m.footprint("Fuse", "Fuse_1812_4532Metric", "F1", "PTC 3A", (F1_X, FET_Y))
     m.connect(f1, {"1": "VIN_RP", "2": "+5V"})
-    m.track([s, pad_at(f1, "1")], "VIN_RP", F, SUPPLY_W)
+    m.track([src[1], (pad_at(f1, "1")[0], src[1][1])], "VIN_RP", F, SUPPLY_W)
+    g = pad_at(q1, "4")
+    if back:  # the top's ground pour, beside F1
+        m.track([g, (g[0], g[1] - 2.15)], "GND", F)
+    else:
+        m.to_ground(g, (g[0], g[1] - 2.15), F)
     f2 = pad_at(f1, "2")
+    q2 = dfn("Q2", (Q2_X, FET_Y), 0.0, "LED_GATE", "+5V", LED_RAIL)
+    src = [pad_at(q2, n) for n in ("1", "2", "3")]
+    m.track([(f2[0], src[1][1]), src[1]], "+5V", F, SUPPLY_W)
+    # +5V back to the controller's side: along the strip's bottom, then on the back up to the
+    # 1000 uF (the Pico's VSYS, the test point and Q2's gate pull-up take it from there)
     c1 = m.footprint("Capacitor_THT", "CP_Radial_D10.0mm_P5.00mm", "C255", "1000uF 10V",
-                     (109.0, f2[1]))
+                     (109.0, -36.95))
     m.connect(c1, {"1": "+5V", "2": "GND"})
-    m.track([f2, pad_at(c1, "1")], "+5V", F, SUPPLY_W)
-    # Q2: the LED rail's switch, its gate driven through Q3 from LED_POWER
-    q2 = sot23("Q2", "AO3401A", (99.0, -42.0), 0.0, {"1": "LED_GATE", "2": "+5V", "3": LED_RAIL})
-    g2, s2, d2 = pad_at(q2, "1"), pad_at(q2, "2"), pad_at(q2, "3")
-    m.track([f2, (f2[0], -39.6), (s2[0], -39.6), s2], "+5V", F, SUPPLY_W)
-    m.track([d2, (102.6, d2[1])], LED_RAIL, F, SUPPLY_W)
-    if back:  # the rail is the back's pour: four vias down
+    c1p = pad_at(c1, "1")
+    if back:  # on the back (the LED rail's pour): the top's ground pour stays whole round F1
+        m.track([f2, (f2[0], FEED_Y0)], "+5V", F, SUPPLY_W)
+        m.via((f2[0], FEED_Y0), "+5V")
+        m.track([(f2[0], FEED_Y0), (f2[0], FEED_Y), (c1p[0], FEED_Y), c1p], "+5V",
+                pcbnew.B_Cu, SUPPLY_W)
+    else:  # on the top (the LED rail's pour), the back's ground pour whole round F1
+        m.track([f2, (f2[0], FEED_Y), (c1p[0], FEED_Y)], "+5V", F, SUPPLY_W)
+        m.via((c1p[0], FEED_Y), "+5V")
+        m.track([(c1p[0], FEED_Y), c1p], "+5V", pcbnew.B_Cu, SUPPLY_W)
+    m.track([c1p, (HUB_X, c1p[1]), (HUB_X, -39.6), (S2_X, -39.6)], "+5V", F, SUPPLY_W)
+    tp1 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP1", "+5V", (HUB_X, -41.6))
+    m.connect(tp1, {"1": "+5V"})
+    m.track([(HUB_X, -39.6), (HUB_X, -41.6)], "+5V", F)
+    fet_copper(m, q1, FET_ZONES["Q1"], "VIN", -1.0)
+    fet_copper(m, q2, FET_ZONES["Q2"], LED_RAIL, 1.0)
+    # the LED rail's test point and light: on the rail's copper (the mini-E board: down four
+    # vias into the back's pour)
+    if back:
         for x, y in ((101.6, -42.6), (101.6, -41.4), (102.6, -42.6), (102.6, -41.4)):
             m.via((x, y), LED_RAIL)
-    m.track([(102.6, d2[1]), (102.6, -44.0), (106.48, -44.0)], LED_RAIL, F)
+        m.track([(101.6, -42.0), (102.6, -42.0)], LED_RAIL, F, SUPPLY_W)
+        m.track([(102.6, -42.0), (102.6, -44.0), (104.0, -44.0)], LED_RAIL, F)
+    m.track([(104.0, -44.0), (106.48, -44.0)], LED_RAIL, F)
     tp4 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP4", "LED rail", (104.0, -44.0))
     m.connect(tp4, {"1": LED_RAIL})
-    tp1 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP1", "+5V", (f2[0], -41.6))
-    m.connect(tp1, {"1": "+5V"})
-    m.track([(f2[0], -39.6), (f2[0], -41.6)], "+5V", F)
     r2 = r0603("R2", "10k", (95.2, -42.0), {}, rot=90.0)
     ra, rb = pad_at(r2, "1"), pad_at(r2, "2")
     hi, lo = (ra, rb) if ra[1] < rb[1] else (rb, ra)  # hi: nearer the board's top edge
     m.connect(r2, {"1": "LED_GATE" if ra is hi else "+5V", "2": "LED_GATE" if rb is hi else "+5V"})
-    m.track([lo, (lo[0], -39.6), (s2[0], -39.6)], "+5V", F)
+    m.track([lo, (lo[0], -39.6), (S2_X, -39.6)], "+5V", F)
     q3 = sot23("Q3", "2N7002", (94.0, -46.5), 0.0, {"1": "LED_POWER", "2": "GND", "3": "LED_GATE"})
     g3, s3, d3 = pad_at(q3, "1"), pad_at(q3, "2"), pad_at(q3, "3")
-    m.track([d3, (96.5, d3[1]), (96.5, g2[1]), g2], "LED_GATE", F)
+    # Q2's gate: from Q3's drain and R2 down a via, along the back under the strip to Q2
+    g2 = pad_at(q2, "4")
+    m.track([d3, (96.5, d3[1]), (96.5, GATE_Y), (GATE_X, GATE_Y)], "LED_GATE", F)
+    m.via((GATE_X, GATE_Y), "LED_GATE")
+    m.track([(GATE_X, GATE_Y), (GATE_X, GATE_BACK_Y), (g2[0], GATE_BACK_Y),
+             (g2[0], g2[1] + 1.7)], "LED_GATE", pcbnew.B_Cu)
+    m.via((g2[0], g2[1] + 1.7), "LED_GATE")
+    m.track([(g2[0], g2[1] + 1.7), g2], "LED_GATE", F)
     m.track([hi, (96.5, hi[1])], "LED_GATE", F)
     gnd(s3, (91.2, s3[1]), F)
     r3 = r0603("R3", "100k", (90.3, g3[1]), {"1": "GND", "2": "LED_POWER"})
@@ -463,7 +517,7 @@ def power(m, j4, d1):
     a = pad_at(d1, "2")
     m.track([a, (a[0], -38.5), (97.0, -38.5)], "+5V", pcbnew.B_Cu, POWER_W)
     m.via((97.0, -38.5), "+5V")
-    m.track([(97.0, -38.5), (s2[0], -38.5), (s2[0], -39.6)], "+5V", F, POWER_W)
+    m.track([(97.0, -38.5), (S2_X, -38.5), (S2_X, -39.6)], "+5V", F, POWER_W)
     # test points: ground (5 V and the LED rail above; LED 0's data in data_to_first_led)
     tp2 = m.footprint("TestPoint", "TestPoint_Pad_D1.5mm", "TP2", "GND", (86.2, -45.2))
     m.connect(tp2, {"1": "GND"})
@@ -495,6 +549,68 @@ def fiducials(m):
             n += 1
             m.footprint("Fiducial", "Fiducial_1mm_Mask2mm", "FID%d" % n, "fiducial", at,
                         back=back)
+
+
+def fet_copper(m, fp, box, net, side):
+    """A MOSFET's drain copper: a zone of its drain net on each layer over box (above the
+    pours, joining its pads solidly: the exposed pad is the heat's way out), stitched by a
+    grid of vias and a row beside the drain pins (side: -1 drain to the left, +1 right)."""
+    x0, y0, x1, y1 = box
+    for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+        m.zone(net, layer, priority=1, box=box, solid=True)
+    cx, cy = unpt(fp.GetPosition())
+    pts = [(cx + side * 2.6, cy + d) for d in (-1.0, 0.0, 1.0)]
+    pts += [(cx + side * 0.9, cy + d) for d in (-2.0, 2.0)]
+    x = x0 + 1.5
+    while x < x1 - 1.0:
+        y = y0 + 1.1
+        while y < y1 - 0.8:
+            if abs(x - cx) > 3.0 or abs(y - cy) > 2.6:
+                pts.append((round(x, 3), round(y, 3)))
+            y += FET_VIA_PITCH
+        x += FET_VIA_PITCH
+    for fid in FIDUCIALS:  # (the fiducials keep their clear ring)
+        pts = [p for p in pts if math.hypot(p[0] - fid[0], p[1] - fid[1]) > 2.2]
+    for p in pts:
+        m.via(p, net)
+
+
+def fet_areas(m):
+    """{ref: {layer: mm^2}}: the filled copper of each MOSFET's drain zones (pcb/check.py
+    checks a square inch on each layer), and {ref: vias inside its zone}."""
+    areas, vias = {}, {}
+    for ref, box in sorted(FET_ZONES.items()):
+        fp = m.board.FindFootprintByReference(ref)
+        net = next(p.GetNetname() for p in fp.Pads() if p.GetNumber() == "9")
+        areas[ref] = {}
+        for z in m.board.Zones():
+            if z.GetNetname() != net or z.GetPriority() < 1:
+                continue
+            layer = z.GetLayer()
+            polys = z.GetFilledPolysList(layer)
+            total = 0.0
+            for i in range(polys.OutlineCount()):
+                total += _area(polys.Outline(i))
+                for k in range(polys.HoleCount(i)):
+                    total -= _area(polys.Hole(i, k))
+            areas[ref][m.board.GetLayerName(layer)] = round(total, 1)
+        x0, y0, x1, y1 = box
+        vias[ref] = sum(1 for t in m.board.GetTracks() if t.GetClass() == "PCB_VIA"
+                        and t.GetNetname() == net
+                        and x0 <= unpt(t.GetPosition())[0] <= x1
+                        and y0 <= unpt(t.GetPosition())[1] <= y1)
+    return areas, vias
+
+
+def _area(chain):
+    """A closed chain's area in mm^2 (the shoelace formula)."""
+    n = chain.PointCount()
+    pts = [chain.CPoint(j) for j in range(n)]
+    s = 0.0
+    for j in range(n):
+        a, b = pts[j], pts[(j + 1) % n]
+        s += pcbnew.ToMM(a.x) * pcbnew.ToMM(b.y) - pcbnew.ToMM(b.x) * pcbnew.ToMM(a.y)
+    return abs(s) / 2
 
 
 # --- copper figures, outputs -----------------------------------------------------------------
@@ -657,9 +773,11 @@ def build(led, out):
         fab_text(fp)
     save(m.board, path)
     m.board = pcbnew.LoadBoard(path)
-    five = next(z for z in m.board.Zones() if z.GetNetname() == LED_RAIL)
+    five = next(z for z in m.board.Zones() if z.GetNetname() == LED_RAIL
+                and z.GetPriority() == 0)  # (the pour, not Q2's drain copper)
     filler = pcbnew.ZONE_FILLER(m.board)
     filler.Fill(m.board.Zones())
+    fet_mm2, fet_vias = fet_areas(m)
     tick("zones filled")
     errors, unconnected, warnings, _text = drc(m.board, out)
     tick("DRC")
@@ -685,6 +803,7 @@ def build(led, out):
         "drc_errors": errors, "unconnected": unconnected, "drc_warnings": warnings,
         "vias": m.vias, "tht_pads": tht, "npth_holes": npth,
         "pour_min_width_mm": width, "copper_oz": 1, "track_mm": TRACK_W,
+        "fet_copper_mm2": fet_mm2, "fet_vias": fet_vias,
     }
     with open(os.path.join(out, "board.json"), "w") as f:
         json.dump(info, f, indent=1, sort_keys=True)

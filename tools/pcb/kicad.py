@@ -157,14 +157,18 @@ class Maker:
         t.SetLayer(pcbnew.F_SilkS if layer is None else layer)
         self.board.Add(t)
 
-    def zone(self, net, layer, priority=0):
+    def zone(self, net, layer, priority=0, box=None, solid=False):
+        """A pour of net over the board (or over box: layout mm x0, y0, x1, y1). solid: pads
+        join it whole (a MOSFET's drain copper, pcb/generate.py's fet_copper), not through
+        thermal reliefs."""
         z = pcbnew.ZONE(self.board)
         z.SetLayer(layer)
         z.SetNet(self.net(net))
         # thermal reliefs: a pad joins the pour through four spokes, not solidly, so a 0402's
         # or a LED's pad does not sit on a board-sized heat sink in reflow (tombstoning) and a
         # hand-soldered ground pin heats with an ordinary iron; vias stay solid (KiCad)
-        z.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+        z.SetPadConnection(pcbnew.ZONE_CONNECTION_FULL if solid else
+                           pcbnew.ZONE_CONNECTION_THERMAL)
         z.SetThermalReliefGap(mm(THERMAL_GAP))
         z.SetThermalReliefSpokeWidth(mm(THERMAL_SPOKE))
         z.SetMinThickness(mm(0.25))
@@ -172,7 +176,8 @@ class Maker:
         z.SetPriority(priority)
         o = z.Outline()
         o.NewOutline()
-        for x, y in ((LEFT, TOP), (RIGHT, TOP), (RIGHT, BOTTOM), (LEFT, BOTTOM)):
+        x0, y0, x1, y1 = box or (LEFT, TOP, RIGHT, BOTTOM)
+        for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
             p = pt(x, y)
             o.Append(p.x, p.y)
         self.board.Add(z)

@@ -184,7 +184,8 @@ class Board:
                                     "smd": bool(attr and "smd" in attr), "pads": pads,
                                     "drawn": drawn}
         self.vias = [[float(v) for v in _kid(v, "at")[1:3]] for v in _kids(tree, "via")]
-        self.zones = []  # {net, layer, pads: "thermal" / "solid" / "none", gap, spoke}
+        self.zones = []  # {net, layer, pads: "thermal" / "solid" / "none", gap, spoke,
+        #                   priority: 0 the pours, 1 a MOSFET's drain copper}
         for z in _kids(tree, "zone"):
             cp = _kid(z, "connect_pads")
             mode = cp[1] if len(cp) > 1 and isinstance(cp[1], str) else "thermal"
@@ -193,7 +194,9 @@ class Board:
             self.zones.append({"net": _kid(z, "net_name")[1], "layer": _kid(z, "layer")[1],
                                "pads": {"yes": "solid", "no": "none"}.get(mode, mode),
                                "gap": float(gap[1]) if gap else 0.0,
-                               "spoke": float(spoke[1]) if spoke else 0.0})
+                               "spoke": float(spoke[1]) if spoke else 0.0,
+                               "priority": int(_kid(z, "priority")[1])
+                               if _kid(z, "priority") else 0})
         self.segments = [(tuple(float(v) for v in _kid(s, "start")[1:3]),
                           tuple(float(v) for v in _kid(s, "end")[1:3]),
                           float(_kid(s, "width")[1]), _kid(s, "layer")[1])

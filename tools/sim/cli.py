@@ -1,10 +1,10 @@
 """The board simulator: the real firmware app in the real MicroPython binary, fake hardware.
 
-    python tools/sim.py                         # interactive: the board in the terminal
-    python tools/sim.py --keys "# 5C# 10A#"     # scripted: feed keys, print the final state
-    python tools/sim.py --autoplay 1 --png board.png --show   # a whole game, and a picture
-    python tools/sim.py --autoplay 1 --cards 5 --show         # a game of five-card cribbage
-    python tools/sim.py --board esp32           # the real board module on fake machine pins
+    python tools/sim                         # interactive: the board in the terminal
+    python tools/sim --keys "# 5C# 10A#"     # scripted: feed keys, print the final state
+    python tools/sim --autoplay 1 --png board.png --show   # a whole game, and a picture
+    python tools/sim --autoplay 1 --cards 5 --show         # a game of five-card cribbage
+    python tools/sim --board esp32           # the real board module on fake machine pins
 
 The app runs in `micropython` (the unix port from the venv) with tools/host/fakeboard/fake.py's
 hardware, driven by tools/sim/mp_driver.py (tools/sim/runner.py starts it); this process draws
@@ -84,7 +84,7 @@ def port_taken(port, host="127.0.0.1"):
             why = "cannot be used: %s" % (e.strerror or e)
         other = free_near(port, host)
         return ("port %d %s; the board's page needs a free one: pick another, e.g. "
-                "make sim WEB=%d (or tools/sim.py --web %d)" % (port, why, other, other))
+                "make sim WEB=%d (or tools/sim --web %d)" % (port, why, other, other))
     finally:
         s.close()
     return ""
@@ -92,9 +92,9 @@ def port_taken(port, host="127.0.0.1"):
 
 def wifi_file_fault(path):
     """What is wrong with the simulated board's Wi-Fi file (its broker entry: the club), in
-    the board's own words (firmware/boards/wifi.py's fault()), or "" (none there, or a good
+    the board's own words (firmware/hw/wifi.py's fault()), or "" (none there, or a good
     one). Said before the board starts: its page would only say "no broker"."""
-    from boards.wifi import fault
+    from hw.wifi import fault
 
     why = fault(os.path.relpath(path))
     return "%s; put it right (README: To try it without a board) or remove it" % why if why \
@@ -223,7 +223,7 @@ def main(argv=None):
                     help="start a new game: forget the saved game (scores, games won), keep the "
                     "settings (players, game, muggins, ...)")
     ap.add_argument("--board", default="", choices=("", "pico", "pico_w", "esp32"),
-                    help="run the real board module (firmware/boards/pico.py, pico_w.py or "
+                    help="run the real board module (firmware/hw/pico.py, pico_w.py or "
                     "esp32_devkit.py, its pin map) on fake machine/neopixel modules instead of "
                     "tools/host/fakeboard/fake.py")
     ap.add_argument("--no-display", action="store_true",

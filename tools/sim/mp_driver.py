@@ -4,7 +4,7 @@ Run by tools/sim/runner.py under the micropython binary with MICROPYPATH=tools/s
     micropython mp_driver.py STORAGE_DIR realtime|virtual [display|nodisplay [BOARD [WEB_PORT]]]
 
 It builds the hardware with tools/host/fakeboard/fake.py -- or, given BOARD (pico, esp32_devkit),
-with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/hw/; given
+with that real board module on the fake machine/neopixel/ssd1306 of tools/sim/standins/; given
 WEB_PORT, it serves the live page (board/web.py) on 127.0.0.1:WEB_PORT (realtime only) -- with the
 storage in STORAGE_DIR on the host (a restarted simulator resumes the saved game; a folder an
 update left slots in boots through the loader, boot_loader(), into the slot's version), starts
@@ -371,9 +371,9 @@ async def guarded(coro, drv):
 
 def build_hw(storage, display, board):
     """The hardware: tools/host/fakeboard/fake.py, or (board given) the real board module built
-    on the fake machine/neopixel/ssd1306 modules in tools/sim/hw/."""
+    on the fake machine/neopixel/ssd1306 modules in tools/sim/standins/."""
     if not board:
-        # the two "+1" buttons the Pico and ESP32 boards have (boards/pico.py BUTTONS)
+        # the two "+1" buttons the Pico and ESP32 boards have (hw/pico.py BUTTONS)
         hw = fake.build(storage_dir=storage, display=display, buttons=2)
         from fakeboard.fakepower import pieces  # the power states (board/power.py): a full-bright
         hw["power"] = pieces(hw["display"])  # room, no battery
@@ -383,7 +383,7 @@ def build_hw(storage, display, board):
 
     machine.PLATFORM = {"pico": "rp2", "pico_w": "rp2w"}.get(board, "esp32")
     machine.I2C.devices = [0x3C] if display else []
-    mod = getattr(__import__("boards." + board), board)
+    mod = getattr(__import__("hw." + board), board)
     hw = mod.build()
     hw["storage_dir"] = storage  # not /data: a folder on the host
     hw["sim_keys"] = WiredKeys(machine, mod)
@@ -405,7 +405,7 @@ async def main(storage, realtime, display=True, board="", web=0):
         hw["net"] = localhost
         hw["web_port"] = web
         hw["web_host"] = "127.0.0.1"
-        from boards import wifi  # the club's broker, if STORAGE/wifi.json names one
+        from hw import wifi  # the club's broker, if STORAGE/wifi.json names one
         wifi.PATH = storage + "/wifi.json"  # (the page's /club says what is wrong with it)
         club = wifi.broker(wifi.PATH, b"sim")
         if club:

@@ -3,20 +3,20 @@ hardware; send() commands to it, state() reads the board.
 
 The app runs in `micropython` (the unix port from the venv) with tools/host/fakeboard/fake.py's
 hardware or, with board="pico"/"esp32", the real board module on the fake machine, neopixel
-and ssd1306 modules of tools/sim/hw/. The saved game lives in the storage folder on the host.
+and ssd1306 modules of tools/sim/standins/. The saved game lives in the storage folder on the host.
 """
 
 import json
 import os
 import subprocess
 
-from flash import BOARDS  # --board -> (target, platform, its module in firmware/boards/)
+from flash import BOARDS  # --board -> (target, platform, its module in firmware/hw/)
 from hostenv import FIRMWARE, HOST, mp_lib, venv_program
 
 from sim import ui
 
 SIM_DIR = os.path.dirname(os.path.abspath(__file__))
-HW_DIR = os.path.join(SIM_DIR, "hw")  # the fake machine/neopixel/ssd1306 modules
+HW_DIR = os.path.join(SIM_DIR, "standins")  # the fake machine/neopixel/ssd1306 modules
 STDERR_LINES = 15  # a dead micropython's last lines of stderr, in the error
 
 
@@ -46,7 +46,7 @@ class Sim:
                         else mp_lib())
         if board:  # the real board module, on fake machine/neopixel/ssd1306 modules
             path.insert(0, HW_DIR)
-            board = BOARDS[board][2] if board in BOARDS else board  # its module in boards/
+            board = BOARDS[board][2] if board in BOARDS else board  # its module in hw/
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
         self.proc = subprocess.Popen(
             [micropython(), "-X", "heapsize=" + heap, os.path.join(SIM_DIR, "mp_driver.py"),

@@ -1,5 +1,5 @@
 """The fake board's keypad scanned on a timer, as a board's machine.Timer scans it
-(boards/common.py): TimedClock is fakeboard/fake.py's Clock whose advance(ms) also fires the
+(hw/common.py): TimedClock is fakeboard/fake.py's Clock whose advance(ms) also fires the
 timers started on it, at every one of their times passed (the clock reads that time then),
 and Watch, the pins' falling-edge interrupt (board/keytimer.py's watch), fired by the clock.
 
