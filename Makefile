@@ -31,7 +31,7 @@ help:
 	@echo "             - make the board's files exactly the build (its saved games kept), check"
 	@echo "               them, print what changed and the version before/after"
 	@echo "make release BOARD=pico|pico_w|esp32 - an update bundle of the build for that kind"
-	@echo "               (build/release/; tools/release.py sign --wifi F signs it per board)"
+	@echo "               (build/release/; tools/maker/release.py sign --wifi F signs it per board)"
 	@echo "make update WIFI=wifi.json BOARD=pico_w [USB=1] - one board at home over Wi-Fi: the"
 	@echo "               release signed for it, served for it to fetch (docs/updates.md)"
 	@echo "make micropython BOARD=pico|pico_w|esp32 FIRMWARE=file [PORT=...] [DRIVE=...] [DRY_RUN=1]"
@@ -71,15 +71,15 @@ test-mp: $(STAMP)
 	MP_HEAP=$(MP_HEAP) $(BIN)/python host_tests/run_mp.py
 
 bench: $(STAMP)
-	$(BIN)/python tools/bench.py
+	$(BIN)/python tools/bench/bench.py
 
 power: $(STAMP)
-	$(BIN)/python tools/power_model.py
+	$(BIN)/python tools/maker/power_model.py
 
 score: $(STAMP)
-	$(BIN)/python tools/score.py $(CARDS)
+	$(BIN)/python tools/player/score.py $(CARDS)
 
-# --- static checks, build, flash, simulator (tools/sim.py, tools/build.py, tools/flash.py) ---
+# --- static checks, build, flash, simulator (tools/sim, tools/maker/build.py, tools/maker/flash.py) ---
 # MicroPython stubs per port: they conflict in one environment, so each gets its own folder.
 STUBS := $(VENV)/stubs
 STUB_PINS := rp2=micropython-rp2-stubs==1.29.0.post1 esp32=micropython-esp32-stubs==1.29.0.post1
@@ -105,36 +105,36 @@ typecheck: $(STUBS)/.installed
 	$(BIN)/pyright -p tools/typecheck/club.json  # tools/club (CPython)
 
 build: $(STAMP)
-	$(BIN)/python tools/build.py --package-json --fetch-libs
+	$(BIN)/python tools/maker/build.py --package-json --fetch-libs
 
 flash: build
-	$(BIN)/python tools/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
+	$(BIN)/python tools/maker/flash.py flash --board $(BOARD) $(if $(PORT),--port $(PORT)) \
 	  $(if $(DRY_RUN),--dry-run) $(if $(BOARD_FILES),--board-files '$(BOARD_FILES)') \
 	  $(if $(WIFI),--wifi '$(WIFI)') $(if $(filter 1 yes,$(ROMFS)),--romfs)
 
 # An update over the air (issue 31): the board kind's .mpy tree and its manifest, one bundle
 release: $(STAMP)
-	$(BIN)/python tools/release.py build --board $(BOARD)
+	$(BIN)/python tools/maker/release.py build --board $(BOARD)
 
 # One board at home, over Wi-Fi: the release signed for it, served for it to fetch
-# (tools/update.py; USB=1: told over USB by mpremote)
+# (tools/maker/update.py; USB=1: told over USB by mpremote)
 update: $(STAMP)
-	$(BIN)/python tools/update.py --wifi '$(WIFI)' --board $(BOARD) $(if $(filter 1 yes,$(USB)),--usb)
+	$(BIN)/python tools/maker/update.py --wifi '$(WIFI)' --board $(BOARD) $(if $(filter 1 yes,$(USB)),--usb)
 
 dev: $(STAMP)
-	$(BIN)/python tools/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \
+	$(BIN)/python tools/maker/flash.py dev --board $(BOARD) $(if $(PORT),--port $(PORT)) \
 	  $(if $(DRY_RUN),--dry-run)
 
-# Official MicroPython onto a board (tools/micropython_fw.py): FIRMWARE is the downloaded file.
+# Official MicroPython onto a board (tools/maker/micropython_fw.py): FIRMWARE is the downloaded file.
 micropython: $(STAMP)
-	$(BIN)/python tools/micropython_fw.py --board $(BOARD) --firmware '$(FIRMWARE)' \
+	$(BIN)/python tools/maker/micropython_fw.py --board $(BOARD) --firmware '$(FIRMWARE)' \
 	  $(if $(PORT),--port $(PORT)) $(if $(DRIVE),--drive '$(DRIVE)') $(if $(DRY_RUN),--dry-run)
 
 repl: $(STAMP)
-	$(BIN)/python tools/flash.py repl $(if $(PORT),--port $(PORT))
+	$(BIN)/python tools/maker/flash.py repl $(if $(PORT),--port $(PORT))
 
 sim: $(STAMP)
-	$(BIN)/python tools/sim.py $(if $(WEB),--web $(WEB)) $(SIM_ARGS)
+	$(BIN)/python tools/sim $(if $(WEB),--web $(WEB)) $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
@@ -147,15 +147,15 @@ SOAK_GAMES ?= 3000
 # = host_tests/test_endurance.py's heap (tools/budgets.py: 15 % over what 500 games need)
 SOAK_HEAP ?= $(shell $(PY) tools/budgets.py soak)
 soak: $(STAMP)
-	$(BIN)/python tools/build.py --target esp32 --out build/soak --quiet --host
+	$(BIN)/python tools/maker/build.py --target esp32 --out build/soak --quiet --host
 	cd build/soak/esp32 && MICROPYPATH=. SOAK_CHILD=make $(CURDIR)/$(BIN)/micropython \
 	  -X heapsize=$(SOAK_HEAP) $(CURDIR)/tools/bench/mp_soak.py $(SOAK_GAMES) 50
 
 # --- hardware/ (generated from the layout and the key map; tests check the committed copies) ---
 hardware: $(STAMP)
-	$(BIN)/python tools/drill_template.py --all
-	$(BIN)/python tools/wiring_diagram.py
-	$(BIN)/python tools/keymap_card.py
+	$(BIN)/python tools/maker/drill_template.py --all
+	$(BIN)/python tools/maker/wiring_diagram.py
+	$(BIN)/python tools/maker/keymap_card.py
 
 # --- hardware/pcb/ (issue 25): KiCad 6's pcbnew lives in the system python3, not in .venv:
 # tools/pcb/check.py runs the generator (tools/pcb/generate.py) under it, then checks in .venv.
@@ -183,6 +183,6 @@ club-pictures: $(STAMP)  # docs/club-*.png: the club's pages in Chromium (tools/
 	PYTHONPATH=tools $(BIN)/python -m club.screenshots docs
 
 # a league of simulated clubs (issue 36): Mosquittos bridged to the league's, signed games of
-# simulated boards, the league service on :8125; Ctrl-C stops it all (tools/league_demo.py)
+# simulated boards, the league service on :8125; Ctrl-C stops it all (tools/clubnet/league_demo.py)
 league-demo: $(STAMP)
-	$(BIN)/python tools/league_demo.py $(DEMO_ARGS)
+	$(BIN)/python tools/clubnet/league_demo.py $(DEMO_ARGS)

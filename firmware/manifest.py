@@ -18,8 +18,8 @@ import os
 # The optional parts: what a board with radio (Wi-Fi) runs and a board without never does.
 # Each part's folder has its manifest.py (which manifest_wifi.py includes); here, each part's
 # paths: its folder, and the modules elsewhere only it runs (the page's state and history
-# export, which the club's publisher sends too: the publisher requires the page). tools/build.py
-# reads it too (make build's rp2040 tree, the Pico's, carries no part).
+# export, which the club's publisher sends too: the publisher requires the page).
+# tools/maker/build.py reads it too (make build's rp2040 tree, the Pico's, carries no part).
 PARTS = {"page": ("page", "www", "board/snapshot.py", "board/export.py"),
          "publish": ("publish",)}
 

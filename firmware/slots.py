@@ -17,7 +17,7 @@ import or in its loop: failed()) goes back to the previous slot, and /slots.note
 once (note()). The app confirms its slot (confirm()) once it has run a while: ota/trial.py.
 
 A slot is a folder of .mpy files, or its tree packed into one file, IMAGE: a littlefs image of
-IMAGE_BLOCK-byte blocks (tools/release.py builds it), mounted read-only at the slot's folder +
+IMAGE_BLOCK-byte blocks (tools/maker/release.py builds it), mounted read-only at the slot's folder +
 "/app" through Image, a block device over the file. On littlefs every file takes whole 4 KB
 blocks: the Pico W's tree takes 456 KB as files, 172 KB as an image (docs/memory.md).
 """
@@ -32,7 +32,7 @@ TRIES = 2  # trial boots a new slot gets before it goes back (a hang goes back a
 WATCH_MS = 8000  # the trial's watchdog (the RP2040's longest is 8388 ms)
 _DIR = 0x4000  # stat()'s mode bit for a directory
 IMAGE = "app.img"  # a slot's tree in one file (a littlefs image), when it has one
-IMAGE_BLOCK = 512  # the image's block size (tools/release.py's IMAGE_BLOCK)
+IMAGE_BLOCK = 512  # the image's block size (tools/maker/release.py's IMAGE_BLOCK)
 
 trial = None  # after start(): (active, previous) while the running slot is on trial
 wdt = None  # the trial's watchdog (fed by ota/trial.py)

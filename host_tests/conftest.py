@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-import build  # tools/build.py
+import build  # tools/maker/build.py
 from hostenv import ROOT
 
 

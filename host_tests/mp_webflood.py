@@ -31,18 +31,11 @@ def main(argv):
             os.remove(n)
         except OSError:
             pass
+    from fakeboard.served import served
 
-    async def net():
-        return "127.0.0.1"
-
-    hw["net"] = net
-    hw["web_port"] = port
-    hw["web_host"] = "127.0.0.1"
-    from board.app import App
+    app = served(hw, port)  # its page on 127.0.0.1:port, booted as main.py boots it
     import asyncio
 
-    app = App(hw)
-    app.boot()
     clock = hw["clock"]
     matrix = hw["fake_matrix"]
     app.keys.start(clock)  # (board/tasks.py's keypad task would; here the loop is this one)

@@ -344,8 +344,8 @@ def record(serial, a, b):
 
 
 def history_records(storage):
-    """How many records the board's history file holds (tools/history.py reads it)."""
-    import history as tool  # tools/history.py
+    """How many records the board's history file holds (tools/player/history.py reads it)."""
+    import history as tool  # tools/player/history.py
 
     try:
         with open(os.path.join(storage, "history"), "rb") as f:

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-import cribgen  # tools/cribgen.py
+import cribgen  # tools/tables/cribgen.py
 from cribbage import cribtable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,7 +66,7 @@ def test_fives_are_the_best_crib_cards_and_ten_king_the_worst():
 
 
 def test_advise_tool_prints_the_ranking():
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "advise.py"),
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "player", "advise.py"),
                           "5H", "5C", "JD", "6S", "4C", "KH", "--dealer"],
                          capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()
@@ -77,6 +77,6 @@ def test_advise_tool_prints_the_ranking():
 
 
 def test_advise_tool_rejects_bad_cards():
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "advise.py"), "5H", "ZZ"],
-                       capture_output=True, text=True)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "player", "advise.py"), "5H",
+                        "ZZ"], capture_output=True, text=True)
     assert r.returncode == 2 and "bad card" in r.stderr

@@ -36,7 +36,7 @@ def test_strategy_names():
 
 
 def test_five_card_show_player_keeps_the_best_average_three():
-    """Five-card cribbage (--cards 5 in tools/sim.py and tools/simulate.py): every strategy
+    """Five-card cribbage (--cards 5 in tools/sim and tools/sim/simulate.py): every strategy
     throws two of the five dealt; SHOW keeps the three with the best exact average over the
     47 starters it cannot see (score.hand: three cards and the starter)."""
     from itertools import combinations

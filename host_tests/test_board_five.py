@@ -106,7 +106,7 @@ def test_the_history_says_a_game_was_five_card():
     from board.storage import Storage
     from fakeboard.ramfs import RamFs
     from cribbage import summary as S
-    import history as tool  # tools/history.py
+    import history as tool  # tools/player/history.py
 
     m = M.Match(players=2, target=61, cards=5)
     m.deal(1)  # Red, the pone: three for last

@@ -340,7 +340,7 @@ def test_entries_between_deals_deal_first_or_change_nothing():
 
 
 def test_power_up_says_which_firmware_runs():
-    import build  # tools/build.py: the version, from firmware/version.py
+    import build  # tools/maker/build.py: the version, from firmware/version.py
 
     hw, app, f = board(display=True)
     f.run(20)

@@ -21,7 +21,7 @@ import re
 import subprocess
 
 import budgets  # tools/budgets.py
-import build  # tools/build.py
+import build  # tools/maker/build.py
 from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")

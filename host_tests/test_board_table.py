@@ -103,7 +103,7 @@ def boom():
 
 
 def test_tools_history_says_the_plays_points_and_those_pegged_by_hand_apart():
-    import history as tool  # tools/history.py
+    import history as tool  # tools/player/history.py
 
     side = {"name": "Red", "score": 121, "won": True, "hand": 10, "crib": 3, "play": 4,
             "pegged": 100}

@@ -1,4 +1,4 @@
-"""tools/build.py: both targets compile, the tree holds what the board needs, and it runs."""
+"""tools/maker/build.py: both targets compile, the tree holds what the board needs, and it runs."""
 
 import os
 import subprocess
@@ -97,7 +97,7 @@ def test_package_json_lists_the_board_tree():
     with open(os.path.join(ROOT, "package.json")) as f:
         text = f.read()
     assert text == build.package_json(os.path.join(ROOT, "firmware")), \
-        "run: python tools/build.py --package-json"
+        "run: python tools/maker/build.py --package-json"
     pkg = json.loads(text)
     assert sorted(t for t, _u in pkg["urls"]) == sorted(firmware_modules())
     for target, url in pkg["urls"]:
@@ -180,11 +180,11 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
 
 # The modules only the host runs (issue 21): the simulator's fake board and its RAM filesystem,
 # the dealer and the computer players, the card-text reader, the fake keypad timer (the table
-# generators are tools/tablegen.py and tools/cribgen.py). They live in tools/host/, never in
-# firmware/ (issue 33); no board module imports them.
+# generators are tools/tables/tablegen.py and tools/tables/cribgen.py). They live in tools/host/,
+# never in firmware/ (issue 33); no board module imports them.
 HOST_MODULES = {"fakeboard/fake.py", "fakeboard/fake_timer.py", "fakeboard/ramfs.py",
                 "dealer/autoplay.py", "dealer/deal.py", "dealer/cardtext.py",
-                "fakeboard/fakepower.py"}
+                "fakeboard/fakepower.py", "fakeboard/served.py"}
 
 
 def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
@@ -265,7 +265,8 @@ def test_no_firmware_module_imports_one_from_outside_firmware():
     for rel in firmware_modules():
         tops = {m.split(".")[0] for m in imports(os.path.join(firmware, rel))} - own - {""}
         assert tops <= allowed, (rel, tops - allowed)
-        assert not tops & (host - MICROPYTHON_MODULES), rel  # (tools/micropython.py: CPython's)
+        # (tools/host/micropython.py: CPython's)
+        assert not tops & (host - MICROPYTHON_MODULES), rel
 
 
 def imports(path):
@@ -428,7 +429,7 @@ def test_one_version_number():
 
 
 def test_built_version_module_answers(built):
-    """What tools/flash.py asks the board: `import version; version.VERSION` from the .mpy."""
+    """What tools/maker/flash.py asks the board: `import version; version.VERSION` from the .mpy."""
     out, _rows = built
     r = subprocess.run([MICROPYTHON, "-c", "import version; print(version.__file__, "
                         "version.VERSION)"], cwd=os.path.join(out, "rp2040"),
@@ -491,7 +492,7 @@ def test_fetch_libs_offline_is_a_note(tmp_path, monkeypatch):
 
 
 def test_host_trees_only_when_asked(tmp_path, monkeypatch):
-    """`tools/build.py` builds the board's trees; `--host` the host's (the simulator's, make
+    """`tools/maker/build.py` builds the board's trees; `--host` the host's (the simulator's, make
     soak's), with the host-only modules."""
     calls = []
     monkeypatch.setattr(build, "build", lambda *a: calls.append(a) or [])

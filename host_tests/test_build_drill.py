@@ -1,5 +1,6 @@
-"""tools/drill_template.py and tools/wiring_diagram.py: every LED of the layout is a drill mark
-at its true position, for every build; the committed pictures are what the tools make now."""
+"""tools/maker/drill_template.py and tools/maker/wiring_diagram.py: every LED of the layout is a
+drill mark at its true position, for every build; the committed pictures are what the tools make
+now."""
 
 import os
 import re
@@ -97,7 +98,7 @@ def test_committed_templates_are_current():
     for b in drill_template.all_builds():
         with open(os.path.join(drill_template.HARDWARE, b.name)) as f:
             assert f.read() == drill_template.build_svg(b), \
-                "run: python tools/drill_template.py --all (%s)" % b.name
+                "run: python tools/maker/drill_template.py --all (%s)" % b.name
 
 
 def test_wiring_diagrams_follow_the_board_modules():
@@ -106,7 +107,7 @@ def test_wiring_diagrams_follow_the_board_modules():
         text = wiring_diagram.svg(board)
         path = os.path.join(wiring_diagram.ROOT, "hardware", "wiring_%s.svg" % board)
         with open(path) as f:
-            assert f.read() == text, "run: python tools/wiring_diagram.py"
+            assert f.read() == text, "run: python tools/maker/wiring_diagram.py"
         pins = (mod.LED_PIN, *mod.ROWS, *mod.COLS, *mod.BUTTONS, *mod.I2C[1:])
         for p in pins:
             assert ">%s<" % wiring_diagram.pin_label(board, p) in text, (board, p)

@@ -26,7 +26,7 @@ from fakeboard.ramfs import RamFs
 from club import schema
 from cribbage import match as M
 from publish import link as L, outbox as O, packets as P
-import history as tool  # tools/history.py
+import history as tool  # tools/player/history.py
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
 from mqttkit import history_records, over, record, wifi
 from webkit import Board, free_port

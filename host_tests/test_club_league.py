@@ -143,13 +143,13 @@ def test_the_league_refuses_what_no_club_of_its_signed(tmp_path):
 
 @pytest.mark.slow
 def test_make_league_demo_runs_a_league_and_shows_standings_after_every_game(tmp_path):
-    """The README's recipe (make league-demo: tools/league_demo.py): brokers, bridges,
+    """The README's recipe (make league-demo: tools/clubnet/league_demo.py): brokers, bridges,
     boards and the league service; after each game the league's standings.json has it (the
     demo polls until it does and prints the top rows); Ann, one player at two clubs."""
     import sys
 
     from hostenv import ROOT
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "league_demo.py"),
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "clubnet", "league_demo.py"),
                         "--games", "6", "--pace", "0", "--clubs", "2", "--boards", "1",
                         "--http", "0", "--exit", "--folder", str(tmp_path / "demo")],
                        capture_output=True, text=True, timeout=300)
@@ -168,7 +168,7 @@ def test_make_league_demo_runs_a_league_and_shows_standings_after_every_game(tmp
     for c in lg.clubs.values():
         c.store.close()
         c.registry.close()
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "league_demo.py"),
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "clubnet", "league_demo.py"),
                         "--games", "3", "--pace", "0", "--clubs", "2", "--boards", "1",
                         "--http", "0", "--exit", "--folder", str(tmp_path / "demo")],
                        capture_output=True, text=True, timeout=300)

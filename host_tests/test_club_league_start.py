@@ -167,12 +167,12 @@ def test_the_leagues_calendar_seasons_on_its_page_data_and_csv(tmp_path, capsys)
 
 @pytest.mark.skipif(not HAVE_MOSQUITTO, reason=WHY_SKIPPED)
 def test_a_season_at_scale_runs_small(tmp_path):
-    """tools/league_season.py (docs/club.md's season at scale) run small: 2 clubs, 4 boards,
+    """tools/clubnet/league_season.py (docs/club.md's season at scale) run small: 2 clubs, 4 boards,
     3 weekly nights of 2 games, the last through bridged brokers: every game counted, the
     start from its checkpoint and the full count both equal to the running tally (it
     asserts so), and the figures the docs quote all there."""
     out = tmp_path / "season.json"
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "league_season.py"),
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "clubnet", "league_season.py"),
                         "--clubs", "2", "--boards", "4", "--weeks", "3", "--games", "2",
                         "--pool", "10", "--bridged", "1", "--rate", "200", "--tmp",
                         str(tmp_path), "--json", str(out)],

@@ -35,7 +35,7 @@ import time
 
 import pytest
 
-import history as tool  # tools/history.py: a board's history file read on the host
+import history as tool  # tools/player/history.py: a board's history file read on the host
 from clubkit import HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Service, until
 from mqttkit import Club as Listener, Proxy, history_records, over, wifi
 from webkit import Board, game_tokens

@@ -2,7 +2,7 @@
 (board/settings.py) draws the sides in a colour-blind safe palette (board/render.py's
 PALETTE, its second half):
 checked on the simulator's pictures under simulated protanopia and deuteranopia (Machado et
-al. 2009; tools/cvd.py), every pair of sides at least cvd.MIN_DE (CIEDE2000) apart with 2-6
+al. 2009; tools/checks/cvd.py), every pair of sides at least cvd.MIN_DE (CIEDE2000) apart with 2-6
 players; the cues that are not colour (lanes, the front peg brighter than the back peg, sides
 sharing a lane blinking each its own way) hold in either palette; the page and the club draw
 in the board's one table."""
@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-import cvd  # tools/cvd.py
+import cvd  # tools/checks/cvd.py
 from boardkit import board, new_game
 from board import render
 from board.app import App

@@ -33,7 +33,7 @@ import subprocess
 import pytest
 
 import budgets  # tools/budgets.py
-import build  # tools/build.py
+import build  # tools/maker/build.py
 from hostenv import ROOT, venv_program
 
 MICROPYTHON = venv_program("micropython")

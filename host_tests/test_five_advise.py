@@ -5,7 +5,7 @@ CPython only (hypothesis)."""
 
 from hypothesis import given, settings, strategies as st
 
-import cribgen  # tools/cribgen.py
+import cribgen  # tools/tables/cribgen.py
 from cribbage import advise5
 from cribbage.cribtable import CRIB2
 from test_five_exhaustive import reference

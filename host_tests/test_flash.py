@@ -1,6 +1,7 @@
-"""tools/flash.py and tools/micropython_fw.py without hardware or network: the plan, the command
-lines, and whole flashes onto a fake board (a folder, read by the real PROBE in the micropython
-binary, written by a fake mpremote), the offline fallback for the OLED driver, Ctrl-C in dev."""
+"""tools/maker/flash.py and tools/maker/micropython_fw.py without hardware or network: the plan, the
+command lines, and whole flashes onto a fake board (a folder, read by the real PROBE in the
+micropython binary, written by a fake mpremote), the offline fallback for the OLED driver, Ctrl-C in
+dev."""
 
 import json
 import os
@@ -17,8 +18,8 @@ from hostenv import venv_program
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FLASH = os.path.join(ROOT, "tools", "flash.py")
-FW = os.path.join(ROOT, "tools", "micropython_fw.py")
+FLASH = os.path.join(ROOT, "tools", "maker", "flash.py")
+FW = os.path.join(ROOT, "tools", "maker", "micropython_fw.py")
 MICROPYTHON = venv_program("micropython") or "micropython"
 
 # A fake mpremote: FAKE_BOARD is the board's filesystem, every call is logged (one JSON list of
@@ -840,12 +841,12 @@ def test_make_targets_call_the_tools():
         return r.stdout
 
     out = dry_make("flash", "BOARD=esp32", "PORT=/dev/ttyUSB3")
-    assert "tools/build.py --package-json --fetch-libs" in out  # flash builds first
-    assert "tools/flash.py flash --board esp32 --port /dev/ttyUSB3" in out
+    assert "tools/maker/build.py --package-json --fetch-libs" in out  # flash builds first
+    assert "tools/maker/flash.py flash --board esp32 --port /dev/ttyUSB3" in out
     out = dry_make("flash", "DRY_RUN=1", "BOARD_FILES=b.txt")
     assert "--dry-run" in out and "--board-files 'b.txt'" in out
-    assert "tools/flash.py dev --board pico" in dry_make("dev")
-    assert "tools/flash.py repl --port /dev/ttyACM1" in dry_make("repl", "PORT=/dev/ttyACM1")
+    assert "tools/maker/flash.py dev --board pico" in dry_make("dev")
+    assert "tools/maker/flash.py repl --port /dev/ttyACM1" in dry_make("repl", "PORT=/dev/ttyACM1")
     out = dry_make("micropython", "BOARD=pico_w", "FIRMWARE=f.uf2", "DRIVE=/mnt/RPI-RP2")
-    assert "tools/micropython_fw.py --board pico_w --firmware 'f.uf2'" in out
+    assert "tools/maker/micropython_fw.py --board pico_w --firmware 'f.uf2'" in out
     assert "--drive '/mnt/RPI-RP2'" in out

@@ -93,3 +93,40 @@ def test_the_host_packages_import_what_their_readmes_say():
         mine = named(may_import(os.path.join(folder, "README.md")))
         assert {n.split(".")[0] for n in mine} >= allowed, package
         assert allowed <= {n.split(".")[0] for n in said}
+
+
+def test_every_job_folder_of_tools_says_what_it_may_import_and_it_is_true():
+    """tools/'s job folders (hostenv.JOBS: maker/, player/, bench/...): each README names every
+    module of the repository its tools import (the firmware's, the host's, another folder's
+    tools), by its top-level name, and no module that is not there."""
+    import hostenv
+    from test_import_circles import PATH, find
+
+    tools = os.path.join(ROOT, "tools")
+    known = modules(FIRMWARE) | modules(HOST) | modules(tools) | MICROPYTHON_MODULES
+    known |= modules(os.path.join(ROOT, "host_tests", "both"))
+    for job in hostenv.JOBS:
+        known |= modules(os.path.join(tools, job))
+    for job in hostenv.JOBS:
+        folder = os.path.join(tools, job)
+        paragraph = may_import(os.path.join(folder, "README.md"))
+        said = {n.split(".")[0] for n in named(paragraph)}
+        own = modules(folder)
+        used = set()
+        for f in sorted(os.listdir(folder)):
+            if not f.endswith(".py"):
+                continue
+            with open(os.path.join(folder, f)) as src:
+                tree = ast.parse(src.read(), f)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level:
+                    names = [node.module + "." + a.name for a in node.names]
+                else:
+                    continue
+                used |= {n.split(".")[0] for n in names if find(n, PATH)}
+        unsaid = sorted(used - own - said)
+        assert unsaid == [], (job, unsaid)  # imported: say so
+        stale = sorted(said - known)
+        assert stale == [], (job, stale)  # no such module

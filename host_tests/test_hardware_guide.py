@@ -162,7 +162,7 @@ def test_readme_generated_tables_are_current():
     text = readme()
     blocks = dt.readme_blocks(text)
     assert set(blocks) == set(dt.GENERATED)
-    assert dt.update_readme(text) == text, "run: python tools/drill_template.py --all"
+    assert dt.update_readme(text) == text, "run: python tools/maker/drill_template.py --all"
 
 
 def test_readme_writes_out_the_chain_order():
@@ -254,7 +254,7 @@ def test_keymap_card_size_and_committed_copy():
     assert root.get("viewBox") == "0 0 70 80"
     assert keymap_card.HEIGHT <= dt.KEYPAD_H + 5
     with open(keymap_card.OUT) as f:
-        assert f.read() == text, "run: python tools/keymap_card.py"
+        assert f.read() == text, "run: python tools/maker/keymap_card.py"
 
 
 def test_keymap_card_words_from_the_firmware_tables():

@@ -1,6 +1,6 @@
 """Game history and statistics (issue 11): the history file of finished games (board/history.py)
 with each game's summary (cribbage/summary.py), its bound, its corrupt and old records, the
-statistics per side (board/stats.py), tools/history.py on a simulator folder, and a finished
+statistics per side (board/stats.py), tools/player/history.py on a simulator folder, and a finished
 game recorded by the board app on the real MicroPython binary (its heap: tools/budgets.py)."""
 
 import csv
@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 
-import history as tool  # tools/history.py
+import history as tool  # tools/player/history.py
 from hostenv import ROOT, venv_program
 from fakeboard.fake import build as fake_board
 from webkit import sim
@@ -323,14 +323,14 @@ def test_a_full_flash_says_history_not_saved_and_the_game_goes_on():
     assert app.m.score == [0, 0] and app.m.phase == 0  # the next game started all the same
 
 
-# --- tools/history.py -------------------------------------------------------------------
+# --- tools/player/history.py -------------------------------------------------------------------
 
 def test_the_tool_reads_a_simulator_folder_and_writes_csv_and_json(tmp_path):
     folder = str(tmp_path / "sim")
     sim(folder, "--autoplay", "1")  # a whole game on the simulated board, to its end
     sim(folder, "--keys", "#")  # OK: the game goes to the history
     out_csv, out_json = str(tmp_path / "h.csv"), str(tmp_path / "h.json")
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "history.py"),
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "player", "history.py"),
                         "--storage", folder, "--csv", out_csv, "--json", out_json],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

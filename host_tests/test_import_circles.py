@@ -1,6 +1,6 @@
-"""No import circle anywhere in the repository (issue 33): firmware/, tools/ (its packages
-club/, sim/, pcb/, bench/ and its flat scripts) and host_tests/, and between them, counting
-the imports inside functions (a lazy import is still a dependency).
+"""No import circle anywhere in the repository (issue 33): firmware/, tools/ (its packages club/,
+sim/, pcb/ and its job folders' scripts, maker/, bench/...) and host_tests/, and between them,
+counting the imports inside functions (a lazy import is still a dependency).
 
 Read from the source with ast, not by importing: a circle that happens to load in one order is
 still found. A module is a file; an import name is found as Python finds it from the tests'
@@ -62,7 +62,7 @@ def find(name, path):
 
 def module_name(rel, path):
     """The dotted name a file is imported by from the first entry of path that holds it (a
-    script's own name: tools/build.py is build), or None."""
+    script's own name: tools/maker/build.py is build), or None."""
     for entry in path:
         top = os.path.normpath(entry)
         if top == "." or rel.startswith(top + "/"):
@@ -116,7 +116,7 @@ def test_the_walk_sees_the_imports_across_the_trees():
     assert PATH[0] == "firmware" and "tools" in PATH and "host_tests" in PATH
     g = graph()
     assert len(g) > 300
-    assert "firmware/cribbage/advise.py" in g["tools/advise.py"]  # a tool imports the core
+    assert "firmware/cribbage/advise.py" in g["tools/player/advise.py"]  # a tool imports the core
     assert {"tools/club/__init__.py", "tools/club/simboard.py", "host_tests/webkit.py"} <= g[
         "host_tests/clubkit.py"]
     assert "tools/club/registry.py" in g["tools/club/cli.py"]  # (from .registry import ...)

@@ -196,7 +196,7 @@ def test_the_loaders_note_goes_to_the_app_once(root):
 
 def packed(root, how, state="T"):
     """An update installed into slot a as a release packs it: the app in one littlefs image
-    (slots.IMAGE, made by tools/release.py's image() with littlefs-python), on trial."""
+    (slots.IMAGE, made by tools/maker/release.py's image() with littlefs-python), on trial."""
     import release
 
     tree = root / "tree"

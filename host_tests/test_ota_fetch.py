@@ -107,7 +107,7 @@ def test_an_address_that_is_not_one_is_refused(server):
 
 
 def test_make_update_serves_the_boards_bundle_for_it_to_fetch(tmp_path):
-    """tools/update.py (make update, one board at home): the bundle signed for board t1 served
+    """tools/maker/update.py (make update, one board at home): the bundle signed for board t1 served
     at /t1.bundle, which the board fetches and installs; nothing else is served; the server
     knows once it was fetched whole."""
     import update

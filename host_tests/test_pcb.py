@@ -64,7 +64,10 @@ def test_drc_clean_and_gerbers_read_back(boards, led):
     assert pcb_check.check_gerbers(board, info, z) == []
     files = pcb_check.read_gerbers(z)
     assert len(list(files["PTH"].drills())) == len(board.vias) + board.tht_pads() > 500
-    assert len(list(files["NPTH"].drills())) == board.npth() == 0  # mounting holes: plated, GND
+    # mounting holes: plated, GND; the unplated holes are the mini-E cutouts' corner reliefs
+    part = pcb_parts.PARTS[info["led"]]
+    reliefs = len(getattr(part, "RELIEFS", ())) * layout_mod.Layout().count
+    assert len(list(files["NPTH"].drills())) == board.npth() == reliefs
 
 
 @pytest.mark.parametrize("led", OPTIONS)
@@ -420,9 +423,10 @@ def test_bom_has_an_assemblers_part_number_for_every_assembled_part(boards, led)
     # the Pico's sockets have their row (designators J6 J7, not "(2 x U2)"), the Pico its own
     assert any(r[0] == "1x20 socket" and r[1] == "J6 J7" for r in bom)
     assert any(r[1] == "U2" for r in bom)
-    # the LEDs: the 2020's from LCSC, the mini-E's from the maker's reel
+    # the LEDs: both from LCSC (the mini-E's OPSCO part C5149201, review 32's N5)
     led_row = next(r for r in bom if r[0] == pcb_parts.PARTS[led].value)
-    assert led_row[3] == ("C965555" if led == "2020" else "")
+    assert led_row[3] == ("C965555" if led == "2020" else "C5149201")
+    assert led_row[7] == "assembled (SMD)"
 
 
 @pytest.mark.parametrize("led", OPTIONS)

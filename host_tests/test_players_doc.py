@@ -1,6 +1,6 @@
 """docs/players.md, the players' page (issue 35.20): the answer first (the keypad, a deal step
 by step, the settings), its pictures made by the project's own tools
-(tools/players_pictures.py: the key-map card, and the simulator running the firmware) and
+(tools/player/players_pictures.py: the key-map card, and the simulator running the firmware) and
 up to date with them."""
 
 import os
@@ -47,24 +47,26 @@ def test_every_picture_is_there_and_made_by_the_script():
 
 
 def test_the_script_runs_and_the_pictures_are_up_to_date(tmp_path):
-    """python tools/players_pictures.py FOLDER makes the same pictures the page shows: a
+    """python tools/player/players_pictures.py FOLDER makes the same pictures the page shows: a
     change to the firmware's display, the key map or the simulator's drawing shows here
     (run the script again)."""
     from PIL import Image, ImageChops
 
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "players_pictures.py"),
-                        str(tmp_path)], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "player",
+                                                     "players_pictures.py"), str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert len(r.stdout.splitlines()) == 1 + len(P.STEPS)
     with open(tmp_path / P.KEYPAD, encoding="utf-8") as f:
         new = f.read()
     with open(os.path.join(P.OUT, P.KEYPAD), encoding="utf-8") as f:
-        assert f.read() == new, "docs/players/keypad.svg is stale: run tools/players_pictures.py"
+        assert f.read() == new, ("docs/players/keypad.svg is stale: run "
+                                 "tools/player/players_pictures.py")
     for name, _keys, _what in P.STEPS:
         a = Image.open(tmp_path / name).convert("RGB")
         b = Image.open(os.path.join(P.OUT, name)).convert("RGB")
         assert a.size == b.size and ImageChops.difference(a, b).getbbox() is None, (
-            "docs/players/%s is stale: run tools/players_pictures.py" % name)
+            "docs/players/%s is stale: run tools/player/players_pictures.py" % name)
 
 
 def test_a_deal_that_goes_wrong_is_refused(monkeypatch):

@@ -1,4 +1,4 @@
-"""The power model (tools/power_model.py): its arithmetic against hand-computed frames, its
+"""The power model (tools/maker/power_model.py): its arithmetic against hand-computed frames, its
 figures over a scripted game stable (virtual time), and the README's and docs/power.md's
 figures what it prints."""
 

@@ -440,7 +440,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     import subprocess
 
     import budgets  # tools/budgets.py
-    import build  # tools/build.py
+    import build  # tools/maker/build.py
     from test_board_mp import GAMES, MAIN_PATH, MICROPYTHON, game_lines
 
     build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)

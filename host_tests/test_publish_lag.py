@@ -1,4 +1,4 @@
-"""tools/publish_lag.py, the measurement of what the club's publisher costs the game (a key to
+"""tools/bench/publish_lag.py, the measurement of what the club's publisher costs the game (a key to
 its frame), still runs: it is no test of speed (real time), but a tool nothing else runs broke
 once unnoticed (the app's run() it called had become board/tasks.py's tasks())."""
 
@@ -13,8 +13,8 @@ pytestmark = pytest.mark.slow  # (~60 s: seven cases, each its board's page up f
 
 
 def test_publish_lag_runs_every_case_and_times_every_key():
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "publish_lag.py"), "2"],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench", "publish_lag.py"),
+                        "2"], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     rows = {}
     for line in r.stdout.splitlines():

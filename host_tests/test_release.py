@@ -1,4 +1,4 @@
-"""Release bundles (issue 31): tools/release.py builds the board kind's .mpy tree into one
+"""Release bundles (issue 31): tools/maker/release.py builds the board kind's .mpy tree into one
 bundle, signs it per board, and the board's own installer (firmware/ota/install.py, here under
 CPython on a folder) takes it; `make flash` onto a board with slots makes it flat again."""
 

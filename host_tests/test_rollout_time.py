@@ -1,4 +1,4 @@
-"""tools/rollout_time.py (issue 31's timing: the director's click to every board updated) run
+"""tools/bench/rollout_time.py (issue 31's timing: the director's click to every board updated) run
 small: two boards in the unix port, a small bundle, with Mosquitto and the club service real.
 It must see every board updated (each its slot record flipped, on trial); the seconds it prints
 are its figure (docs/updates.md), never asserted here."""

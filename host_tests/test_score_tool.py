@@ -1,4 +1,4 @@
-"""tools/score.py end to end, as a user runs it."""
+"""tools/player/score.py end to end, as a user runs it."""
 
 import os
 import subprocess
@@ -8,8 +8,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(*args):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "score.py"), *args],
-                          capture_output=True, text=True)
+    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "player", "score.py"),
+                           *args], capture_output=True, text=True)
 
 
 def test_perfect_hand():

@@ -12,7 +12,7 @@ from cribbage import match as M
 from sim.keys import parse_keys
 from sim.runner import HW_DIR, Sim, micropython
 
-SIM = os.path.join(ROOT, "tools", "sim.py")  # the command line, as the README runs it
+SIM = os.path.join(ROOT, "tools", "sim")  # the command line, as the README runs it
 
 HOLE, START, FINISH = 1, 0, 2  # board.layout kinds (as the driver reports them)
 
@@ -213,7 +213,7 @@ def test_a_refusal_names_the_player_as_the_display_does(tmp_path, capsys):
 
 @pytest.mark.parametrize("target", ["rp2040", "esp32"])
 def test_built_tree_plays_a_game(tmp_path, target):
-    """The .mpy tree `make build` makes for each board, with the fake board (tools/build.py
+    """The .mpy tree `make build` makes for each board, with the fake board (tools/maker/build.py
     --host), runs the same whole game in micropython (every module imported from .mpy: no
     source is left in the tree but main/board_config)."""
     import build
@@ -231,7 +231,7 @@ def test_built_tree_plays_a_game(tmp_path, target):
 
 
 def test_scripted_command_line(tmp_path):
-    """tools/sim.py --keys prints the final state and writes a PNG of the board."""
+    """tools/sim --keys prints the final state and writes a PNG of the board."""
     import subprocess
     import sys
 
@@ -253,7 +253,7 @@ def test_scripted_command_line(tmp_path):
 
 
 def cli(capsys, *args):
-    """tools/sim.py's command line in this process: (exit status, stdout)."""
+    """tools/sim's command line in this process: (exit status, stdout)."""
     from sim import cli as sim_cli
 
     code = sim_cli.main(list(args))
@@ -261,7 +261,7 @@ def cli(capsys, *args):
 
 
 def cli_err(capsys, *args):
-    """tools/sim.py's command line in this process: (exit status, stdout, stderr)."""
+    """tools/sim's command line in this process: (exit status, stdout, stderr)."""
     from sim import cli as sim_cli
 
     code = sim_cli.main(list(args))
@@ -377,7 +377,7 @@ def test_fake_machine_refuses_what_the_port_refuses():
 
 
 def sims_at_once(argvs, burners):
-    """Run tools/sim.py once per argv, all at the same time, while `burners` processes keep
+    """Run tools/sim once per argv, all at the same time, while `burners` processes keep
     every core busy: [(exit status, stdout, stderr)] in argv order."""
     import subprocess
     import sys

@@ -12,7 +12,7 @@ from sim import runner
 from sim.runner import Sim, SimError
 from sim.terminal import quit_line
 
-SIM = os.path.join(ROOT, "tools", "sim.py")
+SIM = os.path.join(ROOT, "tools", "sim")
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])

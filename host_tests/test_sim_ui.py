@@ -16,7 +16,7 @@ from sim import keys, ui
 from sim.games import card_keys
 from sim.keymap import key_help
 
-SIM = os.path.join(ROOT, "tools", "sim.py")  # the command line, as the README runs it
+SIM = os.path.join(ROOT, "tools", "sim")  # the command line, as the README runs it
 
 
 def board_of(L):

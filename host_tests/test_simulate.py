@@ -1,4 +1,4 @@
-"""tools/simulate.py: reproducible, sensible statistics, and clear argument errors."""
+"""tools/sim/simulate.py: reproducible, sensible statistics, and clear argument errors."""
 
 import json
 import subprocess
@@ -6,11 +6,11 @@ import sys
 
 import pytest
 
-import simulate
+from sim import simulate
 
 
 def run_json(*args):
-    out = subprocess.run([sys.executable, "tools/simulate.py", "--json", *args],
+    out = subprocess.run([sys.executable, "tools/sim/simulate.py", "--json", *args],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
@@ -54,7 +54,7 @@ def test_every_variant_runs(players):
 
 
 def test_text_output_and_61_game():
-    out = subprocess.run([sys.executable, "tools/simulate.py", "--games", "20", "--target",
+    out = subprocess.run([sys.executable, "tools/sim/simulate.py", "--games", "20", "--target",
                           "61"], capture_output=True, text=True, check=True).stdout
     assert "first dealer's side wins" in out and "points per crib" in out
     s = run_json("--games", "40", "--target", "61", "--strategy", "random")
@@ -82,6 +82,6 @@ def test_five_card_games_match_known_averages():
                                   ["--cards", "5", "--players", "3"],
                                   ["--cards", "5", "--target", "121"], ["--cards", "4"]])
 def test_bad_arguments(args):
-    r = subprocess.run([sys.executable, "tools/simulate.py", *args], capture_output=True,
+    r = subprocess.run([sys.executable, "tools/sim/simulate.py", *args], capture_output=True,
                        text=True)
     assert r.returncode == 2 and "error" in r.stderr

@@ -156,12 +156,12 @@ def test_a_history_of_earlier_firmware_is_six_card_games():
 
 
 def test_the_csv_says_which_game_each_row_is_in_its_last_column():
-    """The page's CSV (and tools/history.py's) ends each row with the cards dealt: 6, or 5
+    """The page's CSV (and tools/player/history.py's) ends each row with the cards dealt: 6, or 5
     for five-card cribbage; the columns before it keep the places earlier firmware gave
     them (GAME_COLUMNS, SIDE_COLUMNS, as the club's CSV has them)."""
     import csv
     from board import export
-    import history as tool  # tools/history.py
+    import history as tool  # tools/player/history.py
 
     st = Storage("/data", RamFs())
     for r, _c in (GAMES[0], GAMES[6], GAMES[1]):  # five-card, six-card, five-card
@@ -179,10 +179,10 @@ def test_the_csv_says_which_game_each_row_is_in_its_last_column():
 
 
 def test_the_page_gives_each_side_its_lines_of_both_kinds():
-    """/stats: a side's six-card lines then its five-card lines (what tools/history.py
+    """/stats: a side's six-card lines then its five-card lines (what tools/player/history.py
     prints); /history.csv ends each row with the cards dealt."""
     import json
-    import history as tool  # tools/history.py
+    import history as tool  # tools/player/history.py
     from webkit import Page
 
     page = Page()

@@ -1,6 +1,6 @@
 """The shipped tables are exactly what the generator builds from the itemised count."""
 
-import tablegen  # tools/tablegen.py
+import tablegen  # tools/tables/tablegen.py
 from cribbage import tables
 
 
@@ -13,7 +13,7 @@ def test_tables_source_is_current():
     import os
     path = os.path.join(os.path.dirname(tables.__file__), "tables.py")
     with open(path) as f:
-        assert f.read() == tablegen.tables_source(), "run: python tools/gen_tables.py"
+        assert f.read() == tablegen.tables_source(), "run: python tools/tables/gen_tables.py"
 
 
 def test_table_values_in_range():

@@ -248,14 +248,14 @@ def test_a_version_on_trial_says_so_until_it_confirms_itself(tmp_path, monkeypat
 @pytest.mark.slow
 def test_an_updated_board_runs_the_new_version_from_its_slot_and_keeps_its_game(tmp_path, club):
     """The whole update with the real release: this checkout's firmware as version 99.0.0,
-    built and packed by tools/release.py for the Pico W (its tree in one littlefs image), kept
+    built and packed by tools/maker/release.py for the Pico W (its tree in one littlefs image), kept
     by the club and fetched by a board whose game is over; then the board powered up again
     boots through its loader (firmware/slots.py, as main.py has it: the simulator does too
     when the flash has slots): the new version runs from its slot's image, on trial, with the
     finished game as it was, says "on trial", and confirms itself after its 30 s."""
     import shutil
 
-    import release  # tools/release.py
+    import release  # tools/maker/release.py
     from hostenv import FIRMWARE
     from mqttkit import over
 

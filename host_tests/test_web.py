@@ -1,6 +1,6 @@
 """The live page (firmware/page/): what it shows follows the keys; a new game needs the
 PIN the board shows, from the phone that asked, on the board's own page; the history downloads
-are the same as tools/history.py's (in-process: webkit.Page, the routes over the app on the
+are the same as tools/player/history.py's (in-process: webkit.Page, the routes over the app on the
 fake board, asked as microdot's test client asks, on the board's virtual clock). Served by the
 real firmware in the real MicroPython binary (webkit.Board: the simulator, tools/sim --web)
 where the server itself is the point: the live stream pushes each change; bad requests, slow,
@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-import history as tool  # tools/history.py
+import history as tool  # tools/player/history.py
 from webkit import Board, Events, Page, first_show
 from board.modes import SAY, message
 
@@ -333,7 +333,7 @@ def test_writes_from_other_sites_are_refused(page):
 
 
 def test_the_history_downloads_are_the_tools(page):
-    """/history.csv, /history.json and /stats say what tools/history.py says of the same
+    """/history.csv, /history.json and /stats say what tools/player/history.py says of the same
     history file (a whole game, then OK: it goes to the history)."""
     from boardkit import next_game, play_game
 
@@ -604,8 +604,13 @@ def test_a_page_that_stops_comes_back_and_the_display_says_so(monkeypatch):
 # keypad's timer, the one door and five-card cribbage took 6.6 KB of it; 200k until the page's
 # parts; 204k until the Match in its parts and the power states, +9 KB, issue 33 and 32; the
 # Pico W's own heap, budgets' pico_w_page, is far above.)
-FLOOD_HEAP = "232k"  # (0.7.0 after the palette, the saved frame, the signing: a /deals request
-# ran out at 216k; issue 34 cuts it back)
+FLOOD_HEAP = os.environ.get("HEAP_FLOOD") or "232k"  # (0.7.0 after the palette, the saved
+# frame, the signing: a /deals request ran out at 216k; issue 34 cuts it back. HEAP_FLOOD=224k
+# in the environment measures it, as budgets.heap's HEAP_<NAME>. 2026-11-28, h-flood, this
+# test alone: 208k fails at the first visits (/stats 503); 216k and 224k pass 1 run in 2, the
+# other failing after a flood (a page still 503 after 10 tries: what the flood's last
+# connections hold); 232k passes 3 of 3, 248k 1 of 1. 232k is the need, with no margin: the
+# spread after a flood is the cut to find, docs/memory.md)
 PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history.json")
 
 
@@ -615,7 +620,7 @@ def flood_tree(tmp_path_factory):
     host_tests/mp_webflood.py compiled."""
     import subprocess
 
-    import build  # tools/build.py
+    import build  # tools/maker/build.py
     from hostenv import ROOT
 
     out = tmp_path_factory.mktemp("flood")

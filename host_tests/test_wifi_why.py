@@ -1,6 +1,6 @@
 """A Wi-Fi file that cannot be used is said, naming the field (issue 35.2): on the board's
 console (hw/wifi.py, in words from hw/wifiwhy.py, loaded only then), by `make flash`
-(tools/flash.py's check) and by the simulator before it starts (tools/sim.py --web)."""
+(tools/maker/flash.py's check) and by the simulator before it starts (tools/sim --web)."""
 
 import asyncio
 import json
@@ -12,7 +12,7 @@ import types
 import pytest
 from hostenv import ROOT
 
-import flash  # tools/flash.py
+import flash  # tools/maker/flash.py
 from hw import wifi, wifiwhy
 
 # broker entries: (the entry, what the line must name)
@@ -125,7 +125,7 @@ def test_make_flash_names_the_field(tmp_path, entry, names):
 def test_make_flash_refuses_a_bad_broker_before_anything_changes(tmp_path, fake):
     board, env, calls = fake
     f = write(tmp_path, {"ssid": "club", "broker": {"host": "h", "board": "table/1"}})
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "flash.py"), "flash",
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "maker", "flash.py"), "flash",
                         "--board", "pico_w", "--build", str(tmp_path), "--wifi", str(f)],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 2 and calls() == []
@@ -145,7 +145,7 @@ def test_the_simulator_says_a_bad_wifi_file_before_it_starts(tmp_path, text, say
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim"), "--storage",
                         str(store), "--web", str(port)], capture_output=True, text=True,
                        timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2

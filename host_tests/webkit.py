@@ -26,9 +26,9 @@ def free_port():
 
 
 def sim(storage, *args):
-    """tools/sim.py on the board in storage with args (a scripted run, virtual time): its
+    """tools/sim on the board in storage with args (a scripted run, virtual time): its
     output; it must end well."""
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--storage",
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim"), "--storage",
                         storage, *args], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout

@@ -93,6 +93,17 @@ ESP32_GAME = 96.0  # KB of heap
 # test failing by chance; 3.0 holds the measured spread (1.3 KB on 64-bit, 0.9 on 32-bit).
 # The page alone, the same session: 195.6 KB, ~137.9 (1.7 % to spare). Still issue 34's.
 PUBLISH_OVER = 3.0
+# The loader a board keeps resident (firmware/slots.py: main.py imports it before the board and
+# board/tasks.py reads its trial), over the Pico W's page budget, KB live on 32-bit. Measured
+# 2026-11-28 (issue 34, h-flood) once the page's budget run loaded it as main.py does
+# (tools/bench/main_page.py): the page with its 3 clients 206,240-206,560 B on 64-bit,
+# ~142.0-142.3 KB, against 200,736-201,472 B without it, ~138.2-138.7, the same session
+# (+5.1-5.8 KB on 64-bit: the module, its 40 names): 1.7-2.0 KB over the 140.3 budget. 3.0
+# holds that and the runs' spread (0.5 KB): the test catches growth, not noise. Issue 34's
+# to cut (what slots.py keeps after start(): failed(), note(), trial). Not in the club's run
+# (main_club.py) yet: with the loader first it measured ~146.3 KB, 6.0 over the budget,
+# over PUBLISH_OVER + LOADER_OVER by a hair.
+LOADER_OVER = 3.0
 # Code frozen: game after game with the page and its clients, <= 64 KB live (an ESP32 without
 # PSRAM keeps room for Wi-Fi and a margin). Nothing here builds a frozen image (issue 20): the
 # ROMFS route stands in, and FROZEN_PER_ROMFS turns its figure into a frozen one.
@@ -179,9 +190,11 @@ HEAPS = {
     "rom_page": (159, 0, "test_board_mp: rom_game.py with the page and its clients (4 when "
                          "measured), game after game, beside the image"),
     "soak": (132, 0, "test_endurance (and make soak): mp_soak.py, 500 games from .mpy"),
-    "starve": (153, 0, "test_board_starve: mp_starve.py, its clean run (8 KB beside the app; "
-                       "0.7.0: failed at 152k and 160k, passed at 176k: need taken as 176 / "
-                       "1.15, issue 34)"),
+    "starve": (166, 0, "test_board_starve: mp_starve.py, its clean run (8 KB beside the app; "
+                       "0.7.0: failed at 152k and 160k, passed at 176k: 153 was 176 / 1.15, "
+                       "which left 176k 6 % over what passes; 2026-11-28, issue 34: passes at "
+                       "166k (h-margin, and h-flood's) and 163k (h-flood), fails at 160k "
+                       "(h-margin): need 166, the heap 191k)"),
     "stats": (145, 0, "test_board_stats: mp_stats.py, the statistics pages from .mpy (124 "
                       "was recorded; 2026-11-28: main fails at 142k and passes at 143k, the "
                       "test's own heap: no margin; with board/fault.py's table, 0.6 KB "

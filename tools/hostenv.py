@@ -1,15 +1,19 @@
 """Where the host tools find things: the repository, the firmware, the venv's programs.
 
-Importing this module puts firmware/ on sys.path (once), so that a tool run as
-`python tools/x.py` imports the rules core and the board app as the board does
-(`from cribbage import score`), and after it tools/host/ (HOST: the fake board and the
-dealer, the host's own modules, never on a board). A tool's first import is therefore:
+Importing this module puts firmware/ on sys.path (once), so that a tool imports the rules core
+and the board app as the board does (`from cribbage import score`), and after it tools/host/
+(HOST: the fake board, the dealer and the `micropython` module's stand-in, the host's own
+modules, never on a board), and the job folders of tools/ (JOBS: tools/maker/, tools/player/...,
+so that a tool imports another by its bare name, `import build`, wherever either lives).
 
-    import hostenv  # noqa: F401  (firmware/ on sys.path)
+A tool in a job folder runs as `python tools/<job>/x.py`: sys.path[0] is its folder, not
+tools/, so its first import is its folder's toolpath.py (the same few lines in each folder:
+whichever is found first does the same), which puts tools/ on the path and imports this module:
 
-(tools/ itself is on the path already: it is sys.path[0] for `python tools/x.py`, and pytest's
-pythonpath lists it. That is also how firmware's `from micropython import const` finds
-tools/micropython.py under CPython.)
+    import toolpath  # noqa: F401  (tools/, firmware/ on sys.path)
+
+(pytest's pythonpath lists the same folders; a package of tools/, club/ or pcb/, imports
+`hostenv` itself, run as `python -m club` with tools/ on PYTHONPATH.)
 """
 
 import os
@@ -18,9 +22,13 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-HOST = os.path.join(ROOT, "tools", "host")  # fakeboard/, dealer/ (tools/host/README.md)
+TOOLS = os.path.join(ROOT, "tools")
+HOST = os.path.join(TOOLS, "host")  # fakeboard/, dealer/ (tools/host/README.md)
+# tools/' folders of scripts, one a job (tools/README.md's table); a module's bare name is
+# unique across them (host_tests/test_tools_layout.py)
+JOBS = ("maker", "player", "bench", "clubnet", "tables", "checks")
 
-for _p in (HOST, FIRMWARE):  # (firmware/ first)
+for _p in [os.path.join(TOOLS, j) for j in reversed(JOBS)] + [HOST, FIRMWARE]:  # (firmware/ first)
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
@@ -100,7 +108,7 @@ def fetch_sources():
 def mp_lib():
     """A folder holding MP_PACKAGES' board files (from the venv's PyPI packages), made or
     refreshed on demand: what the simulator and the tests put on the micropython path, and
-    what tools/build.py compiles into each build's lib/."""
+    what tools/maker/build.py compiles into each build's lib/."""
     import importlib.util
 
     out = os.path.join(ROOT, ".venv", "mp-lib")

@@ -1,6 +1,6 @@
 """The history of finished games (board/history.py records) as CSV rows and JSON games: what
 the live page offers for download (page/routes.py, streamed a game at a time) and what
-tools/history.py writes on a computer.
+tools/player/history.py writes on a computer.
 
     decode(r, number)       # one record as a dict: GAME_COLUMNS, "by_side" (SIDE_COLUMNS each),
                             # "by_deal" (with the summary); read by name: board/record.py

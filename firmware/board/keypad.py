@@ -12,9 +12,11 @@ run() is the keypad's asyncio task: it scans every scan_ms and wakes the app whe
 On a board a timer scans instead (board/keytimer.py's TimedKeypad: start() starts it), so a
 key is scanned however long the page or a save holds the loop; run() then only wakes the app,
 and starts the timer again if it stopped. A change of the raw keys must hold debounce_ms
-before it counts. Events (one byte: kind | key) go into a preallocated bytearray ring; get()
-returns the next one or -1. The scan writes only the ring's tail, get() only its head, so a
-timer's callback may interrupt get() anywhere. A full ring keeps what it holds and counts the
+before it counts, by the scans: seen again debounce_ms after its first scan, or undone only by
+a scan more than debounce_ms after it (a late scan: the tap it ends still counts). Events
+(one byte: kind | key) go into a preallocated bytearray ring; get() returns the next one or
+-1. The scan writes only the ring's tail, get() only its head, so a timer's callback may
+interrupt get() anywhere. A full ring keeps what it holds and counts the
 events it could not take (overflow; run() prints it): a loss is never silent. A scan and get()
 allocate nothing (a hard interrupt may run the scan). Between scans every row is driven low,
 so one read of the columns says whether any key is down: an idle scan is four pin reads.
@@ -146,10 +148,23 @@ class Keypad:
         """One scan at time now (ms): debounce, queue DOWN/UP/LONG/REPEAT events."""
         self.scanned_at = now
         raw = self.scan()
+        held = -1  # the key bits that count from now (debounced), -1: no change counts
         if raw != self._raw:
+            # A change no scan contradicted for more than debounce_ms, undone only now: the
+            # scans came late (the timer held off by a collection, a flash write, a long C
+            # call; the task by the loop), and the late scan finds the tap over. It held
+            # from its first scan to the gap, however long the gap: it counts, before the
+            # change this scan sees (issue 34: a 40 ms tap was lost to one scan 8-12 ms
+            # late). Scans exactly every 5 or 10 ms never reach here: the change counted at
+            # the scan debounce_ms after its first, or was undone within it (a bounce).
+            if self._raw != self._state and ticks_diff(now, self._raw_at) > self.debounce_ms:
+                held = self._raw
             self._raw = raw
             self._raw_at = now
         elif raw != self._state and ticks_diff(now, self._raw_at) >= self.debounce_ms:
+            held = raw
+        if held >= 0:
+            raw = held
             changed = raw ^ self._state
             self._state = raw
             # Releases first, then presses: a key let go and the next one pressed within one

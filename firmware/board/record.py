@@ -1,5 +1,5 @@
 """A finished game's record (board/history.py) read by name: the one reader of its fields, for
-board/stats.py, the page's export (board/export.py), tools/history.py and the tests.
+board/stats.py, the page's export (board/export.py), tools/player/history.py and the tests.
 
     g = Record(r)   # r: a good record (history.walk() hands them out); g.version, g.players,
                     # g.sides, g.target, g.result (cribbage.events WIN..LURCH), g.winner,

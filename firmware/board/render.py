@@ -12,7 +12,7 @@
 # How sides are told apart -- by colour AND without colour:
 #   * colour: the palette setting ("colours": board/settings.py) picks PALETTE's usual colours
 #     or, for players who cannot tell red from green, its colour-blind safe ones (every pair of
-#     sides told apart under simulated protanopia and deuteranopia: tools/cvd.py);
+#     sides told apart under simulated protanopia and deuteranopia: tools/checks/cvd.py);
 #   * position: each side pegs its own lane (side s on lane s % lanes);
 #   * the front peg (score) is full brightness, the back peg (previous score) a quarter;
 #   * when sides outnumber lanes (three players on a two-lane board), the sides sharing a lane
@@ -49,7 +49,7 @@ IDLE_UA = const(800)  # per LED, all off
 # sides' red, blue, green, yellow, magenta, cyan, then WHITE and RED; then the colour-blind
 # palette: the same sides from Okabe and Ito's colours (vermillion, blue, bluish green,
 # yellow, reddish purple, sky blue as the LEDs' linear light) moved apart in lightness and
-# blue-yellow, the two things a red-green colour-blind eye still tells (tools/cvd.py: the
+# blue-yellow, the two things a red-green colour-blind eye still tells (tools/checks/cvd.py: the
 # closest two sides of 2-6 players stay at CIEDE2000 14.8 under simulated protanopia, 15.1
 # deuteranopia; the usual palette's fall to 3.9), then the same WHITE and RED. (One bytes and
 # no new name: each module-level name is interned on a board for good.) The board's one table

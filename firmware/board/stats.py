@@ -16,7 +16,7 @@ Six-card and five-card games are counted apart, each kind as if the other were n
 five-card hand is three cards and its game goes to 61, so an average (or a win rate) over
 both kinds would describe neither. Averages: a hand's points per hand shown, the crib's per
 crib, the play's (its cards and go: "play" means the same on the board, the page's CSV, the
-club and tools/history.py) per deal, and the points pegged by hand (a number typed, a +1
+club and tools/player/history.py) per deal, and the points pegged by hand (a number typed, a +1
 button: the play when its cards are not entered, or anything else) per deal, on their own
 line, "pegged", only for a side that pegged any (a record's summary always kept them apart:
 records of every firmware are read right; on a crowded page, "play+peg" says both, named);
@@ -115,7 +115,7 @@ def _avg(pts, n):
 def lines(t, side, cards=0):
     """The display's lines for side (16 characters at most) from tally()'s counters t: of
     its six-card games (cards 6) or its five-card games (cards 5), [] when it played none of
-    them; cards 0: both, six-card first (the page, tools/history.py)."""
+    them; cards 0: both, six-card first (the page, tools/player/history.py)."""
     name = SIDE_NAMES[side]
     if side >= len(t) or not (t[side][GAMES] or t[side][_N + GAMES]):
         return [name + ": no games"]

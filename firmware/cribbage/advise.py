@@ -6,8 +6,9 @@ index into cards; dealer is True when the crib is yours (with four players: your
 
 points = the exact average of the kept four cards over every starter you cannot see (46 or
 47 cards), plus the expected crib of the thrown cards when the crib is yours, minus it when
-it is an opponent's. The crib value comes from the generated cribtable.py (see tools/cribgen.py:
-full enumeration, random other crib cards, exact suits, rounded to 0.01 point).
+it is an opponent's. The crib value comes from the generated cribtable.py (see
+tools/tables/cribgen.py: full enumeration, random other crib cards, exact suits, rounded to 0.01
+point).
 
 The hand part uses the scorer's table (tables.SHOW) directly: fifteens, pairs and runs
 depend only on the starter's rank, so each kept hand is looked up once per starter rank (13

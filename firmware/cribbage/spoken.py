@@ -4,7 +4,7 @@ play_why() says what a card in the play made ("15 and a pair, 4": score.py's PLA
 read through score.py, which alone knows their layout).
 
 Loaded by the board's display text, the tools and the tests; it allocates freely. The board
-itself scores with score.py (table-driven, allocation-free); tools/tablegen.py builds those
+itself scores with score.py (table-driven, allocation-free); tools/tables/tablegen.py builds those
 tables from rank_items() here, and the tests check the two agree on every hand.
 """
 

@@ -175,7 +175,7 @@ def broker(path=PATH, uid=b""):
             raise ValueError
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         # none named, or no file: nothing to say (joiner says a missing file); else what is
-        # wrong (tools/flash.py says it before it is written)
+        # wrong (tools/maker/flash.py says it before it is written)
         why("club", path, "broker", "the board publishes nothing to the club")
         return None
     out = {"host": host, "port": port, "prefix": prefix, "board": board}

@@ -1,6 +1,6 @@
 """Why a Wi-Fi file (/wifi.json: hw/wifi.py) cannot be used, in words that name the field:
 loaded only when hw/wifi.py's own quick check has failed (then let go: a board whose file
-is right never holds this module), and by tools/flash.py, which checks a file before it is put
+is right never holds this module), and by tools/maker/flash.py, which checks a file before it is put
 on a board. The one home of these rules: wifi.py accepts exactly what this finds no fault in.
 """
 

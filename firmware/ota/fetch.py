@@ -1,5 +1,5 @@
 """Fetch an update over HTTP and install it as it arrives: the club's service, or a laptop
-serving a bundle signed for this board (tools/update.py). The response's body goes straight
+serving a bundle signed for this board (tools/maker/update.py). The response's body goes straight
 into ota/install.py's install() (each file checked as it lands, one 512-byte buffer): the
 bundle is never whole in RAM, and nothing is pointed at unless all of it checked.
 

@@ -1,7 +1,7 @@
 """Install an update: a signed release bundle, streamed from any reader into the slot that is
 not running, each file checked as it lands, then the pointer flipped to it, on trial.
 
-A bundle (tools/release.py makes and signs it) is, in this order:
+A bundle (tools/maker/release.py makes and signs it) is, in this order:
 
     b"cribbage-bundle 1\\n"
     the signature: 64 hex digits of HMAC-SHA256(secret, b"update\\n" + manifest), then "\\n"

@@ -1,5 +1,5 @@
 """Helpers for the update tests (issue 31), under CPython and MicroPython alike: a bundle made
-in memory (as tools/release.py makes one), a source that streams it, a filesystem to put the
+in memory (as tools/maker/release.py makes one), a source that streams it, a filesystem to put the
 slots on (real littlefs on RAM blocks under MicroPython; a temporary folder under CPython),
 and a boot that does what firmware/main.py does."""
 
@@ -33,7 +33,7 @@ def app_files(version, behaviour="good", size=300):
 
 def bundle(version="0.7.0", files=None, key=KEY, board="rp2040", saves=None, sig=None,
            tree=None):
-    """A bundle's bytes, as tools/release.py makes one and signs it for the board of key.
+    """A bundle's bytes, as tools/maker/release.py makes one and signs it for the board of key.
     sig: the signature line to use instead (b"-": unsigned); tree: the manifest's "tree"."""
     files = files if files is not None else app_files(version)
     out = [head(version, [[p, len(d), hexs(hashlib.sha256(d).digest())] for p, d in files],
@@ -57,7 +57,7 @@ def head(version, entries, key=KEY, board="rp2040", saves=None, sig=None, tree=N
 
 def image(files, blocks=16):
     """A littlefs image (MicroPython only) of slots.IMAGE_BLOCK-byte blocks holding the
-    (path, bytes) pairs, as tools/release.py packs a release's tree: its blocks (a list of
+    (path, bytes) pairs, as tools/maker/release.py packs a release's tree: its blocks (a list of
     bytearrays: no large piece of the test's heap)."""
     import vfs
 
@@ -79,7 +79,7 @@ def image(files, blocks=16):
 
 
 def image_bundle(version="0.7.0", files=None, tree=None, img=None, **kw):
-    """A release packed as tools/release.py makes it: one file, slots.IMAGE, the tree in it
+    """A release packed as tools/maker/release.py makes it: one file, slots.IMAGE, the tree in it
     (img: other blocks), and the manifest's "tree" naming every file in it (tree: another
     list of (path, bytes) to name). A list of pieces (Src reads them in turn)."""
     import slots

@@ -412,3 +412,84 @@ def test_parking_waking_and_the_scans_allocate_nothing():
 
     cycle()  # (once first: the fake's timer entry made)
     assert no_alloc(cycle) > 40 and kp.parked
+
+
+# --- scans that come late (issue 34: a tap lost under the page's flood) ------------------------
+
+def late_scans(kp, m, press_at, scans, name="5", down_ms=40):
+    """Scan at each time of scans (ms), the key down from press_at for down_ms; then every
+    5 ms for 80 ms more (the release debounced); the events queued."""
+    t = 0
+    for t in scans:
+        if press_at <= t < press_at + down_ms:
+            m.press(name)
+        else:
+            m.release(name)
+        kp.update(t)
+    m.release(name)
+    for after in range(t + 5, t + 85, 5):
+        kp.update(after)
+    return events(kp)
+
+
+def test_a_tap_whose_scans_came_late_is_seen():
+    # the scans keyflood.py traced under the page's flood (tools/bench/keyflood.py --trace), each
+    # of which lost its 40 ms tap: none of them scanned it 30 ms after its first scan
+    m = Matrix()
+    kp = Keypad(m.rows, m.cols)
+    cases = (
+        (8, 16, 24, 32, 37, 45),  # the timer's thread 3 ms late each time ("hard")
+        (5, 10, 15, 20, 25, 30, 42),  # one scan 12 ms late, across the release ("soft")
+        (9, 17, 22, 27, 32, 37, 49),  # one 12 ms late
+        (3, 53),  # one scan in the tap, then none for 50 ms
+    )
+    t = 1000
+    for scans in cases:
+        got = late_scans(kp, m, t, [t - 5] + [t + s for s in scans])
+        assert got == [(DOWN, "5"), (UP, "5")], scans
+        t += 1000
+
+
+def test_a_tap_scanned_in_its_first_10_ms_is_seen_however_late_the_scans_after():
+    # a 40 ms tap (debounce 30) under a timer held off once for 6-90 ms, from before the
+    # press to after the release, at every phase: seen whenever a scan found it down in its
+    # first 10 ms (40 - debounce: what no scan can tell from a bounce, no debounce can),
+    # never twice, never more than its DOWN and UP
+    m = Matrix()
+    kp = Keypad(m.rows, m.cols)
+    t = 1000
+    seen = late = 0
+    for phase in range(0, 5, 2):
+        for start in range(-20, 45, 3):  # the hold begins this long after the press
+            for hold in range(6, 90, 6):
+                press_at = t + phase
+                scans = [s for s in range(t - 30, t + 130, 5)
+                         if not press_at + start < s < press_at + start + hold]
+                scans.append(press_at + start + hold)  # (a soft timer's queued scan)
+                scans.sort()
+                got = late_scans(kp, m, press_at, scans)
+                assert got in ([], [(DOWN, "5"), (UP, "5")]), (phase, start, hold, got)
+                first = [s for s in scans if press_at <= s < press_at + 40]
+                if first and first[0] < press_at + 10:
+                    assert got, (phase, start, hold, scans)
+                    seen += 1
+                    if not [s for s in first if s >= first[0] + 30]:
+                        late += 1  # (no scan 30 ms after its first: lost before issue 34)
+                t += 300
+    assert seen > 500 and late > 100
+
+
+def test_the_timer_held_off_loses_no_tap():
+    # the timer's scans held off now and then (a soft timer's callbacks wait while a
+    # collection or a flash write runs), as under the flood: 60 taps of 40 ms, each with
+    # one hold of 8-19 ms after its first scan, some across its release; the timer's keypad
+    # queues them all
+    clock, m, kp = timed(size=256)
+    for i in range(60):
+        m.press("5")
+        clock.advance(6 + i % 20)  # (scanned once at least)
+        clock.timers[0][0] = clock.t + 8 + i % 12  # (the next scan held off)
+        clock.advance(34 - i % 20)
+        m.release("5")
+        clock.advance(60)
+    assert events(kp) == [(DOWN, "5"), (UP, "5")] * 60 and kp.overflow == 0

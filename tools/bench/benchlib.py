@@ -16,7 +16,7 @@ except AttributeError:  # CPython
 
 
 def row(what, value, unit, ref=None, ratio=None, note=None):
-    """One result line for tools/bench.py: ROW {json}."""
+    """One result line for tools/bench/bench.py: ROW {json}."""
     d = {"what": what, "value": value, "unit": unit}
     if ref is not None:
         d["ref"] = ref

@@ -3,7 +3,7 @@
 # (2-6); the keys go into the keypad's ring as the scan queues them (DOWN, then UP), one
 # app.step() each, so every frame is drawn and the display's text built as on a board.
 #
-#     python tools/build.py --host --target esp32 --out build/host  # (with fakeboard/fake.py)
+#     python tools/maker/build.py --host --target esp32 --out build/host  # (with fakeboard/fake.py)
 #     cd build/host/esp32 && mpy-cross -O3 -o main_game.mpy ../../../tools/bench/main_game.py
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_game [PLAYERS [SEED [PORT
 #         [NEXT|- [CLIENTS]]]]]
@@ -15,7 +15,7 @@
 # (the budgets per board, and what the runs measured). Everything is in that heap: the
 # firmware, the app, the fake board and this script; so the script is compiled too (from
 # source, every local name would be a string on the heap) and keeps its state in locals. Not
-# an mp_*.py: tools/bench.py would run it from source in the repository's folder, and it
+# an mp_*.py: tools/bench/bench.py would run it from source in the repository's folder, and it
 # writes its saved game and settings in the current folder (the firmware tree: the board's
 # /data).
 #

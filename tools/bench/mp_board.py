@@ -13,7 +13,7 @@ Heap, measured after a gc.collect() at every event (64-bit unix port; about half
 firmware module loads; `peak` is the most in use at once during the game, less the harness:
 engine + app + fake board (their code, the Match, the View, the renderer's buffers). HEAP
 rows: what each group of imports keeps. Started with a heap under SOURCE_HEAP's from source
-(tools/bench.py uses the core's), the script runs itself again with SOURCE_HEAP and says so.
+(tools/bench/bench.py uses the core's), the script runs itself again with SOURCE_HEAP and says so.
 """
 
 import gc

@@ -53,7 +53,7 @@ for what, col in (("no key down", object), ("a key held", int)):
              "from its task without one" % kp.scan_ms)
 
 # The keypad's cost a second with no key down, and the share of a Pico's time it takes (at
-# tools/bench.py's host-to-board factor, 210 for the RP2040: printed beside each row)
+# tools/bench/bench.py's host-to-board factor, 210 for the RP2040: printed beside each row)
 PICO = 210
 kp = Keypad([abs] * 4, [object] * 4, [object] * 2)
 

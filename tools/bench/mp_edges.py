@@ -1,6 +1,6 @@
 """The edges of a game (issue 34), on the unix port: power-up to the saved game on the LEDs,
 stage by stage, and a game's end (the winning entry, the OK that starts the next game), each
-against what it was before in the same run. tools/bench.py turns the host's times into a
+against what it was before in the same run. tools/bench/bench.py turns the host's times into a
 chip's with its BOARD_FACTOR (printed with the table: where it comes from); the chip's own
 figures (issue 34, an emulated RP2040 from .mpy) are in docs/developers.md.
 
@@ -45,7 +45,7 @@ def boot():
     app.boot()
     t5 = ticks_us()
     drawn = hw["strip"].writes
-    note = ("fresh process, .mpy (tools/bench.py builds them); the chip (issue 34, .mpy): "
+    note = ("fresh process, .mpy (tools/bench/bench.py builds them); the chip (issue 34, .mpy): "
             "board.app 273 ms, App 67")
     row("power-up: the saved frame on the LEDs (board.boot)", ticks_diff(t1, t0), "us",
         note="drawn: %s; %s" % (r is not None, note))

@@ -3,7 +3,7 @@ MicroPython binary: publish/outbox.py's sign() over a game's JSON in parts as
 publish/packets.py hands it (a 3 KB message in 60 parts), its counter saved in a RAM
 filesystem (the flash write itself is the outbox's kind: not timed here). Rows: one HMAC-SHA256
 over the message (a resend: the same counter, one hash), a new message (two hashes and the
-counter's save), and the heap each allocates (passing: nothing is kept). tools/bench.py turns
+counter's save), and the heap each allocates (passing: nothing is kept). tools/bench/bench.py turns
 the times into board estimates with its BOARD_FACTOR (bytecode's: hashlib's SHA-256 is C,
 which the factor overstates, so the estimate is an upper bound).
 

@@ -8,7 +8,7 @@
 #         [GAMES [EVERY [BLOCK [SEED]]]]
 # (or env SOAK_GAMES, SOAK_EVERY, SOAK_BLOCK, SOAK_SEED; defaults 300, 50, 50, 1).
 # host_tests/test_endurance.py runs it from .mpy files (as `make build` makes them, with the
-# fake board: tools/build.py --host) in the "soak" heap of tools/budgets.py (why: its
+# fake board: tools/maker/build.py --host) in the "soak" heap of tools/budgets.py (why: its
 # docstring) and checks the SOAK line; `make soak` runs it the same way for thousands of games.
 #
 # The heap: tools/budgets.py's "soak" (see test_endurance.py), more than the core's tests
@@ -19,7 +19,7 @@
 # reports it as a fault and plays on, but this run stops at any refused key). (The board's
 # own budgets are tools/budgets.py's; host_tests/test_board_starve.py is the test of what
 # the board does when memory runs out.)
-# Started with less than SOURCE_HEAP (tools/bench.py runs every mp_*.py in the core's heap and
+# Started with less than SOURCE_HEAP (tools/bench/bench.py runs every mp_*.py in the core's heap and
 # sets SOAK_SOURCE_HEAP from tools/budgets.py's "source_soak") and SOAK_CHILD unset, the script
 # runs itself again from source in SOURCE_HEAP and says so.
 #
@@ -60,7 +60,7 @@
 #   SOAK games N players 2-6 deals D save_first X save_last Y save_max Z load_first_us A
 #   load_last_us B boot_first_us C boot_last_us E heap_first F heap_last H heap_size S
 #   ms T ok True|False
-# then ROW lines for tools/bench.py. A MemoryError (or any exception) prints instead
+# then ROW lines for tools/bench/bench.py. A MemoryError (or any exception) prints instead
 #   SOAK_FAIL game G players P deals D save X heap_size S error <type>: <message>
 # and its traceback, and exits with status 1. (Comments, not docstrings: the heap is tight.)
 
@@ -71,7 +71,7 @@ import time
 from array import array
 
 SOURCE_HEAP = os.getenv("SOAK_SOURCE_HEAP") or "242k"  # tools/budgets.py's "source_soak"
-# (tools/bench.py passes it): compiling the firmware from source fragments the heap
+# (tools/bench/bench.py passes it): compiling the firmware from source fragments the heap
 if gc.mem_alloc() + gc.mem_free() < int(SOURCE_HEAP[:-1]) * 1024 and not os.getenv("SOAK_CHILD"):
     os.putenv("SOAK_CHILD", "1")
     sys.exit(os.system("%s -X heapsize=%s %s" % (sys.executable, SOURCE_HEAP,

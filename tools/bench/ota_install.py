@@ -1,6 +1,6 @@
 """What an update costs the board (issue 31), in the real MicroPython binary: run by
-`tools/release.py measure` (which builds and signs the bundle, gives this its path and turns
-the times into board estimates with tools/bench.py's BOARD_FACTOR).
+`tools/maker/release.py measure` (which builds and signs the bundle, gives this its path and turns
+the times into board estimates with tools/bench/bench.py's BOARD_FACTOR).
 
     MICROPYPATH=firmware:tools/host:host_tests/both:tools/bench micropython -X heapsize=4m \\
         tools/bench/ota_install.py BUNDLE KEYHEX FLASH_KB HOST_FOLDER [FLAT_TREE]

@@ -1,4 +1,4 @@
-# main_game.py's whole game, with the firmware in a ROMFS image (tools/build.py --host writes
+# main_game.py's whole game, with the firmware in a ROMFS image (tools/maker/build.py --host writes
 # build/<target>.romfs with the fake board in it), as a board whose MicroPython has a ROMFS
 # partition runs it: the image is mounted at /rom and the modules are imported from it in
 # place, so their bytecode and strings stay in flash and only what the code makes takes heap.

@@ -243,7 +243,7 @@ def main(argv):
     sv.add_argument("--bind", default="0.0.0.0")
     rl = sub.add_parser("release", help="keep a release for the director to publish (a bundle "
                         "make release built, or one built now from this checkout)")
-    rl.add_argument("bundle", nargs="*", help="bundles (tools/release.py build's)")
+    rl.add_argument("bundle", nargs="*", help="bundles (tools/maker/release.py build's)")
     rl.add_argument("--board", action="append", default=[], choices=("pico", "pico_w",
                     "esp32"), help="build this board's bundle from the checkout (again for more)")
     a = ap.parse_args(argv)

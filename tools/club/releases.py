@@ -2,7 +2,7 @@
 one table first, then to all), and each board's own signed copy, served over HTTP.
 
 A release comes in by command, never by the page: `python -m club release BUNDLE` keeps a
-bundle `make release` built (tools/release.py), `python -m club release --board pico_w`
+bundle `make release` built (tools/maker/release.py), `python -m club release --board pico_w`
 builds one from this checkout first. Either is checked whole before it is kept (add()): the
 magic, a manifest within the board's own bounds (24 KB, a version of 1-4 numbers, a board
 kind the club serves), every file's size and SHA-256. The director, logged in on the club's
@@ -17,7 +17,7 @@ page, then publishes one (web.py): to one table, then to all.
 
 A board fetches GET /update/<board>/<kind>.bundle (web.py): its copy of the version offered
 to it, signed with its own secret from the registry (HMAC-SHA256(secret, b"update\\n" +
-manifest): tools/release.py's signature()). Anyone may fetch it; only that board installs it
+manifest): tools/maker/release.py's signature()). Anyone may fetch it; only that board installs it
 (a copy read off the network signs for nothing, and its bytes are the public sources').
 
 In the club's SQLite file, beside the games and the boards:
@@ -31,13 +31,13 @@ import json
 import re
 import time
 
-import release  # tools/release.py: the bundle's format and its signature
+import release  # tools/maker/release.py: the bundle's format and its signature
 from . import schema, sqlfile
 
 BUNDLE_MOST = 1 << 20  # a bundle's bytes (the Pico W's is 176 KB)
 MANIFEST_MOST = 24576  # the board's own bound (firmware/ota/install.py's _MANIFEST_MOST)
 FILES_MOST = 400
-KINDS = ("rp2040", "esp32")  # tools/release.py's KINDS' values
+KINDS = ("rp2040", "esp32")  # tools/maker/release.py's KINDS' values
 KEEP = 6
 VERSION = re.compile(r"[0-9]{1,4}(\.[0-9]{1,4}){0,3}\Z")
 ALL = "*"
@@ -72,7 +72,7 @@ def parse(data):
     data = bytes(data)
     head = data.split(b"\n", 3)
     if len(head) != 4 or head[0] != release.MAGIC:
-        raise ValueError("not a bundle (tools/release.py build makes one)")
+        raise ValueError("not a bundle (tools/maker/release.py build makes one)")
     try:
         n = int(head[2])
     except ValueError:

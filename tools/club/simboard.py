@@ -1,6 +1,6 @@
 """Simulated boards: real games of the core (dealer.autoplay through a Match, the record
 board/history.py writes, read back by board/export.py's decode) as the messages a board
-publishes (contract.py). The tests and tools/club_scale.py use them; nothing here scores.
+publishes (contract.py). The tests and tools/clubnet/club_scale.py use them; nothing here scores.
 
     b = SimBoard("t1", seed=5)
     b.seat(["Ann", "Bob"])            # the names at the board (None: not named)

@@ -37,6 +37,7 @@ from pcb import fab
 from pcb import parts as pcb_parts
 from pcb.parts import LED_RAIL
 from pcb.read import OPTIONS, PCB_DIR, Board, load, option_dir  # noqa: F401  (the tests' names)
+from pcb.read import GLYPH_H, TEXT_W, pad_box
 from wiring_diagram import PICO_PHYSICAL
 
 KICAD_PY = os.environ.get("KICAD_PY", "/usr/bin/python3")
@@ -347,7 +348,7 @@ def check_bom(board, info, parts=None):
 
 def check_rotations(board, info, folder):
     """The committed pick-and-place file's rotations, per side: the top's KiCad's angle plus
-    the reel's correction, the back's seen from below (180 - KiCad's - the correction);
+    the reel's correction, the back's seen from below (180 - KiCad's + the correction);
     each row's side the footprint's."""
     parts, _extra = fab.table()
     path = os.path.join(folder, "cribbage-track-%s-cpl.csv" % info["led"])
@@ -396,6 +397,9 @@ def check_zones(board):
     return out
 
 
+FIDUCIAL_EDGE_MM = 5.0  # some assembly lines want fiducials 3-5 mm clear of the rails
+
+
 def check_fet_copper(board, info):
     """Q1 and Q2 are the AONR21357, and each one's drain (the exposed pad) sits in a zone of
     its drain net on both layers, joining its pads solidly, each filled with at least a
@@ -433,6 +437,14 @@ def check_marks(board, info):
                 if fp["lib"].endswith(":Fiducial_1mm_Mask2mm") and fp["layer"] == side)
         if n < 3:
             out.append("%d fiducials on %s, an assembler wants 3" % (n, side))
+    left, top, right, bottom = info["outline_mm"]
+    for fp in board.footprints.values():
+        if fp["lib"].endswith(":Fiducial_1mm_Mask2mm"):
+            x, y = fp["at"]
+            edge = min(x - left, right - x, y - top, bottom - y)
+            if edge < FIDUCIAL_EDGE_MM - 1e-6:
+                out.append("%s is %.2f mm from the board's edge (%g wanted: an assembly line's "
+                           "rails)" % (fp["ref"], edge, FIDUCIAL_EDGE_MM))
     din = board.pad("D1", pcb_parts.PARTS[info["led"]].pin("DIN"))["net"]
     probed = {p["net"] for fp in board.footprints.values() if fp["lib"].startswith("TestPoint:")
               for p in fp["pads"]}
@@ -494,10 +506,17 @@ def check_footprint(part):
         out.append("%s: the pin 1 mark is nearest pad %s" % (part.value, near))
     clear = min(dist(dot, n) for n in part.PADS) - 0.3  # the dot's radius and line
     for (bx, by) in part.PIN1_BAR:
-        clear = min(clear, min(dist((bx, by), n) for n in part.PADS) - 0.06)
+        clear = min(clear, min(dist((bx, by), n) for n in part.PADS) - part.SILK_W / 2)
     if clear < 0.2:
         out.append("%s: the pin 1 mark is %.2f mm from a pad (0.2 wanted)" % (part.value,
                                                                              clear))
+    for x, y in part.RELIEFS:
+        gap = min(dist((x, y), n) for n in part.PADS) - part.RELIEF_D / 2
+        if gap < 0.3 - 1e-9:
+            out.append("%s: a corner relief %.2f mm from a pad (0.3 wanted)" % (part.value, gap))
+    if not cutout_fits(part, part.MILL_TOL, part.ROUTER_R):
+        out.append("%s: the body does not fit a cutout milled %g mm small with a %g mm corner "
+                   "radius" % (part.value, part.MILL_TOL, part.ROUTER_R))
     corners = [(x + sx * px / 2, y + sy * py / 2) for x, y in part.PADS.values()
                for sx in (-1, 1) for sy in (-1, 1)]
     corners += [(sx * cl / 2, sy * cw / 2) for sx in (-1, 1) for sy in (-1, 1)]
@@ -505,6 +524,135 @@ def check_footprint(part):
     if outside:
         out.append("%s: the courtyard leaves out %s" % (part.value, outside[:2]))
     return out
+
+
+def cutout_fits(part, small, radius, reliefs=None, steps=400):
+    """Does the reverse-mount LED's body (DATASHEET's, sharp-cornered) fit its cutout milled
+    `small` mm small on every side with every inner corner rounded to `radius` (a router's
+    tool), given the corner reliefs (drilled DRILL_TOL small)? Every point of the body's
+    outline must be in the milled cutout or in a relief hole."""
+    reliefs = part.RELIEFS if reliefs is None else reliefs
+    bx, by = part.DATASHEET["body"][0] / 2, part.DATASHEET["body"][1] / 2
+    hx, hy = part.CUTOUT[0] / 2 - small, part.CUTOUT[1] / 2 - small
+    r_hole = part.RELIEF_D / 2 - part.DRILL_TOL
+
+    def free(x, y):
+        ax, ay = abs(x), abs(y)
+        if ax <= hx and ay <= hy:
+            fx, fy = hx - radius, hy - radius  # the rounded corner's centre
+            if not (ax > fx and ay > fy and ((ax - fx) ** 2 + (ay - fy) ** 2) ** 0.5 > radius):
+                return True
+        return any(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= r_hole for cx, cy in reliefs)
+    for i in range(steps + 1):
+        t = -1 + 2 * i / steps
+        for sx in (-1, 1):
+            if not free(sx * bx, t * by) or not free(t * bx, sx * by):
+                return False
+    return True
+
+
+def strip_refs(board, info, L=None):
+    """The controller strip's parts (pcb/generate.py's strip_parts): every footprint but the
+    LEDs and their capacitors (D and C up to the layout's count), the fiducials and the
+    mounting holes."""
+    count = (L or layout_mod.Layout()).count
+    out = []
+    for ref in board.footprints:
+        m = re.match(r"([A-Z]+)(\d+)$", ref)
+        if ref.startswith(("FID", "H")) or (m and m.group(1) in "DC" and int(m.group(2)) <= count):
+            continue
+        out.append(ref)
+    return sorted(out)
+
+
+FIELD_TOP = -14.0  # layout mm: the LED field's top (pcb/kicad.py), the strip above it
+TP_LABELS = {"TP1": "+5V", "TP2": "GND", "TP3": "DIN", "TP4": "RAIL"}
+LABEL_GAP_MM = 0.15  # JLCPCB's characters: 0.15 mm from pads at least
+TP_LABEL_NEAR_MM = 7.0  # a test point's label this near its pad (box to box) at the most
+SILK_MIN_MM = 0.15  # and every stroke 0.15 mm wide at least
+
+
+def check_labels(board, info):
+    """Which part is which, on the top's silkscreen: every controller-strip part's reference,
+    and what each test point carries beside it (within 6 mm), each label's strokes (read.py's
+    glyph_box) LABEL_GAP_MM or more from every top pad, and above the LED field."""
+    out = []
+    texts = [(text, box) for owner, kind, text, box in board.silk
+             if owner == "board" and kind == "text"]
+    words = {}
+    for text, box in texts:
+        for w in text.split():
+            words.setdefault(w, []).append(box)
+    oy = info["origin_mm"][1]
+    for ref in strip_refs(board, info):
+        if ref not in words:
+            out.append("%s's reference is not on the silkscreen" % ref)
+    for tp, net in TP_LABELS.items():
+        pad = pad_box(board.footprints[tp]["pads"][0])
+        if not any(_gap(b, pad) <= TP_LABEL_NEAR_MM for b in words.get(net, ())):
+            out.append("no %r printed within %g mm of %s" % (net, TP_LABEL_NEAR_MM, tp))
+    refs = set(strip_refs(board, info))
+    tp_of = {net: tp for tp, net in TP_LABELS.items()}
+
+    def beside(t, b):  # a test point's net alone, near it (J5's own "GND" is not one)
+        tp = tp_of.get(t)
+        return tp and _gap(b, pad_box(board.footprints[tp]["pads"][0])) <= TP_LABEL_NEAR_MM
+    texts = [(t, b) for t, b in texts if t.split()[0] in refs or beside(t, b)]
+    owned = [(pad_box(p), ref) for ref, fp in board.footprints.items() for p in fp["pads"]
+             if any(lay.startswith(("F.", "*.")) for lay in p["layers"])]
+    pads = [b for b, _r in owned]
+    for text, (x0, y0, x1, y1) in texts:
+        g = _glyphs(text, (x0, y0, x1, y1))
+        ref = text.split()[0] if text.split()[0] in refs else tp_of[text]
+        mine = min(_gap(g, b) for b, r in owned if r == ref)
+        kind = ref.rstrip("0123456789")
+        other = [r for b, r in owned if r != ref and r.rstrip("0123456789") == kind
+                 and _gap(g, b) <= mine]
+        if other:
+            out.append("the label %r is nearer %s than %s" % (text, other[0], ref))
+        for b in pads:
+            if not (g[2] + LABEL_GAP_MM <= b[0] or b[2] + LABEL_GAP_MM <= g[0]
+                    or g[3] + LABEL_GAP_MM <= b[1] or b[3] + LABEL_GAP_MM <= g[1]):
+                out.append("the label %r comes within %g mm of a pad at (%.2f, %.2f)"
+                           % (text, LABEL_GAP_MM, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2))
+                break
+        if y1 - oy > FIELD_TOP:
+            out.append("the label %r is over the LED field" % text)
+    return out
+
+
+def _glyphs(text, box):
+    """A label's strokes' box (read.py's glyph_box) from the box read.py's silk gives it,
+    horizontal or turned 90 degrees (its size from whichever fits)."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for upright in (False, True):
+        size = ((x1 - x0) if upright else (y1 - y0)) / 1.9  # (read.py's TEXT_H)
+        thick = max(size * 0.15, SILK_MIN_MM)
+        along = len(text) * size * TEXT_W + thick
+        if abs(along - ((y1 - y0) if upright else (x1 - x0))) < 1e-3:
+            w, h = along, size * GLYPH_H + thick
+            if upright:
+                w, h = h, w
+            return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+    size = (y1 - y0) / 1.9  # (not a box read.py gives: taken as horizontal)
+    w, h = len(text) * size * TEXT_W + SILK_MIN_MM, size * GLYPH_H + SILK_MIN_MM
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def _gap(a, b):
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def check_silk_strokes(board, info):
+    """Every silkscreen stroke the board prints (lines, circles, texts) SILK_MIN_MM wide or
+    more: JLCPCB does not print thinner ones reliably."""
+    return ["silkscreen %s %s%s is %.3f mm wide (%g wanted)"
+            % (owner, kind, " %r" % text if text else "", w, SILK_MIN_MM)
+            for owner, kind, text, w in board.strokes if w < SILK_MIN_MM - 1e-9][:5]
 
 
 def symbol_pins(name, path=None):
@@ -652,6 +800,7 @@ def check_all(led, folder=None, L=None):
     out += check_zones(board) + check_fet_copper(board, info) + check_marks(board, info)
     out += check_silk(board, info)
     out += check_footprint(pcb_parts.PARTS[info["led"]])
+    out += check_labels(board, info) + check_silk_strokes(board, info)
     out += check_gerbers(board, info, os.path.join(folder, "cribbage-track-%s-gerbers.zip"
                                                    % info["led"]))
     out += check_current(info, L)

@@ -35,10 +35,12 @@ def table(path=TABLE):
 
 def cpl_rotation(rot, back, correction=0):
     """The rotation an assembler (JLCPCB) places a part at from KiCad 6's: on the back the
-    angle is seen from below (mirrored: 180 - KiCad's) and the reel's correction turns the
-    other way; on the top KiCad's plus the correction."""
+    board's angle is seen from below (mirrored: 180 - KiCad's), and the reel's correction,
+    a property of the part and its tape, is added as on the top (kicad-jlcpcb-tools'
+    fabrication.py: (180 - rotation) % 360, then + correction); on the top KiCad's plus the
+    correction."""
     if back:
-        return (180 - rot - correction) % 360
+        return (180 - rot + correction) % 360
     return (rot + correction) % 360
 
 

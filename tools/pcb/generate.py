@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 import zipfile
@@ -36,10 +37,11 @@ import hostenv  # noqa: E402, F401  (firmware/ on sys.path)
 from board import geometry, layout as layout_mod  # noqa: E402
 from hw import pico  # noqa: E402  (only its pin constants are read)
 from pcb import parts as pcb_parts, route  # noqa: E402
-from pcb.kicad import (BOTTOM, LEFT, OX, OY, POWER_W, RIGHT, SUPPLY_W,  # noqa: E402
-                       TOP, TRACK_W, Maker, fab_text, load, pad_at, pt, reverse_mount,
-                       save, unpt)
+from pcb.kicad import (BOTTOM, LEFT, OX, OY, POWER_W, RIGHT, SILK_W,  # noqa: E402
+                       SUPPLY_W, TOP, TRACK_W, Maker, dot, fab_text, fit_silk, load, pad_at,
+                       pt, reverse_mount, save, unpt)
 from pcb.parts import LED_RAIL  # noqa: E402
+from pcb.read import TEXT_H, TEXT_W, glyph_box  # noqa: E402
 from wiring_diagram import PICO_PHYSICAL  # noqa: E402
 
 import pcbnew  # noqa: E402  (KiCad 6's Python module: the system python3 only)
@@ -56,8 +58,14 @@ PICO_CENTRE = (PICO_X0 + 9.5 * 2.54, (PICO_YB + PICO_YT) / 2)
 U1_AT = (42.0, -34.5)
 HDR_Y = -21.5  # keypad and +1 button headers
 DATA_Y = -19.3  # the data line's corridor to LED 0
-# fiducials (layout mm): three per assembled side, none in line, clear of every part
-FIDUCIALS = ((-15.5, 30.0), (233.5, 20.0), (180.0, -48.0))
+# fiducials (layout mm): three per assembled side, none in line, clear of every part, 5 mm
+# from the board's edges (some assembly lines want 3-5 mm clear of the conveyor's rails)
+FIDUCIALS = ((-13.0, 30.0), (231.0, 20.0), (180.0, -47.0))
+FIELD_TOP = -14.0  # the LED field's top (kicad.py): the controller strip is above it
+LABEL_SIZE = 1.0  # mm: the silkscreen labels' height (stroke 0.15 mm, kicad.py's SILK_W)
+LABEL_SIZES = (LABEL_SIZE, 0.8)  # 0.8 where 1.0 finds no room: JLCPCB's smallest legible
+# what each test point carries, printed after its reference ("TP1 +5V")
+TP_LABELS = {"TP1": "+5V", "TP2": "GND", "TP3": "DIN", "TP4": "RAIL"}
 NETS_5V = ("VIN", "VIN_RP", "+5V", LED_RAIL)  # the input, after the reverse FET, fused, switched
 # Q1 and Q2: AONR21357 P-MOSFETs (DFN 3x3 EP) on KiCad's 3 x 3 mm, 0.65 mm pitch DFN-8
 FET_VALUE = "AONR21357"
@@ -127,6 +135,8 @@ def led_field(m, L):
         fp = load(*part.footprint) if part.footprint else reverse_mount(m, part)
         m.place(fp, "D%d" % (p + 1), part.value, (x, y), rot, part.back)
         fp.Reference().SetVisible(False)
+        if part.footprint and part.PIN1_DOT:  # (the reverse-mount one draws its own)
+            dot(fp, part.PIN1_DOT)
         din = "LED_DIN" if p == 0 else chain_net(p - 1)
         dout = chain_net(p) if p + 1 < L.count else "LED_END"
         m.connect(fp, {part.pin("VDD"): LED_RAIL, part.pin("VSS"): "GND", part.pin("DIN"): din,
@@ -551,6 +561,178 @@ def fiducials(m):
                         back=back)
 
 
+# --- the controller strip's silkscreen: which part is which --------------------------------
+
+def _layout_box(r, grow=0.0):
+    x0, y0 = pcbnew.ToMM(r.GetX()) - OX, pcbnew.ToMM(r.GetY()) - OY
+    return (x0 - grow, y0 - grow, x0 + pcbnew.ToMM(r.GetWidth()) + grow,
+            y0 + pcbnew.ToMM(r.GetHeight()) + grow)
+
+
+def label_box(text, at, size=LABEL_SIZE, upright=False):
+    """The box a label's strokes fill (pcb/read.py's glyph_box; upright: turned 90 degrees)."""
+    return glyph_box(text, at[0], at[1], size, max(size * 0.15, SILK_W), upright)
+
+
+def text_box(text, at, size=LABEL_SIZE, upright=False):
+    """The box pcb/read.py's silkscreen checks take for it (with KiCad's line spacing)."""
+    w = len(text) * size * TEXT_W + max(size * 0.15, SILK_W)
+    h = size * TEXT_H
+    if upright:
+        w, h = h, w
+    return (at[0] - w / 2, at[1] - h / 2, at[0] + w / 2, at[1] + h / 2)
+
+
+def _stroke_boxes(item):
+    """Boxes round a silkscreen drawing's strokes: a circle's ring as 24 chords' boxes (its
+    inside is free), anything else its bounding box."""
+    if item.GetClass() == "MGRAPHIC" and item.GetShape() == pcbnew.SHAPE_T_CIRCLE:
+        (cx, cy), (ex, ey) = _unpt(item.GetCenter()), _unpt(item.GetEnd())
+        r, half = math.hypot(ex - cx, ey - cy), pcbnew.ToMM(item.GetWidth()) / 2
+        pts = [(cx + r * math.cos(k * math.pi / 12), cy + r * math.sin(k * math.pi / 12))
+               for k in range(25)]
+        return [(min(a[0], b[0]) - half, min(a[1], b[1]) - half, max(a[0], b[0]) + half,
+                 max(a[1], b[1]) + half) for a, b in zip(pts, pts[1:])]
+    return [_layout_box(item.GetBoundingBox())]
+
+
+def _kind(ref):
+    """A reference's letters: R, C, Q, TP..."""
+    return ref.rstrip("0123456789")
+
+
+def _gap(a, b):
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def _apart(a, b, gap):
+    return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+
+
+LABEL_PAD_GAP = 0.15  # a label's box from any pad's and via's: JLCPCB's rule
+LABEL_CLEAR_LEAD = 0.5  # mm: a label this much nearer its part than any other (where it fits)
+LABEL_SILK_GAP = 0.15  # from any other silkscreen (KiCad's DRC: silkscreen overlap)
+
+
+def strip_parts(m):
+    """The controller strip's parts (above the LED field): every footprint but the LEDs, their
+    capacitors (D1-D253, C1-C253), the fiducials and the mounting holes; the test points
+    first, then in reference order."""
+    out = []
+    count = layout_mod.Layout().count
+    for ref, fp in m.refs.items():
+        n = re.match(r"([A-Z]+)(\d+)$", ref)
+        if ref.startswith(("FID", "H")) or (n.group(1) in ("D", "C") and int(n.group(2)) <= count):
+            continue
+        out.append((ref, fp))
+    key = {r: (r.rstrip("0123456789"), int(r[len(r.rstrip("0123456789")):] or 0))
+           for r, _fp in out}
+    return sorted(out, key=lambda rf: (rf[0] not in TP_LABELS, key[rf[0]]))  # test points first
+
+
+def labels(m):
+    """Each controller-strip part's reference, and what each test point carries beside it,
+    printed on the top's silkscreen where it fits: the first of a ring of places round the
+    part's pads (nearest first) whose box (pcb/read.py's measure) keeps LABEL_PAD_GAP from
+    every pad and via, LABEL_SILK_GAP from every other silkscreen item, stays inside the board
+    and above the LED field. No place: the generator stops (a label over a pad prints
+    ragged, and one far from its part tells nothing)."""
+    pads, silk, owned, tracks = [], [], [], []
+    for fp in m.board.GetFootprints():
+        for pad in fp.Pads():
+            if pad.IsOnLayer(pcbnew.F_Cu) or pad.IsOnLayer(pcbnew.F_Mask):
+                pads.append(_layout_box(pad.GetBoundingBox()))
+                owned.append((pads[-1], fp.GetReference()))
+        for item in fp.GraphicalItems():
+            if item.GetLayer() == pcbnew.F_SilkS:
+                silk += _stroke_boxes(item)
+        for t in (fp.Reference(), fp.Value()):
+            if t.GetLayer() == pcbnew.F_SilkS and t.IsVisible():
+                silk.append(_layout_box(t.GetBoundingBox()))
+    for t in m.board.GetTracks():
+        if t.GetClass() == "PCB_VIA":
+            pads.append(_layout_box(t.GetBoundingBox()))
+        elif t.IsOnLayer(pcbnew.F_Cu):
+            tracks.append(_layout_box(t.GetBoundingBox()))
+    for d in m.board.GetDrawings():
+        if d.GetLayer() == pcbnew.F_SilkS:
+            if d.GetClass() == "PTEXT":
+                silk.append(label_box(d.GetText(), _unpt(d.GetPosition()),
+                                      pcbnew.ToMM(d.GetTextHeight())))
+            else:
+                silk.append(_layout_box(d.GetBoundingBox()))
+    placed, missing = [], []
+
+    def fits(text, at, size, upright, ref, kind, near, local, over_tracks):
+        b, t = label_box(text, at, size, upright), text_box(text, at, size, upright)
+        if t[0] < LEFT + 0.5 or t[2] > RIGHT - 0.5 or t[1] < TOP + 0.5 or \
+                t[3] > FIELD_TOP - 0.5:
+            return False
+        if not all(_apart(b, o, LABEL_PAD_GAP) for o in local) or \
+                not all(_apart(b, o, LABEL_SILK_GAP) for o in silk + placed):
+            return False
+        if not over_tracks and not all(_apart(b, o, 0.0) for o in tracks):
+            return False
+        # nearer its own part's pads than any other part's (kind None), or where that finds
+        # no room, than any other of its kind (R2's label nearer R2 than R3, TP1's nearer TP1
+        # than TP4): it says which part it is
+        mine = min(_gap(b, o) for o, r in near if r == ref) + (LABEL_CLEAR_LEAD if kind is None
+                                                                else 0.0)
+        return not any(_gap(b, o) <= mine for o, r in near
+                       if r != ref and (kind is None or _kind(r) == kind))
+
+    def place(text, around, ref, quiet=False):
+        x0, y0, x1, y1 = around
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        near = [(b, r) for b, r in owned if _gap(b, around) < 12.0]
+        local = [b for b in pads if _gap(b, around) < 12.0]
+        rings = (0.25, 0.5, 0.8, 1.2, 1.7, 2.3, 3.0)
+        far = (3.8, 4.6, 5.5, 6.5)
+        passes = [(size, rings, up) for size in LABEL_SIZES for up in (False, True)]
+        if not quiet:  # (a test point's two words on one line: only near it)
+            passes += [(LABEL_SIZES[-1], far, up) for up in (False, True)]
+        passes = [(kind,) + p for kind in (None, _kind(ref)) for p in passes]
+        for kind, size, gaps, upright in passes:  # upright: read from the right (90 degrees)
+            bw = label_box(text, (0, 0), size, upright)
+            w, h = bw[2] - bw[0], bw[3] - bw[1]
+            first = [(cx, cy)] if (x1 - x0) > w + 2 and (y1 - y0) > h + 2 else []
+            for ring in [first] + [[
+                    (cx, y0 - g - h / 2), (cx, y1 + g + h / 2), (x1 + g + w / 2, cy),
+                    (x0 - g - w / 2, cy), (x1 + g + w / 2, y0 - g - h / 2),
+                    (x0 - g - w / 2, y0 - g - h / 2), (x1 + g + w / 2, y1 + g + h / 2),
+                    (x0 - g - w / 2, y1 + g + h / 2)] for g in gaps]:
+                for over_tracks in (False, True):  # off the tracks where the ring allows
+                    for at in ring:
+                        if fits(text, at, size, upright, ref, kind, near, local,
+                                over_tracks):
+                            m.text(text, at, size, angle=90.0 if upright else 0.0)
+                            placed.append(label_box(text, at, size, upright))
+                            return at
+        if quiet:
+            return None
+        missing.append(text)
+        return None
+    for ref, fp in strip_parts(m):
+        boxes = [_layout_box(p.GetBoundingBox()) for p in fp.Pads()]
+        around = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                  max(b[2] for b in boxes), max(b[3] for b in boxes))
+        if ref not in TP_LABELS:
+            place(ref, around, ref)
+        elif not place("%s %s" % (ref, TP_LABELS[ref]), around, ref, quiet=True):
+            place(TP_LABELS[ref], around, ref)  # no room for both on one line: each where
+            place(ref, around, ref)  # it fits, what it carries first
+    if missing:
+        raise SystemExit("no room on the silkscreen beside its part for %s" % ", ".join(missing))
+    return placed
+
+
+def _unpt(p):
+    return (pcbnew.ToMM(p.x) - OX, pcbnew.ToMM(p.y) - OY)
+
+
 def fet_copper(m, fp, box, net, side):
     """A MOSFET's drain copper: a zone of its drain net on each layer over box (above the
     pours, joining its pads solidly: the exposed pad is the heat's way out), stitched by a
@@ -763,14 +945,14 @@ def build(led, out):
         m.connect(h, {"1": "GND"})
     m.text("Cribbage board: %s, %d LEDs, chain from firmware/board/layout.py"
            % (part.value, L.count), (150.0, -24.0), 1.5)
-    m.text("DIN", (43.5, -21.0), 1.0)
     m.zone(LED_RAIL, m.led_layer)
     m.zone("GND", m.far_layer)
     tick("placed and routed")
     # saved and read back before filling and DRC: every item as KiCad itself loads it (a
     # footprint flipped by the script kept a stale pad shape for DRC otherwise)
     for fp in m.board.GetFootprints():
-        fab_text(fp)
+        fab_text(fit_silk(fp))
+    labels(m)
     save(m.board, path)
     m.board = pcbnew.LoadBoard(path)
     five = next(z for z in m.board.Zones() if z.GetNetname() == LED_RAIL

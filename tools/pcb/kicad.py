@@ -23,6 +23,8 @@ SUPPLY_W = 1.0  # the 5 V input through the protection to the switch: 2.3 A and 
 VIA_D, VIA_DRILL = 0.6, 0.3
 CLEARANCE = 0.2
 THERMAL_GAP, THERMAL_SPOKE = 0.3, 0.4  # a pad's relief in a pour: gap and spoke width, mm
+SILK_W = 0.15  # the thinnest silkscreen stroke: JLCPCB's minimum line (character rules)
+SILK_CLEAR = 0.15  # silkscreen kept this far from pads (JLCPCB trims it nearer): DRC's rule
 
 
 def mm(v):
@@ -74,6 +76,7 @@ class Maker:
         ds.m_TrackMinWidth = mm(0.2)
         ds.m_ViasMinSize = mm(VIA_D)
         ds.m_MinThroughDrill = mm(VIA_DRILL)
+        ds.m_SilkClearance = mm(SILK_CLEAR)
 
     pad_at = staticmethod(lambda fp, number: pad_at(fp, number))
 
@@ -148,12 +151,14 @@ class Maker:
         for a, b in zip(c, c[1:]):
             self.line(a, b, layer, width)
 
-    def text(self, s, at, size=1.5, layer=None):
+    def text(self, s, at, size=1.5, layer=None, angle=0.0):
         t = pcbnew.PCB_TEXT(self.board)
         t.SetText(s)
+        if angle:
+            t.SetTextAngle(angle * 10)  # (KiCad 6: tenths of a degree)
         t.SetPosition(pt(*at))
         t.SetTextSize(pcbnew.wxSizeMM(size, size))
-        t.SetTextThickness(mm(size * 0.15))
+        t.SetTextThickness(mm(max(size * 0.15, SILK_W)))
         t.SetLayer(pcbnew.F_SilkS if layer is None else layer)
         self.board.Add(t)
 
@@ -231,19 +236,66 @@ def reverse_mount(m, part):
     s.SetLayer(pcbnew.F_SilkS)
     s.SetStart0(pcbnew.wxPointMM(bx0, -by0))
     s.SetEnd0(pcbnew.wxPointMM(bx1, -by1))
-    s.SetWidth(mm(0.12))
+    s.SetWidth(mm(SILK_W))
     s.SetDrawCoord()
     fp.Add(s)
-    dx, dy = part.PIN1_DOT
+    dot(fp, part.PIN1_DOT, mirror=True)
+    for x, y in part.RELIEFS:  # the corners' reliefs: unplated holes, no copper
+        pad = pcbnew.PAD(fp)
+        pad.SetNumber("")
+        pad.SetAttribute(pcbnew.PAD_ATTRIB_NPTH)
+        pad.SetShape(pcbnew.PAD_SHAPE_CIRCLE)
+        pad.SetSize(pcbnew.wxSizeMM(part.RELIEF_D, part.RELIEF_D))
+        pad.SetDrillSize(pcbnew.wxSizeMM(part.RELIEF_D, part.RELIEF_D))
+        holes = pcbnew.LSET()  # the masks only: no copper, so none to keep off the edge
+        holes.AddLayer(pcbnew.F_Mask)
+        holes.AddLayer(pcbnew.B_Mask)
+        pad.SetLayerSet(holes)
+        pad.SetPos0(pcbnew.wxPointMM(x, -y))
+        pad.SetPosition(pcbnew.wxPointMM(x, -y))
+        fp.Add(pad)
+    fp.Value().SetLayer(pcbnew.F_Fab)
+    fp.Reference().SetLayer(pcbnew.F_Fab)
+    return fp
+
+
+def dot(fp, at, mirror=False):
+    """A pin 1 dot on the footprint's silkscreen at `at` (its frame; mirror: drawn for a
+    footprint that place() flips onto the back): a circle of radius 0.1 mm drawn 0.2 mm wide,
+    a filled dot 0.4 mm across."""
+    x, y = at
     c = pcbnew.FP_SHAPE(fp, pcbnew.SHAPE_T_CIRCLE)
     c.SetLayer(pcbnew.F_SilkS)
-    c.SetStart0(pcbnew.wxPointMM(dx, -dy))
-    c.SetEnd0(pcbnew.wxPointMM(dx + 0.1, -dy))
+    c.SetStart0(pcbnew.wxPointMM(x, -y if mirror else y))
+    c.SetEnd0(pcbnew.wxPointMM(x + 0.1, -y if mirror else y))
     c.SetWidth(mm(0.2))
     c.SetDrawCoord()
     fp.Add(c)
-    fp.Value().SetLayer(pcbnew.F_Fab)
-    fp.Reference().SetLayer(pcbnew.F_Fab)
+    return c
+
+
+def fit_silk(fp):
+    """A footprint's silkscreen as a fab prints it: every stroke at least SILK_W wide (KiCad's
+    library draws 0.12 mm), and nothing within SILK_CLEAR of its own pads (JLCPCB trims
+    silkscreen nearer, so a mark there prints short or not at all): a drawing that comes too
+    near is left out (the 0402's body marks; the WS2812B-2020's pin 1 tick, which the part's
+    own dot replaces; a test point's ring, which its printed name replaces). KiCad's DRC
+    then checks the whole board at SILK_CLEAR."""
+    layers = (pcbnew.F_SilkS, pcbnew.B_SilkS)
+    clear = mm(SILK_CLEAR)
+    for item in list(fp.GraphicalItems()):
+        if item.GetClass() != "MGRAPHIC" or item.GetLayer() not in layers:
+            continue
+        side = pcbnew.F_Cu if item.GetLayer() == pcbnew.F_SilkS else pcbnew.B_Cu
+        pads = [p for p in fp.Pads() if p.IsOnLayer(side)]
+        if item.GetWidth() < mm(SILK_W):
+            item.SetWidth(mm(SILK_W))
+
+        def near(item=item, pads=pads):
+            shape = item.GetEffectiveShape()
+            return any(p.GetEffectiveShape().Collide(shape, clear) for p in pads)
+        if near():
+            fp.Remove(item)
     return fp
 
 

@@ -29,6 +29,8 @@ class Part:
     rot_for_right = 0.0  # footprint rotation that makes data flow to +x
     cap = ("Capacitor_SMD", "C_0402_1005Metric", "100nF")
     footprint = None  # (library, name) of KiCad's own footprint, or None: built from PADS
+    SILK_W = 0.15  # every silkscreen stroke the project draws, mm (JLCPCB prints 0.15 reliably)
+    PIN1_DOT = None  # (x, y) of a pin 1 dot of the project's in the footprint's frame, or None
 
     def pin(self, name):
         return self.PIN[name]
@@ -49,6 +51,12 @@ class WS2812B2020(Part):
     # datasheet (Worldsemi WS2812B-2020 V1.3): body 2.0 x 2.0 mm, pads 0.7 x 0.7 mm (here),
     # pad centres 1.83 mm apart across the body and 1.10 mm along it
     DATASHEET = {"pad_pitch_x": 1.83, "pad_pitch_y": 1.10, "body": (2.0, 2.0)}
+    # the library's pin 1 tick is 0.1 mm from pad 1 (a fab trims silkscreen within 0.15 mm
+    # of a pad: pcb/kicad.py's fit_silk drops it), so a dot of the project's beside pad 1's
+    # outer side, clear of every pad by 0.28 mm (pad 1 at (-0.915, -0.55), 0.7 mm square)
+    PIN1_DOT = (-1.75, -0.85)
+    PADS = {"1": (-0.915, -0.55), "2": (-0.915, 0.55), "3": (0.915, 0.55), "4": (0.915, -0.55)}
+    PAD_SIZE = (0.7, 0.7)
 
     def decouple(self, m, L, p, fp, v):
         """100 nF beside each LED (the datasheet's application circuit), VSS into the ground
@@ -103,6 +111,16 @@ class SK6812MiniE(Part):
     # body still drops in at the tolerance's worst, and the pads keep 0.3 mm from the edge
     CUTOUT = (3.70, 3.30)
     MILL_TOL = 0.2
+    # a router leaves a radius in every inner corner (its tool's: 0.4-1.0 mm at common fabs),
+    # and a sharp-cornered body in a cutout milled MILL_TOL small fits only under a 0.17 mm
+    # radius: so each corner is drilled first (an unplated hole, drilled to +-0.1 mm,
+    # DRILL_TOL), tangent to both of the corner's edges; then the body fits the cutout milled
+    # MILL_TOL small with any corner radius up to ROUTER_R (pcb/check.py's cutout_fits), and
+    # the holes keep 0.3 mm from the pads
+    RELIEF_D = 1.0
+    RELIEFS = ((-1.35, -1.15), (-1.35, 1.15), (1.35, -1.15), (1.35, 1.15))  # the centres
+    DRILL_TOL = 0.1
+    ROUTER_R = 0.9
     # pin 1 (VDD) is marked on the back's silkscreen (the pads alone are symmetric under
     # 180 degrees: a LED placed backwards gets 5 V on its ground): a dot beyond pad 1's outer
     # corner, and a bar along pad 1's outer side; clear of every pad by 0.2 mm or more

@@ -49,6 +49,19 @@ SILK = ("F.SilkS", "B.SilkS")
 TEXT_W = 1.1  # a text's width per character per mm of its size, at most: KiCad 6's stroke
 # font measured with pcbnew (EDA_TEXT.GetTextBox) on the boards' labels, 0.83-1.07
 TEXT_H = 1.9  # and its height per mm of size (1.83-1.84 measured)
+GLYPH_H = 1.2  # the strokes' own height per mm of size, at most (capitals and digits: 1.0,
+# a "+" or a "1" no taller; no descenders in the labels): how near a label may come to a pad
+
+
+def glyph_box(text, x, y, size, thick, upright=False):
+    """The box a centred label's strokes fill (its printed ink, not KiCad's text box with its
+    line spacing): TEXT_W per character, GLYPH_H high, plus the stroke; upright: turned 90
+    degrees."""
+    w = len(text) * size * TEXT_W + thick
+    h = size * GLYPH_H + thick
+    if upright:
+        w, h = h, w
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
 
 
 def _circle(a, b, c):
@@ -138,6 +151,7 @@ class Board:
         self.footprints = {}
         self.edges = []
         self.silk = []  # (owner: a footprint's reference or "board", kind, text, box)
+        self.strokes = []  # (owner, kind, text, stroke width mm) of every printed silk item
         self.cutouts = []  # (owner, box) of the holes milled inside the outline
         for fp in _kids(tree, "footprint"):
             at = [float(v) for v in _kid(fp, "at")[1:]]
@@ -162,7 +176,10 @@ class Board:
                 ax, ay = _place(x, y, rot, *(float(v) for v in _kid(pad, "at")[1:3]))
                 net = _kid(pad, "net")
                 drill = _kid(pad, "drill")
+                pat = _kid(pad, "at")
                 pads.append({"number": pad[1], "type": pad[2], "shape": pad[3], "at": (ax, ay),
+                             "rot": float(pat[3]) if len(pat) > 3 else 0.0,
+                             "layers": _kid(pad, "layers")[1:],
                              "net": net[2] if net else "",
                              "drill": float(drill[1]) if drill else 0.0,
                              "size": tuple(float(v) for v in _kid(pad, "size")[1:3])})
@@ -172,6 +189,7 @@ class Board:
                                     _place(x, y, rot, px, py))
                     if got:
                         self.silk.append((ref_of(fp),) + got)
+                        self.strokes.append((ref_of(fp), got[0], got[1], stroke(item)))
             drawn = {}  # layer -> how many lines, circles, arcs (silkscreen, courtyard, ...)
             for kind in ("fp_line", "fp_circle", "fp_arc", "fp_poly", "fp_rect"):
                 for s in _kids(fp, kind):
@@ -206,6 +224,7 @@ class Board:
                 got = silk_item(item)
                 if got:
                     self.silk.append(("board",) + got)
+                    self.strokes.append(("board", got[0], got[1], stroke(item)))
         for s in _kids(tree, "gr_line"):
             if _kid(s, "layer")[1] == "Edge.Cuts":
                 self.edges.append((tuple(float(v) for v in _kid(s, "start")[1:3]),
@@ -224,6 +243,30 @@ class Board:
     def npth(self):
         return sum(1 for fp in self.footprints.values() for p in fp["pads"]
                    if p["type"] == "np_thru_hole")
+
+
+def stroke(node):
+    """A silkscreen item's stroke width (mm): a drawing's width, a text's thickness (KiCad's
+    default, its size / 8, when the file gives none); a filled shape's 0 counts as its own."""
+    width = _kid(node, "width")
+    if width:
+        return float(width[1])
+    effects = _kid(node, "effects")
+    font = _kid(effects, "font") if effects else None
+    thick = _kid(font, "thickness") if font else None
+    if thick:
+        return float(thick[1])
+    size = _kid(font, "size") if font else None
+    return float(size[1]) / 8 if size else 0.0
+
+
+def pad_box(pad):
+    """A pad's box on the board (its size turned with it: 0/90/180/270 degrees)."""
+    sx, sy = pad["size"]
+    if abs(pad.get("rot", 0.0) % 180 - 90) < 1:
+        sx, sy = sy, sx
+    x, y = pad["at"]
+    return (x - sx / 2, y - sy / 2, x + sx / 2, y + sy / 2)
 
 
 def ref_of(fp):

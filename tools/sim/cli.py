@@ -1,10 +1,10 @@
 """The board simulator: the real firmware app in the real MicroPython binary, fake hardware.
 
-    python tools/sim.py                         # interactive: the board in the terminal
-    python tools/sim.py --keys "# 5C# 10A#"     # scripted: feed keys, print the final state
-    python tools/sim.py --autoplay 1 --png board.png --show   # a whole game, and a picture
-    python tools/sim.py --autoplay 1 --cards 5 --show         # a game of five-card cribbage
-    python tools/sim.py --board esp32           # the real board module on fake machine pins
+    python tools/sim                         # interactive: the board in the terminal
+    python tools/sim --keys "# 5C# 10A#"     # scripted: feed keys, print the final state
+    python tools/sim --autoplay 1 --png board.png --show   # a whole game, and a picture
+    python tools/sim --autoplay 1 --cards 5 --show         # a game of five-card cribbage
+    python tools/sim --board esp32           # the real board module on fake machine pins
 
 The app runs in `micropython` (the unix port from the venv) with tools/host/fakeboard/fake.py's
 hardware, driven by tools/sim/mp_driver.py (tools/sim/runner.py starts it); this process draws
@@ -84,7 +84,7 @@ def port_taken(port, host="127.0.0.1"):
             why = "cannot be used: %s" % (e.strerror or e)
         other = free_near(port, host)
         return ("port %d %s; the board's page needs a free one: pick another, e.g. "
-                "make sim WEB=%d (or tools/sim.py --web %d)" % (port, why, other, other))
+                "make sim WEB=%d (or tools/sim --web %d)" % (port, why, other, other))
     finally:
         s.close()
     return ""

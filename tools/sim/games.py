@@ -1,6 +1,6 @@
 """What a player types on the keypad: the menu's settings, a whole game (a card: keys.card_keys).
 
-The simulator's tests and `tools/sim.py --autoplay` feed these key scripts (tools/sim/keys.py)
+The simulator's tests and `tools/sim --autoplay` feed these key scripts (tools/sim/keys.py)
 to the simulated board; game_keys() also returns the engine's own game to compare with.
 """
 

@@ -1,7 +1,7 @@
 """The app's key map in words: each key of firmware/board/modes.py's THE KEY MAP (the data the
 firmware's key handling reads) as the players read it. The simulator shows the rows beside its
-keypad (key_help), tools/keymap_card.py prints them and each key's few words (CELLS) on the card
-stuck beside the keypad; host_tests/test_keymap.py holds the words to the data. What OK does,
+keypad (key_help), tools/maker/keymap_card.py prints them and each key's few words (CELLS) on the
+card stuck beside the keypad; host_tests/test_keymap.py holds the words to the data. What OK does,
 the menu and the LEDs: board/modes.py's comment at its end."""
 
 import textwrap

@@ -1,4 +1,4 @@
-"""The key script of `tools/sim.py --keys`, as commands for the driver (tools/sim/mp_driver.py).
+"""The key script of `tools/sim --keys`, as commands for the driver (tools/sim/mp_driver.py).
 
 Every character is one press of that keypad key (0-9 A-D * #; a-d count as A-D); spaces and
 commas are ignored; "~X" holds X for a long press; "." lets a second pass; "[a]" presses

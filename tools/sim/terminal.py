@@ -1,5 +1,5 @@
 """The simulator's interactive terminal UI: the board drawn in the terminal, redrawn 20 times
-a second, and your keyboard as the keypad (tools/sim.py without --keys).
+a second, and your keyboard as the keypad (tools/sim without --keys).
 
 The keys: 0-9, a-d for A-D, * and # (Enter works too); "l" then a key is a long press;
 z, x, ... are the board's discrete buttons. Esc or Ctrl-C quits and restores the terminal.

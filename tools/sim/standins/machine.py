@@ -1,7 +1,7 @@
 """A fake `machine` module for the simulator: the real board modules (firmware/hw/pico.py,
 esp32_devkit.py) build their hardware with it under the micropython binary.
 
-Only on MICROPYPATH when the simulator runs a real board module (tools/sim.py --board pico),
+Only on MICROPYPATH when the simulator runs a real board module (tools/sim --board pico),
 and in host_tests/test_board_hw.py. Pins check what the port would refuse: pins that do
 not exist, the ESP32's flash pins (6-11) and its input-only pins (34-39: no output, no
 pull-up; ValueError, as the port raises), a watchdog timeout the RP2040 cannot count (over

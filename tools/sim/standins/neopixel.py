@@ -1,6 +1,6 @@
 """A fake `neopixel` module: the micropython-lib driver's interface (pin, n, bpp, __setitem__,
 fill, write) on the fake board's strip (tools/host/fakeboard/fake.py's Strip: the GRB buffer,
-write() counting frames). For tools/sim.py --board and host_tests/test_board_hw.py."""
+write() counting frames). For tools/sim --board and host_tests/test_board_hw.py."""
 
 from fakeboard.fake import Strip
 

@@ -1,6 +1,6 @@
 """A fake micropython-lib `ssd1306` driver: the fake board's display (tools/host/fakeboard/fake.py:
 keeps the text lines shown, 8 lines of 16 characters as the 8x8 font puts them) behind the
-driver's constructor, for the simulator to print. For tools/sim.py --board."""
+driver's constructor, for the simulator to print. For tools/sim --board."""
 
 from fakeboard.fake import Display
 
