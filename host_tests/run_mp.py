@@ -25,7 +25,7 @@ def main(argv):
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     if not os.path.exists(exe):
         exe = "micropython"
-    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both:host_tests")
+    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both:host_tests:.frozen")  # (asyncio: a board's)
     names = sorted(n[:-3] for n in os.listdir(BOTH) if n.startswith("test_") and n.endswith(".py"))
     names = [n for n in names if not argv or n in argv]
     passed = failed = 0

@@ -227,7 +227,11 @@ class Keypad:
             if self.overflow != told:
                 told = self.overflow
                 print("keys: %d lost in all: the key buffer was full" % told)
-            await sleep_ms(self.scan_ms)
+            await self.rest(self.scan_ms)
+
+    async def rest(self, ms):
+        """The task's wait between looks: ms (a timed keypad, parked, waits for a key)."""
+        await sleep_ms(ms)
 
 
 async def sleep_ms(ms):

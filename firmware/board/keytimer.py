@@ -20,9 +20,10 @@ nothing else) or long (its DOWN, LONG and UP are all dropped)."""
 
 from micropython import const
 
-from board.keypad import Keypad, ticks_diff
+from board.keypad import Keypad, sleep_ms, ticks_diff
 
 _TIMER_MS = const(5)  # a 40 ms tap is seen whatever its phase (debounce 30), with 5 ms to spare
+_LOOK_MS = const(1000)  # parked, the keypad's task looks at the keys once a second (start())
 WAKE = const(0xA0)  # the event an edge queues while the board sleeps (a kind of its own:
 # board/keypad.py's DOWN 0x20, UP 0x40, LONG 0x60, REPEAT 0x80; board/power.py's _WAKE)
 
@@ -41,6 +42,7 @@ class TimedKeypad(Keypad):
         self.sleeping = False  # board/power.py: the board sleeps, an edge wakes it
         self.hush = False  # the waking keys: their events dropped until all are up
         self.edge = self.irq  # (the bound method made once: a scan allocates nothing)
+        self.woken = None  # parked, the task waits on it (asyncio's ThreadSafeFlag: rest())
 
     def __call__(self, t=None):
         """The timer's callback: one scan now; parks when nothing is down. No allocation
@@ -81,6 +83,33 @@ class TimedKeypad(Keypad):
         self.timer(self, _TIMER_MS)
         self.scanned_at = now
         self()
+        if self.woken is not None:
+            self.woken.set()  # (the keypad's task, waiting in rest(): looks every scan_ms again)
+
+    async def rest(self, ms):
+        """The keypad's task between looks: ms while the timer scans; parked, until an edge
+        starts the scans (irq()) or _LOOK_MS pass, so a board with no key down wakes the loop
+        once a second, not every scan_ms (issue 34: ~3.5 ms a second on the host). CPython's
+        asyncio has no ThreadSafeFlag: there, ms."""
+        if not self.parked:
+            await sleep_ms(ms)
+            return
+        import asyncio
+
+        f = self.woken
+        if f is None:
+            f = getattr(asyncio, "ThreadSafeFlag", None)
+            if f is None:
+                await sleep_ms(ms)
+                return
+            f = self.woken = f()
+        f.clear()  # (an edge before this wait has unparked the keypad: parked is False)
+        if not self.parked:
+            return
+        try:
+            await asyncio.wait_for_ms(f.wait(), _LOOK_MS)
+        except asyncio.TimeoutError:  # no edge in a second: look at the keys (one missed)
+            self.start(self.clock)
 
     def start(self, clock):  # pyright: ignore[reportIncompatibleMethodOverride] (True here)
         """Start (or start again) the timer's scans, reading clock; parked, check the keys

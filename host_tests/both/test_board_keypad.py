@@ -493,3 +493,37 @@ def test_the_timer_held_off_loses_no_tap():
         m.release("5")
         clock.advance(60)
     assert events(kp) == [(DOWN, "5"), (UP, "5")] * 60 and kp.overflow == 0
+
+
+def test_parked_the_keypad_s_task_waits_for_an_edge_not_every_scan():
+    # issue 34: parked, the task's loop wakes on the edge (or once a second to look), not
+    # every scan_ms; the edge (irq()) brings it back at once. MicroPython's asyncio only
+    # (ThreadSafeFlag): CPython's task looks every scan_ms as before.
+    import asyncio
+
+    if not hasattr(asyncio, "ThreadSafeFlag"):
+        return
+    clock, m, kp, w = parked()
+    clock.advance(40)
+    assert kp.parked
+    looks = [0]
+
+    def counted():  # the task reads the clock once a loop (its stall check)
+        looks[0] += 1
+        return clock()
+
+    async def main():
+        task = asyncio.create_task(kp.run(counted))
+        await asyncio.sleep_ms(300)  # 30 loops of scan_ms before
+        idle = looks[0]
+        m.press("5")  # the columns' edge, as the pin's interrupt calls it
+        kp.irq()
+        for _ in range(5):
+            await asyncio.sleep_ms(10)
+        woke = looks[0] - idle
+        task.cancel()
+        return idle, woke
+
+    idle, woke = asyncio.run(main())
+    assert idle <= 2, idle  # one loop, then the wait (a slow machine only loops less)
+    assert woke >= 1 and not kp.parked  # the edge ended the wait: scanning again
