@@ -25,7 +25,8 @@ def main(argv):
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     if not os.path.exists(exe):
         exe = "micropython"
-    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both:host_tests:.frozen")  # (asyncio: a board's)
+    # (.frozen: the port's frozen modules, asyncio among them, as on a board)
+    env = dict(os.environ, MICROPYPATH="firmware:tools/host:host_tests/both:host_tests:.frozen")
     names = sorted(n[:-3] for n in os.listdir(BOTH) if n.startswith("test_") and n.endswith(".py"))
     names = [n for n in names if not argv or n in argv]
     passed = failed = 0
