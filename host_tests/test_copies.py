@@ -61,11 +61,13 @@ def test_each_kept_copy_equals_its_home():
 
 
 def test_names_the_publisher_and_the_outbox_share():
-    """publish/names.py's and nights.py's _MARK are the length of publish/outbox.py's mark()
-    (its hex): each file keeps a line per game, the game's mark first."""
+    """publish/names.py and nights.py read publish/outbox.py's MARK, the length of its mark()
+    (its hex): each file keeps a line per game, the game's mark first. (They kept a copy,
+    _MARK, until 0.7.0's memory table: one name on the club's path, not the game's.)"""
     from publish import names, nights, outbox
 
-    assert len(outbox.mark(bytes(range(40)))) == names._MARK == nights._MARK
+    assert len(outbox.mark(bytes(range(40)))) == outbox.MARK == names.MARK == nights.MARK
+    assert not hasattr(names, "_MARK") and not hasattr(nights, "_MARK")
 
 
 def private_consts():

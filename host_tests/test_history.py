@@ -255,6 +255,9 @@ def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatc
         raise MemoryError
 
     monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
+    # (and as the package's attribute, which `from cribbage import summary` reads first: an
+    # earlier test's loader may have let S go and a later import made another module)
+    monkeypatch.setattr(sys.modules["cribbage"], "summary", S, raising=False)
     monkeypatch.setattr(S, "dumps", short)
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
@@ -283,6 +286,9 @@ def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on
         raise MemoryError
 
     monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
+    # (and as the package's attribute, which `from cribbage import summary` reads first: an
+    # earlier test's loader may have let S go and a later import made another module)
+    monkeypatch.setattr(sys.modules["cribbage"], "summary", S, raising=False)
     monkeypatch.setattr(S, "dumps", short)
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
