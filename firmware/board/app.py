@@ -235,9 +235,8 @@ class App:
             said = had = None  # could not be at its end; else flagged undone if an entry
             for again in (0, 1):  # undid the game past that end (before the game is saved:
                 try:  # a power cut between, the game's end again, recorded again after it)
-                    had = fault.modules()  # (but board.history: the record's, loaded for it
-                    if "board.history" in had:  # here or at the OK, board/commands.py)
-                        had.remove("board.history")
+                    had = fault.modules("board.history")  # (let go: the record's, loaded
+                    # for it here or at the OK, board/commands.py)
                     self.record, said = fault.load("board.undo").saved(self.store, d, self.m)
                     break
                 except Exception as e:  # noqa: BLE001  (out of memory to load it)
@@ -365,12 +364,10 @@ class App:
             elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
                 s = m.events
                 try:  # a game won: its summary and its record to the history now, after its
-                    had = fault.modules()  # frame and its save (issue 34: the frame first),
-                    if "board.history" in had:  # so that the club's outbox sends it without
-                        had.remove("board.history")  # another key (issue 30); board.history
-                    H = fault.load("board.history")  # is the record's: let go after it,
-                    data = H.record(m, H.dumps(m))  # whoever holds it
-                    said = H.record_game(m, self.store, data)
+                    had = fault.modules("board.history")  # frame and its save (issue 34:
+                    H = fault.load("board.history")  # the frame first), so that the club's
+                    data = H.record(m, H.dumps(m))  # outbox sends it without another key
+                    said = H.record_game(m, self.store, data)  # (issue 30)
                     self.record = (s, None if said and said is not self.store.bad else
                                    bytes(data[0]))  # (not written: again at the OK)
                     if said:

@@ -80,11 +80,12 @@ def find(s, name):
     return i > 0
 
 
-def modules():
-    """The modules of policy h loaded now: what release() keeps (taken before a call)."""
+def modules(name=None):
+    """The modules of policy h loaded now: what release() keeps (taken before a call); but
+    name, one the call lets go whoever had it (board.history after a game's record)."""
     h = []
     for k in sys.modules:
-        if find(table[1], k):
+        if k != name and find(table[1], k):
             h.append(k)
     return h
 

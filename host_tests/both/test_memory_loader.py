@@ -86,6 +86,20 @@ def test_policy_1_goes_even_when_the_board_had_it():
         _back(before)
 
 
+def test_a_module_named_to_modules_goes_even_when_the_board_had_it():
+    # the game's record (board/app.py): board.history let go after it, whoever loaded it,
+    # while the other h modules the board had stay
+    before = _state()
+    try:
+        _put(["publish", H2, H])
+        had = fault.modules(H)
+        assert H not in had and H2 in had
+        fault.release(had)
+        assert H not in sys.modules and H2 in sys.modules
+    finally:
+        _back(before)
+
+
 def test_load_imports_once_and_returns_the_module():
     before = _state()
     try:
