@@ -25,6 +25,8 @@ def test_a_slot_packed_in_an_image_installs_boots_from_its_mount_and_confirms():
     assert boot(files) == ("slot_a", "ran") and slots.read(files) == ("a", "r", "C", 0)
     mnt = slots.mounted[0]
     assert mnt == "/slot_a/app"
+    import sys
+    assert "slotimg" in sys.modules  # (the mount's block device: kept while it is mounted)
     for p, d in app_files("0.7.0"):
         with open(mnt + "/" + p, "rb") as f:
             assert f.read() == d, p
