@@ -2,7 +2,8 @@
 the pointer record, the choice of the slot to boot, the image's mount, the way back. slots.py
 loads it for one call and lets it go (start() at power-up; confirm(), failed() and note() only
 when there is a trial to end or a note to say), and ota/ imports it for an install: its code
-leaves the heap after the call (board/fault.py's table: policy 1).
+leaves the heap after the call (board/fault.py's table: policy 1). It imports nothing of the
+loader's but slotimg: slots.py keeps the state its calls return (trial, wdt, running, mounted).
 
 The app lives in one of two folders, /slot_a and /slot_b (or, on a board flashed without
 slots, at the root). A pointer record, /slots.rec, names the one to run; it is written whole
@@ -28,8 +29,6 @@ blocks: the Pico W's tree takes 456 KB as files, 172 KB as an image (docs/memory
 
 import os
 import sys
-
-import slots  # the resident half: the state start() sets (trial, wdt, running, mounted)
 
 REC = "slots.rec"
 NOTE = "slots.note"  # what the loader has to say once (slots.note() looks for it first)
@@ -98,8 +97,8 @@ def image_fs(f):
     return vfs.VfsLfs2(dev, readsize=IMAGE_BLOCK, progsize=IMAGE_BLOCK)  # pyright: ignore
 
 
-def _unmount():
-    m = slots.mounted
+def unmount(m):
+    """Unmount m, a slot's image as start() mounted it (slots.mounted), if any."""
     if m is not None:
         import vfs
 
@@ -108,13 +107,12 @@ def _unmount():
             m[1].close()
         except OSError:
             pass
-        slots.mounted = None
 
 
 def _enter(files, slot):
-    """Put the slot's folder (or its mounted image) first on sys.path; the folder name.
-    OSError when its image will not mount."""
-    _unmount()
+    """Put the slot's folder (or its mounted image) first on sys.path: (the folder name, the
+    mount or None). OSError when its image will not mount."""
+    m = None
     f = folder(slot)
     if f:
         p = files.path(f)
@@ -128,11 +126,11 @@ def _enter(files, slot):
             except OSError:
                 img.close()
                 raise
-            slots.mounted = (mnt, img)
+            m = (mnt, img)
             p = mnt
         sys.path.insert(0, p + "/lib")
         sys.path.insert(0, p)
-    return f
+    return f, m
 
 
 def folder(slot):
@@ -192,13 +190,15 @@ def version(files, slot):
     return about(files, slot).get("version", "?")
 
 
-def start(files=None, watchdog=None, hung=False):
+def start(files=None, watchdog=None, hung=False, held=None):
     """Pick the slot to run (counting a trial boot, or going back from a failed trial), put
     its folder first on sys.path, and start the trial's watchdog (watchdog(ms) -> object with
-    feed(), e.g. machine.WDT; None: none). hung: this boot follows a watchdog reset. Returns
-    the folder ("" for the root)."""
+    feed(), e.g. machine.WDT; None: none). hung: this boot follows a watchdog reset; held: the
+    image a start() before mounted, unmounted first. Returns what slots.start() keeps: (the
+    folder, "" for the root; the slot running; the trial, (active, previous) or None; its
+    watchdog or None; the image's mount, (mount point, open file) or None)."""
     files = files or Files()
-    slots.trial = slots.wdt = None
+    unmount(held)
     rec = read(files)
     slot = rec[0]
     on = False
@@ -214,7 +214,7 @@ def start(files=None, watchdog=None, hung=False):
         except OSError:  # the flash will not take the record: the slot before, this boot
             slot = rec[1]
     try:
-        f = _enter(files, slot)
+        f, m = _enter(files, slot)
     except OSError:  # its image will not mount (hurt since the install read it back): the
         if on:  # slot before (for good, if this one was on trial)
             on = False
@@ -223,20 +223,16 @@ def start(files=None, watchdog=None, hung=False):
             except OSError:
                 pass
         slot = rec[1]
-        f = _enter(files, slot)
-    slots.running = slot
-    if on:
-        slots.trial = (rec[0], rec[1])
-        if watchdog is not None:
-            slots.wdt = watchdog(WATCH_MS)
-    return f
+        f, m = _enter(files, slot)
+    if not on:
+        return f, slot, None, None, m
+    return f, slot, (rec[0], rec[1]), watchdog(WATCH_MS) if watchdog else None, m
 
 
 def failed(e, files=None):
-    """The app raised e out of main.py (at import, or from its loop): a slot on trial goes
-    back to the one before (True: the caller restarts the board); else False."""
-    if slots.trial is None:
-        return False
+    """The app raised e out of main.py (at import, or from its loop), on trial by slots.trial:
+    the record's slot on trial goes back to the one before (True: the caller restarts the
+    board); else False."""
     files = files or Files()
     rec = read(files)
     if rec[2] != "T":
@@ -245,7 +241,6 @@ def failed(e, files=None):
         back(files, rec, "%s %s" % (type(e).__name__, e))
     except OSError:  # (the flash will not take it: after the restart, start() runs the slot
         pass  # before all the same)
-    slots.trial = None
     return True
 
 
@@ -255,7 +250,6 @@ def confirm(files=None):
     rec = read(files)
     if rec[2] == "T":
         files.write(REC, pack(rec[0], rec[1], "C", 0))
-    slots.trial = None
 
 
 def note(files=None):

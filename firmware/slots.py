@@ -33,7 +33,10 @@ def __getattr__(name):
 
 
 def _start(files, watchdog, hung):
-    return __getattr__("start")(files, watchdog, hung)
+    global trial, wdt, running, mounted
+    m, trial, wdt, mounted = mounted, None, None, None
+    f, running, trial, wdt, mounted = __getattr__("start")(files, watchdog, hung, m)
+    return f
 
 
 def start(files=None, watchdog=None, hung=False):
@@ -52,12 +55,18 @@ def start(files=None, watchdog=None, hung=False):
 def failed(e, files=None):
     """The app raised e out of main.py (at import, or from its loop): a slot on trial goes
     back to the one before (True: the caller restarts the board); else False."""
-    return trial is not None and __getattr__("failed")(e, files)
+    global trial
+    if trial is None or not __getattr__("failed")(e, files):
+        return False
+    trial = None
+    return True
 
 
 def confirm(files=None):
     """The slot on trial has run well: it is the board's app from now on."""
+    global trial
     __getattr__("confirm")(files)
+    trial = None
 
 
 def note(files=None):
