@@ -4,8 +4,8 @@ does once (the pointer record, the choice of the slot, the image's mount: slotbo
 loaded for the call and let go, and so for confirm(), failed() and note() when they have a
 trial to end or a note to say; a slot that is an image keeps its block device (slotimg.py)
 while mounted. What stays on every board is this module and the names slotboot interned:
-~2 KB of the 64-bit port's heap, ~1.4 KB on a chip, against ~6 KB with the whole loader
-resident (docs/memory.md, "The loader in the page's budget run"; host_tests/test_ota_boot.py).
+~1.5 KB of the 64-bit port's heap, ~1 KB on a chip, against ~6 and ~4 KB with the whole
+loader resident (docs/memory.md, "What the loader keeps after start()"; test_ota_boot.py).
 
 slotboot's names are this module's too (slots.Files, slots.read, slots.IMAGE ...: __getattr__),
 each loaded for the one use: ota/install.py imports slotboot itself for an install's many.

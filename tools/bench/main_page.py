@@ -1,6 +1,6 @@
 # main_game.py with its page, booted as firmware/main.py boots a board: the loader
 # (firmware/slots.py) first, whose resident half a board keeps (issue 34: slotboot.py, the
-# rest, is let go after start(); ~1.0-1.2 KB on 32-bit left). The same arguments as
+# rest, is let go after start(); ~1.0-1.1 KB on 32-bit left). The same arguments as
 # main_game.py, a PORT among them (0: no page, as the ESP32's run):
 #
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_page PLAYERS SEED PORT \
