@@ -196,6 +196,49 @@ def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
         assert dog.fed == 0 and confirmed == []
 
 
+def test_a_trial_short_of_heap_to_confirm_tries_again(monkeypatch):
+    """slots.confirm() loads the loader's other half (slotboot, issue 34): a MemoryError there
+    is not the trial's end (its task would stop feeding the watchdog, and the board go back
+    from a good update): the watch collects, feeds the watchdog and confirms a step later."""
+    import asyncio
+
+    from board.app import App
+    from board.tasks import tasks
+    from fakeboard.fake import build
+    from fakeboard.ramfs import RamFs
+    from otakit import Dog
+
+    hw = build("/data", display=False, fs=RamFs())
+    app = App(hw)
+    app.boot()
+    dog = Dog(slots.WATCH_MS)
+    tries = []
+
+    def confirm(files=None):
+        tries.append(1)
+        if len(tries) == 1:
+            raise MemoryError
+        slots.trial = None
+
+    monkeypatch.setattr(slots, "trial", ("a", "r"))
+    monkeypatch.setattr(slots, "wdt", dog)
+    monkeypatch.setattr(slots, "confirm", confirm)
+
+    async def main():
+        task = asyncio.create_task(tasks(app, 20))
+        await asyncio.sleep(0.1)
+        hw["clock"].advance(31000)
+        await asyncio.sleep(0.4)
+        fed = dog.fed
+        await asyncio.sleep(0.6)
+        task.cancel()
+        return fed
+
+    fed = asyncio.run(main())
+    assert tries == [1, 1] and slots.trial is None  # confirmed, the second time
+    assert dog.fed > fed  # and the watchdog still fed after it
+
+
 def test_the_loaders_note_goes_to_the_app_once(root):
     """main.py hands slots.note() to the app in the hardware dict (hw["note"]: board/app.py
     says it on the display at boot): the rolled-back update's note once, then None."""
