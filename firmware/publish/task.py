@@ -52,16 +52,16 @@ _IO = const(8)  # the socket: to connect, or it can be written (bytes wait) or r
 _LATE = const(16)  # what is written or awaited has taken more than _IO_MS
 
 
-def _call(what, *args):
-    """publish/link.py's function what(*args): the modules loaded for it (the connection's,
-    the packets', the files', the MQTT client, the export and what it reads) are let go
-    after, every one, or those it holds (board.record holds the summary) would stay on the
-    heap for good."""
+def _call(what, *args, mod="publish.link"):
+    """Module mod's function what(*args) (publish/link.py's, or publish/message.py's
+    make()): the modules loaded for it (the connection's, the packets', the files', the MQTT
+    client, the export and what it reads) are let go after, every one, or those it holds
+    (board.record holds the summary) would stay on the heap for good."""
     from board.fault import load, modules, release  # (as locals: this module's names stay few)
 
     had = modules()
     try:
-        return getattr(load("publish.link"), what)(*args)
+        return getattr(load(mod), what)(*args)
     finally:
         release(had)  # (board/fault.py's table: everything the call loaded is of policy h or 1)
 
@@ -86,6 +86,7 @@ class Publisher:
     up: int  # 2 when connected
     out: list  # what waits to be written
     ask: int  # the kind of packet awaited (-1 none), since t
+    want = 0  # 1: publish/link.py wants the game's message made (publish/message.py)
     skip: int  # bytes of a packet too long still to let go (publish/link.py)
     state_at: int
     sent_at: int
@@ -147,6 +148,10 @@ class Publisher:
             if w:
                 try:
                     _call("tick", pub, w)  # (it never raises: a failure is the connection's)
+                    if pub.want:  # the game's message, made in a call of its own: the
+                        # connection's modules are not on the heap with the record's (issue
+                        _call("make", pub, mod="publish.message")  # 34); then sent at once
+                        _call("tick", pub, 0)
                 except Exception:  # noqa: BLE001  (no room to load it now: the next look)
                     if w & _LOOK:
                         pub.phase = -1
