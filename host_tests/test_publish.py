@@ -691,13 +691,15 @@ def test_the_games_message_is_made_in_a_call_of_its_own_then_sent(monkeypatch):
     L.tick(p, 1)  # (_LOOK: the game over, looked at)
     assert p.r == C and p.want == 1 and p.body is None and k.wrote == [] and p.ask < 0
     M.make(p)
-    assert p.want == 0 and isinstance(p.body, list)
+    body = p.body
+    assert p.want == 0 and isinstance(body, list)
     L.tick(p, 0)
-    assert p.ask == L._PUBACK and b"".join(k.wrote).endswith(b"".join(p.body))
+    assert p.ask == L._PUBACK and b"".join(k.wrote).endswith(b"".join(body))
+    assert p.body is None  # (not held while the PUBACK is awaited: the packet had it)
     got = []
     monkeypatch.setattr(P, "packet", lambda pub, what, args: got.append(args))
     P.game(p, C)
-    assert got[0][1].parts == p.body and len(got[0][1]) == len(b"".join(p.body))
+    assert got[0][1].parts == body and len(got[0][1]) == len(b"".join(body))
     # made in a process of its own, as on a board: nothing of the connection comes with it
     code = ("import sys; sys.path[:0] = %r; import board.fault, publish.message; print(sorted("
             "m for m in sys.modules if m.startswith(('publish', 'umqtt'))))" % sys.path[:8])

@@ -140,7 +140,8 @@ def tick(pub, w):
                     pub.body = None
                     raise b
                 pub.out = packets.game(pub, pub.r, b)
-                pub.ask = _PUBACK
+                pub.body = None  # (its parts are pub.out's, let go as they are written: a
+                pub.ask = _PUBACK  # new connection makes it again)
             elif w & _STATE or pub.seen < 0:  # (connected: at once)
                 pub.seen = pub.app.changes
                 pub.state_at = now
