@@ -8,7 +8,7 @@
 # game is decoded, is that call's peak). report(): the highest, and where, as
 #   CALLS peak X at WHERE  (WHERE: "load MODULE@CALL" or "release@CALL"; CALL: make, or
 #   tickW, W publish/link.py's bits)
-# issue 34: a game's message made inside the tick peaked 34 KB over the board at rest.
+# issue 34: a game's message made inside the tick peaked ~32 KB over the board at rest.
 
 import gc
 
