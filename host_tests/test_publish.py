@@ -730,6 +730,90 @@ def test_a_message_that_cannot_be_made_takes_the_connection_down_and_is_tried_ag
     assert k.wrote == [] and p.box == [1, ""] and p.body is None
 
 
+def umqtt_bytes(cfg, pid, what, args):
+    """What micropython-lib's umqtt.simple writes for packet what (publish/packets.py's
+    packet(): 0 CONNECT, 1 PUBLISH, 2 PINGREQ, 3 SUBSCRIBE) of a board with cfg whose last
+    packet id is pid, and its packet id after (the board made its packets with it before
+    issue 34: its client, writing into memory, never near the network)."""
+    from umqtt import simple
+
+    class Answer(Exception):  # (it awaits the broker: the packet is written)
+        pass
+
+    class Pipe:
+        out = bytearray()
+
+        def write(self, b, n=-1):
+            self.out += bytes(b if n < 0 else memoryview(b)[:n])
+            return len(b) if n < 0 else n
+
+        def read(self, n):
+            raise Answer
+
+        def socket(self):
+            return self
+
+        def getaddrinfo(self, host, port):
+            return ((0, 0, 0, "", None),)
+
+        def connect(self, *a):
+            pass
+
+    pipe = Pipe()
+    simple.socket = pipe
+    pw = cfg.get("pw")
+    c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), "h", 1,
+                          cfg["board"].encode() if pw else None, pw, keepalive=60)
+    c.pid = pid if pid < 65535 else 0
+    c.sock = pipe
+    c.set_callback(print)
+    try:
+        if what == 0:
+            c.set_last_will(b"cribbage/%s/status" % cfg["board"].encode(), b"offline", True, 1)
+            c.connect()
+        elif what == 1:
+            c.publish(*args)
+        elif what == 3:
+            c.subscribe(args[0], 0)
+        else:
+            c.ping()
+    except Answer:
+        pass
+    return bytes(pipe.out), c.pid
+
+
+def test_the_packets_are_the_bytes_umqtt_simple_writes(monkeypatch):
+    """Issue 34: publish/packets.py writes the board's four MQTT packets itself (umqtt.simple,
+    loaded for every packet, was 4.3 KB of the 64-bit heap at the publisher's peaks); byte
+    for byte what umqtt.simple 1.3.4 writes: CONNECT with and without the board's identity,
+    PUBLISH at QoS 0 retained and at QoS 1 (a message in parts, lengths of 1, 2 and 3 bytes),
+    SUBSCRIBE and PINGREQ, and the packet ids, which wrap past 65535 to 1."""
+    umqtt_here(monkeypatch)
+    for cfg in ({"board": "t1", "prefix": "cribbage"},
+                {"board": "board-7", "prefix": "cribbage", "pw": b"0123456789abcdef" * 2}):
+        p = Pub(store_with())
+        p.cfg = dict(cfg)
+        t = P.topic(p, "game")
+        body = [b"<mac> 5\n", bytearray(b'{"id": "t1-1"'), b", " * 40 + b"}"]
+        cases = [(0, ()), (2, ()), (3, (P.topic(p, "says"),)),
+                 (1, (P.topic(p, "status"), b"online", True, 0)),
+                 (1, (P.topic(p, "state"), b"x" * 200, True, 0)),
+                 (1, (t, b"y" * 20000, False, 1))]
+        for pid in (0, 7, 65534, 65535):
+            for what, args in cases + [(1, (t, P._Msg(body), False, 1))]:
+                p.pid = pid
+                got = b"".join(bytes(x) for x in P.packet(p, what, args))
+                if isinstance(args[1:2] and args[1], P._Msg):
+                    args = (t, b"".join(body), False, 1)
+                want, want_pid = umqtt_bytes(cfg, pid, what, args)
+                assert got == want, (what, pid, cfg)
+                # (the id kept: the last one sent; umqtt.simple's client kept 0 for 65535
+                # after a packet without one: the next is 1 either way)
+                assert p.pid % 65535 == want_pid % 65535, (what, pid, cfg)
+    parts = P.packet(p, 1, (t, P._Msg(body), False, 1))
+    assert parts[1:] == body  # (a message's parts are the packet's, as they are: never copied)
+
+
 def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
     """publish/task.py's run(): when a tick wants the game's message, make() is called in a
     call of its own (publish.message, not publish.link), then a tick sends it."""

@@ -1,12 +1,12 @@
 """A finished game's message to the club (publish/contract.py's game topic), made in a call
 of its own: publish/task.py calls make() when publish/link.py's tick() wants it (pub.want),
-with none of the connection's modules on the heap (publish.link, .packets, umqtt.simple), and
+with none of the connection's modules on the heap (publish.link, publish.packets), and
 the next tick sends it (publish/packets.py's game()).
 
 Issue 34, the publisher's peak: made inside the tick, the record's modules and the decoded
-game came on top of the connection's modules (~17 KB of the 64-bit heap) and the MQTT
-client's; made here, the message (its JSON in parts of at most _PART bytes, signed) is all
-that stays for the tick that sends it.
+game came on top of the connection's modules (~17 KB of the 64-bit heap); made here, the
+message (its JSON in parts of at most _PART bytes, signed) is all that stays for the tick
+that sends it.
 """
 
 import json

@@ -1,7 +1,10 @@
-"""The club's packets: MQTT packets made by micropython-lib's umqtt.simple, which is never let
-near the network (its calls block on their socket): it writes into memory (_Pipe) and
-publish/link.py sends the bytes over a non-blocking socket. The messages are the contract's
-(publish/contract.py): the state, a game, the status.
+"""The club's packets: the four MQTT 3.1.1 packets the board sends (CONNECT with its last will
+and its name and password, PUBLISH, SUBSCRIBE, PINGREQ), written here as the list of their
+parts, which publish/link.py sends over a non-blocking socket. The same bytes micropython-lib's
+umqtt.simple writes (host_tests/test_publish.py holds them to it), without its client: loaded
+for every packet, its 4.3 KB (64-bit) were on the heap at the publisher's peaks, and its ~35
+names stayed interned (issue 34). The messages are the contract's (publish/contract.py): the
+state, a game, the status.
 """
 
 import json
@@ -9,13 +12,9 @@ import json
 from publish.contract import STATE, GAME, STATUS, OFFLINE, topic as _path
 
 
-class _Wait(OSError):
-    """umqtt.simple asked for an answer: the publisher awaits it itself."""
-
-
 class _Msg:
-    """A message as the list of its parts (publish/message.py's), as umqtt.simple takes it:
-    its length, and the _Pipe keeps the parts as they are (the message is never one block)."""
+    """A message as the list of its parts (publish/message.py's): its length, and the packet
+    takes the parts as they are (the message is never one block)."""
 
     def __init__(self, parts):
         self.parts = parts
@@ -27,83 +26,62 @@ class _Msg:
         return n
 
 
-class _Pipe:
-    """umqtt.simple's socket: what it writes is kept for the task to send; a read means it
-    wants the broker's answer, which the task awaits itself (_Wait). Also its socket module
-    (socket(), getaddrinfo()) while it connects."""
-
-    def __init__(self):
-        self.out = []  # the packet's parts: a message (bytes) is kept as it is, not copied
-        self.out.append(bytearray())  # (a game's is a few KB); the small writes are copied
-        # (umqtt.simple reuses their buffers)
-
-    def write(self, b, n=-1):
-        if isinstance(b, _Msg):
-            self.out.extend(b.parts)  # (taken as they are: the message is never one block)
-            self.out.append(bytearray())
-        elif n < 0 and isinstance(b, bytes) and len(b) > 64:
-            self.out.append(b)
-            self.out.append(bytearray())
-        else:
-            self.out[-1] += b if n < 0 else memoryview(b)[:n]
-        return len(b) if n < 0 else n
-
-    def read(self, n):
-        raise _Wait()
-
-    def socket(self):
-        return self
-
-    def getaddrinfo(self, host, port):
-        return ((0, 0, 0, "", None),)
-
-    def close(self, *a):
-        pass
-
-    settimeout = setblocking = connect = close
-
-
 def topic(pub, what):
     """Publisher pub's topic PREFIX/BOARD/what, as bytes."""
     c = pub.cfg
     return _path(c["prefix"], c["board"], what).encode()
 
 
+def _s(b):
+    """b as an MQTT string: its length in two bytes, then b."""
+    return bytes((len(b) >> 8, len(b) & 255)) + b
+
+
+def _head(first, n):
+    """A packet's fixed header: its first byte, then its remaining length n (7 bits a byte)."""
+    h = bytearray((first,))
+    while n > 0x7F:
+        h.append(n & 0x7F | 0x80)
+        n >>= 7
+    h.append(n)
+    return h
+
+
+def _pid(pub):
+    """The next packet id (1..65535: it wraps), pub's."""
+    pub.pid = (pub.pid if pub.pid < 65535 else 0) + 1
+    return bytes((pub.pid >> 8, pub.pid & 255))
+
+
 def packet(pub, what, args):
-    """umqtt.simple's packet for Publisher pub (publish/task.py): what 0 CONNECT (with the
-    last will "offline"; the board's name and password when it has its identity), 1 PUBLISH
-    (args: topic, message, retain, qos), 2 PINGREQ, 3 SUBSCRIBE (args: topic; QoS 0); as the
-    list of its parts to send (the message itself one of them). Its client is made for the
-    packet, writing into a _Pipe (its reads: _Wait), with pub's packet id (the module is let
-    go after: publish/task.py's _call)."""
-    from board.fault import load  # (loaded on a board: here, only when used)
-
-    simple = load("umqtt.simple")
-
-    pipe = _Pipe()
-    setattr(simple, "socket", pipe)  # noqa: B010 (it connects to the pipe)
-    cfg = pub.cfg
-    pw = cfg.get("pw")  # (a board with its identity logs in as itself: publish/link.py)
-    c = simple.MQTTClient(("crib-" + cfg["board"]).encode(), cfg["host"], cfg["port"],
-                          cfg["board"].encode() if pw else None, pw, keepalive=60)
-    c.pid = pub.pid if pub.pid < 65535 else 0  # (a packet id is 1..65535: it wraps)
-    c.sock = pipe  # pyright: ignore[reportAttributeAccessIssue]  (its socket: the pipe)
-    try:
-        if what == 0:
-            c.set_last_will(topic(pub, STATUS), OFFLINE.encode(), True, 1)
-            c.connect()
-        elif what == 1:
-            c.publish(*args)
-        elif what == 3:
-            c.set_callback(print)  # (it asks for one: the messages are publish/link.py's)
-            c.subscribe(args[0], 0)
-        else:
-            c.ping()
-    except _Wait:
-        pass
-    finally:
-        pub.pid = c.pid
-    return pipe.out
+    """The packet for Publisher pub (publish/task.py), as the list of its parts to send (a
+    message's own parts among them): what 0 CONNECT (a clean session, keepalive 60 s, the last
+    will "offline" on the status topic, retained, QoS 1; the board's name and password when it
+    has its identity: publish/link.py), 1 PUBLISH (args: topic, message (bytes, or _Msg),
+    retain, qos; QoS 1 with pub's next packet id), 2 PINGREQ, 3 SUBSCRIBE (args: topic; QoS 0,
+    pub's next packet id)."""
+    if what == 1:
+        t, m, retain, qos = args
+        h = _head(0x30 | qos << 1 | retain, 2 + len(t) + len(m) + (2 if qos else 0))
+        h += _s(t)
+        if qos:
+            h += _pid(pub)
+        return [h] + (m.parts if isinstance(m, _Msg) else [m])
+    if what == 0:
+        cfg = pub.cfg
+        pw = cfg.get("pw")  # (a board with its identity logs in as itself: publish/link.py)
+        b = _s(("crib-" + cfg["board"]).encode()) + _s(topic(pub, STATUS)) + _s(
+            OFFLINE.encode())
+        if pw:
+            b += _s(cfg["board"].encode()) + _s(pw)
+        # flags: a clean session (2), the will (4) at QoS 1 (8) retained (32), a name and a
+        # password (0xC0); the keepalive, 60 s
+        return [_head(0x10, 10 + len(b)) + b"\x00\x04MQTT\x04" + bytes(
+            (0x2E | (0xC0 if pw else 0), 0, 60)) + b]
+    if what == 3:
+        t = args[0]
+        return [_head(0x82, 5 + len(t)) + _pid(pub) + _s(t) + b"\x00"]
+    return [b"\xc0\x00"]
 
 
 def state(pub):

@@ -3,10 +3,9 @@
 Started by board/tasks.py as its own asyncio task (Publisher(app).run(), the publisher
 handed to the page) on a board with a network and a broker named in its configuration
 (hw["broker"]: hw/wifi.py reads the "broker" of wifi.json, written by `make flash
-WIFI=...`). The packets are made by micropython-lib's MQTT client (umqtt.simple),
-which is never let near the network: its calls block on their socket, so it writes into
-memory (publish/packets.py's _Pipe) and the bytes go over a non-blocking socket, a write
-what the socket takes and a read what has come, every wait bounded (_IO_MS). The
+WIFI=...`). The MQTT packets are made in memory (publish/packets.py) and go over a
+non-blocking socket, a write what the socket takes and a read what has come, every wait
+bounded (_IO_MS). The
 game never waits for the network: a broker that is down, slow or silent costs the board a
 status mark (shown on the page) and a try again later (2 s, doubling to 32x).
 
@@ -27,8 +26,9 @@ at every phase.
 Memory (the Pico W's budget holds with it: tools/budgets.py): only this module and the
 connection's state stay on the heap. Every _POLL_MS the task looks what there is to do,
 without loading anything; when there is something, publish/link.py's tick() does it
-(connects, writes, reads, makes a packet with umqtt.simple, reads the history) in one call
-that never waits, and everything loaded for it is let go after. Nothing the publisher loads
+(connects, writes, reads, makes a packet, reads the history) in one call that never waits,
+and everything loaded for it is let go after; a game's message is made in a call of its own
+(publish/message.py's make(), between two ticks). Nothing the publisher loads
 is held while it sleeps, so it never peaks together with the page.
 """
 
