@@ -169,7 +169,8 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
         assert not os.path.exists(os.path.join(ROOT, "firmware", pkg, "__init__.py")), pkg
     assert ("require", ("ssd1306",), {}) in calls
     loose = {rel for rel in firmware_modules() if "/" not in rel}
-    assert loose == {"main.py", "board_config.py", "version.py", "slots.py"}
+    assert loose == {"main.py", "board_config.py", "version.py", "slots.py", "slotboot.py",
+                     "slotimg.py"}
     assert ("module", ("version.py",), {"opt": 3}) in calls  # frozen too: the board shows it
     # one version: firmware/version.py; the manifest and pyproject.toml say the same
     version = build.read_version()
