@@ -100,8 +100,16 @@ ESP32_GAME = 96.0  # KB of heap
 # follows, is (HEAPS' pico_w_club, docs/memory.md). 3.5 holds the measured and its spread.
 # With the loader first, as a board's main.py (slots.start() before main_club.py; main at
 # abd0b2b merged, before h-loader's cut): 212,960-212,992 B, ~146.7 KB, 6.4 over the budget,
-# within PUBLISH_OVER + LOADER_OVER by 0.1: main_club.py does not load it yet.
-PUBLISH_OVER = 3.5
+# within PUBLISH_OVER + LOADER_OVER by 0.1: main_club.py did not load it yet.
+# Once h-loader's cut merged (the loader's resident half: main at ed93c9e), main_club.py boots
+# through the loader as main_page.py does, and test_publish allows it LOADER_OVER as the page's
+# run: 208,864-209,440 B in 9 runs at 293k, ~143.9-144.2 KB (page + loader 203,168-203,232 B,
+# ~140.0; main_club.py without the loader 207,616-208,192 B, the same session), and
+# 209,856-209,952 B in test_publish's 3 runs at its heap (280k), ~144.5-144.6 KB: 3.6-4.3 over
+# the 140.3 budget, 3.1-3.8 over it and LOADER_OVER. 4.5 holds that and the runs' spread
+# (0.7): the test catches growth, not noise. The publisher at rest, ~4.3 KB on 32-bit, is
+# still issue 34's to cut.
+PUBLISH_OVER = 4.5
 # The loader a board keeps resident (firmware/slots.py: main.py imports it before the board and
 # board/tasks.py reads its trial), over the Pico W's page budget, KB live on 32-bit. Measured
 # 2026-11-28 (issue 34, h-flood) once the page's budget run loaded it as main.py does
@@ -204,7 +212,9 @@ HEAPS = {
     # with the MQTT packets the board's own (publish/packets.py, not umqtt.simple's client:
     # the calls' peak 225.7-225.8 KB) passes at 236k (4 of 4) and 240k (3 of 3), and some
     # runs fail at 232k-238k (the edge moves ~4 KB from run to run): need 240, the heap the
-    # Pico W's 280k, 17 % over it. With the loader first (not in this run yet): ~242-246)
+    # Pico W's 280k, 17 % over it. With the whole loader first: ~242-246; booted through its
+    # resident half (main_club.py since h-loader's cut merged): passes at 236k, 238k, 240k
+    # and 244k, 2 of 2 each: 240 holds)
     "pico_w_club": (240, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
                     "test_publish: main_club.py, main_game.py as pico_w_page publishing to a "
                     "real broker (publish/; 240 KB with a game's message made in a call of "

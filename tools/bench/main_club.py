@@ -10,15 +10,21 @@
 # (SECRET: the board's key, 64 hex digits: it logs in as t1 and signs, docs/club-board.md)
 # With "calls" (club_calls.py compiled into the tree too), last: CALLS peak X at WHERE, the
 # live heap inside the publisher's calls, which the peak above does not see (club_calls.py).
-# A module of its own, main_game.py unchanged: its heap from a ROMFS image (its .mpy on the
-# filesystem) has no room to spare. host_tests/test_publish.py compiles both into the tree.
+# Booted as a board's main.py boots: the loader (firmware/slots.py) first, as main_page.py
+# does for the page's budget run. A module of its own, main_game.py unchanged: its heap from a
+# ROMFS image (its .mpy on the filesystem) has no room to spare. host_tests/test_publish.py
+# compiles both into the tree.
 
 import gc
 import sys
 
-import asyncio
+import slots  # the loader first, whose resident half a board keeps (main.py, main_page.py)
 
-import board.tasks
+slots.start()
+
+import asyncio  # noqa: E402
+
+import board.tasks  # noqa: E402
 
 _web = board.tasks.web
 
