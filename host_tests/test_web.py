@@ -1,7 +1,7 @@
 """The live page (firmware/page/): what it shows follows the keys; a new game needs the
 PIN the board shows, from the phone that asked, on the board's own page; the history downloads
 are the same as tools/player/history.py's (in-process: webkit.Page, the routes over the app on the
-fake board, asked as microdot's test client asks, on the board's virtual clock). Served by the
+fake board, read and answered by page/http.py, on the board's virtual clock). Served by the
 real firmware in the real MicroPython binary (webkit.Board: the simulator, tools/sim --web)
 where the server itself is the point: the live stream pushes each change; bad requests, slow,
 idle and too many clients get an error or wait and never disturb the game; and, at the page's
@@ -68,7 +68,7 @@ def test_the_layout_is_every_led_of_the_board(page):
 def test_the_live_stream_pushes_each_change(board):
     """The real server (MicroPython): the page, then its stream, which pushes the keys'
     change unasked (the client never asks /state), and the page's own new game (the PIN the
-    board shows, the form read by the board's microdot)."""
+    board shows, the form read by the board's page/http.py)."""
     status, html = board.get("/")
     assert status == 200 and b"EventSource" in html
     ev = Events(board.port)
@@ -130,7 +130,8 @@ BAD_FORMS = (b"pin=%z", b"pin=%ff%f", b"pin=1234&names=%e9t%C3")  # a bad escape
 
 def test_a_form_that_cannot_be_read_is_a_bad_request(page):
     """Issue 35.6: a body with a bad %-escape or bytes that are no UTF-8 is a 400 that says
-    so (microdot's form parsing raised ValueError in the route: a 500), and nothing changes."""
+    so (microdot's form parsing, before page/http.py, raised ValueError in the route: a
+    500), and nothing changes."""
     page.f.press("5#")
     for path in ("/new-game", "/names"):
         for body in BAD_FORMS:
