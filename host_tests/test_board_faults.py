@@ -646,7 +646,7 @@ def test_boots_that_die_parsing_the_settings_set_the_settings_aside_not_the_game
         raise Died()
 
     fs = fs_with(game, cfg)
-    monkeypatch.setattr("board.app.settings_loads", dies)
+    monkeypatch.setattr("board.settings.loads", dies)
     for n in (1, 2, 3):
         with pytest.raises(Died):
             App(build("/data", display=True, fs=fs))
@@ -777,7 +777,7 @@ def test_a_boot_of_the_files_is_what_an_app_boot_does(monkeypatch):
     got_cfg, got, note = fs.boot()
     log = fs.log
     monkeypatch.setattr(M, "loads", fs.game_loads)
-    monkeypatch.setattr("board.app.settings_loads", fs.cfg_loads)
+    monkeypatch.setattr("board.settings.loads", fs.cfg_loads)
     fs.log = []
     app = App(build("/data", display=True, fs=fs))
     assert fs.log == log and note is None and app.note is None

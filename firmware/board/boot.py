@@ -11,6 +11,11 @@ _SETTINGS = const(1)
 _GAME = const(2)
 _SETTINGS_MOST = const(64)  # the settings file's bound (version 2: 19 bytes)
 _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; version 1 more)
+# the saved frame (board/render.py's dumps() writes it: its layout there) and the View's sizes
+_REC = const(54)
+_REC_MAGIC = const(0xF5)
+_MAX_SIDES = const(6)
+_MAX_MARKS = const(8)
 
 # The hardware dict's keys (THE HARDWARE INTERFACE, below), checked when the app starts.
 #
@@ -62,7 +67,7 @@ def frame(hw):
     frame), or None: nothing drawn, the app's first frame comes as before. Never raises:
     whatever fails here is the app's to find."""
     try:
-        from board.render import Renderer, loads
+        from board.render import Renderer
         from board.storage import Storage
 
         store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
@@ -76,6 +81,64 @@ def frame(hw):
         return r
     except Exception:  # noqa: BLE001
         return None
+
+
+def loads(b, data):
+    """(a new View of the saved frame's bytes b, brightness, limit, palette), or None when b
+    is not a saved frame of the game whose saved bytes end with data (board/render.py's
+    dumps()): the power-up frame, drawn before the app (and its View) exist."""
+    from board.render import View
+
+    if not b or len(b) != _REC or b[0] != _REC_MAGIC or b[1:5] != data or \
+            (sum(b) - b[53]) & 255 != b[53] or not 2 <= b[5] <= _MAX_SIDES:
+        return None
+    w = View(b[5], b[6])
+    w.turn = b[7] - 1
+    w.crib = b[8] - 1
+    w.winner = b[9] - 1
+    w.skunk = b[10]
+    w.won = b[11]
+    w.skunk_line = b[12]
+    w.double_line = b[13]
+    w.preview_side = b[14] - 1
+    w.preview_score = b[15]
+    w.front[:] = b[16:22]
+    w.back[:] = b[22:28]
+    w.games[:] = b[28:34]
+    for k in range(_MAX_MARKS):
+        w.marks[k] = (b[34 + 2 * k] | b[35 + 2 * k] << 8) - 1
+    return w, b[50], b[51] | (b[52] & 127) << 8, b[52] >> 7
+
+
+def start(hw, r):
+    """App(hw)'s power-up (board/app.py), for the App to keep: (the key source, the files
+    (check_hw), the layout, the clock, the display, the strip, the settings, the renderer (r:
+    the one that drew the saved frame, board/tasks.py; else a new one), the match (the saved
+    game, or a new one), the note: what happened to a file, or the loader's). Here, not in the
+    App, so that its code leaves the heap with this module's."""
+    import gc
+
+    from board.render import Renderer
+    from board.settings import Settings, loads as settings_loads
+    from board.commands import new_match
+    from cribbage.match import loads
+
+    keys, store = check_hw(hw)  # (hw's key source, or a Keypad on its pins)
+    cfg, game, note = open_files(store, settings_loads, loads)
+    said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
+    if said:
+        note = said + "; " + note if note else said
+    cfg = cfg or Settings()
+    if r is None:  # (r: the renderer of the saved frame drawn at power-up, frame(): the
+        r = Renderer(hw["layout"], hw["strip"], 0, 0)  # first frame goes on from it)
+    r.brightness = cfg.get("bright")
+    r.limit_ma = cfg.get("limit")
+    r.colours = cfg.get("colours")
+    gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
+    m = game or new_match(cfg)
+    got_through(store)  # the files are read: not a boot that failed
+    return (keys, store, hw["layout"], hw["clock"], hw.get("display"), hw["strip"], cfg, r, m,
+            note)
 
 
 def check_hw(hw):

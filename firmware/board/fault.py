@@ -37,6 +37,7 @@ def message(e):
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
 #     board.app board.fault board.keypad board.modes board.render cribbage.events
 #     cribbage.journal cribbage.score slots asyncio
+#     board.settings board.commands cribbage.match
 # Those two are what release() never touches: they are listed here, not in table, which
 # holds what it lets go (a string of them each: 0.6 KB of the heap fewer on every board).
 # Strings, not tuples of names: a string of 11 characters or more is an object, while each
