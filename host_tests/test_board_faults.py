@@ -901,3 +901,26 @@ def test_a_directory_in_the_way_of_a_file_heals_at_the_next_save(tmp_path, where
         assert os.path.isfile(folder + "/history")
     with open(folder + "/" + where + ".bad/note", "rb") as f:
         assert f.read() == b"keep me"
+
+
+def test_a_saved_game_is_loaded_and_its_loader_let_go():
+    """A board loads a saved game at power-up, and after a fault its journal cannot restore,
+    with cribbage/loadgame.py, then lets it go (board/fault.py's table, policy 1: issue 34,
+    its code off the game's heap)."""
+    import sys
+
+    from board import fault
+
+    game, cfg, m = a_save_after_a_few_deals()
+    sys.modules.pop("cribbage.loadgame", None)
+    app = App(build("/data", display=True, fs=fs_with(game, cfg)))
+    assert app.m.state() == m.state() and app.note is None
+    assert "cribbage.loadgame" not in sys.modules
+
+    def broken():
+        raise MemoryError
+
+    app.m.restore = broken  # a fault the journal cannot come back from: the last save
+    got = fault.restore(app.m, app.store)
+    assert got is not None and got is not app.m and got.state() == m.state()
+    assert "cribbage.loadgame" not in sys.modules

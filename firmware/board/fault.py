@@ -8,8 +8,8 @@ with a fallback that does not. It says what to do; the app (App.recover) does it
 import gc
 import sys
 
-from cribbage.match import loads  # (loaded by the app already: nothing is imported later,
-# when memory may be shorter still)
+from cribbage.match import loads  # (loaded by the app already; what it loads for the call,
+# cribbage.loadgame, restore() loads first, with the room for it checked: load())
 
 from micropython import const
 
@@ -45,8 +45,9 @@ def message(e):
 # so too "table" and "held", names the game has interned already (cribbage/events.py's,
 # board/app.py's), and load, modules and release, MicroPython's own (json.load, sys.modules).
 table = (
-    # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record)
-    " board.boot board.undo board.later hw.wifiwhy publish.link ",
+    # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record,
+    # a saved game's loading)
+    " board.boot board.undo board.later hw.wifiwhy publish.link cribbage.loadgame ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
@@ -122,8 +123,13 @@ def restore(m, store):
         return m
     except Exception:  # noqa: BLE001
         gc.collect()
+    had = None
     try:
+        had = modules()
+        load("cribbage.loadgame")  # (loads()'s code, let go after: the table's 1)
         return store.load("game", loads)
     except Exception:  # noqa: BLE001
         gc.collect()
+    finally:
+        release(had)
     return None

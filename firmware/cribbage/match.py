@@ -59,9 +59,9 @@
 # free, and a long docstring is a string object during compilation, which a 96 KB heap notices.
 # The calls below keep short docstrings.)
 
-from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap; it
-from .game import Game  # imports score.py next, whose 6 KB table wants an unfragmented heap)
-from . import saved, score  # noqa: F401  (match.score: the board's way to score.hand)
+from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap)
+from .game import Game
+from . import score  # noqa: F401  (match.score: the board's way to score.hand)
 from .cards import DECK, JACK, fmt
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
@@ -349,7 +349,13 @@ class Match(Game):
 
 
 def loads(data):
-    # A Match from dumps() bytes, or ValueError (saved.py). The class is handed over rather
-    # than imported there when called: an import when memory is short can crash this
-    # MicroPython, and loads() is how a board recovers from running short.
-    return saved.loads(data, Match)
+    # A Match from dumps() bytes, or ValueError (loadgame.py, imported for the call: a board
+    # loads a game at power-up and after a fault only, and board/fault.py's table lets its
+    # code go after; on a fault, fault.restore() loads it first, where the room for it is
+    # checked: an import when memory is short can crash this MicroPython). The class is
+    # handed over rather than imported there.
+    import sys
+
+    name = "cribbage.loadgame"  # (a string, not a name: nothing more interned)
+    __import__(name)
+    return sys.modules[name].loads(data, Match)

@@ -1,10 +1,11 @@
 """Version 1 saves (firmware before the journal held one game): every game in one journal.
 
-Loaded only when such a save is found (saved.loads), once: the board saves version 2 after it.
-(Its loads() has the name of saved.loads, one the board interns anyway.)
+Loaded only when such a save is found (loadgame.loads), once: the board saves version 2 after
+it. (Its loads() has the name of loadgame.loads, one the board interns anyway.)
 """
 
-from .events import E_NEW_GAME, size as _size, say, events_whole
+from .events import E_NEW_GAME, size as _size, say
+from .loadgame import events_whole
 
 from micropython import const
 
