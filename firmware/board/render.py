@@ -38,6 +38,7 @@ from array import array
 from micropython import const
 
 from board.keypad import ticks_diff
+from board.layout import Layout  # (the type of Renderer.layout: the board's, loaded first)
 
 _MAX_SIDES = const(6)
 _MAX_MARKS = const(8)
@@ -162,32 +163,37 @@ def dumps(v, r, data):
 
 
 class Renderer:
-    """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed."""
+    """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed.
+    Made by board/boot.py's renderer(), at power-up: its code let go after (issue 34)."""
+    layout: Layout
+    strip: object
+    buf: bytearray
+    bpp: int
+    o_r: int
+    o_g: int
+    o_b: int
+    brightness: int
+    limit_ma: int
+    colours: int
+    _pix: array
+    _rgb: bytearray
+    _n: int
+    _old: array
+    _n_old: int
+    _stamp: bytearray
+    _frame_id: int
+    last_ma: int
+    _sum: int
+    _tick: int
 
     def __init__(self, layout, strip, brightness=64, limit_ma=2000, colours=0):
-        self.layout = layout
-        self.strip = strip
-        self.buf = strip.buf
-        self.bpp = getattr(strip, "bpp", 3)
-        order = getattr(strip, "ORDER", (1, 0, 2, 3))  # neopixel: GRB on the wire
-        self.o_r = order[0]
-        self.o_g = order[1]
-        self.o_b = order[2]
-        self.brightness = brightness
-        self.limit_ma = limit_ma
-        self.colours = colours  # the palette: the "colours" setting (0 usual, 1 colour-blind)
-        # the most a frame lights: a won lane, the header (or the error flash), three pegs
-        # and two skunk holes per side, the preview, the marks (the self-test's all-white
-        # frame writes the strip itself)
-        n = min(layout.holes + layout.first_track + 5 * _MAX_SIDES + 1 + _MAX_MARKS, layout.count)
-        self._pix = array("H", bytes(2 * n))  # this frame's lit pixels...
-        self._rgb = bytearray(3 * n)  # ...and their values
-        self._n = 0
-        self._old = array("H", bytes(2 * n))  # last frame's lit pixels
-        self._n_old = 0
-        self._stamp = bytearray(layout.count)  # frame id that last lit each pixel
+        from board.boot import renderer  # (power-up's code, let go after: fault.py's table)
+
+        self._pix, self._rgb, self._old, self._stamp = renderer(self, layout, strip, brightness,
+                                                                limit_ma, colours)
+        self._n = 0  # (this frame's lit pixels in _pix, their values in _rgb)
+        self._n_old = 0  # (last frame's in _old; _stamp: the frame id that last lit each pixel)
         self._frame_id = 0
-        self.last_ma = 0  # the last frame's estimate, after scaling
         self._sum = 0  # sum of this frame's channel values
         self._tick = -1  # maybe(): the blink tick of the last frame drawn
 

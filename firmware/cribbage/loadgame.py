@@ -11,7 +11,7 @@ heap).
 from .events import VERSION, say, size
 from .journal import CAP
 from .rules import prev_size, get16
-from .saved import _crc32
+from .saved import crc32
 
 from micropython import const
 
@@ -45,7 +45,7 @@ def loads(data, match_class):
     if v != VERSION and v != _OLD:
         raise ValueError(say(_NO, _VERSION, (v, VERSION)))
     crc = data[n - 4] | data[n - 3] << 8 | data[n - 2] << 16 | data[n - 1] << 24
-    if _crc32(memoryview(data)[:n - 4]) != crc:
+    if crc32(memoryview(data)[:n - 4]) != crc:
         raise ValueError(say(_NO, _CRC))
     s = data[1:8]
 

@@ -26,7 +26,7 @@ _KEPT = const(1)     # flags: the finished game's record follows the base
 _SHOWING = const(2)  # flags: undo went back to it (the new game is all redo)
 
 
-def _crc32(data, crc=0):
+def crc32(data, crc=0):
     """binascii.crc32(data, crc): crc the CRC so far (0 to start), as zlib's."""
     try:
         return binascii.crc32(data, crc) & 0xFFFFFFFF
@@ -71,7 +71,7 @@ def dumps(m):
     out = bytearray(h + top + 4)
     out[:h] = head
     out[h:h + top] = memoryview(m.log.j)[:top]
-    crc = _crc32(memoryview(out)[:h + top])
+    crc = crc32(memoryview(out)[:h + top])
     for i in range(4):
         out[h + top + i] = crc >> (8 * i) & 255
     return out
@@ -83,7 +83,7 @@ def dump(m, f):
     # heap fragmented by a long game (five players: ~500 events) may not have.
     head = _head(m)
     j = memoryview(m.log.j)[:m.log.top]
-    crc = _crc32(j, _crc32(head))
+    crc = crc32(j, crc32(head))
     f.write(head)
     f.write(j)
     for i in range(4):
