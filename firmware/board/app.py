@@ -42,7 +42,7 @@ import gc
 from cribbage import match as M
 
 from board.keypad import DOWN, UP, LONG, REPEAT, KIND, ticks_diff
-from board.render import View, ERROR_MS, dumps
+from board.render import ERROR_MS, dumps
 from board import entry
 from board.commands import run, follow, shown
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
@@ -97,12 +97,11 @@ class App:
         had = fault.modules()
         from board import boot  # power-up only: its code leaves the heap after (release):
         (self.keys, self.store, self.layout, self.clock, self.display, self.strip, self.cfg,
-         self.renderer, self.m, self.note) = boot.start(hw, r)  # (the hardware, the files,
-        # the renderer and the match: App's, assigned here, the one way in)
+         self.renderer, self.m, self.note, self.view) = boot.start(hw, r)  # (the hardware,
+        # the files, the renderer, the match and its View: App's, assigned here, the one way in)
         boot = None
         fault.release(had)  # (board.boot: loaded for one call, fault.py's table)
         gc.collect()
-        self.view = View(self.m.sides, self.m.target)
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
         follow(self)

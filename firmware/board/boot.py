@@ -180,15 +180,52 @@ def renderer(r, layout, strip, brightness, limit_ma, colours):
             bytearray(layout.count))
 
 
+def view(v, sides, target):
+    """board/render.py's View v made (View(): its arguments): every field at once, what the
+    LEDs show first (at power-up, and a new game's: commands.start)."""
+    v.sides = sides
+    v.target = target
+    v.front = bytearray(_MAX_SIDES)  # scores 0..255
+    v.back = bytearray(_MAX_SIDES)
+    v.games = bytearray(_MAX_SIDES)
+    v.turn = -1  # side to play / enter, or -1
+    v.crib = -1  # side owning the crib, or -1
+    v.preview_side = -1  # side whose typed points preview, or -1
+    v.preview_score = 0  # the score the preview would peg to
+    v.at = 0  # ticks_ms when the preview appeared: it blinks lit first, from then
+    v.winner = -1
+    v.skunk = 0  # 0 none, 1 skunk, 2 double skunk (of the game just won)
+    v.won = 0  # games the game just won counts for (to blink them)
+    v.skunk_line = 91  # the lowest loser's score that is no skunk
+    v.double_line = 61
+    v.error_at = -1  # ticks_ms when an error was signalled, or -1
+    v.marks = array("h", [-1] * _MAX_MARKS)  # pixels to blink white, -1 = none
+    v.dirty = True  # set after changing anything: Renderer.maybe() draws only then
+    v.m = None  # the game (cribbage.match.Match), read by its public names
+    v.e = None  # the typed entry (board/entry.py's Entry)
+    v.mode = 0  # what the keys mean now (board/modes.py), the menu's item, the
+    v.item = 0  # penalty's kind
+    v.pen = 0
+    v.msg = None  # the message line (board/modes.py) and the error (None: none)
+    v.err = None
+    v.counting = -1  # the entry is a hand with its count: 0, 1 the crib (else -1)
+    v.count_at = 0  # since when (the display's spoken count scrolls from it)
+    v.now = 0  # ticks_ms of the app's turn
+    v.power = None  # board/power.py's states (their display lines), or None
+    v.cfg = None  # the settings (board/settings.py)
+    v.display = None  # the display, or None (LEDs only)
+    v.store = None  # the files (board/storage.py): the statistics' pages read them
+
+
 def start(hw, r):
     """App(hw)'s power-up (board/app.py), for the App to keep: (the key source, the files
     (check_hw), the layout, the clock, the display, the strip, the settings, the renderer (r:
     the one that drew the saved frame, board/tasks.py; else a new one), the match (the saved
-    game, or a new one), the note: what happened to a file, or the loader's). Here, not in the
-    App, so that its code leaves the heap with this module's."""
+    game, or a new one), the note: what happened to a file, or the loader's, its View). Here,
+    not in the App, so that its code leaves the heap with this module's."""
     import gc
 
-    from board.render import Renderer
+    from board.render import Renderer, View
     from board.settings import Settings, loads as settings_loads
     from board.commands import new_match
     from cribbage.match import loads
@@ -208,7 +245,7 @@ def start(hw, r):
     m = game or new_match(cfg)
     got_through(store)  # the files are read: not a boot that failed
     return (keys, store, hw["layout"], hw["clock"], hw.get("display"), hw["strip"], cfg, r, m,
-            note)
+            note, View(m.sides, m.target))
 
 
 def check_hw(hw):

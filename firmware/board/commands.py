@@ -11,7 +11,7 @@ from cribbage import match as M
 from board.render import View
 from board.settings import NAMES, RULES
 from board import entry
-from board.fault import load
+from board.fault import load, modules, release
 from board.modes import NORMAL, MENU, ADVISE, PENALTY, MSG_PEGGED, message
 
 
@@ -237,7 +237,9 @@ def start(app):
     recorded first."""
     record(app)
     app.m = new_match(app.cfg)
+    had = modules()
     app.view = View(app.m.sides, app.m.target)
+    release(had)  # (board.boot, which makes it: power-up's, let go)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)
     app.e.clear()

@@ -76,7 +76,32 @@ class View:
     The LEDs' fields first; then what the display's text and the key handlers read, copied
     in by the app before each reader (App.shown)."""
 
-    # (what the app copies in, declared for the type checker: bare annotations cost nothing)
+    # (made by board/boot.py's view(): its fields, declared for the type checker; then what
+    # the app copies in: bare annotations cost nothing)
+    sides: int
+    target: int
+    front: bytearray
+    back: bytearray
+    games: bytearray
+    turn: int
+    crib: int
+    preview_side: int
+    preview_score: int
+    at: int
+    winner: int
+    skunk: int
+    won: int
+    skunk_line: int
+    double_line: int
+    error_at: int
+    marks: array
+    dirty: bool
+    mode: int
+    item: int
+    pen: int
+    counting: int
+    count_at: int
+    now: int
     m: object
     e: object
     msg: object
@@ -87,38 +112,9 @@ class View:
     power: object
 
     def __init__(self, sides=2, target=121):
-        self.sides = sides
-        self.target = target
-        self.front = bytearray(_MAX_SIDES)  # scores 0..255
-        self.back = bytearray(_MAX_SIDES)
-        self.games = bytearray(_MAX_SIDES)
-        self.turn = -1  # side to play / enter, or -1
-        self.crib = -1  # side owning the crib, or -1
-        self.preview_side = -1  # side whose typed points preview, or -1
-        self.preview_score = 0  # the score the preview would peg to
-        self.at = 0  # ticks_ms when the preview appeared: it blinks lit first, from then
-        self.winner = -1
-        self.skunk = 0  # 0 none, 1 skunk, 2 double skunk (of the game just won)
-        self.won = 0  # games the game just won counts for (to blink them)
-        self.skunk_line = 91  # the lowest loser's score that is no skunk
-        self.double_line = 61
-        self.error_at = -1  # ticks_ms when an error was signalled, or -1
-        self.marks = array("h", [-1] * _MAX_MARKS)  # pixels to blink white, -1 = none
-        self.dirty = True  # set after changing anything: Renderer.maybe() draws only then
-        self.m = None  # the game (cribbage.match.Match), read by its public names
-        self.e = None  # the typed entry (board/entry.py's Entry)
-        self.mode = 0  # what the keys mean now (board/modes.py), the menu's item, the
-        self.item = 0  # penalty's kind
-        self.pen = 0
-        self.msg = None  # the message line (board/modes.py) and the error (None: none)
-        self.err = None
-        self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (else -1)
-        self.count_at = 0  # since when (the display's spoken count scrolls from it)
-        self.now = 0  # ticks_ms of the app's turn
-        self.power = None  # board/power.py's states (their display lines), or None
-        self.cfg = None  # the settings (board/settings.py)
-        self.display = None  # the display, or None (LEDs only)
-        self.store = None  # the files (board/storage.py): the statistics' pages read them
+        from board.boot import view  # (power-up's code, let go after: fault.py's table)
+
+        view(self, sides, target)
 
     def blinks(self):
         """True when something on the board blinks (frames change with time alone)."""
