@@ -610,7 +610,11 @@ FLOOD_HEAP = os.environ.get("HEAP_FLOOD") or "232k"  # (0.7.0 after the palette,
 # test alone: 208k fails at the first visits (/stats 503); 216k and 224k pass 1 run in 2, the
 # other failing after a flood (a page still 503 after 10 tries: what the flood's last
 # connections hold); 232k passes 3 of 3, 248k 1 of 1. 232k is the need, with no margin: the
-# spread after a flood is the cut to find, docs/memory.md)
+# spread after a flood is the cut to find, docs/memory.md. 2026-11-29, board/fault.py's
+# release() allocating nothing and each page given the server's timeouts to come back (15 s,
+# not 1): 224k passes 5 of 5, 216k 5 of 7 (the others: a page 503 for 15 s after a flood,
+# not seen by hand; docs/memory.md), 208k 0 of 3 (/stats or /deals at the first visits): 232k
+# is 3.6 % over the least heap that passed every run, 7 % over 216k)
 PATHS = ("/", "/state", "/layout", "/deals", "/stats", "/history.csv", "/history.json")
 
 
@@ -757,11 +761,11 @@ def test_the_page_sheds_a_flood_and_comes_back(flood_tree):
                 if b.get("/state")[0] == 200:
                     break
                 time.sleep(0.2)
-            for path in PATHS:  # (a 503 may come while the flood's last connections end)
-                got = []
-                while 200 not in got and len(got) < 10:
+            for path in PATHS:  # (a 503 may come while the flood's last connections end:
+                got = []  # each within the server's read and write timeouts, 9 s at most)
+                while 200 not in got and len(got) < 60:
                     got.append(b.get(path)[0])
-                    time.sleep(0.1 if got[-1] != 200 else 0)
+                    time.sleep(0.25 if got[-1] != 200 else 0)
                 assert got[-1] == 200 and set(got) <= {200, 503}, (path, got, b.out[-10:])
             assert b.ask("mods", "MODS") == ["MODS"]
             heaps.append(int(b.ask("heap", "HEAP")[1]))

@@ -242,8 +242,16 @@ def table():
     return "\n".join(lines)
 
 
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("name", nargs="?", choices=list(HEAPS), metavar="HEAP_NAME",
+                    help="print this test's heap (-X heapsize) only: " + ", ".join(HEAPS))
+    a = ap.parse_args(argv)
+    print(heap(a.name) if a.name else table())
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        print(heap(sys.argv[1]))
-    else:
-        print(table())
+    sys.exit(main())

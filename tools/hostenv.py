@@ -133,6 +133,12 @@ def mp_lib():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--fetch"]:  # make venv
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Print .venv/mp-lib, the board's packages' folder "
+                                 "(for pyright); with --fetch (make venv) fetch them first.")
+    ap.add_argument("--fetch", action="store_true",
+                    help="fetch the board packages pip cannot install (pyproject.toml)")
+    if ap.parse_args().fetch:
         fetch_sources()
     print(mp_lib())

@@ -97,21 +97,27 @@ def release(held=()):
     modules() itself failed: nothing was loaded): a module of policy 1 whether or not it was
     loaded before, one of policy h unless it was; each is dropped from sys.modules and its
     package, so that its code leaves the heap at the next collection unless something still
-    holds it. Never raises (short of memory twice: nothing is let go this time)."""
+    holds it. Allocates nothing, so never fails short of memory (a copy of sys.modules'
+    names to walk once did, under the page's flood, and what a request had loaded stayed for
+    good: every later request took it for one the board had): one module at a time, the
+    names walked again after each."""
     if held is None:
         return
-    for _ in (0, 1):
-        try:
-            for name in list(sys.modules):
-                if find(table[0], name) or (find(table[1], name) and name not in held):
-                    sys.modules.pop(name, None)
-                    k = name.rfind(".")
-                    p = sys.modules.get(name[:k]) if k > 0 else None
-                    if p is not None and name[k + 1:] in p.__dict__:
-                        delattr(p, name[k + 1:])
+    while True:
+        for name in sys.modules:
+            if find(table[0], name) or (find(table[1], name) and name not in held):
+                break
+        else:
             return
-        except MemoryError:
-            gc.collect()
+        sys.modules.pop(name)
+        k = name.rfind(".")  # its package's attribute for it goes too (found, not sliced)
+        for pkg in sys.modules if k > 0 else ():
+            if len(pkg) == k and name.startswith(pkg):
+                for attr in sys.modules[pkg].__dict__:
+                    if len(attr) == len(name) - k - 1 and name.endswith(attr):
+                        delattr(sys.modules[pkg], attr)
+                        break
+                break
 
 
 def restore(m, store):

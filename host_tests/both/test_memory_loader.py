@@ -133,3 +133,31 @@ def test_load_without_room_is_a_memory_error_before_the_import():
     finally:
         fault.gc = real
         _back(before)
+
+
+def test_release_allocates_nothing():
+    # Under the page's flood a copy of sys.modules' names to walk failed for memory, and what
+    # a request had loaded stayed for good (each later request counted it as the board's).
+    # On MicroPython the heap is locked for the call: one allocation would be a MemoryError.
+    # (The package is the real board package, as on a board: a stand-in object's __dict__
+    # is made for each look on MicroPython, a module's is its own.)
+    before = _state()
+    try:
+        _put([ONE, H])
+        had = []
+        try:
+            import micropython
+
+            lock, unlock = micropython.heap_lock, micropython.heap_unlock
+        except (ImportError, AttributeError):  # CPython: the same calls, no lock to take
+            lock = unlock = lambda: None
+        lock()
+        try:
+            fault.release(had)
+        finally:
+            unlock()
+        assert ONE not in sys.modules and H not in sys.modules
+        assert getattr(sys.modules["board"], "export", None) is None
+        assert getattr(sys.modules["board"], "later", None) is None
+    finally:
+        _back(before)

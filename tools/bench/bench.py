@@ -84,8 +84,14 @@ def fmt_time(us):
     return "%.0f us" % us
 
 
-def main(argv):
-    pattern = argv[0] if argv else ""
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pattern", nargs="?", default="",
+                    help="run only the benchmarks whose name holds this (default: all)")
+    pattern = ap.parse_args(argv).pattern
     scripts = sorted(glob.glob(os.path.join(BENCH, "mp_*.py"))) + \
         sorted(glob.glob(os.path.join(BENCH, "py_*.py")))
     failed = False

@@ -120,8 +120,14 @@ def lag(tree, port, presses, mid=False, order=False):
     return dict(zip(w[1::2], w[2::2]))
 
 
-def main(argv):
-    presses = int(argv[1]) if len(argv) > 1 else 60
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("presses", nargs="?", type=int, default=60,
+                    help="keys pressed in each case (default: %(default)s)")
+    presses = ap.parse_args(argv).presses
     folder = tempfile.mkdtemp(prefix="publish-lag-")
     import build  # tools/maker/build.py: the firmware as `make build` compiles it
 
@@ -153,4 +159,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()

@@ -182,7 +182,12 @@ def picture_pegs(colours, players, brightness=64):
     return out
 
 
-def main():
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.parse_args(argv)
     print("least CIEDE2000 between two sides' front pegs in the simulator's pictures")
     print("bright players  palette       normal  protanopia  deuteranopia  tritanopia")
     for bright in (64, 255):

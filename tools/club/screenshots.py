@@ -69,9 +69,13 @@ def login(page, url, password=PASSWORD):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    out = os.path.abspath(argv[0] if argv else os.path.join(os.path.dirname(__file__), "..",
-                                                             "..", "docs"))
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir", nargs="?", help="where the pictures go (default: docs/)")
+    a = ap.parse_args(argv)
+    out = os.path.abspath(a.dir or os.path.join(os.path.dirname(__file__), "..", "..", "docs"))
     exe = chromium()
     if not exe:
         print("no Chromium (apt-get install chromium)", file=sys.stderr)

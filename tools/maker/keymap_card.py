@@ -164,8 +164,12 @@ def svg():
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    out = argv[0] if argv else OUT
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out", nargs="?", default=OUT, help="the SVG file (default: %(default)s)")
+    out = ap.parse_args(argv).out
     text = svg()
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:

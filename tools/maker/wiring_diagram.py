@@ -116,6 +116,11 @@ def svg(board):
 
 
 def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.parse_args(argv)
     outdir = os.path.join(ROOT, "hardware")
     os.makedirs(outdir, exist_ok=True)
     for board in sorted(BOARDS):

@@ -16,6 +16,9 @@ USAGE = "usage: advise.py CARD x6 (or x5) [--dealer]   (cards like 5H 10D JS AC)
 
 
 def main(argv):
+    if "--help" in argv or "-h" in argv:
+        print(USAGE + "\n\n" + __doc__)
+        return 0
     dealer = "--dealer" in argv
     words = [a for a in argv if a != "--dealer"]
     options = [w for w in words if w.startswith("-")]

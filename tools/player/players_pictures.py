@@ -96,8 +96,13 @@ def picture(board, st, path):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    folder = argv[0] if argv else OUT
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", nargs="?", default=OUT,
+                    help="where the pictures go (default: %(default)s)")
+    folder = ap.parse_args(argv).folder
     os.makedirs(folder, exist_ok=True)
     print("wrote %s" % os.path.relpath(keypad(folder)))
     board, got = states()

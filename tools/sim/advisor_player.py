@@ -106,16 +106,16 @@ def games(n, seed):
     return wins, n, deals, tally["show"], tally["play"]
 
 
-def main(argv):
-    n = 20000
-    seed = 1
-    args = list(argv)
-    if "--seed" in args:
-        i = args.index("--seed")
-        seed = int(args[i + 1])
-        del args[i:i + 2]
-    if args:
-        n = int(args[0])
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("deals", nargs="?", type=int, default=20000,
+                    help="two-player deals played (default: %(default)s)")
+    ap.add_argument("--seed", type=int, default=1, help="the deals' seed (default: 1)")
+    a = ap.parse_args(argv)
+    n, seed = a.deals, a.seed
     mean, se = paired_gain(n, seed)
     print("%d two-player deals, show only (hands + crib, no pegging), seed %d" % (n, seed))
     print("advisor vs hand-only (best average hand, crib ignored): %+.3f +/- %.3f points a deal"

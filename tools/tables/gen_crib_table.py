@@ -20,7 +20,12 @@ def _cell_sum(args):
     return cribgen.pair_sum(*args)
 
 
-def main():
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.parse_args(argv)
     import cribgen
 
     t0 = time.time()

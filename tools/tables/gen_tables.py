@@ -8,7 +8,12 @@ from hostenv import ROOT  # (importing hostenv puts firmware/ on sys.path)
 OUT = os.path.join(ROOT, "firmware", "cribbage", "tables.py")
 
 
-def main():
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.parse_args(argv)
     # tables.py must exist for the core to import; a stub is enough to build the real one
     if not os.path.exists(OUT):
         with open(OUT, "w") as f:
