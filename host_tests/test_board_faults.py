@@ -927,15 +927,16 @@ def test_a_saved_game_is_loaded_and_its_loader_let_go():
 
 
 def test_the_power_ups_code_is_let_go_after_boot_and_a_new_game():
-    """board/boot.py makes the App's first View (and the Layout, the Renderer: issue 34),
-    and a new game's View (the menu's or the page's): it is let go after each (board/fault.py's
-    table, policy 1), its code off the game's heap."""
+    """board/boot.py and board/makers.py make the App's first View (and the Layout, the
+    Renderer: issue 34), and a new game's View (the menu's or the page's): they are let go
+    after each (board/fault.py's table, policy 1), their code off the game's heap."""
     import sys
 
     from board.modes import NEW_GAME
 
     hw, app = board(display=True)
-    assert "board.boot" not in sys.modules and app.view.sides == app.m.sides
+    assert "board.boot" not in sys.modules and "board.makers" not in sys.modules
+    assert app.view.sides == app.m.sides
     app.apply((NEW_GAME,))
-    assert app.err is None and "board.boot" not in sys.modules
+    assert app.err is None and "board.makers" not in sys.modules
     assert app.view.sides == app.m.sides and app.view.target == app.m.target

@@ -158,12 +158,14 @@ HEAPS = {
     # (2026-11-29, issue 34, h-cold: the code a board runs rarely let go. Measured the same
     # session, main_game.py, 3 games, 64-bit peak: main at 1e1569e 124,128-125,024 B (2-6
     # players), ~95.2 KB of 32-bit heap by esp32_game_heap, 0.8 % to spare; this tree
-    # 114,112-114,976 B, ~87.6 KB, 8.8 % to spare (15 % wants <= 109,700 B): the scorer
+    # 114,208-115,200 B, ~87.7 KB, 8.6 % to spare (15 % wants <= 109,700 B): the scorer
     # without the ranks' table -7.2 KB, a saved game's loading (cribbage/loadgame.py) -1.1,
-    # the App's, the Layout's, the Renderer's and the View's making in board/boot.py -1.7.
+    # the App's, the Layout's, the Renderer's and the View's making let go after boot
+    # (board/boot.py, board/makers.py) -1.5.
     # The smallest heap, 1 KB steps: main passes 140k for 5 players, not 132-139k (App(hw)'s
-    # first blocks) nor 141k (a history not saved); this tree passes 133-137k at 2-6 players
-    # and 131k at 2-5, fails 132k at 5 (a history not saved), <= 130k (App(hw)): need 133)
+    # first blocks) nor 141k (a history not saved); this tree passes 132-134k at 2, 5 and 6
+    # players and fails 131k at 5 and 6 (App(hw)); a run before its last step passed 133-137k
+    # at 2-6 and 131k but not 132k at 5 (a history not saved): need 133)
     "esp32_game": (133, ESP32_GAME / heap_ratio("game from .mpy"),
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),

@@ -239,7 +239,7 @@ def start(app):
     app.m = new_match(app.cfg)
     had = modules()
     app.view = View(app.m.sides, app.m.target)
-    release(had)  # (board.boot, which makes it: power-up's, let go)
+    release(had)  # (board.makers, which makes it: power-up's, let go)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)
     app.e.clear()

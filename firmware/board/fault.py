@@ -47,7 +47,8 @@ def message(e):
 table = (
     # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record,
     # a saved game's loading)
-    " board.boot board.undo board.later hw.wifiwhy publish.link cribbage.loadgame ",
+    " board.boot board.makers board.undo board.later hw.wifiwhy publish.link"
+    " cribbage.loadgame ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"

@@ -76,7 +76,7 @@ class View:
     The LEDs' fields first; then what the display's text and the key handlers read, copied
     in by the app before each reader (App.shown)."""
 
-    # (made by board/boot.py's view(): its fields, declared for the type checker; then what
+    # (made by board/makers.py's view(): its fields, declared for the type checker; then what
     # the app copies in: bare annotations cost nothing)
     sides: int
     target: int
@@ -112,7 +112,7 @@ class View:
     power: object
 
     def __init__(self, sides=2, target=121):
-        from board.boot import view  # (power-up's code, let go after: fault.py's table)
+        from board.makers import view  # (power-up's code, let go after: fault.py's table)
 
         view(self, sides, target)
 
@@ -160,7 +160,7 @@ def dumps(v, r, data):
 
 class Renderer:
     """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed.
-    Made by board/boot.py's renderer(), at power-up: its code let go after (issue 34)."""
+    Made by board/makers.py's renderer(), at power-up: its code let go after (issue 34)."""
     layout: Layout
     strip: object
     buf: bytearray
@@ -183,7 +183,7 @@ class Renderer:
     _tick: int
 
     def __init__(self, layout, strip, brightness=64, limit_ma=2000, colours=0):
-        from board.boot import renderer  # (power-up's code, let go after: fault.py's table)
+        from board.makers import renderer  # (power-up's code, let go after: fault.py's table)
 
         self._pix, self._rgb, self._old, self._stamp = renderer(self, layout, strip, brightness,
                                                                 limit_ma, colours)
