@@ -158,10 +158,10 @@ HEAPS = {
     # (2026-11-29, issue 34, h-cold: the code a board runs rarely let go. Measured the same
     # session, main_game.py, 3 games, 64-bit peak: main at 1e1569e 124,128-125,024 B (2-6
     # players), ~95.2 KB of 32-bit heap by esp32_game_heap, 0.8 % to spare; this tree
-    # 114,208-115,200 B, ~87.7 KB, 8.6 % to spare (15 % wants <= 109,700 B): the scorer
+    # 113,728-114,592 B, ~87.3 KB, 9.1 % to spare (15 % wants <= 109,700 B): the scorer
     # without the ranks' table -7.2 KB, a saved game's loading (cribbage/loadgame.py) -1.1,
     # the App's, the Layout's, the Renderer's and the View's making let go after boot
-    # (board/boot.py, board/makers.py) -1.5.
+    # (board/boot.py, board/makers.py) -1.5, the Match's (cribbage/matchmake.py) -0.6.
     # The smallest heap, 1 KB steps: main passes 140k for 5 players, not 132-139k (App(hw)'s
     # first blocks) nor 141k (a history not saved); this tree passes 132-134k at 2, 5 and 6
     # players and fails 131k at 5 and 6 (App(hw)); a run before its last step passed 133-137k

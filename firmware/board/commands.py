@@ -236,10 +236,11 @@ def start(app):
     """NEW_GAME: a new game, the menu's or the page's; the finished or abandoned game
     recorded first."""
     record(app)
-    app.m = new_match(app.cfg)
     had = modules()
+    load("cribbage.matchmake")  # (the Match's making, with the room for it checked)
+    app.m = new_match(app.cfg)
     app.view = View(app.m.sides, app.m.target)
-    release(had)  # (board.makers, which makes it: power-up's, let go)
+    release(had)  # (it and board.makers, which makes the View: power-up's, let go)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)
     app.e.clear()
