@@ -915,7 +915,7 @@ def test_a_saved_game_is_loaded_and_its_loader_let_go():
     sys.modules.pop("cribbage.loadgame", None)
     app = App(build("/data", display=True, fs=fs_with(game, cfg)))
     assert app.m.state() == m.state() and app.note is None
-    assert "cribbage.loadgame" not in sys.modules and "cribbage.matchmake" not in sys.modules
+    assert "cribbage.loadgame" not in sys.modules
 
     def broken():
         raise MemoryError
@@ -923,22 +923,22 @@ def test_a_saved_game_is_loaded_and_its_loader_let_go():
     app.m.restore = broken  # a fault the journal cannot come back from: the last save
     got = fault.restore(app.m, app.store)
     assert got is not None and got is not app.m and got.state() == m.state()
-    assert "cribbage.loadgame" not in sys.modules and "cribbage.matchmake" not in sys.modules
+    assert "cribbage.loadgame" not in sys.modules
 
 
 def test_the_power_ups_code_is_let_go_after_boot_and_a_new_game():
-    """board/boot.py and board/makers.py make the App's first View (and the Layout, the
-    Renderer: issue 34), and a new game's View (the menu's or the page's), cribbage/matchmake.py
-    the Match's settings: they are let go after each (board/fault.py's table, policy 1), their
-    code off the game's heap."""
+    """board/boot.py makes the App's first View (and the Layout's fields: issue 34), and
+    cribbage/loadgame.py the Match's settings, at power-up and at a new game (the menu's or
+    the page's): they are let go after each (board/fault.py's table, policy 1), their code off
+    the game's heap."""
     import sys
 
     from board.modes import NEW_GAME
 
     hw, app = board(display=True)
-    assert "board.boot" not in sys.modules and "board.makers" not in sys.modules
-    assert "cribbage.matchmake" not in sys.modules and app.view.sides == app.m.sides
+    assert "board.boot" not in sys.modules
+    assert "cribbage.loadgame" not in sys.modules and app.view.sides == app.m.sides
     app.apply((NEW_GAME,))
-    assert app.err is None and "board.makers" not in sys.modules
-    assert "cribbage.matchmake" not in sys.modules
+    assert app.err is None and "board.boot" not in sys.modules
+    assert "cribbage.loadgame" not in sys.modules
     assert app.view.sides == app.m.sides and app.view.target == app.m.target

@@ -48,10 +48,6 @@ KEPT = (
     ("board.boot", "_REC_MAGIC", "board.render", "_REC_MAGIC", "(the same)"),
     ("board.boot", "_MAX_SIDES", "board.render", "_MAX_SIDES", "(the same: the View's sizes)"),
     ("board.boot", "_MAX_MARKS", "board.render", "_MAX_MARKS", "(the same)"),
-    ("board.makers", "_MAX_SIDES", "board.render", "_MAX_SIDES",
-     "the View's sizes: makers.py makes the View and the Renderer at power-up, its code let "
-     "go after (issue 34); it imports nothing of the board's (test_board_imports)"),
-    ("board.makers", "_MAX_MARKS", "board.render", "_MAX_MARKS", "(the same)"),
 )
 
 # Copies of a length no module names: outbox.mark()'s (test_names_the_publisher_and_the_outbox_share

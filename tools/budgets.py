@@ -161,11 +161,13 @@ HEAPS = {
     # 113,728-114,592 B, ~87.3 KB, 9.1 % to spare (15 % wants <= 109,700 B): the scorer
     # without the ranks' table -7.2 KB, a saved game's loading (cribbage/loadgame.py) -1.1,
     # the App's, the Layout's, the Renderer's and the View's making let go after boot
-    # (board/boot.py, board/makers.py) -1.5, the Match's (cribbage/matchmake.py) -0.6.
+    # (board/boot.py) -1.5, the Match's (cribbage/loadgame.py) -0.6; then the Renderer's
+    # and the View's back in their classes (one module more on the flash than main's, not
+    # three: a 4 KB block each on littlefs, test_release): 113,824-114,688 B, ~87.4 KB, 9.0 %.
     # The smallest heap, 1 KB steps: main passes 140k for 5 players, not 132-139k (App(hw)'s
-    # first blocks) nor 141k (a history not saved); this tree passes 132-134k at 2, 5 and 6
-    # players and fails 131k at 5 and 6 (App(hw)); a run before its last step passed 133-137k
-    # at 2-6 and 131k but not 132k at 5 (a history not saved): need 133)
+    # first blocks) nor 141k (a history not saved); this tree passes 131-134k at 5 players,
+    # 132-134k at 6 (131k fails: App(hw)); trees of its steps before passed 133-137k at 2-6,
+    # one not 132k at 5 (a history not saved), one not 131k at 5: need 133)
     "esp32_game": (133, ESP32_GAME / heap_ratio("game from .mpy"),
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),

@@ -1,6 +1,8 @@
 """Power-up, run once and then let go (board/fault.py's table: loaded for one call): the saved
 files, read with a crash-loop guard, and the self-test key window."""
 
+from array import array
+
 from board.keypad import ticks_diff
 
 from micropython import const
@@ -108,6 +110,49 @@ def loads(b, data):
     for k in range(_MAX_MARKS):
         w.marks[k] = (b[34 + 2 * k] | b[35 + 2 * k] << 8) - 1
     return w, b[50], b[51] | (b[52] & 127) << 8, b[52] >> 7
+
+
+def layout(L, lanes, holes, row, group, shared_finish, games, pitch, group_gap, lane_pitch,
+           band_gap):
+    """board/layout.py's Layout L made (Layout(): its arguments): checked, its sizes set;
+    returns its table of track holes' pixels (L._track: the Layout sets its own)."""
+    if lanes < 1 or lanes > 6:
+        raise ValueError("lanes must be 1..6, not %r" % (lanes,))
+    if holes < row or row < 1 or holes % row:
+        raise ValueError("holes (%r) must be a whole number of rows of %r" % (holes, row))
+    if group < 1 or row % group:
+        raise ValueError("a row of %r holes does not split into groups of %r" % (row, group))
+    if games < 0:
+        raise ValueError("games LEDs must be 0 or more")
+    L.lanes = lanes
+    L.holes = holes
+    L.row = row
+    L.group = group
+    L.bands = holes // row
+    L.shared_finish = shared_finish
+    L.games = games
+    L.pitch = pitch
+    L.group_gap = group_gap
+    L.lane_pitch = lane_pitch
+    L.band_gap = band_gap
+    L.header = 2 + games  # per lane: turn, crib, games...
+    L.n_finish = 1 if shared_finish else lanes
+    L.first_start = lanes * L.header
+    L.first_track = L.first_start + lanes
+    L.first_finish = L.first_track + lanes * holes
+    L.count = L.first_finish + L.n_finish
+    # pixel of track hole (lane, score 1..holes): one table, lane-major
+    t = array("H", bytes(2 * lanes * holes))
+    for band in range(L.bands):
+        for lane in range(lanes):
+            line = band * lanes + lane
+            for k in range(row):
+                score = band * row + k + 1  # k-th hole along the band's direction
+                # the band's direction and the strip's direction on this line
+                col = k if band % 2 == 0 else row - 1 - k  # column from the left
+                along = col if line % 2 == 0 else row - 1 - col
+                t[lane * holes + score - 1] = L.first_track + line * row + along
+    return t
 
 
 def start(hw, r):

@@ -237,10 +237,10 @@ def start(app):
     recorded first."""
     record(app)
     had = modules()
-    load("cribbage.matchmake")  # (the Match's making, with the room for it checked)
+    load("cribbage.loadgame")  # (the Match's making, with the room for it checked)
     app.m = new_match(app.cfg)
     app.view = View(app.m.sides, app.m.target)
-    release(had)  # (it and board.makers, which makes the View: power-up's, let go)
+    release(had)  # (the Match's making: power-up's, let go)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)
     app.e.clear()

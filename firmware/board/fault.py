@@ -47,8 +47,7 @@ def message(e):
 table = (
     # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record,
     # a saved game's loading)
-    " board.boot board.makers board.undo board.later hw.wifiwhy publish.link"
-    " cribbage.loadgame cribbage.matchmake ",
+    " board.boot board.undo board.later hw.wifiwhy publish.link cribbage.loadgame ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
@@ -133,8 +132,8 @@ def restore(m, store):
     had = None
     try:
         had = modules()
-        load("cribbage.loadgame")  # (loads()'s code and the Match's making, let go
-        load("cribbage.matchmake")  # after: the table's 1)
+        load("cribbage.loadgame")  # (loads()'s code and the Match's making, let go after:
+        # the table's 1)
         return store.load("game", loads)
     except Exception:  # noqa: BLE001
         gc.collect()

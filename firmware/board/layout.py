@@ -44,7 +44,7 @@ from array import array
 
 class Layout:
     """Two lanes x 121 holes by default; every dimension is a parameter (see module doc).
-    Made once, at power-up: its making is board/makers.py's layout(), whose code a board lets
+    Made once, at power-up: its making is board/boot.py's layout(), whose code a board lets
     go after (issue 34)."""
     lanes: int
     holes: int
@@ -67,7 +67,7 @@ class Layout:
 
     def __init__(self, lanes=2, holes=120, row=30, group=5, shared_finish=True, games=3,
                  pitch=7.0, group_gap=3.0, lane_pitch=9.0, band_gap=14.0):
-        from board.makers import layout  # (power-up's code, let go after: fault.py's table)
+        from board.boot import layout  # (power-up's code, let go after: fault.py's table)
 
         self._track = layout(self, lanes, holes, row, group, shared_finish, games, pitch,
                              group_gap, lane_pitch, band_gap)  # (pixel of track hole

@@ -38,7 +38,6 @@ from array import array
 from micropython import const
 
 from board.keypad import ticks_diff
-from board.layout import Layout  # (the type of Renderer.layout: the board's, loaded first)
 
 _MAX_SIDES = const(6)
 _MAX_MARKS = const(8)
@@ -76,32 +75,7 @@ class View:
     The LEDs' fields first; then what the display's text and the key handlers read, copied
     in by the app before each reader (App.shown)."""
 
-    # (made by board/makers.py's view(): its fields, declared for the type checker; then what
-    # the app copies in: bare annotations cost nothing)
-    sides: int
-    target: int
-    front: bytearray
-    back: bytearray
-    games: bytearray
-    turn: int
-    crib: int
-    preview_side: int
-    preview_score: int
-    at: int
-    winner: int
-    skunk: int
-    won: int
-    skunk_line: int
-    double_line: int
-    error_at: int
-    marks: array
-    dirty: bool
-    mode: int
-    item: int
-    pen: int
-    counting: int
-    count_at: int
-    now: int
+    # (what the app copies in, declared for the type checker: bare annotations cost nothing)
     m: object
     e: object
     msg: object
@@ -112,9 +86,38 @@ class View:
     power: object
 
     def __init__(self, sides=2, target=121):
-        from board.makers import view  # (power-up's code, let go after: fault.py's table)
-
-        view(self, sides, target)
+        self.sides = sides
+        self.target = target
+        self.front = bytearray(_MAX_SIDES)  # scores 0..255
+        self.back = bytearray(_MAX_SIDES)
+        self.games = bytearray(_MAX_SIDES)
+        self.turn = -1  # side to play / enter, or -1
+        self.crib = -1  # side owning the crib, or -1
+        self.preview_side = -1  # side whose typed points preview, or -1
+        self.preview_score = 0  # the score the preview would peg to
+        self.at = 0  # ticks_ms when the preview appeared: it blinks lit first, from then
+        self.winner = -1
+        self.skunk = 0  # 0 none, 1 skunk, 2 double skunk (of the game just won)
+        self.won = 0  # games the game just won counts for (to blink them)
+        self.skunk_line = 91  # the lowest loser's score that is no skunk
+        self.double_line = 61
+        self.error_at = -1  # ticks_ms when an error was signalled, or -1
+        self.marks = array("h", [-1] * _MAX_MARKS)  # pixels to blink white, -1 = none
+        self.dirty = True  # set after changing anything: Renderer.maybe() draws only then
+        self.m = None  # the game (cribbage.match.Match), read by its public names
+        self.e = None  # the typed entry (board/entry.py's Entry)
+        self.mode = 0  # what the keys mean now (board/modes.py), the menu's item, the
+        self.item = 0  # penalty's kind
+        self.pen = 0
+        self.msg = None  # the message line (board/modes.py) and the error (None: none)
+        self.err = None
+        self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (else -1)
+        self.count_at = 0  # since when (the display's spoken count scrolls from it)
+        self.now = 0  # ticks_ms of the app's turn
+        self.power = None  # board/power.py's states (their display lines), or None
+        self.cfg = None  # the settings (board/settings.py)
+        self.display = None  # the display, or None (LEDs only)
+        self.store = None  # the files (board/storage.py): the statistics' pages read them
 
     def blinks(self):
         """True when something on the board blinks (frames change with time alone)."""
@@ -159,37 +162,32 @@ def dumps(v, r, data):
 
 
 class Renderer:
-    """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed.
-    Made by board/makers.py's renderer(), at power-up: its code let go after (issue 34)."""
-    layout: Layout
-    strip: object
-    buf: bytearray
-    bpp: int
-    o_r: int
-    o_g: int
-    o_b: int
-    brightness: int
-    limit_ma: int
-    colours: int
-    _pix: array
-    _rgb: bytearray
-    _n: int
-    _old: array
-    _n_old: int
-    _stamp: bytearray
-    _frame_id: int
-    last_ma: int
-    _sum: int
-    _tick: int
+    """Owns the strip buffer's contents. frame(view, now_ms) -> True if the buffer changed."""
 
     def __init__(self, layout, strip, brightness=64, limit_ma=2000, colours=0):
-        from board.makers import renderer  # (power-up's code, let go after: fault.py's table)
-
-        self._pix, self._rgb, self._old, self._stamp = renderer(self, layout, strip, brightness,
-                                                                limit_ma, colours)
-        self._n = 0  # (this frame's lit pixels in _pix, their values in _rgb)
-        self._n_old = 0  # (last frame's in _old; _stamp: the frame id that last lit each pixel)
+        self.layout = layout
+        self.strip = strip
+        self.buf = strip.buf
+        self.bpp = getattr(strip, "bpp", 3)
+        order = getattr(strip, "ORDER", (1, 0, 2, 3))  # neopixel: GRB on the wire
+        self.o_r = order[0]
+        self.o_g = order[1]
+        self.o_b = order[2]
+        self.brightness = brightness
+        self.limit_ma = limit_ma
+        self.colours = colours  # the palette: the "colours" setting (0 usual, 1 colour-blind)
+        # the most a frame lights: a won lane, the header (or the error flash), three pegs
+        # and two skunk holes per side, the preview, the marks (the self-test's all-white
+        # frame writes the strip itself)
+        n = min(layout.holes + layout.first_track + 5 * _MAX_SIDES + 1 + _MAX_MARKS, layout.count)
+        self._pix = array("H", bytes(2 * n))  # this frame's lit pixels...
+        self._rgb = bytearray(3 * n)  # ...and their values
+        self._n = 0
+        self._old = array("H", bytes(2 * n))  # last frame's lit pixels
+        self._n_old = 0
+        self._stamp = bytearray(layout.count)  # frame id that last lit each pixel
         self._frame_id = 0
+        self.last_ma = 0  # the last frame's estimate, after scaling
         self._sum = 0  # sum of this frame's channel values
         self._tick = -1  # maybe(): the blink tick of the last frame drawn
 

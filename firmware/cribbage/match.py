@@ -130,11 +130,11 @@ class Match(Game):
         # three for last to the first pone. fitted: a failure to play kills only the cards
         # that fitted at his go (sheet 000); False as a game saved by earlier firmware was
         # played (every card).
-        # (checked and set by cribbage/matchmake.py, loaded for it and let go after it:
-        # board/fault.py's table; by a string, no name more interned)
+        # (checked and set by cribbage/loadgame.py's match(), loaded for it and let go after
+        # it: board/fault.py's table; by a string, no name more interned)
         import sys
 
-        name = "cribbage.matchmake"
+        name = "cribbage.loadgame"
         __import__(name)
         sys.modules[name].match(self, players, target, muggins, skunk_line, skunk_games,
                                 double_line, double_games, pairs, mode, deal, cards)
