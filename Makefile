@@ -99,7 +99,7 @@ $(STUBS)/.installed: Makefile $(STAMP)
 stubs: $(STUBS)/.installed
 
 typecheck: $(STUBS)/.installed
-	$(BIN)/python tools/hostenv.py  # .venv/mp-lib: the board's packages (microdot), for pyright
+	$(BIN)/python tools/hostenv.py  # .venv/mp-lib: the board's packages (umqtt), for pyright
 	$(BIN)/pyright -p tools/typecheck/rp2.json
 	$(BIN)/pyright -p tools/typecheck/esp32.json
 	$(BIN)/pyright -p tools/typecheck/club.json  # tools/club (CPython)

@@ -53,4 +53,6 @@ package("board", files=board_files("board"), opt=3)  # the hardware-facing app
 package("hw", files=board_files("hw"), opt=3)  # the per-board hardware (pin maps)
 module("version.py", opt=3)  # the firmware's version (the menu and make flash show it)
 module("slots.py", opt=3)  # the boot loader's app slots (main.py; issue 31)
+module("slotboot.py", opt=3)  # the loader's boot half, loaded for a call (slots.py; issue 34)
+module("slotimg.py", opt=3)  # an image slot's block device (slotboot.py; issue 34)
 package("ota", files=board_files("ota"), opt=3)  # updates over the air: the install, the trial

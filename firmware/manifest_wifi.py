@@ -3,5 +3,5 @@
 # (each folder's manifest.py). See manifest.py for how to use it.
 
 include("manifest.py")  # the core: the rules, the app, the pin maps
-include("page")  # the live page (page/manifest.py), with microdot
+include("page")  # the live page (page/manifest.py), its HTTP its own (page/http.py)
 include("publish")  # the club's publisher (publish/manifest.py), with umqtt.simple

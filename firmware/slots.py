@@ -1,38 +1,15 @@
-"""The boot loader's half of the app slots (main.py calls it; it is never updated over the air).
+"""The boot loader, the half that stays (main.py imports it first; it is never updated over the
+air): the slot's state after start() and the calls the running app makes later. What start()
+does once (the pointer record, the choice of the slot, the image's mount: slotboot.py) is
+loaded for the call and let go, and so for confirm(), failed() and note() when they have a
+trial to end or a note to say; a slot that is an image keeps its block device (slotimg.py)
+while mounted. What stays on every board is this module and the names slotboot interned:
+~1.5 KB of the 64-bit port's heap, ~1 KB on a chip, against ~6 and ~4 KB with the whole
+loader resident (docs/memory.md, "What the loader keeps after start()"; test_ota_boot.py).
 
-The app lives in one of two folders, /slot_a and /slot_b (or, on a board flashed without
-slots, at the root). A pointer record, /slots.rec, names the one to run; it is written whole
-to a temporary file and renamed over the old one (atomic on littlefs), so a power cut leaves
-the old record or the new one. Its 7 bytes, all ASCII:
-
-    S  active  previous  state  boots  check(2 hex digits)      e.g. b"SbaT13f"
-
-active, previous: "a", "b" or "r" (the root); state: "T" on trial, "C" confirmed; boots: the
-trial boots so far ("0".."9"); check: the sum of the first 5 bytes, low byte, in hex. No
-record (or one that does not check): the root's app if it has one, else slot a, else b.
-
-A new slot boots on trial under the watchdog: start() counts the boot; a trial boot after a
-watchdog reset (a hang), after TRIES boots without confirming, or one whose app raised (at
-import or in its loop: failed()) goes back to the previous slot, and /slots.note says so
-once (note()). The app confirms its slot (confirm()) once it has run a while: ota/trial.py.
-
-A slot is a folder of .mpy files, or its tree packed into one file, IMAGE: a littlefs image of
-IMAGE_BLOCK-byte blocks (tools/maker/release.py builds it), mounted read-only at the slot's folder +
-"/app" through Image, a block device over the file. On littlefs every file takes whole 4 KB
-blocks: the Pico W's tree takes 456 KB as files, 172 KB as an image (docs/memory.md).
+slotboot's names are this module's too (slots.Files, slots.read, slots.IMAGE ...: __getattr__),
+each loaded for the one use: ota/install.py imports slotboot itself for an install's many.
 """
-
-import os
-import sys
-
-REC = "slots.rec"
-NOTE = "slots.note"
-INFO = "slot.json"  # in each slot: its version and saved formats
-TRIES = 2  # trial boots a new slot gets before it goes back (a hang goes back at once)
-WATCH_MS = 8000  # the trial's watchdog (the RP2040's longest is 8388 ms)
-_DIR = 0x4000  # stat()'s mode bit for a directory
-IMAGE = "app.img"  # a slot's tree in one file (a littlefs image), when it has one
-IMAGE_BLOCK = 512  # the image's block size (tools/maker/release.py's IMAGE_BLOCK)
 
 trial = None  # after start(): (active, previous) while the running slot is on trial
 wdt = None  # the trial's watchdog (fed by ota/trial.py)
@@ -40,212 +17,38 @@ running = "r"  # the slot running (after start())
 mounted = None  # (mount point, the image's open file) while a slot's image is mounted
 
 
-class Files:
-    """The filesystem the slots live on: root folder and fs (a vfs object, e.g. VfsLfs2, or
-    None: the running system's, through os and open)."""
+def __getattr__(name):
+    """slotboot's name (Files, read, pack, IMAGE ...) as this module's: slotboot loaded for this
+    one use and let go (out of sys.modules at once: its code leaves the heap at the next
+    collection once the caller is done with what it got), unless it is loaded already
+    (ota/install.py imports it for an install's many uses; board/fault.py lets it go)."""
+    import sys
 
-    def __init__(self, root="", fs=None):
-        self.root = root.rstrip("/")
-        self.fs = fs if fs is not None else os
-        self.open = fs.open if fs is not None else open
+    m = sys.modules.get("slotboot")
+    if m is None:
+        import slotboot as m
 
-    def path(self, name):
-        return self.root + "/" + name if self.root else name  # (relative: from / on a board)
-
-    def read(self, name, n=64):
-        """The file's bytes, or None: not there, or more than n bytes."""
-        try:
-            with self.open(self.path(name), "rb") as f:
-                size = f.seek(0, 2)
-                if size > n:
-                    return None
-                f.seek(0)
-                return f.read(size)
-        except OSError:
-            return None
-
-    def write(self, name, data):
-        """name holds data, or (a power cut) what it held before: temp file, then rename."""
-        p = self.path(name)
-        with self.open(p + ".tmp", "wb") as f:
-            f.write(data)
-        self.fs.rename(p + ".tmp", p)
-
-    def remove(self, name):
-        try:
-            self.fs.remove(self.path(name))
-        except OSError:
-            pass
-
-    def exists(self, name):
-        try:
-            self.fs.stat(self.path(name))
-            return True
-        except OSError:
-            return False
+        sys.modules.pop("slotboot", None)
+    return getattr(m, name)
 
 
-class Image:
-    """A read-only block device over an open file (a slot's IMAGE), for vfs.VfsLfs2."""
-
-    def __init__(self, f):
-        self.f = f
-        self.n = f.seek(0, 2) // IMAGE_BLOCK
-
-    def readblocks(self, n, buf, off=0):
-        self.f.seek(n * IMAGE_BLOCK + off)
-        return 0 if self.f.readinto(buf) == len(buf) else -5  # (EIO: the file is short)
-
-    def writeblocks(self, n, buf, off=0):
-        return -30  # EROFS
-
-    def ioctl(self, op, arg):
-        return self.n if op == 4 else IMAGE_BLOCK if op == 5 else 0
-
-
-def image_fs(f):
-    """The littlefs in an image file (open for reading), as a vfs object (not mounted)."""
-    import vfs
-
-    # (Image has the block protocol's methods; the stubs' AbstractBlockDev is no class a
-    # board has to derive from)
-    dev = Image(f)
-    return vfs.VfsLfs2(dev, readsize=IMAGE_BLOCK, progsize=IMAGE_BLOCK)  # pyright: ignore
-
-
-def _unmount():
-    global mounted
-    if mounted is not None:
-        import vfs
-
-        try:
-            vfs.umount(mounted[0])
-            mounted[1].close()
-        except OSError:
-            pass
-        mounted = None
-
-
-def _enter(files, slot):
-    """Put the slot's folder (or its mounted image) first on sys.path; the folder name.
-    OSError when its image will not mount."""
-    global mounted
-    _unmount()
-    f = folder(slot)
-    if f:
-        p = files.path(f)
-        if files.exists(f + "/" + IMAGE):
-            import vfs
-
-            img = files.open(p + "/" + IMAGE, "rb")
-            mnt = (p if p[:1] == "/" else "/" + p) + "/app"  # (the board's cwd is /)
-            try:
-                vfs.mount(image_fs(img), mnt, readonly=True)
-            except OSError:
-                img.close()
-                raise
-            mounted = (mnt, img)
-            p = mnt
-        sys.path.insert(0, p + "/lib")
-        sys.path.insert(0, p)
+def _start(files, watchdog, hung):
+    global trial, wdt, running, mounted
+    m, trial, wdt, mounted = mounted, None, None, None
+    f, running, trial, wdt, mounted = __getattr__("start")(files, watchdog, hung, m)
     return f
 
 
-def folder(slot):
-    """The slot's folder name: "slot_a", "slot_b", or "" (the root)."""
-    return "" if slot == "r" else "slot_" + slot
-
-
-def pack(active, previous, state, boots):
-    b = b"S" + (active + previous + state + str(boots)).encode()
-    return b + ("%02x" % (sum(b) & 255)).encode()
-
-
-def unpack(d):
-    """(active, previous, state, boots) of a record's bytes, or None when they do not check."""
-    if not d or len(d) != 7 or d[0] != 83 or d[5:] != ("%02x" % (sum(d[:5]) & 255)).encode():
-        return None
-    a, p, s, n = chr(d[1]), chr(d[2]), chr(d[3]), d[4] - 48
-    if a not in "abr" or p not in "abr" or s not in "TC" or not 0 <= n <= 9:
-        return None
-    return a, p, s, n
-
-
-def read(files):
-    """The pointer record, or the one to assume without a good one (a confirmed slot)."""
-    rec = unpack(files.read(REC, 8))
-    if rec is not None:
-        return rec
-    for s in ("r", "a", "b"):
-        if files.exists(folder(s) + ("/" if s != "r" else "") + "board_config.py"):
-            return s, s, "C", 0
-    return "r", "r", "C", 0
-
-
-def back(files, rec, why):
-    """Go back from the slot on trial to the one before it: the note first, then the record
-    (a cut in between: the next boot goes back again, and writes the note again)."""
-    active, previous = rec[0], rec[1]
-    files.write(NOTE, ("update to %s failed (%s): back to %s" % (
-        version(files, active), why, version(files, previous))).encode())
-    files.write(REC, pack(previous, active, "C", 0))
-    return previous
-
-
-def about(files, slot):
-    """What a slot's slot.json says ({"version": "0.7.0", "saves": {...}}; ota/install.py
-    writes it), or {} (a flashed tree has none)."""
-    d = files.read(folder(slot) + ("/" if slot != "r" else "") + INFO, 1024)
-    try:
-        import json
-        return json.loads(d)
-    except Exception:  # noqa: BLE001
-        return {}
-
-
-def version(files, slot):
-    """The version installed in a slot ("?" for a flashed tree)."""
-    return about(files, slot).get("version", "?")
-
-
 def start(files=None, watchdog=None, hung=False):
-    """Pick the slot to run (counting a trial boot, or going back from a failed trial), put
-    its folder first on sys.path, and start the trial's watchdog (watchdog(ms) -> object with
-    feed(), e.g. machine.WDT; None: none). hung: this boot follows a watchdog reset. Returns
-    the folder ("" for the root)."""
-    global trial, wdt, running
-    files = files or Files()
-    trial = wdt = None
-    rec = read(files)
-    slot = rec[0]
-    on = False
-    if rec[2] == "T":
-        try:
-            if hung and rec[3]:  # (the first trial boot follows the install's reset, which
-                slot = back(files, rec, "it hung: watchdog")  # the RP2040 makes with its
-            elif rec[3] >= TRIES:  # watchdog: no hang of the trial's)
-                slot = back(files, rec, "not confirmed in %d boots" % TRIES)
-            else:
-                files.write(REC, pack(rec[0], rec[1], "T", rec[3] + 1))
-                on = True
-        except OSError:  # the flash will not take the record: the slot before, this boot
-            slot = rec[1]
-    try:
-        f = _enter(files, slot)
-    except OSError:  # its image will not mount (hurt since the install read it back): the
-        if on:  # slot before (for good, if this one was on trial)
-            on = False
-            try:
-                back(files, rec, "its image does not mount")
-            except OSError:
-                pass
-        slot = rec[1]
-        f = _enter(files, slot)
-    running = slot
-    if on:
-        trial = (rec[0], rec[1])
-        if watchdog is not None:
-            wdt = watchdog(WATCH_MS)
+    """Pick the slot to run and put it first on sys.path, the trial's watchdog started
+    (slotboot.start()); the folder ("" for the root). slotboot's code leaves the heap before
+    this returns: collected now, from a frame that never held it (its call is _start's), and
+    not later, when a pointer to it left on the C stack by its calls could lie in the unset
+    slots of the app's frames, which live as long as the board runs, and keep it all."""
+    import gc
+
+    f = _start(files, watchdog, hung)
+    gc.collect()
     return f
 
 
@@ -253,16 +56,8 @@ def failed(e, files=None):
     """The app raised e out of main.py (at import, or from its loop): a slot on trial goes
     back to the one before (True: the caller restarts the board); else False."""
     global trial
-    if trial is None:
+    if trial is None or not __getattr__("failed")(e, files):
         return False
-    files = files or Files()
-    rec = read(files)
-    if rec[2] != "T":
-        return False
-    try:
-        back(files, rec, "%s %s" % (type(e).__name__, e))
-    except OSError:  # (the flash will not take it: after the restart, start() runs the slot
-        pass  # before all the same)
     trial = None
     return True
 
@@ -270,19 +65,18 @@ def failed(e, files=None):
 def confirm(files=None):
     """The slot on trial has run well: it is the board's app from now on."""
     global trial
-    files = files or Files()
-    rec = read(files)
-    if rec[2] == "T":
-        files.write(REC, pack(rec[0], rec[1], "C", 0))
+    __getattr__("confirm")(files)
     trial = None
 
 
 def note(files=None):
-    """The loader's message, once (a failed update said on the display): its text, then the
-    file goes; None when there is none."""
-    files = files or Files()
-    d = files.read(NOTE, 200)
-    if d is None:
-        return None
-    files.remove(NOTE)
-    return d.decode()
+    """The loader's message, once (its text, then the file goes), or None: slotboot.note(),
+    loaded only when the board's root has one (slotboot.NOTE)."""
+    if files is None:
+        import os
+
+        try:
+            os.stat("slots.note")
+        except OSError:
+            return None
+    return __getattr__("note")(files)

@@ -5,6 +5,9 @@
 # script over stdin, one line each:
 #   heap        -> HEAP alloc free     (after a gc.collect())
 #   mods        -> MODS name ...        (which of the modules a request may load are loaded)
+#   conns       -> CONNS n waiting w streams s heavy h free f (the server's connections open,
+#                                        those still waiting for their request, the live
+#                                        streams, the requests holding modules; free heap)
 #   key KEYS    -> KEYS n               (KEYS tapped on the fake matrix, 40 ms down, 40 ms
 #                                        up, scanned by the keypad's timer as on a board)
 #   end         -> GAME ... and exit
@@ -54,6 +57,22 @@ def main(argv):
             got[1] += 1
             print("REFUSED", ch, app.err)
 
+    servers = []  # the page's server and its loads, as page/routes.py makes them (`conns`)
+    import page.lazy
+    import page.server
+
+    def keep(cls):
+        made = cls.__init__
+
+        def making(self, *args):
+            made(self, *args)
+            servers.append(self)
+
+        cls.__init__ = making
+
+    keep(page.server.Server)
+    keep(page.lazy.Lazy)
+
     async def run():
         from board.tasks import web
 
@@ -68,6 +87,13 @@ def main(argv):
                 elif line == "mods":
                     print("MODS", " ".join(n for n in ("board.stats", "board.export",
                                                         "cribbage.summary") if n in sys.modules))
+                elif line == "conns":
+                    gc.collect()
+                    v = servers[-1] if len(servers) > 1 else None  # (the Server)
+                    h = servers[-2].heavy if v else -1  # (the Lazy made before it)
+                    print("CONNS %d waiting %d streams %d heavy %d free %d" % (
+                        len(v.conns) if v else -1, sum(1 for c in v.conns if c.waiting)
+                        if v else -1, v.streams if v else -1, h, gc.mem_free()))
                 elif line.startswith("key "):
                     for ch in line[4:]:
                         press(ch)

@@ -169,7 +169,8 @@ def test_freeze_manifest_covers_the_packages(monkeypatch):
         assert not os.path.exists(os.path.join(ROOT, "firmware", pkg, "__init__.py")), pkg
     assert ("require", ("ssd1306",), {}) in calls
     loose = {rel for rel in firmware_modules() if "/" not in rel}
-    assert loose == {"main.py", "board_config.py", "version.py", "slots.py"}
+    assert loose == {"main.py", "board_config.py", "version.py", "slots.py", "slotboot.py",
+                     "slotimg.py"}
     assert ("module", ("version.py",), {"opt": 3}) in calls  # frozen too: the board shows it
     # one version: firmware/version.py; the manifest and pyproject.toml say the same
     version = build.read_version()
@@ -212,7 +213,7 @@ def test_the_board_build_has_no_host_only_module(built, mpy_tree, monkeypatch):
 
 # What a board's firmware may import besides its own modules: MicroPython's (built in, frozen
 # with the port: asyncio) and the micropython-lib packages a board installs (build.LIBS: the
-# OLED's driver; hostenv.MP_PACKAGES: the page's microdot, the club's umqtt). Nothing of the
+# OLED's driver; hostenv.MP_PACKAGES: the club's umqtt). Nothing of the
 # host's: tools/, tools/host/ (the fake board, the dealer), host_tests/.
 MICROPYTHON_MODULES = {
     "array", "asyncio", "binascii", "bluetooth", "builtins", "cmath", "collections", "cryptolib",
@@ -350,7 +351,7 @@ def test_each_tree_names_its_own_board(built, target, module):
 
 # The optional parts (issue 33): the live page and the club's publisher, with what only they
 # run and the libraries they need; a board without radio (the Pico) carries none of it.
-PARTS = ("page/", "publish/", "www/", "board/export.", "board/snapshot.", "lib/microdot/",
+PARTS = ("page/", "publish/", "www/", "board/export.", "board/snapshot.", "page/http.",
          "lib/umqtt/")
 
 
@@ -361,7 +362,7 @@ def tree_files(tree):
 
 def test_the_pico_tree_carries_no_page_and_no_club(built):
     """build/rp2040 (the Pico, no radio) has no module of the page or the club's publisher,
-    no page and neither microdot nor the MQTT client, in its tree or its ROMFS image; the
+    no page and neither its HTTP nor the MQTT client, in its tree or its ROMFS image; the
     Pico W's and the ESP32's carry them all."""
     out, rows = built
     pico = tree_files(os.path.join(out, "rp2040"))
@@ -369,13 +370,13 @@ def test_the_pico_tree_carries_no_page_and_no_club(built):
     assert not [f for f in pico if f.startswith(PARTS)], pico
     with open(os.path.join(out, "rp2040" + build.ROMFS_EXT), "rb") as f:
         image = f.read()
-    assert b"routes.mpy" not in image and b"link.mpy" not in image and b"microdot" not in image
+    assert b"routes.mpy" not in image and b"link.mpy" not in image and b"http.mpy" not in image
     for target in ("rp2040w", "esp32"):
         files = tree_files(os.path.join(out, target))
         for part in PARTS:
             assert [f for f in files if f.startswith(part)], (target, part)
         assert "page/routes.mpy" in files and "publish/task.mpy" in files
-        assert "lib/microdot/microdot.mpy" in files and "lib/umqtt/simple.mpy" in files
+        assert "page/http.mpy" in files and "lib/umqtt/simple.mpy" in files
 
 
 @pytest.mark.parametrize("target", sorted(build.TARGETS))

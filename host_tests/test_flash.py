@@ -398,7 +398,7 @@ def frozen_env(env, build_dir, version, leave_out=()):
 
 def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     """A board whose MicroPython has the firmware frozen in (make firmware): flash copies
-    main.py, board_config.py and what the image lacks (here: microdot, not frozen), removes
+    main.py, board_config.py and what the image lacks (here: umqtt, not frozen), removes
     the module files of an earlier flash (imported first, '' precedes .frozen: they would
     shadow the frozen ones), keeps the data, and knows the OLED driver is frozen."""
     board, env, calls = fake
@@ -409,7 +409,7 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "board" / "app.mpy").exists() and (board / "lib" / "ssd1306.mpy").exists()
     # then the frozen image goes on (make micropython FIRMWARE=...): the files are the old ones
-    env = frozen_env(env, b / "rp2040w", build.read_version(), leave_out=("lib/microdot",))
+    env = frozen_env(env, b / "rp2040w", build.read_version(), leave_out=("lib/umqtt",))
     listing = flash.parse_listing(cli(FLASH, "files", env=env).stdout)
     assert "board/app" in listing.frozen and "ssd1306" in listing.frozen
     assert "asyncio/core" in listing.frozen  # (the unix port's own frozen modules)
@@ -421,9 +421,9 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     for rel, blob in data.items():
         assert got.pop(rel) == blob  # the data is kept, byte for byte
     on_fs = {p for p in files_of(b / "rp2040w") if build.on_filesystem(p)
-             or p.startswith("lib/microdot/") or not p.endswith((".mpy", ".py"))}
+             or p.startswith("lib/umqtt/") or not p.endswith((".mpy", ".py"))}
     assert set(got) == on_fs, sorted(set(got) ^ on_fs)  # main.py, board_config.py, www/...
-    assert "lib/microdot/microdot.mpy" in got  # the image lacks it: copied
+    assert "lib/umqtt/simple.mpy" in got  # the image lacks it: copied
     assert "remove  board/app.mpy" in r.stdout and "'' comes before .frozen" in r.stdout
     assert "remove  lib/ssd1306.mpy" in r.stdout
     assert "ssd1306: frozen in the board's MicroPython" in r.stdout
@@ -469,7 +469,7 @@ def test_flash_onto_another_versions_frozen_image_copies_everything(tmp_path, fa
 def test_module_of():
     assert flash.module_of("board/app.mpy") == "board/app"
     assert flash.module_of("lib/ssd1306.mpy") == "ssd1306"
-    assert flash.module_of("lib/microdot/sse.mpy") == "microdot/sse"
+    assert flash.module_of("lib/umqtt/simple.mpy") == "umqtt/simple"
     assert flash.module_of("version.py") == "version"
     assert flash.module_of("www/index.html") is None
     board = flash.parse_listing("P rp2\nZ\n__main__  board/app   gc\nversion\n"
@@ -492,7 +492,7 @@ def test_wifi_credentials_go_on_the_board_and_stay(tmp_path, fake):
     plain = hashlib.sha256(creds.read_bytes()).hexdigest()
     listing = cli(FLASH, "files", env=env).stdout  # what the board's listing says of it
     assert "wifi.json" in listing and plain not in listing + r.stdout  # salted, each run
-    assert (board / "lib" / "microdot" / "microdot.mpy").exists()  # the page's framework
+    assert (board / "page" / "http.mpy").exists()  # the page's own HTTP
     r = cli(FLASH, "flash", "--board", "pico_w", "--build", str(b), env=env)  # a later flash
     assert r.returncode == 0 and "keep    wifi.json" in r.stdout
     assert (board / "wifi.json").read_bytes() == creds.read_bytes()

@@ -29,7 +29,7 @@ def table():
 
 def libraries():
     """The libraries the freeze manifests bring in (require(...), and a package that is no
-    folder of firmware/: microdot): they have rows' allowances like the firmware's parts."""
+    folder of firmware/): they have rows' allowances like the firmware's parts."""
     names = set()
     for rel, _path, source in firmware_sources():
         if rel.endswith("manifest.py") or rel.startswith("manifest"):
@@ -122,7 +122,7 @@ def test_the_table_forbids_what_points_up():
         (1, "board.app"), (2, "cribbage.score")]
     assert target("board.app", set(rows)) == "board/"
     assert target("board.tasks", set(rows)) == THE_COMPOSER
-    assert libraries() == {"microdot", "umqtt", "ssd1306"}
+    assert libraries() == {"umqtt", "ssd1306"}
     assert part_of("board/tasks.py") == THE_COMPOSER and part_of("board/app.py") == "board/"
 
 

@@ -25,7 +25,7 @@ def test_the_accept_loops_wait_is_asyncios_own_on_micropython():
 
 
 def test_the_server_knows_no_route_and_no_app():
-    """page/server.py imports neither microdot nor the page's routes, the PIN or the app, and
+    """page/server.py imports neither the page's HTTP, nor its routes, the PIN or the app, and
     reaches into asyncio's internals in one place only (Readable)."""
     with open(SERVER) as f:
         text = f.read()

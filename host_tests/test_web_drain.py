@@ -2,15 +2,15 @@
 client's bytes and the board's answer cross (issue 35: test_web.py's 5,000-byte POST got a
 connection reset on a busy machine).
 
-Why the reset was: microdot reads the request line and headers, sees Content-Length 5004 over
-max_content_length (page/server.py's BODY, 64), and answers 413 without reading the body; the
-server then closed the socket with the body's bytes still unread in the kernel's receive
-buffer, and a TCP stack that closes a socket with unread data sends RST, not FIN (Linux:
-tcp_close's "data_was_unread"; lwIP the same), and throws away what it had not yet sent. So
-the client got its 413 only if it had read it before the RST arrived: on a busy machine it read
-ECONNRESET, or its own send of the body failed.
+Why the reset was: the page (microdot then, page/http.py now) reads the request line and
+headers, sees Content-Length 5004 over page/server.py's BODY (64), and answers 413 without
+reading the body; the server then closed the socket with the body's bytes still unread in the
+kernel's receive buffer, and a TCP stack that closes a socket with unread data sends RST, not
+FIN (Linux: tcp_close's "data_was_unread"; lwIP the same), and throws away what it had not yet
+sent. So the client got its 413 only if it had read it before the RST arrived: on a busy
+machine it read ECONNRESET, or its own send of the body failed.
 
-The fix (page/routes.py's Web.answer, page/server.py's Conn.drain): after the answer, the
+The fix (page/http.py's Routes.answer, page/server.py's Conn.drain): after the answer, the
 declared body left unread is read and thrown away, at most _DRAIN (8 KB) bytes, within the
 request's own deadline (_READ_MS from the connection), then the socket is closed: a clean end
 (FIN). MicroPython's sockets have no shutdown() (unix port and lwIP), so a half-close is not

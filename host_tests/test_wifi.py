@@ -102,7 +102,7 @@ def test_a_port_without_wifi_has_no_net(monkeypatch):
 
 def test_without_a_network_the_server_is_never_loaded(monkeypatch, capsys):
     """board/tasks.py's web task joins first: a board with Wi-Fi but no credentials (or no
-    network) never loads the page (page/) and microdot (~47 KB of heap on this port)."""
+    network) never loads the page (page/), nor microdot, which it no longer uses."""
     from boardkit import board as fake_board
     from board import tasks
 

@@ -1,5 +1,6 @@
 """The live page's tests' helpers: the page in-process (Page: board/web.py's routes over the
-app on the fake board, asked as microdot's test client asks, on the board's virtual clock), and
+app on the fake board, asked through page/http.py's reading and writing, on the board's virtual
+clock), and
 a simulated board (Board: the real firmware in the real MicroPython binary, tools/sim) serving
 its page on a free localhost port, with small HTTP clients, for what only a real server
 shows: its sockets, limits, streams and slow or idle clients."""
@@ -78,7 +79,7 @@ def first_show(seed=3):
 
 class Page:
     """The page of a fake board (host_tests/boardkit.py), in-process: get() asks a route as
-    a phone at src would, with microdot's own request parsing and test client's response
+    a phone at src would, read and answered by page/http.py as the server's connection is
     (no socket, no server task); f presses the board's keys and hw["clock"] is its time.
     The board's address is OWN, as page/routes.py's serve() records the address it serves on."""
 
@@ -101,20 +102,19 @@ class Page:
                                                       src or self.PHONE))
 
     async def _ask(self, path, method, body, headers, src):
-        from microdot.microdot import AsyncBytesIO, Request
-        from microdot.test_client import TestResponse
+        from page import http
 
         head = ["%s %s HTTP/1.1" % (method, path), "Host: " + self.OWN[7:]]
         head += ["%s: %s" % kv for kv in headers.items()]
         if body:
             head.append("Content-Length: %d" % len(body))
-        raw = ("\r\n".join(head) + "\r\n\r\n").encode() + body
-        req = await Request.create(self.web, AsyncBytesIO(raw), AsyncBytesIO(b""), (src, 40000))
-        req.sock = None  # (no server connection: what a request loads stays, as on CPython)
-        res = await self.web.dispatch_request(req)
-        res.complete()
-        got = await TestResponse.create(res)
-        return got.status_code, got.body
+        c = _Conn(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        req = await http.read(c, (src, 40000))
+        req.conn = None  # (no server connection: what a request loads stays, as on CPython)
+        await http.send(c, await self.web.dispatch(req), method == "HEAD")
+        out = b"".join(c.out)
+        top, _, got = out.partition(b"\r\n\r\n")
+        return int(top.split(b" ", 2)[1]), got
 
     def state(self):
         status, body = self.get("/state")
@@ -126,6 +126,27 @@ class Page:
             t.cancel()
         self.loop.run_until_complete(asyncio.sleep(0))
         self.loop.close()
+
+
+class _Conn:
+    """A request's bytes as page/server.py's Conn gives them (readline, readexactly), and
+    what is written back (out)."""
+
+    def __init__(self, raw):
+        self.buf = raw
+        self.out = []
+
+    async def readline(self):
+        i = self.buf.find(b"\n") + 1 or len(self.buf)
+        got, self.buf = self.buf[:i], self.buf[i:]
+        return got
+
+    async def readexactly(self, n):
+        got, self.buf = self.buf[:n], self.buf[n:]
+        return got
+
+    async def awrite(self, data):
+        self.out.append(bytes(data))
 
 
 class Board:

@@ -42,11 +42,10 @@ def venv_program(name):
     return shutil.which(name)
 
 
-# micropython-lib-style packages the firmware imports that the unix port lacks: the page's
-# web framework, installed from PyPI into the venv (pyproject.toml) and copied, as a board's
-# /lib holds it, into a folder for the micropython command's MICROPYPATH.
-MP_PACKAGES = {"microdot": ("__init__.py", "microdot.py", "helpers.py"),
-               "umqtt": ("simple.py",)}
+# micropython-lib-style packages the firmware imports that the unix port lacks (the page's
+# HTTP is its own, page/http.py: no web framework), copied, as a board's /lib holds them,
+# into a folder for the micropython command's MICROPYPATH.
+MP_PACKAGES = {"umqtt": ("simple.py",)}
 # ... and those whose PyPI release pip cannot install (a source archive without a setup.py):
 # taken by name and version from PyPI at `make venv` (fetch_sources(), pinned by the archive's
 # sha256 in pyproject.toml's [tool.cribbage-board.pypi-sources]) and unpacked into .venv/pypi/:

@@ -33,7 +33,7 @@ def message(e):
 #     board.text board.menutext board.menu board.selftest board.storage board.geometry
 #     board.power board.keytimer hw.common cribbage.advise cribbage.advise5
 #     cribbage.saved1 ssd1306 page page.routes page.server page.pin page.lazy ota.trial
-#     publish.task
+#     publish.task slotimg
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
 #     board.app board.fault board.keypad board.modes board.render cribbage.events
 #     cribbage.journal cribbage.score slots asyncio
@@ -46,8 +46,9 @@ def message(e):
 # board/app.py's), and load, modules and release, MicroPython's own (json.load, sys.modules).
 table = (
     # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record,
-    # a saved game's loading)
-    " board.boot board.undo board.later hw.wifiwhy publish.link cribbage.loadgame ",
+    # a saved game's loading; slotboot, the loader's boot half: slots.py lets it go itself
+    # too, main.py has no release)
+    " board.boot board.undo board.later hw.wifiwhy publish.link slotboot cribbage.loadgame ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"

@@ -11,7 +11,7 @@ A bundle (tools/maker/release.py makes and signs it) is, in this order:
         "files": [[path, size, sha256 hex], ...]}
     every file's bytes, one after the other, in the manifest's order
 
-A release's files are one, slots.IMAGE: the tree packed in a littlefs image, with "tree":
+A release's files are one, slotboot.IMAGE: the tree packed in a littlefs image, with "tree":
 [[path, size, sha256 hex], ...] in the manifest naming every file in it, each read back
 through the image's filesystem before the flip (as the loader will mount it).
 
@@ -33,7 +33,7 @@ import json
 import sys
 from binascii import hexlify
 
-import slots
+import slotboot  # the loader's records, Files and image (let go with this module)
 from micropython import const
 from ota.hmac import hmac, same
 
@@ -41,7 +41,7 @@ MAGIC = b"cribbage-bundle 1"
 _MANIFEST_MOST = const(24576)  # the manifest's bound (about 110 bytes a file)
 _FILES_MOST = const(400)
 _FILE_MOST = const(262144)  # one file's bound
-_IMAGE_MOST = const(524288)  # a slot's image's (slots.IMAGE: its whole tree)
+_IMAGE_MOST = const(524288)  # a slot's image's (slotboot.IMAGE: its whole tree)
 _PATH_MOST = const(64)
 _ROOM = const(32768)  # bytes left free after the slot is written: the saved game and its
 # temporary copy (16 KB each at most), the history's 8 KB (docs/memory.md: room on flash)
@@ -156,9 +156,9 @@ def _check(man, board, running, force, saves):
             raise UpdateError("%s cannot read this board's %s (format %d): refused unless "
                               "forced (the save would be set aside)" % (v, name, saves[name][1]))
     total = _entries(man.get("files"), True)
-    if "tree" in man:  # the files inside the one file of an image slot (slots.IMAGE)
+    if "tree" in man:  # the files inside the one file of an image slot (slotboot.IMAGE)
         _entries(man["tree"], False)
-        if [e[0] for e in man["files"]] != [slots.IMAGE]:
+        if [e[0] for e in man["files"]] != [slotboot.IMAGE]:
             raise UpdateError("a tree without its image")
     return total
 
@@ -176,7 +176,7 @@ def _entries(fl, top):
         if not (isinstance(p, str) and 0 < len(p) <= _PATH_MOST and p[0] not in "./"
                 and ".." not in p and "//" not in p and p[-1] != "/"
                 and all(c in _PATH_OK for c in p)
-                and not (top and p in ("bundle.json", slots.INFO))):
+                and not (top and p in ("bundle.json", slotboot.INFO))):
             raise UpdateError("bad path %r" % (p,))
         if not (isinstance(n, int) and 0 <= n <= (_IMAGE_MOST if top else _FILE_MOST)):
             raise UpdateError("bad size for %s" % p)
@@ -240,8 +240,9 @@ def _need(man, bs):
     return n + 2 * bs * (len(dirs) + 1)
 
 
-_NOT_APP = ("main.py", "slots.py", "slots.mpy", "wifi.json", "data", "lib", "boot.py",
-            "slot_a", "slot_b", slots.REC, slots.NOTE)
+_NOT_APP = ("main.py", "slots.py", "slots.mpy", "slotboot.py", "slotboot.mpy", "slotimg.py",
+            "slotimg.mpy", "wifi.json", "data", "lib", "boot.py", "slot_a", "slot_b",
+            slotboot.REC, slotboot.NOTE)
 
 
 def _root_app(files, man):
@@ -264,13 +265,13 @@ def install(src, files=None, key=None, board=None, running=None, force=False, pr
     version.VERSION); force: an older version, or one that cannot read the saves, too; keep:
     the bytes the filesystem must keep free after it (the saves, the history's growth).
     Returns the manifest (a dict). UpdateError when refused; nothing is then pointed at."""
-    files = files or slots.Files()
+    files = files or slotboot.Files()
     fs = files.fs
     if key is None:
         key = secret(files)
     if running is None:
         from version import VERSION as running
-    rec = slots.read(files)
+    rec = slotboot.read(files)
     if rec[2] == "T":
         raise UpdateError("the running version is on trial: no update until it is confirmed")
     r = _Reader(src)
@@ -300,7 +301,7 @@ def install(src, files=None, key=None, board=None, running=None, force=False, pr
     old = _saves(files, rec[0])
     total = _check(man, board or kind(), running, force, old)
     target = "b" if rec[0] == "a" else "a"
-    top = files.path(slots.folder(target))
+    top = files.path(slotboot.folder(target))
     _clear(fs, top)  # (the slot not running: the previous version, or a failed install's)
     if rec[0] != "r":  # the root's app (a board flashed without slots) is no way back now
         _root_app(files, man)
@@ -335,27 +336,27 @@ def install(src, files=None, key=None, board=None, running=None, force=False, pr
         _image(files, top, man["tree"], r.mv)
     with files.open(top + "/bundle.json", "wb") as f:  # (what was installed, hashes and all)
         f.write(raw)
-    with files.open(top + "/" + slots.INFO, "wb") as f:  # (what the loader and the next
+    with files.open(top + "/" + slotboot.INFO, "wb") as f:  # (what the loader and the next
         f.write(json.dumps({"version": man["version"], "saves": man["saves"]}).encode())  # read)
-    files.write(slots.REC, slots.pack(target, rec[0], "T", 0))  # the flip (atomic)
+    files.write(slotboot.REC, slotboot.pack(target, rec[0], "T", 0))  # the flip (atomic)
     return man
 
 
 def _image(files, top, tree, mv):
     """Every file of the tree, read from the slot's image as the loader will mount it, is
     the manifest's (a file the image lacks, or that reads wrong: UpdateError)."""
-    with files.open(top + "/" + slots.IMAGE, "rb") as img:
+    with files.open(top + "/" + slotboot.IMAGE, "rb") as img:
         try:
-            fs = slots.image_fs(img)
+            fs = slotboot.image_fs(img)
         except OSError as e:
-            raise UpdateError("%s: not a filesystem (%s)" % (slots.IMAGE, e)) from None
+            raise UpdateError("%s: not a filesystem (%s)" % (slotboot.IMAGE, e)) from None
         for p, n, h in tree:
             try:
                 ok = fs.stat("/" + p)[6] == n and _hex(_hash(fs, "/" + p, mv)) == h
             except OSError:
                 ok = False
             if not ok:
-                raise UpdateError("%s in %s: not the manifest's" % (p, slots.IMAGE))
+                raise UpdateError("%s in %s: not the manifest's" % (p, slotboot.IMAGE))
 
 
 def _hash(files, path, mv):
@@ -376,4 +377,4 @@ def _hex(b):
 def _saves(files, slot):
     """The running slot's saved formats ({name: [oldest read, written]}); None for a flashed
     tree (not checked)."""
-    return slots.about(files, slot).get("saves")
+    return slotboot.about(files, slot).get("saves")

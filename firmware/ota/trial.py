@@ -5,6 +5,8 @@ again without it: board/snapshot.py); a fault before then sends the board back t
 before it. The trial's watchdog is fed while the loop runs, and after (it cannot be stopped):
 a hang resets the board, and the loader goes back."""
 
+import gc
+
 import slots
 from board.keypad import sleep_ms, ticks_diff
 from micropython import const
@@ -38,7 +40,13 @@ async def watch(app, reset=None, files=None):
             reset()
             return
         if ticks_diff(app.clock(), t0) >= CONFIRM_MS:
-            slots.confirm(files)
+            try:
+                slots.confirm(files)
+            except MemoryError:  # (it loads the loader's other half, slotboot: short of heap
+                gc.collect()  # this once, the next step tries again, the watchdog fed)
+                _feed()
+                await sleep_ms(STEP_MS)
+                continue
             done = getattr(app, "apply", None)  # (the App's door: a change, so its state,
             if done is not None:  # no longer "on trial" (board/snapshot.py), goes out)
                 from board.modes import NOTHING

@@ -1,4 +1,4 @@
-"""The live page: the game on every phone at the table, served by the board (microdot).
+"""The live page: the game on every phone at the table, served by the board.
 
 Started by board/tasks.py as its own asyncio task when the board has a network (hw["net"]:
 an async function giving the address to serve on, or None): serve(). The page (www/index.html,
@@ -8,23 +8,22 @@ within _PUSH_MS of a change). The rest is read-only too: /state, /deals (this ga
 deal), /stats, /history.csv, /history.json, /club. Only a new game and the seats' names
 change the board, and they ask for the PIN the board shows on its display (page/pin.py).
 
-The connections and their bounds are page/server.py's; here, microdot's request parsing and
-routes (a Microdot of its own: no setting of microdot's is changed for the process): a
-MemoryError while answering is a 503; what a request loaded (the statistics, the deals'
-replay, the history's export) is dropped after it (page/lazy.py); writes (POST) must come
+The connections and their bounds are page/server.py's, the requests' parsing, the route table
+and the answers page/http.py's; here, the routes: a MemoryError while answering is a 503;
+what a request loaded (the statistics, the deals' replay, the history's export) is dropped
+after it (page/lazy.py); writes (POST) must come
 from the board's own page: an Origin (or, without one, a Referer) naming another site is
 refused. The club's publisher (publish/task.py), when the board has one, is handed in.
 """
 
 import json
 
-from microdot import Microdot, Request, Response
-
 from board import screen
 from board.snapshot import snapshot  # (the game as the page shows it)
 from board.keypad import sleep_ms
 from board.modes import NEW_GAME, SAY, SUSPECT, message
-from page.server import BODY, Server, short
+from page.http import Routes
+from page.server import Server, short
 from page.pin import Pin, says
 from page.lazy import Lazy, passing
 from page import rows
@@ -53,13 +52,7 @@ def _root():
 PAGE = _root() + "www/index.html"
 
 
-def _quiet(exc):
-    """A bad request said in a line, not a traceback (a flood of them would hold up the
-    board's loop on its serial port)."""
-    print("web: bad request:", repr(exc))
-
-
-class Web(Microdot):
+class Web(Routes):
     """The board's page: its routes (routes()) and what they keep. club: the publisher
     (publish/task.py's Publisher) or None."""
 
@@ -77,34 +70,6 @@ class Web(Microdot):
         self.port = ""  # ":port" when not 80
         self.server = Server(self.answer, app.clock, self.lazy.ended)  # the connections
         # (page/server.py: serve() has it listen)
-
-    async def dispatch_request(self, req):
-        """microdot's, with a body of at most page/server.py's BODY (413 beyond)."""
-        if req is not None:
-            req.max_content_length = BODY
-        return await Microdot.dispatch_request(self, req)
-
-    async def answer(self, c):
-        """Connection c's request (page/server.py's handler): microdot's handle_request, with
-        a MemoryError answered 503 (not 400)."""
-        req = res = None
-        try:
-            req = await Request.create(self, c, c, c.get_extra_info("peername"))
-        except MemoryError:
-            res = Response(b"short of memory: try again", 503, {"Retry-After": "3"})
-        except Exception as e:  # noqa: BLE001
-            _quiet(e)
-        c.waiting = False
-        rest = 0  # a declared body left unread (refused, 413): drained after the answer
-        if res is None:
-            if req is not None and req.content_length > BODY:
-                rest = req.content_length - len(req.body or b"")
-            res = await self.dispatch_request(req)
-            req = None  # (not kept while the answer goes: a live stream's lasts)
-        if res != Response.already_handled:
-            await res.write(c)
-        if rest > 0:
-            await c.drain(rest)  # (page/server.py: bounded; the client then gets a clean end)
 
     def load(self, req, name):
         """Module name for this request (page/lazy.py): dropped after it when served."""
@@ -151,16 +116,16 @@ class Web(Microdot):
         Referer's) is the board's address (or a .local name it is asked by); a client that
         sends neither is no browser on another site's page, and may."""
         h = req.headers
-        o = h.get("Origin")
+        o = h.get("origin")
         if o is None:
-            o = h.get("Referer")
+            o = h.get("referer")
             if o is None:
                 return True
             i = o.find("/", o.find("//") + 2) if "//" in o else -1
             o = o[:i] if i > 0 else o
         if o in self.own:
             return True
-        host = h.get("Host", "")
+        host = h.get("host", "")
         return host.endswith(".local" + self.port) and o == "http://" + host
 
     def pin_form(self, req):
@@ -172,20 +137,20 @@ class Web(Microdot):
             return None, ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
         if not self.origin_ok(req):
             return None, ("not from the board's page", 403)
-        no = self.pin.refused(_ip(req.client_addr), form)
+        no = self.pin.refused(_ip(req.client), form)
         return (None, no) if no else (form, None)
 
 
 def _conn(req):
     """The request's connection (page/server.py's Conn), None in-process (a test's)."""
-    return req.sock[0] if req is not None and isinstance(req.sock, tuple) else None
+    return None if req is None else req.conn
 
 
 def _form(req):
     """The request's form ({} when it sends none), or None when it cannot be read (an escape
-    like "%z" or bytes that are no UTF-8: microdot raises ValueError for them, a 400)."""
+    like "%z" or bytes that are no UTF-8: page/http.py raises ValueError for them, a 400)."""
     try:
-        return req.form or {}
+        return req.form() or {}
     except ValueError:  # (UnicodeError is one)
         return None
 
@@ -205,7 +170,8 @@ def routes(web):
 
     @web.get("/")
     async def page(req):
-        return Response.send_file(PAGE, content_type="text/html; charset=utf-8", max_age=60)
+        return open(PAGE, "rb"), 200, {"Content-Type": "text/html; charset=utf-8",
+                                       "Cache-Control": "max-age=60"}
 
     @web.get("/state")
     async def state(req):
@@ -255,14 +221,14 @@ def routes(web):
         before a change); that phone waits before it may ask again (longer each time)."""
         if not web.origin_ok(req):
             return "not from the board's page", 403
-        return web.pin.ask(_ip(req.client_addr)) or 204
+        return web.pin.ask(_ip(req.client)) or 204
 
     @web.post("/new-game")
     async def new_game(req):
         _, no = web.pin_form(req)
         if no:
             return no
-        web.pin.used(_ip(req.client_addr))
+        web.pin.used(_ip(req.client))
         app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
 
@@ -288,7 +254,7 @@ def routes(web):
             got = passing("publish.contract", "parse_names", form.get("names", ""))
         except ValueError as e:
             return str(e), 400  # (the PIN still works: the names can be put right)
-        web.pin.used(_ip(req.client_addr))
+        web.pin.used(_ip(req.client))
         passing("publish.names", "save_names", app.store, got)
         if web.club is not None:
             web.club.names_kept(got)  # (the state goes out again with them)
@@ -300,7 +266,7 @@ def routes(web):
         if no:
             return no
         from ota.order import page
-        return page(web, form, _ip(req.client_addr))
+        return page(web, form, _ip(req.client))
 
     @web.errorhandler(404)
     async def not_found(req):
@@ -312,7 +278,7 @@ def routes(web):
 
 
 class _Stream:
-    """One page's live stream (GET /events), the body microdot writes: the state whenever it
+    """One page's live stream (GET /events), the body page/http.py writes: the state whenever it
     changes (web.state: the same bytes for every page), a comment now and then (a page that
     is gone fails the write). Nothing waits in between: a page that stops reading holds up
     its own write, which ends the stream (page/server.py's Conn.awrite)."""

@@ -1,6 +1,6 @@
 """A small HTTP server for a board: connections, their bounds, the accept loop. It knows no
 route and no app: each connection's request is answered by the handler it is given (the page:
-page/routes.py, microdot's request parsing and routes).
+page/routes.py on page/http.py: the request read, its route, the answer).
 
     server = Server(handle, clock, ended)  # handle(conn): async, answers conn's one request
     await listen(server, host, port, ready)  # ready(): called once the socket listens

@@ -28,7 +28,7 @@ def app_files(version, behaviour="good", size=300):
     pad = (version * (size // len(version) + 1)).encode()[:size]
     return [("app.txt", behaviour.encode()), ("board/app.mpy", b"A" + pad),
             ("board/tasks.mpy", b"T" + pad), ("board_config.py", b"# " + pad),
-            ("lib/microdot/microdot.mpy", b"M" + pad), ("version.mpy", version.encode())]
+            ("lib/umqtt/simple.mpy", b"M" + pad), ("version.mpy", version.encode())]
 
 
 def bundle(version="0.7.0", files=None, key=KEY, board="rp2040", saves=None, sig=None,

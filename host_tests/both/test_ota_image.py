@@ -25,6 +25,8 @@ def test_a_slot_packed_in_an_image_installs_boots_from_its_mount_and_confirms():
     assert boot(files) == ("slot_a", "ran") and slots.read(files) == ("a", "r", "C", 0)
     mnt = slots.mounted[0]
     assert mnt == "/slot_a/app"
+    import sys
+    assert "slotimg" in sys.modules  # (the mount's block device: kept while it is mounted)
     for p, d in app_files("0.7.0"):
         with open(mnt + "/" + p, "rb") as f:
             assert f.read() == d, p
@@ -37,7 +39,8 @@ def test_a_slot_packed_in_an_image_installs_boots_from_its_mount_and_confirms():
     update(files, image_bundle("0.9.0", files=app_files("0.9.0", "raise")), running="0.8.0")
     assert boot(files) == ("slot_a", "raised") and slots.read(files) == ("b", "a", "C", 0)
     assert boot(files) == ("slot_b", "ran")
-    slots._unmount()
+    slots.unmount(slots.mounted)
+    slots.mounted = None
 
 
 def test_a_bad_image_is_refused_and_nothing_is_pointed_at():

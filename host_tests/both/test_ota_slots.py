@@ -5,7 +5,7 @@ folder) and MicroPython (real littlefs on a RAM flash): host_tests/both/otakit.p
 from otakit import GAME, app_files, board, boot, bundle, get, update
 
 import slots
-from check import ON_MICROPYTHON
+from check import ON_MICROPYTHON, raises
 from ota.hmac import hmac, same
 
 
@@ -229,3 +229,51 @@ def test_a_trial_the_flash_will_not_count_boots_the_slot_before():
     assert boot(full) == ("", "ran")  # this boot: the one before, nothing written
     assert slots.read(files) == ("a", "r", "T", 0)
     assert boot(files) == ("slot_a", "ran")  # the flash is well again: the trial goes on
+
+
+# What the loader keeps (issue 34): slots.py's names, and nothing of slotboot's (its heap on
+# MicroPython from .mpy files, as a board runs it: host_tests/test_ota_boot.py)
+RESIDENT = ["_start", "confirm", "failed", "mounted", "note", "running", "start", "trial", "wdt"]
+
+
+def test_after_start_the_loader_keeps_only_its_resident_half():
+    """start(), and the trial's confirm(), failed() and note() after it, each load slotboot
+    (the record, the choice of slot, the image's mount) for the call and let it go: the
+    resident module keeps its state and its small calls, and no more. (Under MicroPython
+    the names only: here slotboot would be compiled from source at each call, on a heap
+    that ota's tests leave in pieces; test_ota_boot.py boots from .mpy as a board does.)"""
+    import sys
+    files = board()
+    update(files, bundle("0.7.0"))
+    if ON_MICROPYTHON:
+        boot(files)
+        assert sorted(k for k in slots.__dict__ if not k.startswith("__")) == RESIDENT
+        return
+    held = sys.modules.pop("slotboot", None)  # (ota.install's: a board lets it go after)
+    try:
+        assert boot(files) == ("slot_a", "ran")  # on trial: it confirms
+        assert "slotboot" not in sys.modules
+        assert boot(files) == ("slot_a", "ran")  # confirmed
+        assert slots.read(files) == ("a", "r", "C", 0) and slots.running == "a"
+        assert not slots.failed(RuntimeError("x"), files) and slots.note(files) is None
+        assert "slotboot" not in sys.modules
+        assert sorted(k for k in slots.__dict__ if not k.startswith("__")) == RESIDENT
+    finally:
+        if held is not None:  # (the other tests' ota.install holds it: compiled once)
+            sys.modules["slotboot"] = held
+
+
+def test_slotboots_names_are_the_loaders_each_for_one_use():
+    """slots.Files, slots.read ... (ota/order.py, the tools, the tests) are slotboot's, loaded
+    for the one use and let go (kept, when something had it loaded); a name neither has is
+    an AttributeError."""
+    import sys
+    held = None if ON_MICROPYTHON else sys.modules.pop("slotboot", None)  # (MicroPython:
+    try:  # from source, each use would compile it on a heap the other tests leave in pieces)
+        assert slots.pack("a", "r", "T", 0) == b"SarT0" + b"%02x" % (sum(b"SarT0") & 255)
+        assert slots.REC == "slots.rec" and slots.NOTE == "slots.note" and slots.TRIES == 2
+        assert ON_MICROPYTHON or "slotboot" not in sys.modules
+        raises(AttributeError, getattr, slots, "nothing_of_the_sort")
+    finally:
+        if held is not None:
+            sys.modules["slotboot"] = held

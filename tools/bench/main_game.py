@@ -8,7 +8,7 @@
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_game [PLAYERS [SEED [PORT
 #         [NEXT|- [CLIENTS]]]]]
 # With PORT (not 0), the board also serves its live page there (board/web.py, as a board with
-# Wi-Fi does, microdot from the build's lib/) and CLIENTS pages (default 1), each a client of
+# Wi-Fi does, its own HTTP, page/http.py) and CLIENTS pages (default 1), each a client of
 # the live stream (/events), read it all game on the same asyncio loop: the heap with the page
 # and phones at the table. host_tests/test_board_mp.py runs it from .mpy files as `make build`
 # makes them, and tools/bench/rom_game.py from a ROMFS image, in the heaps of tools/budgets.py

@@ -179,7 +179,8 @@ def boot(files, flat):
     row("read every file of the tree (%d bytes) as files at the root (flashed)" % m,
         ticks_diff(ticks_us(), t) / 1000, "ms")
     sys.path[:] = saved
-    slots._unmount()
+    slots.unmount(slots.mounted)
+    slots.mounted = None
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ TARGETS = {"rp2040": "armv6m", "rp2040w": "armv6m", "esp32": "xtensawin"}
 # and the club's publisher, for a board with radio); a board without radio carries neither
 TARGET_PARTS = {"rp2040": (), "rp2040w": ("page", "publish"), "esp32": ("page", "publish")}
 # the library each part needs (hostenv.MP_PACKAGES, compiled into the tree's lib/ with it)
-PART_OF_LIB = {"microdot": "page", "umqtt": "publish"}
+PART_OF_LIB = {"umqtt": "publish"}
 # mpy header byte 2 holds (arch << 2): the arch numbers mpy-cross writes (py/persistentcode.h)
 ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
 # kept as source on the board: the entry points, and configuration a maker edits
@@ -244,8 +244,8 @@ def romfs_image(tree):
 
 
 def build_packages(march, dest, carried=None):
-    """The packages the firmware imports from a board's lib/ (hostenv.MP_PACKAGES: the live
-    page's microdot, from PyPI), compiled into dest/lib/ as `mip install` would put them: those
+    """The packages the firmware imports from a board's lib/ (hostenv.MP_PACKAGES: the club
+    publisher's umqtt), compiled into dest/lib/ as `mip install` would put them: those
     of the parts carried (None: all); rows as build()'s."""
     rows = []
     lib = mp_lib()

@@ -10,11 +10,11 @@ board installs over the air (firmware/ota/install.py says the format), signed pe
     python tools/maker/release.py measure [--board pico_w]  # what verifying and installing cost
 
 `make release BOARD=pico_w` runs build. The tree is tools/maker/build.py's for the board's kind
-(rp2040 for the Pico and the Pico W, esp32), less the boot loader (main.py and slots.mpy: they
-stay at the board's root, never updated over the air). The manifest names the firmware's
-version, the board kind, each file's path, size and SHA-256, and the saved formats the
-version reads: {name: [the oldest it reads, the one it writes]} (SAVES says where each is
-found in the sources; a format that cannot be found stops the build).
+(rp2040 for the Pico and the Pico W, esp32), less the boot loader (main.py, slots.mpy,
+slotboot.mpy and slotimg.mpy: they stay at the board's root, never updated over the air).
+The manifest names the firmware's version, the board kind, each file's path, size and SHA-256,
+and the saved formats the version reads: {name: [the oldest it reads, the one it writes]}
+(SAVES says where each is found in the sources; a format that cannot be found stops the build).
 
 The signature for one board is HMAC-SHA256(secret, b"update\\n" + manifest): only who holds
 a board's secret (its Wi-Fi file, the club's registry) can sign for it, and a secret read off
@@ -36,7 +36,9 @@ import build
 from hostenv import ROOT
 
 MAGIC = b"cribbage-bundle 1"
-LOADER = ("main.py", "slots.mpy", "slots.py")  # the root's, never in a bundle
+LOADER = ("main.py", "slots.mpy", "slots.py", "slotboot.mpy", "slotboot.py", "slotimg.mpy",
+          "slotimg.py")  # the root's, never in a bundle (slots: the loader's resident half;
+# slotboot: its boot half, let go after start(); slotimg: an image slot's block device)
 KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/maker/flash.py's boards
 # the build tree (tools/maker/build.py's target) of each: the Pico W's carries the page and the club
 TREES = {"pico": "rp2040", "pico_w": "rp2040w", "esp32": "esp32"}
