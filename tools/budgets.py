@@ -185,7 +185,8 @@ HEAPS = {
     # The smallest heap, 1 KB steps: main passes 140k for 5 players, not 132-139k (App(hw)'s
     # first blocks) nor 141k (a history not saved); this tree passes 131-134k at 5 players,
     # 132-134k at 6 (131k fails: App(hw)); trees of its steps before passed 133-137k at 2-6,
-    # one not 132k at 5 (a history not saved), one not 131k at 5: need 133)
+    # one not 132k at 5 (a history not saved), one not 131k at 5: need 133. The short-of-memory
+    # page run no longer runs in this heap: test_board_mp gives it its own, see there)
     "esp32_game": (133, ESP32_GAME / heap_ratio("game from .mpy"),
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),
