@@ -168,9 +168,11 @@ class Board:
                 time.sleep(0.1)
         self.url = "http://127.0.0.1:%d" % self.port
 
-    def keys(self, script, taps=False):
-        """Press the keys of script in real time; taps: each key's events queued whole (the
-        driver's tap), so a stalled process cannot turn a press into a long one or lose it."""
+    def keys(self, script, taps=True):
+        """Press the keys of script: each key's events queued whole (the driver's tap), so a
+        stalled process cannot turn a press into a long one or lose it (a test of its own failed
+        so on a loaded machine: a "#" that did not count the hand); taps=False: pressed and
+        released in real time, through the scan."""
         for cmd in parse_keys(script):
             self.sim.send("tap" + cmd[3:] if taps and cmd.startswith("key ") else cmd)
         self.sim.state()  # (answered once the keys have been pressed)

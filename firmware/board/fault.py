@@ -53,7 +53,8 @@ table = (
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
     " board.snapshot board.screen version page.rows hw.wifi publish publish.packets"
-    " publish.outbox publish.names publish.nights publish.contract publish.says ota ota.hmac"
+    " publish.outbox publish.names publish.nights publish.contract publish.says publish.message"
+    " ota ota.hmac"
     " ota.order ota.install ota.fetch umqtt umqtt.simple ",
 )
 

@@ -8,8 +8,6 @@ outbox and the names on flash, publish/outbox.py's and publish/names.py's.
 from board.fault import load
 from publish import packets
 from publish.contract import ONLINE, SAYS, STATUS
-from publish.names import load_names, let_go
-from publish.outbox import after, moved, outbox, save_outbox
 
 from micropython import const
 
@@ -48,8 +46,9 @@ def start(pub):
         c["key"] = unhexlify(c.pop("secret"))
         c["pw"] = hexlify(hmac(c["key"], b"mqtt"))[:32]  # (docs/club-board.md)
     pub.status = "connecting"
-    pub.names = load_names(pub.app.store)
-    pub.box = outbox(pub.app.store, pub.app.m.phase == 4)  # (4: OVER, its record the club's)
+    pub.names = load("publish.names").load_names(pub.app.store)
+    pub.box = load("publish.outbox").outbox(pub.app.store, pub.app.m.phase == 4)  # (4: OVER,
+    # its record the club's)
     pub.waiting = 0  # games after the mark, when last looked
     pub.sent = 0  # games the broker took since the board started
     pub.seen = -1  # app.changes when the state last went out
@@ -78,6 +77,8 @@ def _gone(pub):
     pub.ask = -1  # the kind of packet awaited from the broker (-1 none), since pub.t (when
     # down: since it went down)
     pub.r = None  # the record sent as a game, until the broker has it
+    pub.body = None  # its message's parts (publish/message.py), or what stopped them
+    pub.want = 0  # 1: its message is wanted (publish/task.py has it made: make())
 
 
 def _say(pub, text):
@@ -120,6 +121,7 @@ def tick(pub, w):
     try:
         if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait)
             pub.r = waiting(pub)
+            pub.body = None
             _stamp(pub)
         if w & _LATE:
             raise OSError("no answer")
@@ -130,8 +132,16 @@ def tick(pub, w):
                 _io(pub, now)
         if pub.up == 2 and not pub.out and pub.ask < 0:
             if pub.r is not None:  # the game, until the broker has it
-                pub.out = packets.game(pub, pub.r)
-                pub.ask = _PUBACK
+                b = pub.body
+                if b is None:  # its message: made by publish/task.py in a call of its own,
+                    pub.want = 1  # without this module's (publish/message.py), then sent
+                    return
+                if isinstance(b, Exception):  # (it could not be made: the next try later)
+                    pub.body = None
+                    raise b
+                pub.out = packets.game(pub, pub.r, b)
+                pub.body = None  # (its parts are pub.out's, let go as they are written: a
+                pub.ask = _PUBACK  # new connection makes it again)
             elif w & _STATE or pub.seen < 0:  # (connected: at once)
                 pub.seen = pub.app.changes
                 pub.state_at = now
@@ -255,7 +265,7 @@ def _packets(pub, now):
             _refuse(pub, "the broker will not let this board read it")
         if k == _PUBACK:
             sent(pub, pub.r)
-            pub.r = None
+            pub.r = pub.body = None
             pub.phase = -1  # (the next, if any)
 
 
@@ -352,7 +362,7 @@ def waiting(pub):
     """The first record of the history pub has still to send, or a withdrawal's mark (a
     game sent, then undone past its end: publish/outbox.py's after()), or None; pub.waiting:
     how many games."""
-    r, pub.waiting = after(pub.app.store, pub.box)
+    r, pub.waiting = load("publish.outbox").after(pub.app.store, pub.box)
     return r
 
 
@@ -361,12 +371,13 @@ def sent(pub, r):
     atomic save); the names kept for it are let go (a power cut before: they are, at the
     next save of the names)."""
     st = pub.app.store
-    pub.box = moved(pub.box, r)
-    save_outbox(st, pub.box)
+    o = load("publish.outbox")
+    pub.box = o.moved(pub.box, r)
+    o.save_outbox(st, pub.box)
     if not isinstance(r, str):
         pub.sent += 1
         pub.waiting = max(pub.waiting - 1, 0)
-    let_go(st, pub.box[1])
+    load("publish.names").let_go(st, pub.box[1])
 
 
 def info(pub, app):
@@ -374,7 +385,8 @@ def info(pub, app):
     connection's status, the games waiting and sent, the names; and the club page's address
     when the Wi-Fi file names it (else null: the page asks the broker's host, port 8124)."""
     if pub is None:
-        return {"broker": None, "status": "off", "names": load_names(app.store)}
+        return {"broker": None, "status": "off",
+                "names": load("publish.names").load_names(app.store)}
     c = pub.cfg
     return {"broker": "%s:%d" % (c["host"], c["port"]), "prefix": c["prefix"],
             "board": c["board"], "status": pub.status, "waiting": pub.waiting,

@@ -3,10 +3,9 @@
 Started by board/tasks.py as its own asyncio task (Publisher(app).run(), the publisher
 handed to the page) on a board with a network and a broker named in its configuration
 (hw["broker"]: hw/wifi.py reads the "broker" of wifi.json, written by `make flash
-WIFI=...`). The packets are made by micropython-lib's MQTT client (umqtt.simple),
-which is never let near the network: its calls block on their socket, so it writes into
-memory (publish/packets.py's _Pipe) and the bytes go over a non-blocking socket, a write
-what the socket takes and a read what has come, every wait bounded (_IO_MS). The
+WIFI=...`). The MQTT packets are made in memory (publish/packets.py) and go over a
+non-blocking socket, a write what the socket takes and a read what has come, every wait
+bounded (_IO_MS). The
 game never waits for the network: a broker that is down, slow or silent costs the board a
 status mark (shown on the page) and a try again later (2 s, doubling to 32x).
 
@@ -27,8 +26,9 @@ at every phase.
 Memory (the Pico W's budget holds with it: tools/budgets.py): only this module and the
 connection's state stay on the heap. Every _POLL_MS the task looks what there is to do,
 without loading anything; when there is something, publish/link.py's tick() does it
-(connects, writes, reads, makes a packet with umqtt.simple, reads the history) in one call
-that never waits, and everything loaded for it is let go after. Nothing the publisher loads
+(connects, writes, reads, makes a packet, reads the history) in one call that never waits,
+and everything loaded for it is let go after; a game's message is made in a call of its own
+(publish/message.py's make(), between two ticks). Nothing the publisher loads
 is held while it sleeps, so it never peaks together with the page.
 """
 
@@ -52,16 +52,16 @@ _IO = const(8)  # the socket: to connect, or it can be written (bytes wait) or r
 _LATE = const(16)  # what is written or awaited has taken more than _IO_MS
 
 
-def _call(what, *args):
-    """publish/link.py's function what(*args): the modules loaded for it (the connection's,
-    the packets', the files', the MQTT client, the export and what it reads) are let go
-    after, every one, or those it holds (board.record holds the summary) would stay on the
-    heap for good."""
+def _call(what, *args, mod="publish.link"):
+    """Module mod's function what(*args) (publish/link.py's, or publish/message.py's
+    make()): the modules loaded for it (the connection's, the packets', the files', the MQTT
+    client, the export and what it reads) are let go after, every one, or those it holds
+    (board.record holds the summary) would stay on the heap for good."""
     from board.fault import load, modules, release  # (as locals: this module's names stay few)
 
     had = modules()
     try:
-        return getattr(load("publish.link"), what)(*args)
+        return getattr(load(mod), what)(*args)
     finally:
         release(had)  # (board/fault.py's table: everything the call loaded is of policy h or 1)
 
@@ -86,6 +86,7 @@ class Publisher:
     up: int  # 2 when connected
     out: list  # what waits to be written
     ask: int  # the kind of packet awaited (-1 none), since t
+    want = 0  # 1: publish/link.py wants the game's message made (publish/message.py)
     skip: int  # bytes of a packet too long still to let go (publish/link.py)
     state_at: int
     sent_at: int
@@ -147,6 +148,10 @@ class Publisher:
             if w:
                 try:
                     _call("tick", pub, w)  # (it never raises: a failure is the connection's)
+                    if pub.want:  # the game's message, made in a call of its own: the
+                        # connection's modules are not on the heap with the record's (issue
+                        _call("make", pub, mod="publish.message")  # 34); then sent at once
+                        _call("tick", pub, 0)
                 except Exception:  # noqa: BLE001  (no room to load it now: the next look)
                     if w & _LOOK:
                         pub.phase = -1

@@ -6,17 +6,25 @@
 # (the games the broker took, the publisher's status, the peak while it finished).
 #
 #     MICROPYPATH=.:lib:.frozen micropython -X heapsize=H -m main_club PLAYERS SEED PORT NEXT \
-#         CLIENTS BROKER SECRET
+#         CLIENTS BROKER SECRET [calls]
 # (SECRET: the board's key, 64 hex digits: it logs in as t1 and signs, docs/club-board.md)
-# A module of its own, main_game.py unchanged: its heap from a ROMFS image (its .mpy on the
-# filesystem) has no room to spare. host_tests/test_publish.py compiles both into the tree.
+# With "calls" (club_calls.py compiled into the tree too), last: CALLS peak X at WHERE, the
+# live heap inside the publisher's calls, which the peak above does not see (club_calls.py).
+# Booted as a board's main.py boots: the loader (firmware/slots.py) first, as main_page.py
+# does for the page's budget run. A module of its own, main_game.py unchanged: its heap from a
+# ROMFS image (its .mpy on the filesystem) has no room to spare. host_tests/test_publish.py
+# compiles both into the tree.
 
 import gc
 import sys
 
-import asyncio
+import slots  # the loader first, whose resident half a board keeps (main.py, main_page.py)
 
-import board.tasks
+slots.start()
+
+import asyncio  # noqa: E402
+
+import board.tasks  # noqa: E402
 
 _web = board.tasks.web
 
@@ -47,6 +55,8 @@ async def _done(n):
         gc.collect()
         peak = max(peak, gc.mem_alloc())
     print("CLUB sent %d status %s peak %d" % (p.sent, p.status.split()[0], peak))
+    if len(sys.argv) > 8:
+        print(sys.modules["club_calls"].report())
 
 
 try:
@@ -56,6 +66,8 @@ try:
 except OSError:
     pass
 board.tasks.web = _web_and_club
+if len(sys.argv) > 8:
+    import club_calls  # noqa: F401  (its hooks: the heap inside the publisher's calls)
 import main_game  # noqa: E402, F401  (its games, to the end)
 
 asyncio.run(_done(max(int(sys.argv[4]) if sys.argv[4].isdigit() else 1, 1)))

@@ -1,6 +1,6 @@
 """What signing a game message costs the board (issue 30; docs/club-board.md), in the real
 MicroPython binary: publish/outbox.py's sign() over a game's JSON in parts as
-publish/packets.py hands it (a 3 KB message in 60 parts), its counter saved in a RAM
+publish/message.py makes it (a 3 KB message in 60 parts), its counter saved in a RAM
 filesystem (the flash write itself is the outbox's kind: not timed here). Rows: one HMAC-SHA256
 over the message (a resend: the same counter, one hash), a new message (two hashes and the
 counter's save), and the heap each allocates (passing: nothing is kept). tools/bench/bench.py turns
