@@ -646,7 +646,7 @@ def test_boots_that_die_parsing_the_settings_set_the_settings_aside_not_the_game
         raise Died()
 
     fs = fs_with(game, cfg)
-    monkeypatch.setattr("board.app.settings_loads", dies)
+    monkeypatch.setattr("board.settings.loads", dies)
     for n in (1, 2, 3):
         with pytest.raises(Died):
             App(build("/data", display=True, fs=fs))
@@ -777,7 +777,7 @@ def test_a_boot_of_the_files_is_what_an_app_boot_does(monkeypatch):
     got_cfg, got, note = fs.boot()
     log = fs.log
     monkeypatch.setattr(M, "loads", fs.game_loads)
-    monkeypatch.setattr("board.app.settings_loads", fs.cfg_loads)
+    monkeypatch.setattr("board.settings.loads", fs.cfg_loads)
     fs.log = []
     app = App(build("/data", display=True, fs=fs))
     assert fs.log == log and note is None and app.note is None
@@ -901,3 +901,44 @@ def test_a_directory_in_the_way_of_a_file_heals_at_the_next_save(tmp_path, where
         assert os.path.isfile(folder + "/history")
     with open(folder + "/" + where + ".bad/note", "rb") as f:
         assert f.read() == b"keep me"
+
+
+def test_a_saved_game_is_loaded_and_its_loader_let_go():
+    """A board loads a saved game at power-up, and after a fault its journal cannot restore,
+    with cribbage/loadgame.py, then lets it go (board/fault.py's table, policy 1: issue 34,
+    its code off the game's heap)."""
+    import sys
+
+    from board import fault
+
+    game, cfg, m = a_save_after_a_few_deals()
+    sys.modules.pop("cribbage.loadgame", None)
+    app = App(build("/data", display=True, fs=fs_with(game, cfg)))
+    assert app.m.state() == m.state() and app.note is None
+    assert "cribbage.loadgame" not in sys.modules
+
+    def broken():
+        raise MemoryError
+
+    app.m.restore = broken  # a fault the journal cannot come back from: the last save
+    got = fault.restore(app.m, app.store)
+    assert got is not None and got is not app.m and got.state() == m.state()
+    assert "cribbage.loadgame" not in sys.modules
+
+
+def test_the_power_ups_code_is_let_go_after_boot_and_a_new_game():
+    """board/boot.py makes the App's first View (and the Layout's fields: issue 34), and
+    cribbage/loadgame.py the Match's settings, at power-up and at a new game (the menu's or
+    the page's): they are let go after each (board/fault.py's table, policy 1), their code off
+    the game's heap."""
+    import sys
+
+    from board.modes import NEW_GAME
+
+    hw, app = board(display=True)
+    assert "board.boot" not in sys.modules
+    assert "cribbage.loadgame" not in sys.modules and app.view.sides == app.m.sides
+    app.apply((NEW_GAME,))
+    assert app.err is None and "board.boot" not in sys.modules
+    assert "cribbage.loadgame" not in sys.modules
+    assert app.view.sides == app.m.sides and app.view.target == app.m.target

@@ -170,3 +170,11 @@ def test_the_walk_sees_a_lazy_import_and_a_load(tmp_path):
     assert imports(str(p), "board.m", True) == ["board.stats", "board.text", "publish.link",
                                                  "board.export"]
     assert imports(str(p), "board.m", False) == ["json"]
+
+
+def test_the_ranks_table_is_the_advisors_alone():
+    """cribbage.tables (6 KB of bytes, ~6.5 KB of a 64-bit heap) loads with the discard
+    advisor only: the scorer counts at run time, so neither power-up nor the display's text
+    (board.text, the scorer's other reader) brings it (issue 34: the ESP32's game)."""
+    assert "cribbage.tables" not in top_closure(BOOT + ("board.text", "cribbage.spoken"))
+    assert "cribbage.tables" in top_closure(["cribbage.advise"])

@@ -9,7 +9,7 @@ from board.app import App
 from board.settings import Settings
 from fakeboard.fake import build
 from cribbage import match as M
-from cribbage.saved import _crc32
+from cribbage.saved import crc32
 from test_board_faults import GAME, SETTINGS, a_save_after_a_few_deals, fs_with
 
 
@@ -17,7 +17,7 @@ def newer(data):
     """A game file as a later version would write it: format VERSION + 1, its CRC right."""
     b = bytearray(data)
     b[0] = M.VERSION + 1
-    crc = _crc32(memoryview(b)[:-4])
+    crc = crc32(memoryview(b)[:-4])
     b[-4:] = bytes(crc >> (8 * i) & 255 for i in range(4))
     return bytes(b)
 

@@ -42,10 +42,9 @@ import gc
 from cribbage import match as M
 
 from board.keypad import DOWN, UP, LONG, REPEAT, KIND, ticks_diff
-from board.render import Renderer, View, ERROR_MS, dumps
-from board.settings import Settings, loads as settings_loads
+from board.render import ERROR_MS, dumps
 from board import entry
-from board.commands import run, follow, shown, new_match
+from board.commands import run, follow, shown
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
 from board.modes import (NORMAL, REFUSE, CALL, MODE, UNDO, SAY, PIN, SUSPECT, VERSION_MSG,
                          NOTHING, KEYS)
@@ -96,30 +95,13 @@ class App:
                      "m", "view", "e"):
             setattr(self, name, None)
         had = fault.modules()
-        from board import boot  # power-up only: its code leaves the heap after (release)
-        self.keys, self.store = boot.check_hw(hw)  # (hw's key source, or a Keypad on its pins)
-        self.layout = hw["layout"]
-        self.clock = hw["clock"]
-        self.display = hw.get("display")
-        self.strip = hw["strip"]
-        cfg, game, self.note = boot.open_files(self.store, settings_loads, M.loads)
-        said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
-        if said:
-            self.note = said + "; " + self.note if self.note else said
-        self.cfg = cfg or Settings()
-        if r is None:  # (r: the renderer of the saved frame drawn at power-up, board/boot.py:
-            r = Renderer(self.layout, self.strip, 0, 0)  # the first frame goes on from it)
-        r.brightness = self.cfg.get("bright")
-        r.limit_ma = self.cfg.get("limit")
-        r.colours = self.cfg.get("colours")
-        self.renderer = r
-        gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
-        self.m = game or new_match(self.cfg)
-        boot.got_through(self.store)  # the files are read: not a boot that failed
+        from board import boot  # power-up only: its code leaves the heap after (release):
+        (self.keys, self.store, self.layout, self.clock, self.display, self.strip, self.cfg,
+         self.renderer, self.m, self.note, self.view) = boot.start(hw, r)  # (the hardware,
+        # the files, the renderer, the match and its View: App's, assigned here, the one way in)
         boot = None
         fault.release(had)  # (board.boot: loaded for one call, fault.py's table)
         gc.collect()
-        self.view = View(self.m.sides, self.m.target)
         self.e = entry.Entry()  # what is typed and not yet confirmed
         self.watchdog(self.cfg.get("watchdog"))
         follow(self)

@@ -1,6 +1,8 @@
 """Power-up, run once and then let go (board/fault.py's table: loaded for one call): the saved
 files, read with a crash-loop guard, and the self-test key window."""
 
+from array import array
+
 from board.keypad import ticks_diff
 
 from micropython import const
@@ -11,6 +13,11 @@ _SETTINGS = const(1)
 _GAME = const(2)
 _SETTINGS_MOST = const(64)  # the settings file's bound (version 2: 19 bytes)
 _GAME_MOST = const(16384)  # the game's (version 2: its journal holds 4 KB; version 1 more)
+# the saved frame (board/render.py's dumps() writes it: its layout there) and the View's sizes
+_REC = const(54)
+_REC_MAGIC = const(0xF5)
+_MAX_SIDES = const(6)
+_MAX_MARKS = const(8)
 
 # The hardware dict's keys (THE HARDWARE INTERFACE, below), checked when the app starts.
 #
@@ -62,7 +69,7 @@ def frame(hw):
     frame), or None: nothing drawn, the app's first frame comes as before. Never raises:
     whatever fails here is the app's to find."""
     try:
-        from board.render import Renderer, loads
+        from board.render import Renderer
         from board.storage import Storage
 
         store = Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
@@ -76,6 +83,107 @@ def frame(hw):
         return r
     except Exception:  # noqa: BLE001
         return None
+
+
+def loads(b, data):
+    """(a new View of the saved frame's bytes b, brightness, limit, palette), or None when b
+    is not a saved frame of the game whose saved bytes end with data (board/render.py's
+    dumps()): the power-up frame, drawn before the app (and its View) exist."""
+    from board.render import View
+
+    if not b or len(b) != _REC or b[0] != _REC_MAGIC or b[1:5] != data or \
+            (sum(b) - b[53]) & 255 != b[53] or not 2 <= b[5] <= _MAX_SIDES:
+        return None
+    w = View(b[5], b[6])
+    w.turn = b[7] - 1
+    w.crib = b[8] - 1
+    w.winner = b[9] - 1
+    w.skunk = b[10]
+    w.won = b[11]
+    w.skunk_line = b[12]
+    w.double_line = b[13]
+    w.preview_side = b[14] - 1
+    w.preview_score = b[15]
+    w.front[:] = b[16:22]
+    w.back[:] = b[22:28]
+    w.games[:] = b[28:34]
+    for k in range(_MAX_MARKS):
+        w.marks[k] = (b[34 + 2 * k] | b[35 + 2 * k] << 8) - 1
+    return w, b[50], b[51] | (b[52] & 127) << 8, b[52] >> 7
+
+
+def layout(L, lanes, holes, row, group, shared_finish, games, pitch, group_gap, lane_pitch,
+           band_gap):
+    """board/layout.py's Layout L made (Layout(): its arguments): checked, its sizes set;
+    returns its table of track holes' pixels (L._track: the Layout sets its own)."""
+    if lanes < 1 or lanes > 6:
+        raise ValueError("lanes must be 1..6, not %r" % (lanes,))
+    if holes < row or row < 1 or holes % row:
+        raise ValueError("holes (%r) must be a whole number of rows of %r" % (holes, row))
+    if group < 1 or row % group:
+        raise ValueError("a row of %r holes does not split into groups of %r" % (row, group))
+    if games < 0:
+        raise ValueError("games LEDs must be 0 or more")
+    L.lanes = lanes
+    L.holes = holes
+    L.row = row
+    L.group = group
+    L.bands = holes // row
+    L.shared_finish = shared_finish
+    L.games = games
+    L.pitch = pitch
+    L.group_gap = group_gap
+    L.lane_pitch = lane_pitch
+    L.band_gap = band_gap
+    L.header = 2 + games  # per lane: turn, crib, games...
+    L.n_finish = 1 if shared_finish else lanes
+    L.first_start = lanes * L.header
+    L.first_track = L.first_start + lanes
+    L.first_finish = L.first_track + lanes * holes
+    L.count = L.first_finish + L.n_finish
+    # pixel of track hole (lane, score 1..holes): one table, lane-major
+    t = array("H", bytes(2 * lanes * holes))
+    for band in range(L.bands):
+        for lane in range(lanes):
+            line = band * lanes + lane
+            for k in range(row):
+                score = band * row + k + 1  # k-th hole along the band's direction
+                # the band's direction and the strip's direction on this line
+                col = k if band % 2 == 0 else row - 1 - k  # column from the left
+                along = col if line % 2 == 0 else row - 1 - col
+                t[lane * holes + score - 1] = L.first_track + line * row + along
+    return t
+
+
+def start(hw, r):
+    """App(hw)'s power-up (board/app.py), for the App to keep: (the key source, the files
+    (check_hw), the layout, the clock, the display, the strip, the settings, the renderer (r:
+    the one that drew the saved frame, board/tasks.py; else a new one), the match (the saved
+    game, or a new one), the note: what happened to a file, or the loader's, its View). Here,
+    not in the App, so that its code leaves the heap with this module's."""
+    import gc
+
+    from board.render import Renderer, View
+    from board.settings import Settings, loads as settings_loads
+    from board.commands import new_match
+    from cribbage.match import loads
+
+    keys, store = check_hw(hw)  # (hw's key source, or a Keypad on its pins)
+    cfg, game, note = open_files(store, settings_loads, loads)
+    said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
+    if said:
+        note = said + "; " + note if note else said
+    cfg = cfg or Settings()
+    if r is None:  # (r: the renderer of the saved frame drawn at power-up, frame(): the
+        r = Renderer(hw["layout"], hw["strip"], 0, 0)  # first frame goes on from it)
+    r.brightness = cfg.get("bright")
+    r.limit_ma = cfg.get("limit")
+    r.colours = cfg.get("colours")
+    gc.collect()  # (the match wants ~750 bytes in one piece for its attributes)
+    m = game or new_match(cfg)
+    got_through(store)  # the files are read: not a boot that failed
+    return (keys, store, hw["layout"], hw["clock"], hw.get("display"), hw["strip"], cfg, r, m,
+            note, View(m.sides, m.target))
 
 
 def check_hw(hw):

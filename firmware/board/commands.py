@@ -11,7 +11,7 @@ from cribbage import match as M
 from board.render import View
 from board.settings import NAMES, RULES
 from board import entry
-from board.fault import load
+from board.fault import load, modules, release
 from board.modes import NORMAL, MENU, ADVISE, PENALTY, MSG_PEGGED, message
 
 
@@ -236,8 +236,11 @@ def start(app):
     """NEW_GAME: a new game, the menu's or the page's; the finished or abandoned game
     recorded first."""
     record(app)
+    had = modules()
+    load("cribbage.loadgame")  # (the Match's making, with the room for it checked)
     app.m = new_match(app.cfg)
     app.view = View(app.m.sides, app.m.target)
+    release(had)  # (the Match's making: power-up's, let go)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)
     app.e.clear()

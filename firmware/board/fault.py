@@ -8,8 +8,8 @@ with a fallback that does not. It says what to do; the app (App.recover) does it
 import gc
 import sys
 
-from cribbage.match import loads  # (loaded by the app already: nothing is imported later,
-# when memory may be shorter still)
+from cribbage.match import loads  # (loaded by the app already; what it loads for the call,
+# cribbage.loadgame, restore() loads first, with the room for it checked: load())
 
 from micropython import const
 
@@ -37,6 +37,7 @@ def message(e):
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
 #     board.app board.fault board.keypad board.modes board.render cribbage.events
 #     cribbage.journal cribbage.score slots asyncio
+#     board.settings board.commands cribbage.match
 # Those two are what release() never touches: they are listed here, not in table, which
 # holds what it lets go (a string of them each: 0.6 KB of the heap fewer on every board).
 # Strings, not tuples of names: a string of 11 characters or more is an object, while each
@@ -44,9 +45,10 @@ def message(e):
 # so too "table" and "held", names the game has interned already (cribbage/events.py's,
 # board/app.py's), and load, modules and release, MicroPython's own (json.load, sys.modules).
 table = (
-    # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record;
-    # slotboot, the loader's boot half: slots.py lets it go itself too, main.py has no release)
-    " board.boot board.undo board.later hw.wifiwhy publish.link slotboot ",
+    # 1: loaded for one call and let go, whoever had it (power-up's code, an undo's record,
+    # a saved game's loading; slotboot, the loader's boot half: slots.py lets it go itself
+    # too, main.py has no release)
+    " board.boot board.undo board.later hw.wifiwhy publish.link slotboot cribbage.loadgame ",
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
@@ -129,8 +131,14 @@ def restore(m, store):
         return m
     except Exception:  # noqa: BLE001
         gc.collect()
+    had = None
     try:
+        had = modules()
+        load("cribbage.loadgame")  # (loads()'s code and the Match's making, let go after:
+        # the table's 1)
         return store.load("game", loads)
     except Exception:  # noqa: BLE001
         gc.collect()
+    finally:
+        release(had)
     return None

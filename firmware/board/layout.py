@@ -43,47 +43,35 @@ from array import array
 
 
 class Layout:
-    """Two lanes x 121 holes by default; every dimension is a parameter (see module doc)."""
+    """Two lanes x 121 holes by default; every dimension is a parameter (see module doc).
+    Made once, at power-up: its making is board/boot.py's layout(), whose code a board lets
+    go after (issue 34)."""
+    lanes: int
+    holes: int
+    row: int
+    group: int
+    bands: int
+    shared_finish: bool
+    games: int
+    pitch: float
+    group_gap: float
+    lane_pitch: float
+    band_gap: float
+    header: int
+    n_finish: int
+    first_start: int
+    first_track: int
+    first_finish: int
+    count: int
+    _track: array
 
     def __init__(self, lanes=2, holes=120, row=30, group=5, shared_finish=True, games=3,
                  pitch=7.0, group_gap=3.0, lane_pitch=9.0, band_gap=14.0):
-        if lanes < 1 or lanes > 6:
-            raise ValueError("lanes must be 1..6, not %r" % (lanes,))
-        if holes < row or row < 1 or holes % row:
-            raise ValueError("holes (%r) must be a whole number of rows of %r" % (holes, row))
-        if group < 1 or row % group:
-            raise ValueError("a row of %r holes does not split into groups of %r" % (row, group))
-        if games < 0:
-            raise ValueError("games LEDs must be 0 or more")
-        self.lanes = lanes
-        self.holes = holes
-        self.row = row
-        self.group = group
-        self.bands = holes // row
-        self.shared_finish = shared_finish
-        self.games = games
-        self.pitch = pitch
-        self.group_gap = group_gap
-        self.lane_pitch = lane_pitch
-        self.band_gap = band_gap
-        self.header = 2 + games  # per lane: turn, crib, games...
-        self.n_finish = 1 if shared_finish else lanes
-        self.first_start = lanes * self.header
-        self.first_track = self.first_start + lanes
-        self.first_finish = self.first_track + lanes * holes
-        self.count = self.first_finish + self.n_finish
-        # pixel of track hole (lane, score 1..holes): one table, lane-major
-        t = array("H", bytes(2 * lanes * holes))
-        for band in range(self.bands):
-            for lane in range(lanes):
-                line = band * lanes + lane
-                for k in range(row):
-                    score = band * row + k + 1  # k-th hole along the band's direction
-                    # the band's direction and the strip's direction on this line
-                    col = k if band % 2 == 0 else row - 1 - k  # column from the left
-                    along = col if line % 2 == 0 else row - 1 - col
-                    t[lane * holes + score - 1] = self.first_track + line * row + along
-        self._track = t
+        from board.boot import layout  # (power-up's code, let go after: fault.py's table)
+
+        self._track = layout(self, lanes, holes, row, group, shared_finish, games, pitch,
+                             group_gap, lane_pitch, band_gap)  # (pixel of track hole
+        # (lane, score 1..holes): one table, lane-major)
 
     # --- lookups (no allocation) ------------------------------------------------------
 

@@ -125,12 +125,14 @@ class View:
                 or self.sides > 2 or self.marks[0] >= 0)
 
 
-# The saved frame (board/boot.py draws it at power-up, before the app loads): what the View's
-# LEDs show and the renderer's brightness and limit, tied to the saved game by its last 4
-# bytes (the engine's CRC-32), with a checksum: 0 _REC_MAGIC, 1-4 the game's CRC, 5 sides,
-# 6 target, 7 turn+1, 8 crib+1, 9 winner+1, 10 skunk, 11 won, 12 skunk line, 13 double line,
-# 14 preview side+1, 15 preview score, 16-21 front, 22-27 back, 28-33 games, 34-49 the marks
-# (2 bytes each, +1), 50 brightness, 51-52 limit (mA), 53 the sum of 0..52 (low byte).
+# The saved frame (board/boot.py's loads() reads it and draws it at power-up, before the app
+# loads: its layout is known here and there, held equal by test_board_render's round trip):
+# what the View's LEDs show and the renderer's brightness and limit, tied to the saved game
+# by its last 4 bytes (the engine's CRC-32), with a checksum: 0 _REC_MAGIC, 1-4 the game's
+# CRC, 5 sides, 6 target, 7 turn+1, 8 crib+1, 9 winner+1, 10 skunk, 11 won, 12 skunk line,
+# 13 double line, 14 preview side+1, 15 preview score, 16-21 front, 22-27 back, 28-33 games,
+# 34-49 the marks (2 bytes each, +1), 50 brightness, 51-52 limit (mA), 53 the sum of 0..52
+# (low byte).
 _REC = const(54)
 _REC_MAGIC = const(0xF5)
 
@@ -157,31 +159,6 @@ def dumps(v, r, data):
     b[52] = r.limit_ma >> 8 & 127 | (r.colours & 1) << 7  # (the palette in the top bit)
     b[53] = sum(b) & 255
     return b
-
-
-def loads(b, data):
-    """(a new View of the saved frame's bytes b, brightness, limit, palette), or None when b
-    is not a saved frame of the game whose saved bytes end with data: board/boot.py's
-    power-up frame, drawn before the app (and its View) exist."""
-    if not b or len(b) != _REC or b[0] != _REC_MAGIC or b[1:5] != data or \
-            (sum(b) - b[53]) & 255 != b[53] or not 2 <= b[5] <= _MAX_SIDES:
-        return None
-    w = View(b[5], b[6])
-    w.turn = b[7] - 1
-    w.crib = b[8] - 1
-    w.winner = b[9] - 1
-    w.skunk = b[10]
-    w.won = b[11]
-    w.skunk_line = b[12]
-    w.double_line = b[13]
-    w.preview_side = b[14] - 1
-    w.preview_score = b[15]
-    w.front[:] = b[16:22]
-    w.back[:] = b[22:28]
-    w.games[:] = b[28:34]
-    for k in range(_MAX_MARKS):
-        w.marks[k] = (b[34 + 2 * k] | b[35 + 2 * k] << 8) - 1
-    return w, b[50], b[51] | (b[52] & 127) << 8, b[52] >> 7
 
 
 class Renderer:

@@ -10,8 +10,8 @@ it is an opponent's. The crib value comes from the generated cribtable.py (see
 tools/tables/cribgen.py: full enumeration, random other crib cards, exact suits, rounded to 0.01
 point).
 
-The hand part uses the scorer's table (tables.SHOW) directly: fifteens, pairs and runs
-depend only on the starter's rank, so each kept hand is looked up once per starter rank (13
+The hand part uses the ranks' table (tables.SHOW, whose only reader this is): fifteens, pairs
+and runs depend only on the starter's rank, so each kept hand is looked up once per starter rank (13
 lookups weighted by how many of that rank are unseen) instead of scored 46 times; flush and
 nobs are counted from the unseen cards of each suit. The tests check every total against
 score_hand() over all starters, exactly. rank() does all the work with integers in
@@ -19,9 +19,30 @@ preallocated buffers: it allocates nothing, so it can run with the heap locked.
 """
 
 from .cards import check_distinct, JACK
-from .score import BINOM  # the scorer's combinatorial-number table (85 small ints)
 from .tables import SHOW, SHOW_BIAS
 from .cribtable import CRIB2, CRIB1, CRIB2_PONE, CRIB1_PONE
+
+
+# BINOM[17 * (k - 1) + n] = C(n, k) for k 1..5 and n 0..16: tables.SHOW's index, by the
+# combinatorial number system (85 small ints in a tuple: they live in its slots, no objects)
+def _binom_table():
+    t = []
+    for k in range(1, 6):
+        for n in range(17):
+            v = 1
+            for i in range(k):
+                v = v * (n - i) // (i + 1)
+            t.append(v)
+    return tuple(t)
+
+
+BINOM = _binom_table()
+
+
+def show_index(a, b, c, d, e):
+    """Index into tables.SHOW of the rank multiset a <= b <= c <= d <= e (ranks 0..12)."""
+    t = BINOM
+    return t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]
 
 # The discards of six cards: pairs (i, j) in order, and the four kept indices of each.
 THROWS6 = tuple((i, j) for i in range(6) for j in range(i + 1, 6))

@@ -128,15 +128,3 @@ def shown(b, i):
     if b[i] & 0xF1 != E_SHOW | 1:
         return None
     return bytes(b[i + 1:i + (4 if b[i + 4] == NO_CARD else 5)])
-
-
-def events_whole(j, start, end, top, players):
-    """True if events from start run exactly to end, passing `committed`-like mark top (the
-    save formats' check of a journal: saved.py and saved1.py)."""
-    i = start
-    seen = top == start
-    while i < end:
-        i += size(j, i, players)
-        if i == top:
-            seen = True
-    return i == end and seen

@@ -59,9 +59,9 @@
 # free, and a long docstring is a string object during compilation, which a 96 KB heap notices.
 # The calls below keep short docstrings.)
 
-from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap; it
-from .game import Game  # imports score.py next, whose 6 KB table wants an unfragmented heap)
-from . import saved, score  # noqa: F401  (match.score: the board's way to score.hand)
+from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap)
+from .game import Game
+from . import score  # noqa: F401  (match.score: the board's way to score.hand)
 from .cards import DECK, JACK, fmt
 # The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
 from .events import (  # noqa: F401
@@ -75,12 +75,7 @@ from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGIN
 from micropython import const
 
 # The refusals, one a line (see events.say: one string, not an object per message).
-_NO = """players must be 2 to 6, not %r
-the game is 121 or 61 points, not %r
-skunk lines must be 0 (off) to %d
-the double skunk line %d is above the skunk line %d
-a game counts 1 to 9 games
-cut one card per seat: %d cards for %d seats
+_NO = """cut one card per seat: %d cards for %d seats
 who deals first? cut for deal or name the dealer
 no seat %r: seats are 0 to %d
 %s is not a jack
@@ -94,33 +89,22 @@ not a card: %r
 no side %r: sides are 0 to %d
 no deal now: show the hands and the crib first
 no penalty before the first deal
-the match mode is 0 to 3, not %r
-who deals the next game is 0 to 2, not %r
-the cards are 6, or 5: five-card cribbage, a game of 2 players to 61
 in five-card cribbage a hand is 3 cards"""
-_PLAYERS = const(0)
-_TARGET = const(1)
-_LINES = const(2)
-_DOUBLE = const(3)
-_GAMES = const(4)
-_CUT = const(5)
-_WHO_DEALS = const(6)
-_SEAT = const(7)
-_JACK = const(8)
-_HAND = const(9)
-_COUNT = const(10)
-_SHOW = const(11)
-_WHICH = const(12)
-_PEG = const(13)
-_PENALTY = const(14)
-_CARD = const(15)
-_SIDE = const(16)
-_DEAL_ON = const(17)
-_NO_DEAL_YET = const(18)
-_MODE = const(19)
-_DEAL_RULE = const(20)
-_FIVE_GAME = const(21)
-_HAND3 = const(22)
+_CUT = const(0)
+_WHO_DEALS = const(1)
+_SEAT = const(2)
+_JACK = const(3)
+_HAND = const(4)
+_COUNT = const(5)
+_SHOW = const(6)
+_WHICH = const(7)
+_PEG = const(8)
+_PENALTY = const(9)
+_CARD = const(10)
+_SIDE = const(11)
+_DEAL_ON = const(12)
+_NO_DEAL_YET = const(13)
+_HAND3 = const(14)
 
 
 class Match(Game):
@@ -146,38 +130,14 @@ class Match(Game):
         # three for last to the first pone. fitted: a failure to play kills only the cards
         # that fitted at his go (sheet 000); False as a game saved by earlier firmware was
         # played (every card).
-        if mode not in (SINGLE, BEST_OF_3, BEST_OF_5, ACC):
-            raise ValueError(say(_NO, _MODE, (mode,)))
-        if deal not in (0, 1, 2):
-            raise ValueError(say(_NO, _DEAL_RULE, (deal,)))
-        if players not in (2, 3, 4, 5, 6):
-            raise ValueError(say(_NO, _PLAYERS, (players,)))
-        if target not in (61, 121):
-            raise ValueError(say(_NO, _TARGET, (target,)))
-        if cards != 6 and (cards != 5 or players != 2 or target != 61):
-            raise ValueError(say(_NO, _FIVE_GAME))
-        if skunk_line == -1 or skunk_line is None:
-            skunk_line = 91 if target == 121 else 31
-        if double_line == -1 or double_line is None:
-            double_line = 61 if target == 121 else 0
-        if mode == ACC:  # the American Cribbage Congress's game points
-            skunk_games = 3
-            double_line = 0
-        if not (0 <= skunk_line < target and 0 <= double_line < target):
-            raise ValueError(say(_NO, _LINES, (target - 1,)))
-        if double_line and double_line > skunk_line:
-            raise ValueError(say(_NO, _DOUBLE, (double_line, skunk_line)))
-        if not (1 <= skunk_games <= 9 and 1 <= double_games <= 9):
-            raise ValueError(say(_NO, _GAMES))
-        self.players = players
-        self.sides = 3 if pairs and players == 6 else 2 if players in (4, 6) else players
-        self.target = target
-        self.muggins_on = bool(muggins)
-        self.skunk_line = skunk_line
-        self.skunk_games = skunk_games
-        self.double_line = double_line
-        self.double_games = double_games
-        self.mode = mode
+        # (checked and set by cribbage/loadgame.py's match(), loaded for it and let go after
+        # it: board/fault.py's table; by a string, no name more interned)
+        import sys
+
+        name = "cribbage.loadgame"
+        __import__(name)
+        sys.modules[name].match(self, players, target, muggins, skunk_line, skunk_games,
+                                double_line, double_games, pairs, mode, deal, cards)
         self._ev = None  # type: ignore[assignment]  # (first: the instance dict grows to its
         # full size before the buffers split the heap)
         Game.__init__(self, deal, cards, fitted)
@@ -349,7 +309,13 @@ class Match(Game):
 
 
 def loads(data):
-    # A Match from dumps() bytes, or ValueError (saved.py). The class is handed over rather
-    # than imported there when called: an import when memory is short can crash this
-    # MicroPython, and loads() is how a board recovers from running short.
-    return saved.loads(data, Match)
+    # A Match from dumps() bytes, or ValueError (loadgame.py, imported for the call: a board
+    # loads a game at power-up and after a fault only, and board/fault.py's table lets its
+    # code go after; on a fault, fault.restore() loads it first, where the room for it is
+    # checked: an import when memory is short can crash this MicroPython). The class is
+    # handed over rather than imported there.
+    import sys
+
+    name = "cribbage.loadgame"  # (a string, not a name: nothing more interned)
+    __import__(name)
+    return sys.modules[name].loads(data, Match)

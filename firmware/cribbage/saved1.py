@@ -1,10 +1,10 @@
 """Version 1 saves (firmware before the journal held one game): every game in one journal.
 
-Loaded only when such a save is found (saved.loads), once: the board saves version 2 after it.
-(Its loads() has the name of saved.loads, one the board interns anyway.)
+Loaded only when such a save is found (loadgame.loads), once: the board saves version 2 after
+it. (Its loads() has the name of loadgame.loads, one the board interns anyway.)
 """
 
-from .events import E_NEW_GAME, size as _size, say, events_whole
+from .events import E_NEW_GAME, size as _size, say
 
 from micropython import const
 
@@ -16,9 +16,10 @@ _CUT_SHORT = const(1)
 _REPLAY = const(2)
 
 
-def loads(m, data, committed, top):
+def loads(m, data, committed, top, events_whole):
     """A version 1 save (every game in one journal): enter its events again, game by game,
-    so only the current game stays; its redo events come along up to a new game."""
+    so only the current game stays; its redo events come along up to a new game.
+    (events_whole: loadgame.py's check of a journal, handed over: no import circle.)"""
     if len(data) != 12 + top + 4 or committed > top:
         raise ValueError(say(_NO, _LENGTH, (len(data),)))
     j = memoryview(data)[12:12 + top]

@@ -1,47 +1,26 @@
 """The show and the play, scored.
 
-score_hand() is table-driven: fifteens, pairs and runs depend only on the five ranks, so
-they are looked up in tables.SHOW (6,188 bytes: one byte per multiset of five ranks, indexed
-by the combinatorial number system) and suits add flush and nobs at run time. BINOM below is
-85 small ints in a tuple (small ints live in the tuple's slots: 85 words, no objects). Scoring
-a hand or a play card allocates nothing, so it can run with the heap locked.
+score_hand() counts fifteens (the 31 sets of the five cards), pairs, runs (the ranks as bits),
+flush and nobs at run time, in a few hundred bytecodes: no table on the heap (the ranks'
+table, cribbage.tables' 6,188 bytes, is the discard advisor's, which scores 46 starters for
+each of 15 throws; a board loads it with the advisor only). Scoring a hand or a play card
+allocates nothing, so it can run with the heap locked.
 
 The same count item by item, for people to read (breakdown(), spoken()), is in spoken.py: a
 board without a display never loads it.
 """
 
 from .cards import PIP, JACK, fmt_many
-from .tables import SHOW, SHOW_BIAS
 
 from micropython import const
 
 _DECK = const(52)
 
-# BINOM[17 * (k - 1) + n] = C(n, k) for k 1..5 and n 0..16.
-def _binom_table():
-    t = []
-    for k in range(1, 6):
-        for n in range(17):
-            v = 1
-            for i in range(k):
-                v = v * (n - i) // (i + 1)
-            t.append(v)
-    return tuple(t)
-
-
-BINOM = _binom_table()  # public: the advisor indexes tables.SHOW the same way
-
-
-def show_index(a, b, c, d, e):
-    """Index into tables.SHOW of the rank multiset a <= b <= c <= d <= e (ranks 0..12)."""
-    t = BINOM
-    return t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]
-
 
 def score_hand(hand, starter, crib=False):
     """Points in a four-card hand (or crib) with the starter: fifteens, pairs, runs,
     flush (4 in hand, 5 with the starter; a crib only counts 5) and one for his nobs.
-    (A hand of five-card cribbage, three cards: hand().)"""
+    (A hand of five-card cribbage, three cards: hand().) Allocates nothing."""
     if len(hand) != 4:
         raise ValueError("a hand is 4 cards, not %d" % len(hand))
     c0, c1, c2, c3 = hand
@@ -52,32 +31,60 @@ def score_hand(hand, starter, crib=False):
     if (c0 == c1 or c0 == c2 or c0 == c3 or c0 == s or c1 == c2 or c1 == c3 or c1 == s
             or c2 == c3 or c2 == s or c3 == s):
         raise ValueError("duplicate card in " + fmt_many(hand) + " + " + fmt_many((s,)))
+    p0 = PIP[c0]
+    p1 = PIP[c1]
+    p2 = PIP[c2]
+    p3 = PIP[c3]
+    p4 = PIP[s]
+    # fifteens: no card is 15 alone, so a set of them is 2 to 5 cards; the three a pair
+    # leaves sum to 15 when the pair sums to t - 15, the four one card leaves when it is t - 15
+    t = p0 + p1 + p2 + p3 + p4
+    u = t - 15
+    n = ((t == 15) + (p0 == u) + (p1 == u) + (p2 == u) + (p3 == u) + (p4 == u))
+    q = p0 + p1
+    n += (q == 15) + (q == u)
+    q = p0 + p2
+    n += (q == 15) + (q == u)
+    q = p0 + p3
+    n += (q == 15) + (q == u)
+    q = p0 + p4
+    n += (q == 15) + (q == u)
+    q = p1 + p2
+    n += (q == 15) + (q == u)
+    q = p1 + p3
+    n += (q == 15) + (q == u)
+    q = p1 + p4
+    n += (q == 15) + (q == u)
+    q = p2 + p3
+    n += (q == 15) + (q == u)
+    q = p2 + p4
+    n += (q == 15) + (q == u)
+    q = p3 + p4
+    n += (q == 15) + (q == u)
     a = c0 >> 2
     b = c1 >> 2
     c = c2 >> 2
     d = c3 >> 2
     e = s >> 2
-    # Sorting network for five: nine compare-and-swaps, no allocation.
-    if a > b:
-        a, b = b, a
-    if d > e:
-        d, e = e, d
-    if c > e:
-        c, e = e, c
-    if c > d:
-        c, d = d, c
-    if a > d:
-        a, d = d, a
-    if a > c:
-        a, c = c, a
-    if b > e:
-        b, e = e, b
-    if b > d:
-        b, d = d, b
-    if b > c:
-        b, c = c, b
-    t = BINOM
-    pts = SHOW[t[a] + t[18 + b] + t[36 + c] + t[54 + d] + t[72 + e]] - SHOW_BIAS
+    pts = 2 * (n + (a == b) + (a == c) + (a == d) + (a == e) + (b == c) + (b == d) + (b == e)
+               + (c == d) + (c == e) + (d == e))
+    # runs: the ranks held as bits; five cards hold one row of three or more at most, each
+    # way of making it with the pairs in it its length in points (the ranks' table,
+    # cribbage.tables, once did this: now the advisor's only)
+    held = 1 << a | 1 << b | 1 << c | 1 << d | 1 << e
+    if held & held >> 1 & held >> 2:
+        n = 0
+        ways = 1
+        for r in range(13):
+            if held >> r & 1:
+                n += 1
+                ways *= (a == r) + (b == r) + (c == r) + (d == r) + (e == r)
+            elif n >= 3:
+                break
+            else:
+                n = 0
+                ways = 1
+        pts += n * ways
     su = c0 & 3
     if (c1 & 3) == su and (c2 & 3) == su and (c3 & 3) == su:
         if (s & 3) == su:

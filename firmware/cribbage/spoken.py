@@ -4,8 +4,8 @@ play_why() says what a card in the play made ("15 and a pair, 4": score.py's PLA
 read through score.py, which alone knows their layout).
 
 Loaded by the board's display text, the tools and the tests; it allocates freely. The board
-itself scores with score.py (table-driven, allocation-free); tools/tables/tablegen.py builds those
-tables from rank_items() here, and the tests check the two agree on every hand.
+itself scores with score.py (allocation-free); tools/tables/tablegen.py builds the advisor's
+ranks' table from rank_items() here, and the tests check the three agree on every hand.
 """
 
 from .cards import PIP, JACK

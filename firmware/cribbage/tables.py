@@ -2,7 +2,7 @@
 
 SHOW_BIAS = 48
 # points (+ SHOW_BIAS) of fifteens, pairs and runs per multiset of five ranks,
-# indexed by score.show_index(); 6,188 bytes
+# indexed by advise.show_index(); 6,188 bytes
 SHOW = (
     b"0<88<0<?@?<8@@88?8<<0<646<6::?4:@6A<84484:B6@88888A<<<D0<646<688648686<622857::<E6488<D6"
     b"<A<8468678488844:<D88@8:8:8>:>8A:DDDD0<646<68884:488D624646<2<88444<4<68<644<65462875989"

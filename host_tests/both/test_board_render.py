@@ -207,7 +207,8 @@ def test_the_saved_frame_draws_the_same_frame_for_its_game_only():
     """board/render.py's dumps()/loads(): the View's LEDs and the renderer's brightness and
     limit, drawn again at power-up (board/boot.py) pixel for pixel; refused for another
     game's bytes (its CRC) or a byte changed."""
-    from board.render import dumps, loads
+    from board.render import dumps
+    from board.boot import loads  # (the power-up's: its code leaves the heap after it)
 
     L, s, R, v = setup(brightness=90, limit=1500)
     v.sides, v.target = 3, 61

@@ -133,6 +133,8 @@ def test_scoring_allocates_nothing():
 
 
 def test_show_index_is_dense():
+    from cribbage import advise  # (the ranks' table and its index: the advisor's)
+
     # the combinatorial index maps the 6,188 rank multisets onto 0..6187 one to one
     seen = bytearray(6188)
     n = 0
@@ -141,8 +143,29 @@ def test_show_index_is_dense():
             for c in range(b, 13):
                 for d in range(c, 13):
                     for e in range(d, 13):
-                        i = score.show_index(a, b, c, d, e)
+                        i = advise.show_index(a, b, c, d, e)
                         assert seen[i] == 0
                         seen[i] = 1
                         n += 1
-    assert n == 6188 and len(score.SHOW) == 6188
+    assert n == 6188 and len(advise.SHOW) == 6188
+
+
+def test_the_count_agrees_with_the_ranks_table():
+    # score_hand counts at run time (issue 34: no 6 KB table on a board's heap); the
+    # advisor's table, built from spoken.rank_items, says the same of every rank multiset
+    from cribbage import advise
+
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    for e in range(d, 13):
+                        if a == e:
+                            continue  # five of a kind
+                        hand = [a * 4, b * 4 + 1, c * 4 + 2, d * 4 + 3]  # no flush
+                        suit = 0
+                        while e * 4 + suit in hand:
+                            suit += 1
+                        want = advise.SHOW[advise.show_index(a, b, c, d, e)] - advise.SHOW_BIAS
+                        want += 10 * 4 + suit in hand  # his nobs
+                        assert score.score_hand(hand, e * 4 + suit) == want, (hand, e, suit)

@@ -51,7 +51,7 @@ IMAGE_BLOCK = 512  # its littlefs's block size (slots.IMAGE_BLOCK): 172 KB for t
 # A pattern's group 1 is the number. Each is the sources' own statement of the format.
 SAVES = {
     "game": ("cribbage/events.py", r"^VERSION = const\((\d+)\)",
-             None, ("cribbage/saved.py", r"^_OLD = const\((\d+)\)")),
+             None, ("cribbage/loadgame.py", r"^_OLD = const\((\d+)\)")),
     "settings": ("board/settings.py", r"^_VERSION = const\((\d+)\)",
                  None, ("board/settings.py", r"k = n - _VERSION \+ v if (\d+) <= v <= _VERSION")),
     "history": ("board/history.py", r"A record \(version (\d+);",
