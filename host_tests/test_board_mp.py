@@ -128,13 +128,10 @@ def test_short_of_memory_the_board_plays_without_its_page(main_tree):
     """In the ESP32's heap from .mpy there is no room for the page's server: the web task says
     so and stops; the game is played to its end as without Wi-Fi."""
     from webkit import free_port
-    # Its own heap since issue 34's cuts (2026-11-29, h-cold): the game's heap (153k) and the
-    # one before (159k) now have room for the page's server (its own HTTP since h-http), which
-    # starts, and the harness's client then runs out; measured with main's page and the cuts:
-    # the page refused and the game played at 144k-148k; at 140k the game runs out while the
-    # page tries again every 5 s (the page's retry in a short heap: left to its owner).
-    heap = os.environ.get("HEAP_ESP32_SHORT") or "146k"
-    g, out = run_main(main_tree, heap, "2", "7", str(free_port()))
+    # (2026-11-29: with the page's own HTTP, 36 KB free let its server start in this heap and
+    # its first client run out; board/tasks.py's _WEB_ROOM is now the page's modules and its
+    # shed line after them, 48 KB)
+    g, out = run_main(main_tree, budgets.heap("esp32_game"), "2", "7", str(free_port()))
     assert "web: stopped: MemoryError" in out, out
     assert g["pushed"] == "0" and int(g["score"]) >= 121
 

@@ -13,7 +13,10 @@ from board.modes import SAY, MSG_TEXT, message
 
 from micropython import const
 
-_WEB_ROOM = const(36 * 1024)  # free heap the page's server wants (microdot: ~31 KB, 64-bit)
+_WEB_ROOM = const(48 * 1024)  # free heap the page wants before it starts: its modules (page/:
+# ~36 KB on the 64-bit unix port, less on a chip) and page/server.py's shed line (12 KB) after
+# them, below which every connection gets 503. Less (36 KB, when microdot was most of it) let the
+# page start in the ESP32's game heap and its first client run out (issue 34)
 _WEB_RETRY_MS = const(5000)  # a page that could not start or stopped tries again after this
 
 
