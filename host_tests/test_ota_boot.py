@@ -154,14 +154,10 @@ def test_an_update_that_never_confirms_goes_back_after_two_boots(root):
     assert "not confirmed in 2 boots" in out and not (root / slots.NOTE).exists(), out
 
 
-@pytest.mark.parametrize("on_trial", [True, False])
-def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
-    """board/tasks.py's hook: on trial, ota/trial.py's watch feeds the watchdog while the loop
-    runs and confirms after 30 s (the fake board's clock); off trial nothing of it runs."""
-    import asyncio
-
+def _booted(monkeypatch, trial, confirm):
+    """The fake board's app booted (no display, a RAM filesystem), with slots' trial, its
+    watchdog (otakit.Dog) and confirm() set for the test: (hw, app, the watchdog)."""
     from board.app import App
-    from board.tasks import tasks
     from fakeboard.fake import build
     from fakeboard.ramfs import RamFs
     from otakit import Dog
@@ -170,15 +166,27 @@ def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
     app = App(hw)
     app.boot()
     dog = Dog(slots.WATCH_MS)
+    monkeypatch.setattr(slots, "trial", trial)
+    monkeypatch.setattr(slots, "wdt", dog)
+    monkeypatch.setattr(slots, "confirm", confirm)
+    return hw, app, dog
+
+
+@pytest.mark.parametrize("on_trial", [True, False])
+def test_the_apps_tasks_watch_a_trial_and_only_a_trial(monkeypatch, on_trial):
+    """board/tasks.py's hook: on trial, ota/trial.py's watch feeds the watchdog while the loop
+    runs and confirms after 30 s (the fake board's clock); off trial nothing of it runs."""
+    import asyncio
+
+    from board.tasks import tasks
+
     confirmed = []
 
     def confirm(files=None):
         confirmed.append(1)
         slots.trial = None
 
-    monkeypatch.setattr(slots, "trial", ("a", "r") if on_trial else None)
-    monkeypatch.setattr(slots, "wdt", dog)
-    monkeypatch.setattr(slots, "confirm", confirm)
+    hw, app, dog = _booted(monkeypatch, ("a", "r") if on_trial else None, confirm)
 
     async def main():
         task = asyncio.create_task(tasks(app, 20))
@@ -202,16 +210,8 @@ def test_a_trial_short_of_heap_to_confirm_tries_again(monkeypatch):
     from a good update): the watch collects, feeds the watchdog and confirms a step later."""
     import asyncio
 
-    from board.app import App
     from board.tasks import tasks
-    from fakeboard.fake import build
-    from fakeboard.ramfs import RamFs
-    from otakit import Dog
 
-    hw = build("/data", display=False, fs=RamFs())
-    app = App(hw)
-    app.boot()
-    dog = Dog(slots.WATCH_MS)
     tries = []
 
     def confirm(files=None):
@@ -220,9 +220,7 @@ def test_a_trial_short_of_heap_to_confirm_tries_again(monkeypatch):
             raise MemoryError
         slots.trial = None
 
-    monkeypatch.setattr(slots, "trial", ("a", "r"))
-    monkeypatch.setattr(slots, "wdt", dog)
-    monkeypatch.setattr(slots, "confirm", confirm)
+    hw, app, dog = _booted(monkeypatch, ("a", "r"), confirm)
 
     async def main():
         task = asyncio.create_task(tasks(app, 20))
