@@ -1105,7 +1105,7 @@ def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "wifi.json").read_bytes() == creds.read_bytes()
     assert "MQTT broker 192.168.1.10:1883 under cribbage/t1/" in r.stdout
-    assert (board / "lib" / "umqtt" / "simple.mpy").exists()  # the client, in the build's lib/
+    assert not (board / "lib" / "umqtt").exists()  # (no MQTT client: publish/packets.py)
 
 
 def test_make_flash_puts_the_identity_make_club_board_issued_on_the_board(tmp_path, fake):

@@ -55,7 +55,7 @@ table = (
     " board.snapshot board.screen version page.rows hw.wifi publish publish.packets"
     " publish.outbox publish.names publish.nights publish.contract publish.says publish.message"
     " ota ota.hmac"
-    " ota.order ota.install ota.fetch umqtt umqtt.simple ",
+    " ota.order ota.install ota.fetch ",
 )
 
 
