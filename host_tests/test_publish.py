@@ -818,7 +818,9 @@ def test_the_packets_are_the_bytes_umqtt_simple_writes(monkeypatch):
 
 def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
     """publish/task.py's run(): when a tick wants the game's message, make() is called in a
-    call of its own (publish.message, not publish.link), then a tick sends it."""
+    call of its own (publish.message, not publish.link), then a tick sends it; and the look
+    at the history (its _LOOK bit) is a call of its own too (publish.outbox's look(), not
+    publish.link's tick: none of the connection's modules on the heap with the history's)."""
     import asyncio
 
     import board.keypad
@@ -858,7 +860,8 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
     with pytest.raises(Stop):
         asyncio.run(task.Publisher(app).run())
     assert calls == [("publish.link", "start"),
-                     ("publish.link", "tick", 9),  # (_LOOK | _IO: the first look, connect)
+                     ("publish.outbox", "look"),  # (the first look: in a call of its own,
+                     ("publish.link", "tick", 8),  # issue 34; then _IO: connect)
                      ("publish.message", "make"), ("publish.link", "tick", 0),
                      ("publish.link", "tick", 8),
                      ("publish.message", "make"), ("publish.link", "tick", 0)], calls
