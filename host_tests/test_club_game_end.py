@@ -124,8 +124,8 @@ def looks(monkeypatch, where):
             pub.sock = None
             pub.wait = 1 << 30  # (never connects)
             return True
-        if what == "look" or w and w[0] & 1:  # (_LOOK: publish/outbox.py's look(), a call
-            got.append(polls[0])  # of its own; or a tick's bit)
+        if what == "look" or (w and w[0] & 1):  # (_LOOK: publish/outbox.py's look(), in a
+            got.append(polls[0])  # call of its own; or a tick's bit)
         return None
 
     async def sleep_ms(ms):

@@ -437,7 +437,7 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path, monkeypatc
     game, from .mpy: host_tests/test_board_mp.py), publishing to the broker: in the Pico W's
     heap (budgets: pico_w_club, 15 % over what the run needs), every game at the club once,
     every page as without publishing; the peak within the Pico W's budget, as the page's
-    alone (PICO_W_PAGE: 70 % of its heap on 32-bit)."""
+    alone (PICO_W_PAGE: 70 % of its heap on 32-bit), with 15 % of it to spare (MARGIN)."""
     import subprocess
 
     import budgets  # tools/budgets.py
@@ -476,10 +476,11 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path, monkeypatc
         assert club.signed() == int(GAMES)  # (logged in as t1, every game signed)
         peak = max(int(g["peak"]), int(w[-1]))  # the games' (NEXT) and after them (CLUB)
         assert peak < int(g["heap"]) <= budgets.heap_kb("pico_w_club") * 1024
-        live = budgets.pico_w_page_live(peak)  # (booted through the loader, as a board: the
-        # page's run allows it LOADER_OVER, test_board_mp.py)
-        assert live <= budgets.PICO_W_PAGE + budgets.LOADER_OVER + budgets.PUBLISH_OVER, \
-            "~%.1f KB live on 32-bit" % live
+        live = budgets.pico_w_page_live(peak)  # (booted through the loader, as a board)
+        # the budget with its 15 % to spare (issue 34: 2026-11-29, 175,840-176,640 B in 17
+        # runs, ~121.1-121.6 KB; the most this allows, ~122.0 KB, is 177,124 B): growth fails
+        assert live * budgets.MARGIN <= budgets.PICO_W_PAGE, \
+            "~%.1f KB live on 32-bit: the budget wants 15 %% to spare" % live
         print("publishing on: peak %d bytes (64-bit), ~%.1f KB live on 32-bit" % (peak, live))
     finally:
         club.close()

@@ -55,9 +55,9 @@ _LATE = const(16)  # what is written or awaited has taken more than _IO_MS
 
 def _call(what, *args, mod="publish.link"):
     """Module mod's function what(*args) (publish/link.py's, publish/outbox.py's look() or
-    publish/message.py's make()): the modules loaded for it (the connection's, the packets', the files', the MQTT
-    client, the export and what it reads) are let go after, every one, or those it holds
-    (board.record holds the summary) would stay on the heap for good."""
+    publish/message.py's make()): the modules loaded for it (the connection's, the packets',
+    the files', the export and what it reads) are let go after, every one, or those it
+    holds (board.record holds the summary) would stay on the heap for good."""
     from board.fault import load, modules, release  # (as locals: this module's names stay few)
 
     had = modules()
