@@ -111,6 +111,18 @@ def test_a_board_without_slots_boots_its_root_app(root):
     assert code == 0 and "RAN r" in out and "WDT" not in out, out
 
 
+def test_a_board_without_slots_boots_without_loading_slotboot(root):
+    """A board flashed without slots (no record, its app at the root: the usual boot) starts
+    it and says no note without slotboot: none of its code or its names (interned for good:
+    an ESP32's game has none to spare, issue 34) load."""
+    (root / "slotboot.py").write_text("raise ImportError('slotboot loaded')\n")
+    (root / "board" / "tasks.py").write_text(  # ("ok" confirms: ota/trial.py only on trial)
+        "import slots\ndef run(hw):\n    print('RAN', slots.running, slots.trial)\n"
+        "    print('NOTE', hw['note'])\n")
+    code, out = power_up(root)
+    assert code == 0 and "RAN r None" in out and "NOTE None" in out and "WDT" not in out, out
+
+
 def test_a_good_update_boots_on_trial_under_the_watchdog_and_confirms(root):
     trial(root, "ok")
     code, out = power_up(root)
