@@ -871,6 +871,54 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
                      ("publish.message", "make"), ("publish.link", "tick", 0)], calls
 
 
+
+def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
+    """publish/task.py's run(): a look at the history that fails (no room to load it: the look
+    is a call of its own, publish/outbox.py's look()) does no tick in that poll, and the next
+    poll looks again; once it is done, the look is not repeated (only a game's end, an undo
+    or a connection make one)."""
+    import asyncio
+
+    import board.keypad
+    from publish import task
+
+    class Stop(Exception):
+        pass
+
+    m = type("M", (), {"events": 0, "phase": 0})()
+    app = type("App", (), {"m": m, "changes": 0, "clock": lambda self: 0})()
+    calls = []
+    fails = [2]  # the first two looks find no room
+
+    def call(what, pub, *w, mod="publish.link"):
+        calls.append((what,) + w)
+        if what == "start":
+            pub.cfg = {}
+            pub.phase = pub.ask = -1
+            pub.out = []
+            pub.skip = pub.t = 0
+            pub.wait = 1 << 30  # (down, never connects: no other work)
+            pub.sock = None
+            return True
+        if what == "look" and fails[0]:
+            fails[0] -= 1
+            raise MemoryError("memory allocation failed")
+        return None
+
+    polls = [0]
+
+    async def sleep_ms(ms):
+        polls[0] += 1
+        if polls[0] > 5:
+            raise Stop
+
+    monkeypatch.setattr(task, "_call", call)
+    monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
+    with pytest.raises(Stop):
+        asyncio.run(task.Publisher(app).run())
+    assert calls == [("start",), ("look",), ("look",), ("look",), ("tick", 0)], calls
+
+
 def names(text):
     return K.parse_names(text)
 
