@@ -28,7 +28,9 @@ STATUS, STATE, GAME = "cribbage/t1/status", "cribbage/t1/state", "cribbage/t1/ga
 
 def test_the_mqtt_client_is_micropython_libs_from_pypi_as_pinned():
     """umqtt.simple comes from PyPI by name and version (make venv: hostenv.fetch_sources,
-    its archive's sha256 checked there), and the board's lib/ gets that very file."""
+    its archive's sha256 checked there), and the host's MicroPython folder (hostenv.mp_lib())
+    gets that very file: the bytes publish/packets.py is held to (no board carries it since
+    the board writes its packets itself: issue 33, test_build.py)."""
     import hostenv
 
     project, version, digest = hostenv.pypi_sources()["umqtt"]
