@@ -88,10 +88,13 @@ def breakdown(hand, starter, crib=False):
 
 
 def number_word(n):
-    if n <= 20:  # (a constant tuple: no block at run time, and no name of its own)
-        return ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-                "seventeen", "eighteen", "nineteen", "twenty")[n]
+    if n <= 20:  # (the words in one string: 21 string objects were ~1.3 KB of a board's heap)
+        w = ("nought one two three four five six seven eight nine ten eleven twelve thirteen "
+             "fourteen fifteen sixteen seventeen eighteen nineteen twenty ")
+        i = 0
+        for _ in range(n):
+            i = w.find(" ", i) + 1
+        return w[i:w.find(" ", i)]
     return "twenty-" + number_word(n - 20) if n < 30 else str(n)
 
 
@@ -117,19 +120,19 @@ def spoken(items):
 
 
 # play_why's words, by their place in its table
-_W_PAIR = const(2)
-_W_15 = const(5)
-_W_31 = const(6)
-_W_LAST = const(7)
+_W_PAIR = const(0)
+_W_15 = const(1)
+_W_31 = const(2)
+_W_LAST = const(3)
 
 
 def play_why(parts):
     """What a card in the play made, in words, from play_parts()'s bits (score.py: this reads
     them through play_points() and play_cards()): "15 for 2", "pair 2", "run of 4", "31 for
     2", "last card 1", "15 and a pair, 4"."""
-    # the words: pairs by their number of cards, then 15, 31, the last card (a constant tuple:
-    # its strings are objects, not names interned on the board for good)
-    words = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
+    # its words (a constant tuple: strings in it are objects, not names interned on the board
+    # for good; pair royal and double pair royal are KINDS')
+    words = ("a pair", "15", "31", "last card")
     said = []
     if parts & PLAY_15:
         said.append(words[_W_15])
@@ -137,7 +140,7 @@ def play_why(parts):
         said.append(words[_W_31])
     same, run = play_cards(parts)  # the cards of its rank at the end of the pile, its run
     if same > 1:
-        said.append(words[same])
+        said.append(words[_W_PAIR] if same == 2 else KINDS[_PAIR + same - 2])
     if run:
         said.append("run of %d" % run)
     if parts & PLAY_GO:
