@@ -164,12 +164,12 @@ def start(hw, r):
     import gc
 
     from board.render import Renderer, View
-    from board.settings import Settings, loads as settings_loads
+    from board.settings import Settings
     from board.commands import new_match
     from cribbage.match import loads
 
     keys, store = check_hw(hw)  # (hw's key source, or a Keypad on its pins)
-    cfg, game, note = open_files(store, settings_loads, loads)
+    cfg, game, note = open_files(store, settings, loads)
     said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
     if said:
         note = said + "; " + note if note else said
@@ -184,6 +184,31 @@ def start(hw, r):
     got_through(store)  # the files are read: not a boot that failed
     return (keys, store, hw["layout"], hw["clock"], hw.get("display"), hw["strip"], cfg, r, m,
             note, View(m.sides, m.target))
+
+
+def settings(data):
+    """board.settings' Settings from their dumps() bytes (or a version 1 file); ValueError
+    when they are not ours or out of range. Read at power-up only: here, so that its code
+    leaves the heap with this module's (issue 34)."""
+    from board.settings import NAMES, VERSION, Settings
+
+    n = len(NAMES)
+    v = data[0] if data else 0
+    k = n - VERSION + v if 1 <= v <= VERSION else -1  # (each version one value more)
+    if k < 0 or len(data) != 3 + 2 * k or data[1] != k:
+        raise ValueError("not a settings file")
+    if sum(data[:-1]) & 255 != data[-1]:
+        raise ValueError("settings checksum")
+    s = Settings()
+    j = 2
+    for i in range(n):
+        if i in b"\x04\x05\x09\x0a\x0b"[v - 1:]:  # (the value each version from 2 on
+            # added: match, deal, cards, auto-dimming, colours: a file of version v has none
+            # of these after it)
+            continue  # not in a file of earlier firmware: its default
+        s.set(NAMES[i], data[j] | data[j + 1] << 8)
+        j += 2
+    return s
 
 
 def check_hw(hw):

@@ -63,14 +63,16 @@ from . import play  # noqa: F401  (first: the biggest to compile, on the empties
 from .game import Game
 from . import score  # noqa: F401  (match.score: the board's way to score.hand)
 from .cards import DECK, JACK, fmt
-# The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
+from . import events
+# events.py's constants the Match uses, and the play's phases (the key's path reads them as
+# match.PLAY, match.OVER); every other constant of events.py a board or a tool reads as the
+# match's (match.WHY_HEELS, match.WIN, match.E_NEW_GAME...) is found there by __getattr__,
+# below: one table, not a copy in the match's globals (~22 bytes each on a 64-bit port)
 from .events import (  # noqa: F401
-    VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
-    SINGLE, BEST_OF_3, BEST_OF_5, ACC,
-    WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
-    MISDEAL, FAIL_TO_PLAY, FALSE_GO, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
+    DEAL, STARTER, PLAY, SHOW, OVER, SINGLE, BEST_OF_3, BEST_OF_5, ACC,
+    MISDEAL, FAIL_TO_PLAY, FALSE_GO, MAX_PLAY_PEG, NO_CARD, show_points_ok)
 from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
-                     E_NEW_GAME, E_DEAD, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: v1 saves)
+                     E_DEAD, JACK_UNSEEN, say)
 
 from micropython import const
 
@@ -319,3 +321,9 @@ def loads(data):
     name = "cribbage.loadgame"  # (a string, not a name: nothing more interned)
     __import__(name)
     return sys.modules[name].loads(data, Match)
+
+
+def __getattr__(name):
+    """events.py's constants as the match's own (match.WIN, match.WHY_HEELS...): those the
+    Match does not use itself are read there, not copied here."""
+    return getattr(events, name)
