@@ -6,7 +6,7 @@ app's mode, message and error: every other module reads the View and returns com
 """
 
 
-from cribbage import match as M
+from cribbage import events, match as M
 
 from board.render import View
 from board.settings import NAMES, RULES
@@ -102,9 +102,9 @@ def fill(app):
     over = m.phase == M.OVER and not (mode == PENALTY and m.false_go() >= 0)
     v.winner = m.winner if over else -1
     r = m.result if over else 0
-    v.skunk = 2 if r == M.DOUBLE_SKUNK else 1 if r in (M.SKUNK, M.LURCH) else 0
-    v.won = (m.double_games if r == M.DOUBLE_SKUNK else m.skunk_games if v.skunk
-             else 2 if m.mode == M.ACC else 1) if r else 0
+    v.skunk = 2 if r == events.DOUBLE_SKUNK else 1 if r in (events.SKUNK, events.LURCH) else 0
+    v.won = (m.double_games if r == events.DOUBLE_SKUNK else m.skunk_games if v.skunk
+             else 2 if m.mode == events.ACC else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
     side, pts = entry.preview(v)
