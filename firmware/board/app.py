@@ -46,8 +46,8 @@ from board.render import ERROR_MS, dumps
 from board import entry
 from board.commands import run, follow, shown
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
-from board.modes import (NORMAL, REFUSE, CALL, MODE, UNDO, SAY, PIN, SUSPECT, VERSION_MSG,
-                         NOTHING, KEYS)
+from board import modes  # (its commands and the key map as modes.X: no copy of each in
+# this module's globals, ~22 bytes each on a 64-bit port)
 
 from micropython import const
 
@@ -70,11 +70,11 @@ class App:
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
-        self.mode = NORMAL
+        self.mode = modes.NORMAL
         self.item = 0  # menu item
         self.pen = 0  # the penalty entry's kind (cribbage.events.MISDEAL, FAIL_TO_PLAY)
         self.err = None
-        self.msg = VERSION_MSG  # power-up: the display's first line says which firmware
+        self.msg = modes.VERSION_MSG  # power-up: the display's first line says which firmware
         self.now = 0
         self.selftest_step = -1
         self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (entry.counting)
@@ -131,7 +131,8 @@ class App:
         name = self.keys.name(ev)
         if self.selftest_step >= 0:
             return
-        k = KEYS.find(name) - _BACK_KEY  # its place in THE KEY MAP: 0 back, 1 OK, 2.. buttons
+        k = modes.KEYS.find(name) - _BACK_KEY  # its place in THE KEY MAP: 0 back, 1 OK, 2..
+        # buttons
         if k == 0 or k == 1:  # a long meaning too: act on release, or on LONG
             if kind == LONG:
                 self.held = name
@@ -144,9 +145,9 @@ class App:
             if kind == DOWN or kind == REPEAT:
                 side = k - 2
                 if side >= self.m.sides:
-                    run(self, (REFUSE, "no side %d" % (side + 1)))
+                    run(self, (modes.REFUSE, "no side %d" % (side + 1)))
                 else:
-                    run(self, (CALL, self.m.peg, side, 1))
+                    run(self, (modes.CALL, self.m.peg, side, 1))
                 self._done()
         elif kind == DOWN:
             self.key(name)
@@ -157,9 +158,9 @@ class App:
         e = self.e
         if e.quick:
             e.quick = False
-            if KEYS.find(name) == _BACK_KEY + 1 and not e.cards:  # OK right after a card or
-                return  # go that went in as typed: a habit, not an entry (a hand filled in
-                # after it: OK counts it)
+            if modes.KEYS.find(name) == _BACK_KEY + 1 and not e.cards:  # OK right after a
+                return  # card or go that went in as typed: a habit, not an entry (a hand filled
+                # in after it: OK counts it)
         self.err = None
         run(self, entry.key(self.shown(), name))
         self._done()
@@ -168,8 +169,9 @@ class App:
         """A long press: hold * undo, hold # redo (in a menu: leave it)."""
         self.err = None
         self.e.clear()
-        run(self, (MODE, NORMAL, 0) if self.mode != NORMAL else  # (held: back, OK)
-                    (UNDO, KEYS.find(name) - _BACK_KEY) if name in "*#" else NOTHING)
+        run(self, (modes.MODE, modes.NORMAL, 0) if self.mode != modes.NORMAL else  # (held:
+                    (modes.UNDO, modes.KEYS.find(name) - _BACK_KEY) if name in "*#" else  # back,
+                    modes.NOTHING)  # OK)
         self._done()
 
     def apply(self, call):
@@ -178,12 +180,12 @@ class App:
         is the game's, handled here (recover): nothing is raised to the caller, app.err says
         what went wrong. A note (SAY, PIN, SUSPECT) changes only what is shown."""
         what = call[0]
-        if what == SUSPECT:  # (the game may be half changed: nothing looks at it now)
+        if what == modes.SUSPECT:  # (the game may be half changed: nothing looks at it now)
             run(self, call)
             return
-        if what == SAY or what == PIN:
+        if what == modes.SAY or what == modes.PIN:
             run(self, call)
-            if what == PIN:
+            if what == modes.PIN:
                 follow(self)
             self.changes += 1
             self.view.dirty = True
@@ -248,7 +250,7 @@ class App:
             gc.collect()
             self.counting = -1  # (the display counts a hand only once the View says so)
             self.e.fault(self.err)
-            self.mode = NORMAL
+            self.mode = modes.NORMAL
             self.selftest_step = -1
             self.restore()
             self.refuse(fault.message(e))
@@ -368,6 +370,9 @@ class App:
         """At power-up: the saved game's frame at once, then, only if a key is down, the
         LED self-test when it stays held for _SELFTEST_HOLD_MS (board/boot.py)."""
         self.step(self.clock())
+        fault.release(fault.modules("version"))  # (the first frame's line: the firmware's
+        # version, read for it and let go: fault.py's table, h; a redraw before the first key
+        # reads it again)
         keys = self.keys
         if not hasattr(keys, "update") or not keys.scan():
             return False  # nothing held: no self-test window to wait for
