@@ -7,7 +7,7 @@ Loaded only when there is a display (or the simulator asks): an LED-only board s
 """
 
 from cribbage import events, match as M
-from cribbage.cards import fmt
+from cribbage.cards import fmt, fmt_many
 from cribbage.score import score_hand
 from cribbage.spoken import breakdown, play_why, spoken
 
@@ -48,8 +48,8 @@ def lines(v):
                 out.extend(screen.wrap(said))
             n = len(out) - first
             if len(m.pile):  # (a mistyped card shows)
-                out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))
-        entry = " ".join(fmt(c) for c in v.e.cards)
+                out.extend(screen.wrap(fmt_many(m.pile)))
+        entry = fmt_many(v.e.cards)
         if v.e.num >= 0:
             entry += (" " if entry else "") + str(v.e.num)
             if not v.e.cards and not showing(v) and m.phase != M.OVER:

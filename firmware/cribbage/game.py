@@ -155,8 +155,13 @@ class Game(Play):
         return self.log.events()
 
     def dumps(self):
-        """The saved game as bytes (saved.py)."""
-        return saved.dumps(self)
+        """The saved game as bytes (saved.py): dump()'s, written to memory (the tools' and the
+        tests'; a board saves with dump(), in pieces: no second copy of the code on its heap)."""
+        import io
+
+        f = io.BytesIO()
+        saved.dump(self, f)
+        return f.getvalue()
 
     def dump(self, f):
         """dumps()'s bytes written to the open file f, in pieces (saved.py)."""
