@@ -54,12 +54,6 @@ class Game(Play):
         self.error = None
         return self.got
 
-    def can_undo(self):
-        return self.log.end > 0 or (len(self.log.won) > 0 and not self.log.showing)
-
-    def can_redo(self):
-        return self.log.top > self.log.end or self.log.showing
-
     def undo(self):
         # Remove the newest event (kept for redo); the state is as before it. At the start of a
         # game after next_game(): back to the finished game's end (its scores and winner). False
@@ -149,10 +143,6 @@ class Game(Play):
         while self.log.end > mark[0] and self.undo():
             pass
         self.log.rollback(mark)
-
-    def journal(self):
-        """The committed events as a list of bytes objects, oldest first (for tools)."""
-        return self.log.events()
 
     def dumps(self):
         """The saved game as bytes (saved.py): dump()'s, written to memory (the tools' and the
