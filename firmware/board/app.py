@@ -24,8 +24,8 @@ compiled on the board; a long docstring does).
 # new game, its PIN, a later network source) calls app.apply(cmd), the door, which applies it
 # as a key's (a fault in it handled here, never raised to the caller). What draws or reports
 # (board/text.py, menutext.py, the renderer, entry.py's preview) reads the View, the snapshot
-# the app fills (App.shown), never the app; the history (board/history.py) takes the game and
-# the files and returns what to say.
+# the app fills (board/commands.py's shown(app)), never the app; the history
+# (board/history.py) takes the game and the files and returns what to say.
 #
 # WHERE MODE STATE LIVES (one rule): the mode and the place in it are the app's (app.mode,
 # app.item: the menu's item, app.pen: the penalty's kind), changed only by a (MODE, mode, k)
@@ -41,7 +41,8 @@ import gc
 
 from cribbage import match as M
 
-from board.keypad import DOWN, UP, LONG, REPEAT, KIND, ticks_diff
+from board import keypad
+from board.keypad import ticks_diff
 from board.render import ERROR_MS, dumps
 from board import entry
 from board.commands import run, follow, shown
@@ -127,29 +128,29 @@ class App:
 
     def event(self, ev):
         """One keypad event (kind | key) from the key source."""
-        kind = ev & KIND
+        kind = ev & keypad.KIND
         name = self.keys.name(ev)
         if self.selftest_step >= 0:
             return
         k = modes.KEYS.find(name) - _BACK_KEY  # its place in THE KEY MAP: 0 back, 1 OK, 2..
         # buttons
         if k == 0 or k == 1:  # a long meaning too: act on release, or on LONG
-            if kind == LONG:
+            if kind == keypad.LONG:
                 self.held = name
                 self.long_key(name)
-            elif kind == UP:
+            elif kind == keypad.UP:
                 if self.held != name:
                     self.key(name)
                 self.held = ""
         elif k >= 2:  # +1 for a side, repeating while held
-            if kind == DOWN or kind == REPEAT:
+            if kind == keypad.DOWN or kind == keypad.REPEAT:
                 side = k - 2
                 if side >= self.m.sides:
                     run(self, (modes.REFUSE, "no side %d" % (side + 1)))
                 else:
                     run(self, (modes.CALL, self.m.peg, side, 1))
                 self._done()
-        elif kind == DOWN:
+        elif kind == keypad.DOWN:
             self.key(name)
 
     def key(self, name):
@@ -162,7 +163,7 @@ class App:
                 return  # card or go that went in as typed: a habit, not an entry (a hand filled
                 # in after it: OK counts it)
         self.err = None
-        run(self, entry.key(self.shown(), name))
+        run(self, entry.key(shown(self), name))
         self._done()
 
     def long_key(self, name):
@@ -204,11 +205,6 @@ class App:
         follow(self)
         if not self._deferred:
             self.save()
-
-    def shown(self):
-        """The View with what the display's text and the key handlers read copied in now
-        (board/commands.py's shown()): the snapshot every reader gets."""
-        return shown(self)
 
     def save(self):
         """Save the game if an entry changed it: right after the frame that shows the entry
@@ -291,7 +287,7 @@ class App:
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
         loaded only on a board with a display."""
-        return fault.load("board.text").lines(self.shown())[0]
+        return fault.load("board.text").lines(shown(self))[0]
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -333,7 +329,7 @@ class App:
                         self.text = None  # a long count scrolls on
                     if self.text is None:
                         self.text, self.redraw_at = fault.load("board.text").draw(
-                            d, self.shown())
+                            d, shown(self))
                 if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
                     v.error_at = -1  # the flash is over (the display keeps the message)
                     v.dirty = True

@@ -30,7 +30,7 @@ def follow(app):
     """After a command: the entry follows the game (board/entry.py: a false go puts the
     penalty entry), then the View (fill); and whether the entry is a hand with its count
     (the display's spoken count scrolls from its start)."""
-    run(app, entry.follow(app.shown()))
+    run(app, entry.follow(shown(app)))
     fill(app)
     counting = entry.counting(app.view)
     if counting >= 0 and app.counting < 0:
@@ -40,7 +40,7 @@ def follow(app):
 
 def shown(app):
     """The View with what the display's text and the key handlers read copied in now (the
-    game, the entry, the mode, what was said: App.shown), the snapshot every reader gets."""
+    game, the entry, the mode, what was said), the snapshot every reader gets."""
     v = app.view
     v.m = app.m
     v.e = app.e
@@ -76,7 +76,7 @@ def fill(app):
     entry would peg) and the marks (the menu's item, the penalty's kind, the PIN, the typed
     entry on a board without a display)."""
     m = app.m
-    v = app.shown()
+    v = shown(app)
     e = app.e
     mode = app.mode
     L = app.layout

@@ -73,7 +73,7 @@ class View:
     """What the board should show; the app (board/app.py) alone fills it, the renderer, the
     display's text and the keys only read it: the snapshot every reader gets, never the app.
     The LEDs' fields first; then what the display's text and the key handlers read, copied
-    in by the app before each reader (App.shown)."""
+    in by the app before each reader (board/commands.py's shown(app))."""
 
     # (what the app copies in, declared for the type checker: bare annotations cost nothing)
     m: object

@@ -61,8 +61,8 @@
 
 from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap)
 from .game import Game
+from . import cards
 from . import score  # noqa: F401  (match.score: the board's way to score.hand)
-from .cards import DECK, JACK, fmt
 from . import events
 # The play's phases as the match's own (the key's path reads them: match.PLAY, match.OVER);
 # every other constant of events.py, the Match's code reads as events.X, and a board or a
@@ -182,8 +182,8 @@ class Match(Game):
             ev[1] = events.JACK_UNSEEN if jack else events.NO_CARD
         else:
             ev[1] = self._card_arg(card)
-            if jack and card >> 2 != JACK:
-                raise self._refuse(_JACK, (fmt(card),))
+            if jack and card >> 2 != cards.JACK:
+                raise self._refuse(_JACK, (cards.fmt(card),))
         return self._do(2)
 
     def play(self, card):
@@ -293,7 +293,7 @@ class Match(Game):
         return ValueError(msg)
 
     def _card_arg(self, c):
-        if not (isinstance(c, int) and 0 <= c < DECK):
+        if not (isinstance(c, int) and 0 <= c < cards.DECK):
             raise self._refuse(_CARD, (c,))
         return c
 

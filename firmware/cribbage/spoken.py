@@ -9,7 +9,8 @@ ranks' table from rank_items() here, and the tests check the three agree on ever
 """
 
 from .cards import PIP, JACK
-from .score import score_hand, play_points, play_cards, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
+from . import score
+from .score import score_hand, play_points, play_cards
 
 from micropython import const
 
@@ -148,18 +149,18 @@ def play_why(parts):
     # for good; pair royal and double pair royal are KINDS')
     words = ("a pair", "15", "31", "last card")
     said = []
-    if parts & PLAY_15:
+    if parts & score.PLAY_15:
         said.append(words[_W_15])
-    if parts & PLAY_31:
+    if parts & score.PLAY_31:
         said.append(words[_W_31])
     same, run = play_cards(parts)  # the cards of its rank at the end of the pile, its run
     if same > 1:
         said.append(words[_W_PAIR] if same == 2 else KINDS[_PAIR + same - 2])
     if run:
         said.append("run of %d" % run)
-    if parts & PLAY_GO:
+    if parts & score.PLAY_GO:
         said.append("go")
-    if parts & PLAY_LAST:
+    if parts & score.PLAY_LAST:
         said.append(words[_W_LAST])
     pts = play_points(parts)
     if len(said) > 1:
