@@ -10,7 +10,6 @@ ranks' table from rank_items() here, and the tests check the three agree on ever
 
 from .cards import PIP, JACK
 from . import score
-from .score import score_hand, play_points, play_cards
 
 from micropython import const
 
@@ -83,7 +82,7 @@ def breakdown(hand, starter, crib=False):
 
         total = count(hand, starter)  # validates
     else:
-        total = score_hand(hand, starter, crib)  # validates
+        total = score.score_hand(hand, starter, crib)  # validates
     items = rank_items(list(hand) + [starter])
     suit = hand[0] & 3
     flush = True
@@ -153,7 +152,7 @@ def play_why(parts):
         said.append(words[_W_15])
     if parts & score.PLAY_31:
         said.append(words[_W_31])
-    same, run = play_cards(parts)  # the cards of its rank at the end of the pile, its run
+    same, run = score.play_cards(parts)  # the cards of its rank at the end of the pile, its run
     if same > 1:
         said.append(words[_W_PAIR] if same == 2 else KINDS[_PAIR + same - 2])
     if run:
@@ -162,7 +161,7 @@ def play_why(parts):
         said.append("go")
     if parts & score.PLAY_LAST:
         said.append(words[_W_LAST])
-    pts = play_points(parts)
+    pts = score.play_points(parts)
     if len(said) > 1:
         return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
     w = said[0] if said else ""
