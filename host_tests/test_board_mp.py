@@ -93,7 +93,8 @@ def main_tree(tmp_path_factory):
 def test_game_after_game_booted_as_main_py(main_tree, players):
     """Game after game at each number of players, booted as main.py boots (board module first,
     with the display), from .mpy, no page: every key taken, each game won, saved, recorded
-    and the next one started; in the ESP32's budget (runs in 96 KB on 32-bit)."""
+    and the next one started; in the ESP32's budget with 15 % to spare (runs in 96 KB on
+    32-bit, its need x 1.15 within it: any growth past that fails here, issue 34)."""
     g, out = run_main(main_tree, budgets.heap("esp32_game"), str(players), "7", "0", GAMES)
     assert out.count("\nMAIN ") + out.startswith("MAIN ") == 1, out
     # MAIN players P sides S winner W score N events E peak X heap H saved True
@@ -104,7 +105,9 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     heap = int(g["heap"])
     assert heap <= budgets.heap_kb("esp32_game") * 1024  # it ran in the heap it was given
     need = budgets.esp32_game_heap(int(g["peak"]))
-    assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
+    assert need * budgets.MARGIN <= budgets.ESP32_GAME, \
+        "needs ~%.1f KB on 32-bit: x %.2f, %.1f KB, over the %.0f KB budget" % (
+            need, budgets.MARGIN, need * budgets.MARGIN, budgets.ESP32_GAME)
 
 
 def test_game_after_game_with_the_page_and_its_clients(main_tree):

@@ -80,7 +80,8 @@ class App:
         self.selftest_step = -1
         self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (entry.counting)
         self.held = ""  # the key whose long press was taken: its release is no short press
-        self.text = None  # the display's text as last drawn (None: draw it again)
+        self.text = None  # True once the display's text is drawn (None: draw it again; its
+        # lines are not kept: the display has them, ~0.3 KB of strings on a board)
         self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
@@ -299,7 +300,7 @@ class App:
         keys = self.keys
         if self.selftest_step >= 0:  # (its code loaded only while the test runs)
             from board.selftest import run
-            self.selftest_step = run(self.renderer, keys, self.selftest_step)
+            self.selftest_step = run(self.renderer, self.strip, keys, self.selftest_step)
             if self.selftest_step < 0:
                 self.view.dirty = True
         elif self.power is not None and self.power.step(self, now):
@@ -328,8 +329,8 @@ class App:
                     if self.redraw_at >= 0 and ticks_diff(now, self.redraw_at) >= 0:
                         self.text = None  # a long count scrolls on
                     if self.text is None:
-                        self.text, self.redraw_at = fault.load("board.text").draw(
-                            d, shown(self))
+                        self.redraw_at = fault.load("board.text").draw(d, shown(self))[1]
+                        self.text = True
                 if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
                     v.error_at = -1  # the flash is over (the display keeps the message)
                     v.dirty = True

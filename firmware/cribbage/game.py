@@ -151,7 +151,7 @@ class Game(Play):
 
         f = io.BytesIO()
         saved.dump(self, f)
-        return f.getvalue()
+        return f.getvalue()  # pyright: ignore[reportAttributeAccessIssue] (MicroPython has it)
 
     def dump(self, f):
         """dumps()'s bytes written to the open file f, in pieces (saved.py)."""
