@@ -113,10 +113,10 @@ class App:
 
     # --- setup ---------------------------------------------------------------------------
 
-    def watchdog(self, on):
+    def watchdog(self, value):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
         make = self.hw.get("watchdog")
-        if on and make is not None and self.wdt is None:
+        if value and make is not None and self.wdt is None:
             self.wdt = make(_WATCHDOG_MS)
 
     def powered(self, power):

@@ -228,7 +228,7 @@ def check_hw(hw):
     return keys, Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
 
 
-def open_files(store, settings_loads, game_loads):
+def open_files(store, settings, loads):
     """(settings or None, game or None, note or None). A file that cannot be read is moved
     aside as NAME.bad (kept for recovery; an empty one is removed) and the note says so."""
     # The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
@@ -251,8 +251,8 @@ def open_files(store, settings_loads, game_loads):
     r = (d[1], d[2]) if d and len(d) == 4 and d[0] == _MARK and d[2] and \
         (d[1] == _SETTINGS or d[1] == _GAME) and (d[0] + d[1] + d[2]) & 255 == d[3] else (0, 0)
     note = []  # what happened to a file that could not be read (the last one is note)
-    cfg = load(store, note, "settings", settings_loads, _SETTINGS, r, _SETTINGS_MOST)
-    game = load(store, note, "game", game_loads, _GAME, r, _GAME_MOST)
+    cfg = load(store, note, "settings", settings, _SETTINGS, r, _SETTINGS_MOST)
+    game = load(store, note, "game", loads, _GAME, r, _GAME_MOST)
     if r[0]:  # the boot before's record, when neither file was parsed now (none there)
         got_through(store)
     return cfg, game, note[-1] if note else None
@@ -329,15 +329,15 @@ def keep_bad(store, name):
     return name + ".bad"
 
 
-def held_at_power_up(keys, clock, sleep, hold_ms):
-    """True when a key held at power-up stays down for hold_ms (the LED self-test): keys
+def held_at_power_up(keys, clock, sleep, ms):
+    """True when a key held at power-up stays down for ms milliseconds (the LED self-test): keys
     scanned (update(now), held(k)) on clock, sleep(ms) between scans (hw's sleep_ms; None: a
     fake clock's advance(ms))."""
     if sleep is None:
         sleep = getattr(clock, "advance", None)
     t0 = clock()
     t = t0
-    while ticks_diff(t, t0) < hold_ms:
+    while ticks_diff(t, t0) < ms:
         keys.update(t)
         if sleep is not None:
             sleep(10)

@@ -148,14 +148,14 @@ def dealer_next(v):
         return cards
 
 
-def show_two(m, first, second):
+def show_two(m, pone, dealer):
     """The pone's hand, then the dealer's unless the pone's won: both go in, or neither (a
-    fault in the second takes the first back). Returns the points both pegged."""
+    fault in the dealer's takes the pone's back). Returns the points both pegged."""
     before = m.mark()
-    try:  # (a fault after the first went in, before the second: the first back too)
-        pts = m.show(first)
+    try:  # (a fault after the pone's went in, before the dealer's: the pone's back too)
+        pts = m.show(pone)
         if m.phase == M.SHOW:
-            pts += m.show(second)
+            pts += m.show(dealer)
     except Exception:  # noqa: BLE001  (the app says it: nothing changed)
         m.rollback(before)
         raise

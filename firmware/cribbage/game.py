@@ -167,14 +167,14 @@ class Game(Play):
         # (a false go's card taken back) the state before the event at journal offset at
         self._replay(at)
 
-    def _replay(self, upto):
-        """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
+    def _replay(self, at):
+        """Rebuild the state from the journal's first `at` bytes: from the newest deal record
         before that point (one deal of events at most), or from the game's start."""
         # the records of deals 0..deals-1 hold for the committed journal (none from its start:
         # deals may be a finished game's, shown by undo and loaded from a save without records)
         log = self.log
-        k = self.deals - 1 if upto else -1
-        while k >= 0 and log.deal(k) >= upto:
+        k = self.deals - 1 if at else -1
+        while k >= 0 and log.deal(k) >= at:
             k -= 1
         self.start(log.games, log.dealer)
         i = 0
@@ -182,5 +182,5 @@ class Game(Play):
             i = log.deal(k)
             self.recover(log.marks, log.checkpoint(k, -1))
         j = log.j
-        while i < upto:
+        while i < at:
             i += self.apply(j, i, i)

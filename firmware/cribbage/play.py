@@ -112,12 +112,12 @@ class Play(Rules):
             d = -1  # the players cut for deal (the sheets): deal(dealer) or cut() names him
         return d
 
-    def played_cards(self, seat, out):
-        """Append the cards seat played this deal (as entered) to the list out."""
+    def played_cards(self, seat, hand):
+        """Append the cards seat played this deal (as entered) to the list hand."""
         w = self._where
         for c in range(cards.DECK):
             if w[c] == seat + 1:
-                out.append(c)
+                hand.append(c)
 
     def dead(self):
         # A bit per seat whose cards are dead this deal (a failure to play: those that fitted
