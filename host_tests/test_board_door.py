@@ -14,6 +14,7 @@ from boardkit import board
 from sourcekit import ROOT, FIRMWARE, firmware_sources
 from board.modes import (REFUSE, CALL, MODE, SAY, NEW_GAME, MENU, NORMAL, NOTHING, EDIT,
                          MSG_TEXT, MSG_PLAYER, MSG_PEGGED, VERSION_MSG, message)
+from board.commands import shown
 
 # the App's own modules: board/app.py and its table of command handlers (issue 33's split)
 APP_OWN = {os.path.join(FIRMWARE, "board", f) for f in ("app.py", "commands.py")}
@@ -94,7 +95,7 @@ def test_a_key_handler_always_returns_a_command():
     got = []
     for keys in ("", "#", "5", "5C", "1", "12", "D", "DA", "DB#"):
         f.press(keys)
-        v = app.shown()  # (what they read: the View, the app's snapshot)
+        v = shown(app)  # (what they read: the View, the app's snapshot)
         for d in range(10):
             got.append(entry.digit(v, d))
             app.e.clear()

@@ -18,7 +18,8 @@ from board import entry as board_state  # (the preview: board/state.py before is
 from board.keypad import DOWN, UP, LONG
 from board.modes import NORMAL
 from board.render import Renderer
-from board.settings import Settings, loads as settings_loads
+from board.settings import Settings
+from board.boot import settings as settings_loads  # (power-up's: board/boot.py)
 from cribbage import match as M
 from cribbage.journal import Journal
 from matchkit import card_keys, deal_two
@@ -646,8 +647,9 @@ def test_boots_that_die_parsing_the_settings_set_the_settings_aside_not_the_game
         raise Died()
 
     fs = fs_with(game, cfg)
-    monkeypatch.setattr("board.settings.loads", dies)
     for n in (1, 2, 3):
+        # (board.boot, which reads the settings, is let go after each boot: patched anew)
+        monkeypatch.setattr("board.boot.settings", dies)
         with pytest.raises(Died):
             App(build("/data", display=True, fs=fs))
         assert fs.files["/data/boots"] == record(1, n)
@@ -777,7 +779,7 @@ def test_a_boot_of_the_files_is_what_an_app_boot_does(monkeypatch):
     got_cfg, got, note = fs.boot()
     log = fs.log
     monkeypatch.setattr(M, "loads", fs.game_loads)
-    monkeypatch.setattr("board.settings.loads", fs.cfg_loads)
+    monkeypatch.setattr("board.boot.settings", fs.cfg_loads)
     fs.log = []
     app = App(build("/data", display=True, fs=fs))
     assert fs.log == log and note is None and app.note is None

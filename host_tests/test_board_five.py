@@ -3,7 +3,8 @@ pone's three for last, the one series of play, three-card hands filled in from t
 typed, the four-card crib, the save (CPython; the engine's rules: both/test_five.py)."""
 
 from boardkit import board, new_game, shown
-from board.settings import Settings, loads as settings_loads
+from board.settings import Settings
+from board.boot import settings as settings_loads  # (power-up's: board/boot.py)
 from board.app import App
 from board.modes import message
 from cribbage import match as M

@@ -8,7 +8,8 @@ from binascii import unhexlify
 from boardkit import board, new_game, peg_out, shown
 from board.app import App
 from board.modes import message
-from board.settings import Settings, loads as settings_loads
+from board.settings import Settings
+from board.boot import settings as settings_loads  # (power-up's: board/boot.py)
 from cribbage import match as M
 from matchkit import DEAL_CUT, DEAL_LOSER, DEAL_ROTATE
 

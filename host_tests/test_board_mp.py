@@ -97,7 +97,8 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     """Game after game at each number of players, booted as main.py boots (the loader first,
     then the board module, with the display), from .mpy, no page: every key taken, each
     game won, saved, recorded and the next one started; in the ESP32's budget (runs in
-    96 KB on 32-bit)."""
+    96 KB on 32-bit; not yet with 15 % to spare: at 3 and 5 players the loader's names take
+    a sixth pool of names, docs/memory.md. The game's own margin: the test below)."""
     g, out = run_main(main_tree, budgets.heap("esp32_booted"), str(players), "7", "0", GAMES,
                       main="main_page")  # (main_page.py: main_game.py after slots.start())
     assert out.count("\nMAIN ") + out.startswith("MAIN ") == 1, out
@@ -110,6 +111,22 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     assert heap <= budgets.heap_kb("esp32_booted") * 1024  # it ran in the heap it was given
     need = budgets.esp32_game_heap(int(g["peak"]))
     assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_game_after_game_keeps_its_margin(main_tree, players):
+    """The game as the test above plays it, the app booted without the loader (main_game.py:
+    what the game keeps resident, the loader's names apart), in the ESP32's budget with 15 %
+    to spare: its need x 1.15 within the 96 KB (issue 34), so that what the game keeps
+    resident cannot grow past it unseen."""
+    g, out = run_main(main_tree, budgets.heap("esp32_game"), str(players), "7", "0", GAMES)
+    assert int(g["players"]) == players and g["saved"] == "True", out
+    assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
+    assert int(g["heap"]) <= budgets.heap_kb("esp32_game") * 1024  # in the heap it was given
+    need = budgets.esp32_game_heap(int(g["peak"]))
+    assert need * budgets.MARGIN <= budgets.ESP32_GAME, \
+        "needs ~%.1f KB on 32-bit: x %.2f, %.1f KB, over the %.0f KB budget" % (
+            need, budgets.MARGIN, need * budgets.MARGIN, budgets.ESP32_GAME)
 
 
 def test_game_after_game_with_the_page_and_its_clients(main_tree):

@@ -10,6 +10,7 @@ from fakeboard.ramfs import RamFs
 from cribbage import match as M
 from dealer.cardtext import parse_many
 from cribbage.score import score_hand
+from matchkit import journal
 
 STARTER = "5C#"  # 5H
 STARTER_CARD = parse_many("5H")[0]
@@ -88,12 +89,12 @@ def test_three_players_c_proposes_a_steps_ok_pegs():
 def test_star_cancels_and_nothing_changes():
     hw, app, f = start(3)
     show(f, app, BLUE_29ISH, short=8)
-    before = app.m.journal()
+    before = journal(app.m)
     f.press("CA")
     assert mug(app) == 0
     f.press("*")
     assert mug(app) == -1 and app.err is None
-    assert app.m.score == [0, 20, 0] and app.m.journal() == before
+    assert app.m.score == [0, 20, 0] and journal(app.m) == before
     assert app.view.preview_side == -1
     assert "? A next" not in shown(hw) and "8 missed, C muggins" in shown(hw).replace("\n", " ")
     f.press("C")  # still there to take: proposed afresh

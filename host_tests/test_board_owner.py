@@ -16,6 +16,7 @@ from boardkit import board
 from board import entry
 from board.modes import EDIT, NOTHING, REFUSE, CALL, MODE, SAY
 from sourcekit import FIRMWARE, firmware_sources
+from board.commands import shown
 
 # the App's own modules: board/app.py and its table of command handlers with the View's fill
 APP_OWN = ("board/app.py", "board/commands.py")
@@ -299,7 +300,7 @@ def test_a_key_handler_changes_nothing_it_only_returns_a_command(display):
         for k in keys:
             before = state_of(app)
             for name in "0123456789ABCD#*":
-                call = entry.key(app.shown(), name)
+                call = entry.key(shown(app), name)
                 assert isinstance(call, tuple) and isinstance(call[0], int), call
                 kinds.add(call[0])
                 assert state_of(app) == before, (keys, k, name)

@@ -13,7 +13,7 @@ from cribbage import match as M
 from dealer.autoplay import seeded
 from cribbage.cards import PIP
 from cribbage.score import score_hand
-from matchkit import card_keys
+from matchkit import card_keys, journal
 from test_board_prefill import deal_cards
 
 
@@ -28,7 +28,7 @@ def open_penalty(f, app):
 def test_a_misdeal_gives_the_non_dealer_two_journalled_as_a_penalty():
     hw, app, f = board(display=True)
     f.press("#5C#")  # Red deals, starter 5H: the play has started
-    before = app.m.journal()
+    before = journal(app.m)
     open_penalty(f, app)
     text = shown(hw)
     assert "PENALTY\nmisdeal\n+2 to Blue" in text  # the non-dealer is proposed
@@ -36,15 +36,15 @@ def test_a_misdeal_gives_the_non_dealer_two_journalled_as_a_penalty():
     assert app.m.score == [0, 0]  # nothing pegged before OK
     f.press("#")
     assert app.m.score == [0, 2] and marked(app) == [] and app.err is None  # entry closed
-    assert app.m.journal() == before + [bytes((M.E_PENALTY | M.MISDEAL << 3 | 1,))]
+    assert journal(app.m) == before + [bytes((M.E_PENALTY | M.MISDEAL << 3 | 1,))]
     assert app.m.last_why == M.WHY_PENALTY
     assert "Blue +2 penalty" in shown(hw)
     assert app.view.preview_side == -1
     # saved: the board powers up with it
     again = App(build("/data", display=False, fs=hw["fs"]))
-    assert again.m.journal() == app.m.journal() and again.m.score == [0, 2]
+    assert journal(again.m) == journal(app.m) and again.m.score == [0, 2]
     f.hold("*")  # undone like any entry, and the undo is saved
-    assert app.m.score == [0, 0] and app.m.journal() == before
+    assert app.m.score == [0, 0] and journal(app.m) == before
     assert App(build("/data", display=False, fs=hw["fs"])).m.score == [0, 0]
     f.hold("#")
     assert app.m.score == [0, 2] and app.m.last_why == M.WHY_PENALTY
@@ -61,7 +61,7 @@ def test_failed_to_play_to_the_player_chosen_with_a():
     assert app.view.preview_side == 0 and app.view.preview_score == 2
     f.press("#")
     assert app.m.score == [2, 0] and marked(app) == []
-    assert app.m.journal()[-1] == bytes((M.E_PENALTY | M.FAIL_TO_PLAY << 3 | 0,))
+    assert journal(app.m)[-1] == bytes((M.E_PENALTY | M.FAIL_TO_PLAY << 3 | 0,))
 
 
 def test_leaving_or_a_wrong_key_changes_nothing():
@@ -105,7 +105,7 @@ def test_without_a_display_the_leds_show_whose_two_and_which_penalty():
     assert app.view.marks[0] == L.hole(0, 1)
     f.press("#")
     assert app.m.score == [0, 2] and marked(app) == []
-    assert app.m.journal()[-1] == bytes((M.E_PENALTY | M.MISDEAL << 3 | 1,))
+    assert journal(app.m)[-1] == bytes((M.E_PENALTY | M.MISDEAL << 3 | 1,))
 
 
 def test_partners_the_two_go_to_the_chosen_players_side():
@@ -228,17 +228,17 @@ def test_failed_to_play_names_the_offender_whose_cards_are_dead(players, display
     assert app.view.preview_side == to % m.sides and app.view.preview_score == \
         m.score[to % m.sides] + 2
     before = list(m.score)
-    journal = m.journal()
+    events = journal(m)
     f.press("#")
     assert app.err is None, app.err
     assert m.dead() == 1 << off and marked(app) == []
     assert m.score[to % m.sides] == before[to % m.sides] + 2
-    assert len(m.journal()) == len(journal) + 1
+    assert len(journal(m)) == len(events) + 1
     # saved: a board powered up on it has the same dead cards
     again = App(build("/data", display=False, fs=hw["fs"]))
-    assert again.m.journal() == m.journal() and again.m.dead() == 1 << off
+    assert journal(again.m) == journal(m) and again.m.dead() == 1 << off
     f.hold("*")  # undone: nothing dead, the score as before (and saved so)
-    assert m.dead() == 0 and m.score == before and m.journal() == journal
+    assert m.dead() == 0 and m.score == before and journal(m) == events
     assert App(build("/data", display=False, fs=hw["fs"])).m.dead() == 0
     f.hold("#")  # redone
     assert m.dead() == 1 << off
@@ -261,7 +261,7 @@ def test_failed_to_play_names_the_offender_whose_cards_are_dead(players, display
             f.press(card_keys(c))  # the crib's fourth card puts it in
         assert app.err is None and m.phase in (M.DEAL, M.OVER), app.err
     again = App(build("/data", display=False, fs=hw["fs"]))
-    assert again.m.journal() == m.journal() and again.m.score == m.score
+    assert journal(again.m) == journal(m) and again.m.score == m.score
 
 
 def test_failed_to_play_a_leaves_the_offender_on_another_side():

@@ -16,7 +16,8 @@ import cvd  # tools/checks/cvd.py
 from boardkit import board, new_game
 from board import render
 from board.app import App
-from board.settings import Settings, loads as settings_loads
+from board.settings import Settings
+from board.boot import settings as settings_loads  # (power-up's: board/boot.py)
 from fakeboard.fake import build
 from webkit import Page
 

@@ -12,6 +12,7 @@ from cribbage.cards import PIP
 from dealer.deal import new_deck, shuffle, deal_hands, dealt
 from cribbage.match import Match, loads
 from test_match_sim import checked_game
+from matchkit import can_undo
 
 STRATEGIES = (autoplay.RANDOM, autoplay.DISCARD, autoplay.GREEDY)
 
@@ -113,7 +114,7 @@ def test_random_entries(players, muggins, entries):
     if not m.log.won:
         assert m.state() == start
     else:  # a game was won and the next started: undo ends at the won game's end
-        assert m.phase == match.OVER and m.winner >= 0 and not m.can_undo()
+        assert m.phase == match.OVER and m.winner >= 0 and not can_undo(m)
 
 
 # --- sloppy players: false goes and failures to play (rule sheet 000) --------------------

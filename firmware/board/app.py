@@ -24,8 +24,8 @@ compiled on the board; a long docstring does).
 # new game, its PIN, a later network source) calls app.apply(cmd), the door, which applies it
 # as a key's (a fault in it handled here, never raised to the caller). What draws or reports
 # (board/text.py, menutext.py, the renderer, entry.py's preview) reads the View, the snapshot
-# the app fills (App.shown), never the app; the history (board/history.py) takes the game and
-# the files and returns what to say.
+# the app fills (board/commands.py's shown(app)), never the app; the history
+# (board/history.py) takes the game and the files and returns what to say.
 #
 # WHERE MODE STATE LIVES (one rule): the mode and the place in it are the app's (app.mode,
 # app.item: the menu's item, app.pen: the penalty's kind), changed only by a (MODE, mode, k)
@@ -41,13 +41,14 @@ import gc
 
 from cribbage import match as M
 
-from board.keypad import DOWN, UP, LONG, REPEAT, KIND, ticks_diff
+from board import keypad
+from board.keypad import ticks_diff
 from board.render import ERROR_MS, dumps
 from board import entry
 from board.commands import run, follow, shown
 from board import fault  # kept loaded: an import that runs out of memory can crash MicroPython
-from board.modes import (NORMAL, REFUSE, CALL, MODE, UNDO, SAY, PIN, SUSPECT, VERSION_MSG,
-                         NOTHING, KEYS)
+from board import modes  # (its commands and the key map as modes.X: no copy of each in
+# this module's globals, ~22 bytes each on a 64-bit port)
 
 from micropython import const
 
@@ -70,16 +71,17 @@ class App:
         self.broken = False  # a fault left the engine's state unrestored (board/fault.py)
         self._deferred = False  # True while step() handles keys: it saves after the frame
         self.wdt = None
-        self.mode = NORMAL
+        self.mode = modes.NORMAL
         self.item = 0  # menu item
         self.pen = 0  # the penalty entry's kind (cribbage.events.MISDEAL, FAIL_TO_PLAY)
         self.err = None
-        self.msg = VERSION_MSG  # power-up: the display's first line says which firmware
+        self.msg = modes.VERSION_MSG  # power-up: the display's first line says which firmware
         self.now = 0
         self.selftest_step = -1
         self.counting = -1  # the entry is a hand with its count: 0, 1 the crib (entry.counting)
         self.held = ""  # the key whose long press was taken: its release is no short press
-        self.text = None  # the display's text as last drawn (None: draw it again)
+        self.text = None  # True once the display's text is drawn (None: draw it again; its
+        # lines are not kept: the display has them, ~0.3 KB of strings on a board)
         self.redraw_at = -1  # when the display's text changes without an event (text.py)
         self.count_at = 0
         self.note = None  # what happened at boot to a file it could not read, or the loader's
@@ -111,10 +113,10 @@ class App:
 
     # --- setup ---------------------------------------------------------------------------
 
-    def watchdog(self, on):
+    def watchdog(self, value):
         """Start the watchdog (opt-in: it cannot be stopped until reset)."""
         make = self.hw.get("watchdog")
-        if on and make is not None and self.wdt is None:
+        if value and make is not None and self.wdt is None:
             self.wdt = make(_WATCHDOG_MS)
 
     def powered(self, power):
@@ -127,28 +129,29 @@ class App:
 
     def event(self, ev):
         """One keypad event (kind | key) from the key source."""
-        kind = ev & KIND
+        kind = ev & keypad.KIND
         name = self.keys.name(ev)
         if self.selftest_step >= 0:
             return
-        k = KEYS.find(name) - _BACK_KEY  # its place in THE KEY MAP: 0 back, 1 OK, 2.. buttons
+        k = modes.KEYS.find(name) - _BACK_KEY  # its place in THE KEY MAP: 0 back, 1 OK, 2..
+        # buttons
         if k == 0 or k == 1:  # a long meaning too: act on release, or on LONG
-            if kind == LONG:
+            if kind == keypad.LONG:
                 self.held = name
                 self.long_key(name)
-            elif kind == UP:
+            elif kind == keypad.UP:
                 if self.held != name:
                     self.key(name)
                 self.held = ""
         elif k >= 2:  # +1 for a side, repeating while held
-            if kind == DOWN or kind == REPEAT:
+            if kind == keypad.DOWN or kind == keypad.REPEAT:
                 side = k - 2
                 if side >= self.m.sides:
-                    run(self, (REFUSE, "no side %d" % (side + 1)))
+                    run(self, (modes.REFUSE, "no side %d" % (side + 1)))
                 else:
-                    run(self, (CALL, self.m.peg, side, 1))
+                    run(self, (modes.CALL, self.m.peg, side, 1))
                 self._done()
-        elif kind == DOWN:
+        elif kind == keypad.DOWN:
             self.key(name)
 
     def key(self, name):
@@ -157,19 +160,20 @@ class App:
         e = self.e
         if e.quick:
             e.quick = False
-            if KEYS.find(name) == _BACK_KEY + 1 and not e.cards:  # OK right after a card or
-                return  # go that went in as typed: a habit, not an entry (a hand filled in
-                # after it: OK counts it)
+            if modes.KEYS.find(name) == _BACK_KEY + 1 and not e.cards:  # OK right after a
+                return  # card or go that went in as typed: a habit, not an entry (a hand filled
+                # in after it: OK counts it)
         self.err = None
-        run(self, entry.key(self.shown(), name))
+        run(self, entry.key(shown(self), name))
         self._done()
 
     def long_key(self, name):
         """A long press: hold * undo, hold # redo (in a menu: leave it)."""
         self.err = None
         self.e.clear()
-        run(self, (MODE, NORMAL, 0) if self.mode != NORMAL else  # (held: back, OK)
-                    (UNDO, KEYS.find(name) - _BACK_KEY) if name in "*#" else NOTHING)
+        run(self, (modes.MODE, modes.NORMAL, 0) if self.mode != modes.NORMAL else  # (held:
+                    (modes.UNDO, modes.KEYS.find(name) - _BACK_KEY) if name in "*#" else  # back,
+                    modes.NOTHING)  # OK)
         self._done()
 
     def apply(self, call):
@@ -178,12 +182,12 @@ class App:
         is the game's, handled here (recover): nothing is raised to the caller, app.err says
         what went wrong. A note (SAY, PIN, SUSPECT) changes only what is shown."""
         what = call[0]
-        if what == SUSPECT:  # (the game may be half changed: nothing looks at it now)
+        if what == modes.SUSPECT:  # (the game may be half changed: nothing looks at it now)
             run(self, call)
             return
-        if what == SAY or what == PIN:
+        if what == modes.SAY or what == modes.PIN:
             run(self, call)
-            if what == PIN:
+            if what == modes.PIN:
                 follow(self)
             self.changes += 1
             self.view.dirty = True
@@ -202,11 +206,6 @@ class App:
         follow(self)
         if not self._deferred:
             self.save()
-
-    def shown(self):
-        """The View with what the display's text and the key handlers read copied in now
-        (board/commands.py's shown()): the snapshot every reader gets."""
-        return shown(self)
 
     def save(self):
         """Save the game if an entry changed it: right after the frame that shows the entry
@@ -248,7 +247,7 @@ class App:
             gc.collect()
             self.counting = -1  # (the display counts a hand only once the View says so)
             self.e.fault(self.err)
-            self.mode = NORMAL
+            self.mode = modes.NORMAL
             self.selftest_step = -1
             self.restore()
             self.refuse(fault.message(e))
@@ -289,7 +288,7 @@ class App:
     def lines(self):
         """The display's text now (also what the simulator prints); board/text.py builds it,
         loaded only on a board with a display."""
-        return fault.load("board.text").lines(self.shown())[0]
+        return fault.load("board.text").lines(shown(self))[0]
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -301,7 +300,7 @@ class App:
         keys = self.keys
         if self.selftest_step >= 0:  # (its code loaded only while the test runs)
             from board.selftest import run
-            self.selftest_step = run(self.renderer, keys, self.selftest_step)
+            self.selftest_step = run(self.renderer, self.strip, keys, self.selftest_step)
             if self.selftest_step < 0:
                 self.view.dirty = True
         elif self.power is not None and self.power.step(self, now):
@@ -330,8 +329,8 @@ class App:
                     if self.redraw_at >= 0 and ticks_diff(now, self.redraw_at) >= 0:
                         self.text = None  # a long count scrolls on
                     if self.text is None:
-                        self.text, self.redraw_at = fault.load("board.text").draw(
-                            d, self.shown())
+                        self.redraw_at = fault.load("board.text").draw(d, shown(self))[1]
+                        self.text = True
                 if v.error_at >= 0 and ticks_diff(now, v.error_at) > ERROR_MS:
                     v.error_at = -1  # the flash is over (the display keeps the message)
                     v.dirty = True
@@ -368,6 +367,9 @@ class App:
         """At power-up: the saved game's frame at once, then, only if a key is down, the
         LED self-test when it stays held for _SELFTEST_HOLD_MS (board/boot.py)."""
         self.step(self.clock())
+        fault.release(fault.modules("version"))  # (the first frame's line: the firmware's
+        # version, read for it and let go: fault.py's table, h; a redraw before the first key
+        # reads it again)
         keys = self.keys
         if not hasattr(keys, "update") or not keys.scan():
             return False  # nothing held: no self-test window to wait for

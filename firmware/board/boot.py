@@ -164,12 +164,12 @@ def start(hw, r):
     import gc
 
     from board.render import Renderer, View
-    from board.settings import Settings, loads as settings_loads
+    from board.settings import Settings
     from board.commands import new_match
     from cribbage.match import loads
 
     keys, store = check_hw(hw)  # (hw's key source, or a Keypad on its pins)
-    cfg, game, note = open_files(store, settings_loads, loads)
+    cfg, game, note = open_files(store, settings, loads)
     said = hw.get("note")  # the loader's note (an update rolled back: docs/updates.md)
     if said:
         note = said + "; " + note if note else said
@@ -184,6 +184,31 @@ def start(hw, r):
     got_through(store)  # the files are read: not a boot that failed
     return (keys, store, hw["layout"], hw["clock"], hw.get("display"), hw["strip"], cfg, r, m,
             note, View(m.sides, m.target))
+
+
+def settings(data):
+    """board.settings' Settings from their dumps() bytes (or a version 1 file); ValueError
+    when they are not ours or out of range. Read at power-up only: here, so that its code
+    leaves the heap with this module's (issue 34)."""
+    from board.settings import NAMES, VERSION, Settings
+
+    n = len(NAMES)
+    v = data[0] if data else 0
+    k = n - VERSION + v if 1 <= v <= VERSION else -1  # (each version one value more)
+    if k < 0 or len(data) != 3 + 2 * k or data[1] != k:
+        raise ValueError("not a settings file")
+    if sum(data[:-1]) & 255 != data[-1]:
+        raise ValueError("settings checksum")
+    s = Settings()
+    j = 2
+    for i in range(n):
+        if i in b"\x04\x05\x09\x0a\x0b"[v - 1:]:  # (the value each version from 2 on
+            # added: match, deal, cards, auto-dimming, colours: a file of version v has none
+            # of these after it)
+            continue  # not in a file of earlier firmware: its default
+        s.set(NAMES[i], data[j] | data[j + 1] << 8)
+        j += 2
+    return s
 
 
 def check_hw(hw):
@@ -203,7 +228,7 @@ def check_hw(hw):
     return keys, Storage(hw.get("storage_dir", "/data"), hw.get("fs"))
 
 
-def open_files(store, settings_loads, game_loads):
+def open_files(store, settings, loads):
     """(settings or None, game or None, note or None). A file that cannot be read is moved
     aside as NAME.bad (kept for recovery; an empty one is removed) and the note says so."""
     # The crash-loop guard: a save that crashes or hangs the board while it is parsed must not
@@ -226,8 +251,8 @@ def open_files(store, settings_loads, game_loads):
     r = (d[1], d[2]) if d and len(d) == 4 and d[0] == _MARK and d[2] and \
         (d[1] == _SETTINGS or d[1] == _GAME) and (d[0] + d[1] + d[2]) & 255 == d[3] else (0, 0)
     note = []  # what happened to a file that could not be read (the last one is note)
-    cfg = load(store, note, "settings", settings_loads, _SETTINGS, r, _SETTINGS_MOST)
-    game = load(store, note, "game", game_loads, _GAME, r, _GAME_MOST)
+    cfg = load(store, note, "settings", settings, _SETTINGS, r, _SETTINGS_MOST)
+    game = load(store, note, "game", loads, _GAME, r, _GAME_MOST)
     if r[0]:  # the boot before's record, when neither file was parsed now (none there)
         got_through(store)
     return cfg, game, note[-1] if note else None
@@ -304,15 +329,15 @@ def keep_bad(store, name):
     return name + ".bad"
 
 
-def held_at_power_up(keys, clock, sleep, hold_ms):
-    """True when a key held at power-up stays down for hold_ms (the LED self-test): keys
+def held_at_power_up(keys, clock, sleep, ms):
+    """True when a key held at power-up stays down for ms milliseconds (the LED self-test): keys
     scanned (update(now), held(k)) on clock, sleep(ms) between scans (hw's sleep_ms; None: a
     fake clock's advance(ms))."""
     if sleep is None:
         sleep = getattr(clock, "advance", None)
     t0 = clock()
     t = t0
-    while ticks_diff(t, t0) < hold_ms:
+    while ticks_diff(t, t0) < ms:
         keys.update(t)
         if sleep is not None:
             sleep(10)

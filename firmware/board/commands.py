@@ -6,13 +6,11 @@ app's mode, message and error: every other module reads the View and returns com
 """
 
 
-from cribbage import match as M
+from cribbage import events, match as M
 
 from board.render import View
 from board.settings import NAMES, RULES
-from board import entry
-from board.fault import load, modules, release
-from board.modes import NORMAL, MENU, ADVISE, PENALTY, MSG_PEGGED, message
+from board import entry, fault, modes  # (fault.X, modes.X: a hash size fewer in its globals)
 
 
 def run(app, call):
@@ -30,7 +28,7 @@ def follow(app):
     """After a command: the entry follows the game (board/entry.py: a false go puts the
     penalty entry), then the View (fill); and whether the entry is a hand with its count
     (the display's spoken count scrolls from its start)."""
-    run(app, entry.follow(app.shown()))
+    run(app, entry.follow(shown(app)))
     fill(app)
     counting = entry.counting(app.view)
     if counting >= 0 and app.counting < 0:
@@ -40,7 +38,7 @@ def follow(app):
 
 def shown(app):
     """The View with what the display's text and the key handlers read copied in now (the
-    game, the entry, the mode, what was said: App.shown), the snapshot every reader gets."""
+    game, the entry, the mode, what was said), the snapshot every reader gets."""
     v = app.view
     v.m = app.m
     v.e = app.e
@@ -76,7 +74,7 @@ def fill(app):
     entry would peg) and the marks (the menu's item, the penalty's kind, the PIN, the typed
     entry on a board without a display)."""
     m = app.m
-    v = app.shown()
+    v = shown(app)
     e = app.e
     mode = app.mode
     L = app.layout
@@ -99,12 +97,12 @@ def fill(app):
     v.crib = m.side_of(m.dealer) if m.dealer >= 0 else -1
     # a card that proved a false go (the penalty entry asks) wins only once the false go
     # is let go: till then no win on the LEDs
-    over = m.phase == M.OVER and not (mode == PENALTY and m.false_go() >= 0)
+    over = m.phase == M.OVER and not (mode == modes.PENALTY and m.false_go() >= 0)
     v.winner = m.winner if over else -1
     r = m.result if over else 0
-    v.skunk = 2 if r == M.DOUBLE_SKUNK else 1 if r in (M.SKUNK, M.LURCH) else 0
-    v.won = (m.double_games if r == M.DOUBLE_SKUNK else m.skunk_games if v.skunk
-             else 2 if m.mode == M.ACC else 1) if r else 0
+    v.skunk = 2 if r == events.DOUBLE_SKUNK else 1 if r in (events.SKUNK, events.LURCH) else 0
+    v.won = (m.double_games if r == events.DOUBLE_SKUNK else m.skunk_games if v.skunk
+             else 2 if m.mode == events.ACC else 1) if r else 0
     v.skunk_line = m.skunk_line
     v.double_line = m.double_line
     side, pts = entry.preview(v)
@@ -119,13 +117,13 @@ def fill(app):
     marks = v.marks
     for k in range(len(marks)):
         marks[k] = -1
-    if mode == ADVISE and e.advice:  # light the entry positions to throw
+    if mode == modes.ADVISE and e.advice:  # light the entry positions to throw
         throw = e.advice[0][1]
         for k in range(len(throw)):
             marks[k] = L.hole(0, throw[k] + 1)
-    elif mode == MENU:
+    elif mode == modes.MENU:
         marks[0] = L.hole(0, app.item + 1)
-    elif mode == PENALTY:  # white: hole 1 a misdeal, 2 a failure to play, 3 a false go
+    elif mode == modes.PENALTY:  # white: hole 1 a misdeal, 2 a failure to play, 3 a false go
         marks[0] = L.hole(0, app.pen + 1)
         if e.off >= 0:  # who failed: hole 6 seat 0 (Red, Red1), 7 the seat on its left..
             marks[1] = L.hole(0, 6 + e.off)
@@ -156,10 +154,10 @@ def do(app, fn, *args):
     quick = e.quick  # (a card or go that went in as typed: the next OK is a habit; not
     e.clear()  # once it won the game: no entry is left for the OK to be meant for, it
     e.quick = quick and m.phase != M.OVER  # starts the next game)
-    app.mode = NORMAL
-    app.msg = message("")
+    app.mode = modes.NORMAL
+    app.msg = modes.message("")
     if m.last_side >= 0 and pts:
-        app.msg = (MSG_PEGGED, m.last_side, m.last_points)
+        app.msg = (modes.MSG_PEGGED, m.last_side, m.last_points)
     app.unsaved = True
     return True
 
@@ -176,7 +174,7 @@ def record(app, save=True):
     app.record = None
     if isinstance(s, tuple) and s[0] == m.events and s[1] is not None:
         return None  # (recorded at its end, after its frame: App.step)
-    history = load("board.history")  # (let go once the record is written: App.save)
+    history = fault.load("board.history")  # (let go once the record is written: App.save)
     data = history.record(m, history.dumps(m))
     if not save:
         return data
@@ -228,7 +226,7 @@ def next_game(app):
         return False
     app.record = data
     if m.next_dealer < 0:  # the players cut for deal (settings: deal)
-        app.msg = message("cut for deal: A picks the dealer, OK deals")
+        app.msg = modes.message("cut for deal: A picks the dealer, OK deals")
     return True
 
 
@@ -236,17 +234,17 @@ def start(app):
     """NEW_GAME: a new game, the menu's or the page's; the finished or abandoned game
     recorded first."""
     record(app)
-    had = modules()
-    load("cribbage.loadgame")  # (the Match's making, with the room for it checked)
+    had = fault.modules()
+    fault.load("cribbage.loadgame")  # (the Match's making, with the room for it checked)
     app.m = new_match(app.cfg)
     app.view = View(app.m.sides, app.m.target)
-    release(had)  # (the Match's making: power-up's, let go)
+    fault.release(had)  # (the Match's making: power-up's, let go)
     app.unsaved = True
     app.save()  # (now: the new game is on flash before anything else)
     app.e.clear()
     app.e.seat = 0
-    app.msg = message("new game: A picks the dealer, OK deals")
-    app.mode = NORMAL
+    app.msg = modes.message("new game: A picks the dealer, OK deals")
+    app.mode = modes.NORMAL
     return False
 
 
@@ -267,22 +265,22 @@ def settings(app, name, value):
     app.renderer.limit_ma = cfg.get("limit")
     app.renderer.colours = cfg.get("colours")
     app.watchdog(cfg.get("watchdog"))
-    app.msg = message("new game to apply" if name in NAMES[:RULES] or name == "cards" else "")
+    app.msg = modes.message("new game to apply" if name in NAMES[:RULES] or name == "cards" else "")
     return False
 
 
 def selftest(app):  # SELFTEST: the LED self-test runs (App.step draws it)
     app.selftest_step = 0
-    app.mode = NORMAL
+    app.mode = modes.NORMAL
     return False
 
 
 def mode(app, mode, k):
     """MODE: the keys mean another thing now; k the menu's item or the penalty's kind."""
     app.mode = mode
-    if mode == MENU:
+    if mode == modes.MENU:
         app.item = k
-    elif mode == PENALTY:
+    elif mode == modes.PENALTY:
         app.pen = k
     return False
 
@@ -291,7 +289,7 @@ def undo(app, redo):  # UNDO: (UNDO, 1) redoes
     if redo and app.m.phase == M.OVER:  # (the next game again, its end as recorded: no undo
         app.record = None  # past it, App.save)
     if app.m.redo() if redo else app.m.undo():
-        app.msg = message("redone" if redo else "undone")
+        app.msg = modes.message("redone" if redo else "undone")
         app.unsaved = True
         return True
     app.refuse("nothing to redo" if redo else "nothing to undo")

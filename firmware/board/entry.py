@@ -25,8 +25,10 @@ from cribbage import match as M
 from cribbage.cards import PIP, fmt
 from cribbage.score import score_hand, score_play
 from cribbage.events import say
-from board.modes import (NORMAL, MENU, ADVISE, PENALTY, STATS, NOTHING, CALL, DEAL_FIRST,
-                         NEXT_GAME, MODE, SAY, MSG_PLAYER, REFUSE, EDIT, message, KEYS)
+from board import modes  # (the modes and commands it names least, as modes.X: a hash size
+# fewer in its globals)
+from board.modes import NORMAL, ADVISE, PENALTY, NOTHING, CALL, DEAL_FIRST, MODE, REFUSE, EDIT
+from board.modes import message
 from board.fault import load
 
 from micropython import const
@@ -146,14 +148,14 @@ def dealer_next(v):
         return cards
 
 
-def show_two(m, first, second):
+def show_two(m, pone, dealer):
     """The pone's hand, then the dealer's unless the pone's won: both go in, or neither (a
-    fault in the second takes the first back). Returns the points both pegged."""
+    fault in the dealer's takes the pone's back). Returns the points both pegged."""
     before = m.mark()
-    try:  # (a fault after the first went in, before the second: the first back too)
-        pts = m.show(first)
+    try:  # (a fault after the pone's went in, before the dealer's: the pone's back too)
+        pts = m.show(pone)
         if m.phase == M.SHOW:
-            pts += m.show(second)
+            pts += m.show(dealer)
     except Exception:  # noqa: BLE001  (the app says it: nothing changed)
         m.rollback(before)
         raise
@@ -228,9 +230,9 @@ def key(v, name):
     """What a short press of the key called name ("5", "A", "#", "*", ...) means now (v: the
     View), as a command: here, or board/menu.py's in the menu and the advisor."""
     mode = v.mode
-    if mode == MENU or mode == PENALTY or mode == STATS:
+    if mode == modes.MENU or mode == PENALTY or mode == modes.STATS:
         return load("board.menu").menu_key(v, name)  # loaded the first time D is pressed
-    k = KEYS.find(name)  # (what the key is for: its place)
+    k = modes.KEYS.find(name)  # (what the key is for: its place)
     if 0 <= k < _SUIT_KEY:
         return digit(v, k)
     if _SUIT_KEY <= k < _BACK_KEY:
@@ -359,7 +361,8 @@ def letter(v, name):
         if e.cards:
             return no(_A_CARDS)
         seat = (e.seat + 1) % m.players
-        return (EDIT, (SAY, (MSG_PLAYER, seat, 0)), "seat", seat)  # board/text.py words it
+        return (EDIT, (modes.SAY, (modes.MSG_PLAYER, seat, 0)), "seat", seat)  # (text.py's
+        # words)
     elif name == "B":
         if m.phase != M.PLAY or e.show_next:
             return no(_GO_WHEN)
@@ -390,7 +393,7 @@ def letter(v, name):
     elif name == "D":
         if e.cards:
             return no(_D_CARDS)
-        return (MODE, MENU, 0)
+        return (MODE, modes.MENU, 0)
     if side < 0:
         return NOTHING
     side = (side + 1) % m.sides  # the side after it that may call muggins (any but the
@@ -414,7 +417,7 @@ def back(v):
         return (EDIT, NOTHING, "show_next", False)
     if v.mode == ADVISE:
         return (EDIT, (MODE, NORMAL, 0), "clear", 0)
-    return (SAY, message(""))
+    return (modes.SAY, message(""))
 
 
 def ok(v, cards=None):
@@ -460,7 +463,7 @@ def ok(v, cards=None):
             return (CALL, m.deal, e.seat)
         return (CALL, m.deal)
     if m.phase == M.OVER:
-        return (NEXT_GAME,)
+        return (modes.NEXT_GAME,)
     if m.phase == M.STARTER:
         return (CALL, m.starter)
     return no(_NOTHING)

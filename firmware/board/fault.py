@@ -8,8 +8,6 @@ with a fallback that does not. It says what to do; the app (App.recover) does it
 import gc
 import sys
 
-from cribbage.match import loads  # (loaded by the app already; what it loads for the call,
-# cribbage.loadgame, restore() loads first, with the room for it checked: load())
 
 from micropython import const
 
@@ -136,6 +134,9 @@ def restore(m, store):
         had = modules()
         load("cribbage.loadgame")  # (loads()'s code and the Match's making, let go after:
         # the table's 1)
+        from cribbage.match import loads  # (resident, the app's: no module is loaded here,
+        # and no name in this module's globals, a hash size fewer)
+
         return store.load("game", loads)
     except Exception:  # noqa: BLE001
         gc.collect()

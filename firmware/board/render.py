@@ -73,7 +73,7 @@ class View:
     """What the board should show; the app (board/app.py) alone fills it, the renderer, the
     display's text and the keys only read it: the snapshot every reader gets, never the app.
     The LEDs' fields first; then what the display's text and the key handlers read, copied
-    in by the app before each reader (App.shown)."""
+    in by the app before each reader (board/commands.py's shown(app))."""
 
     # (what the app copies in, declared for the type checker: bare annotations cost nothing)
     m: object
@@ -166,13 +166,11 @@ class Renderer:
 
     def __init__(self, layout, strip, brightness=64, limit_ma=2000, colours=0):
         self.layout = layout
-        self.strip = strip
-        self.buf = strip.buf
+        self.buf = strip.buf  # (the strip itself is the app's: it writes it, App.step)
         self.bpp = getattr(strip, "bpp", 3)
-        order = getattr(strip, "ORDER", (1, 0, 2, 3))  # neopixel: GRB on the wire
-        self.o_r = order[0]
-        self.o_g = order[1]
-        self.o_b = order[2]
+        self.order = getattr(strip, "ORDER", (1, 0, 2, 3))  # neopixel: GRB on the wire: the
+        # places of red, green and blue in a pixel's bytes (one field, not three: a hash size
+        # fewer in the Renderer's dict)
         self.brightness = brightness
         self.limit_ma = limit_ma
         self.colours = colours  # the palette: the "colours" setting (0 usual, 1 colour-blind)
@@ -332,9 +330,10 @@ class Renderer:
         self._frame_id = t
         rgb = self._rgb
         pix = self._pix
-        o_r = self.o_r
-        o_g = self.o_g
-        o_b = self.o_b
+        o = self.order
+        o_r = o[0]
+        o_g = o[1]
+        o_b = o[2]
         for i in range(self._n):
             p = pix[i]
             k = p * bpp

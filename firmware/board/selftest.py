@@ -29,7 +29,7 @@ HOLD = const(2)  # selftest()'s answer for a frame that stays until a key is pre
 _HELD = const(0x4000)  # run()'s step flag: the frame it names is drawn and held
 
 
-def run(r, keys, step):
+def run(r, strip, keys, step):
     """One turn of the app's loop while the test runs (App.step): the keys mean nothing but
     that a press ends a held frame (the white one, time to read a meter; the version), which
     is drawn once and stays until then. Returns the next step, -1 when the test is over."""
@@ -43,7 +43,7 @@ def run(r, keys, step):
     if step & _HELD:
         return (step & ~_HELD) + 1 if pressed else step
     got = selftest(r, step)
-    r.strip.write()
+    strip.write()  # (r's buffer is the strip's: the app hands the strip in)
     if got:
         return step + 1 if got is True or pressed else step | _HELD
     return -1
@@ -69,10 +69,11 @@ def selftest(r, step):
             total = 3 * v * n
         r.last_ma = r.estimate(total)
         buf = r.buf
+        o = r.order
         for k in range(0, n * r.bpp, r.bpp):
-            buf[k + r.o_r] = v
-            buf[k + r.o_g] = v
-            buf[k + r.o_b] = v
+            buf[k + o[0]] = v
+            buf[k + o[1]] = v
+            buf[k + o[2]] = v
         return HOLD if step == 3 * n + 2 else True
     if step == 3 * n + 3:
         from version import VERSION
@@ -138,7 +139,8 @@ def _put(r, pixel, colour, level, scale, total):
     if scale:
         k = pixel * r.bpp
         buf = r.buf
-        buf[k + r.o_r] = red * scale >> 8
-        buf[k + r.o_g] = green * scale >> 8
-        buf[k + r.o_b] = blue * scale >> 8
+        o = r.order
+        buf[k + o[0]] = red * scale >> 8
+        buf[k + o[1]] = green * scale >> 8
+        buf[k + o[2]] = blue * scale >> 8
     return total + red + green + blue

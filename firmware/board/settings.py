@@ -54,7 +54,7 @@ _RANGE = (
     b"\x00\x00\x00\x00\x01\x00\x01\x00"  # colours (0, 0, 1, 1)
 )
 RULES = const(6)  # NAMES[:RULES] are the game's rules: a new game applies them
-_VERSION = const(6)
+VERSION = const(6)  # the saved form's (board/boot.py's settings() reads it)
 _COLOURS = const(11)  # "colours": files of version 1 to 5 have none (nor its default's file)
 
 
@@ -99,7 +99,7 @@ class Settings:
 
     def dumps(self):
         n = len(NAMES) if self.values[_COLOURS] else _COLOURS  # (the usual palette: version 5)
-        out = bytearray([_VERSION - len(NAMES) + n, n])
+        out = bytearray([VERSION - len(NAMES) + n, n])
         for i in range(n):
             v = self.values[i]
             out.append(v & 255)
@@ -107,24 +107,3 @@ class Settings:
         out.append(sum(out) & 255)
         return bytes(out)
 
-
-def loads(data):
-    """Settings from dumps() bytes (or a version 1 file); ValueError when they are not ours
-    or out of range."""
-    n = len(NAMES)
-    v = data[0] if data else 0
-    k = n - _VERSION + v if 1 <= v <= _VERSION else -1  # (each version one value more)
-    if k < 0 or len(data) != 3 + 2 * k or data[1] != k:
-        raise ValueError("not a settings file")
-    if sum(data[:-1]) & 255 != data[-1]:
-        raise ValueError("settings checksum")
-    s = Settings()
-    j = 2
-    for i in range(n):
-        if i in b"\x04\x05\x09\x0a\x0b"[v - 1:]:  # (the value each version from 2 on
-            # added: match, deal, cards, auto-dimming, colours: a file of version v has none
-            # of these after it)
-            continue  # not in a file of earlier firmware: its default
-        s.set(NAMES[i], data[j] | data[j + 1] << 8)
-        j += 2
-    return s

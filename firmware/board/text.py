@@ -7,7 +7,7 @@ Loaded only when there is a display (or the simulator asks): an LED-only board s
 """
 
 from cribbage import events, match as M
-from cribbage.cards import fmt
+from cribbage.cards import fmt, fmt_many
 from cribbage.score import score_hand
 from cribbage.spoken import breakdown, play_why, spoken
 
@@ -48,8 +48,8 @@ def lines(v):
                 out.extend(screen.wrap(said))
             n = len(out) - first
             if len(m.pile):  # (a mistyped card shows)
-                out.extend(screen.wrap(" ".join(fmt(c) for c in m.pile)))
-        entry = " ".join(fmt(c) for c in v.e.cards)
+                out.extend(screen.wrap(fmt_many(m.pile)))
+        entry = fmt_many(v.e.cards)
         if v.e.num >= 0:
             entry += (" " if entry else "") + str(v.e.num)
             if not v.e.cards and not showing(v) and m.phase != M.OVER:
@@ -119,7 +119,7 @@ def prompt(v):
     p = m.phase
     if p == M.DEAL:
         d = m.next_dealer if m.next_dealer >= 0 else v.e.seat
-        if m.mode != M.SINGLE and not m.deals:  # a match's game: the totals so far
+        if m.mode != events.SINGLE and not m.deals:  # a match's game: the totals so far
             return "deal: %s\n%s" % (seat_name(m, d), totals(m))
         return "deal: " + seat_name(m, d)
     if p == M.STARTER:
@@ -130,7 +130,7 @@ def prompt(v):
         return "%s %s" % ("crib" if crib else "hand", seat_name(m, seat))
     if p == M.PLAY:
         return "play %s %d" % (seat_name(m, m.turn), m.count)
-    how = ":\n" + screen.RESULTS[m.result] if m.result > M.WIN else ""
+    how = ":\n" + screen.RESULTS[m.result] if m.result > events.WIN else ""
     won = "%s wins%s\n%s" % (screen.SIDE_NAMES[m.winner], how, totals(m))
     if m.match_won() >= 0:  # best of 3 or 5 is over: OK starts a new match
         won += "\nmatch to %s\nOK: new match" % screen.SIDE_NAMES[m.winner]
@@ -139,7 +139,7 @@ def prompt(v):
 
 def totals(m):
     """Each side's games won ("games 1 0"), or in ACC mode its game points ("points 5 2")."""
-    return "%s %s" % ("points" if m.mode == M.ACC else "games",
+    return "%s %s" % ("points" if m.mode == events.ACC else "games",
                       " ".join(str(g) for g in m.games[:m.sides]))
 
 
@@ -167,10 +167,10 @@ def message(v):
             return "player: " + seat_name(m, msg[1])
         side = screen.SIDE_NAMES[msg[1]]  # MSG_PEGGED
         why = m.last_why  # (cribbage.events WHY_*: the event that set msg pegged last)
-        if why == M.WHY_PLAY:
+        if why == events.WHY_PLAY:
             return side + " " + play_why(m.last_play)
-        if why == M.WHY_GO:
+        if why == events.WHY_GO:
             return side + " go 1"
-        word = "" if why == M.WHY_PEG else events.why(why)  # (one table: cribbage.events)
+        word = "" if why == events.WHY_PEG else events.why(why)  # (one table: cribbage.events)
         return "%s +%d%s" % (side, msg[2], " " + word if word else "")
     return msg[1]

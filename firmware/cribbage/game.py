@@ -54,12 +54,6 @@ class Game(Play):
         self.error = None
         return self.got
 
-    def can_undo(self):
-        return self.log.end > 0 or (len(self.log.won) > 0 and not self.log.showing)
-
-    def can_redo(self):
-        return self.log.top > self.log.end or self.log.showing
-
     def undo(self):
         # Remove the newest event (kept for redo); the state is as before it. At the start of a
         # game after next_game(): back to the finished game's end (its scores and winner). False
@@ -150,13 +144,14 @@ class Game(Play):
             pass
         self.log.rollback(mark)
 
-    def journal(self):
-        """The committed events as a list of bytes objects, oldest first (for tools)."""
-        return self.log.events()
-
     def dumps(self):
-        """The saved game as bytes (saved.py)."""
-        return saved.dumps(self)
+        """The saved game as bytes (saved.py): dump()'s, written to memory (the tools' and the
+        tests'; a board saves with dump(), in pieces: no second copy of the code on its heap)."""
+        import io
+
+        f = io.BytesIO()
+        saved.dump(self, f)
+        return f.getvalue()  # pyright: ignore[reportAttributeAccessIssue] (MicroPython has it)
 
     def dump(self, f):
         """dumps()'s bytes written to the open file f, in pieces (saved.py)."""
@@ -172,14 +167,14 @@ class Game(Play):
         # (a false go's card taken back) the state before the event at journal offset at
         self._replay(at)
 
-    def _replay(self, upto):
-        """Rebuild the state from the journal's first `upto` bytes: from the newest deal record
+    def _replay(self, at):
+        """Rebuild the state from the journal's first `at` bytes: from the newest deal record
         before that point (one deal of events at most), or from the game's start."""
         # the records of deals 0..deals-1 hold for the committed journal (none from its start:
         # deals may be a finished game's, shown by undo and loaded from a save without records)
         log = self.log
-        k = self.deals - 1 if upto else -1
-        while k >= 0 and log.deal(k) >= upto:
+        k = self.deals - 1 if at else -1
+        while k >= 0 and log.deal(k) >= at:
             k -= 1
         self.start(log.games, log.dealer)
         i = 0
@@ -187,5 +182,5 @@ class Game(Play):
             i = log.deal(k)
             self.recover(log.marks, log.checkpoint(k, -1))
         j = log.j
-        while i < upto:
+        while i < at:
             i += self.apply(j, i, i)

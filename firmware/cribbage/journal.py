@@ -136,16 +136,6 @@ class Journal:
         self.j[n:n + len(tail)] = tail
         self.top = n + len(tail)
 
-    def events(self):
-        """The committed events as a list of bytes objects, oldest first (for tools)."""
-        out = []
-        i = 0
-        while i < self.end:
-            k = size(self.j, i, self.players)
-            out.append(bytes(self.j[i:i + k]))
-            i += k
-        return out
-
 
 def committed(m):
     """The committed events of Match m, in place (Journal.committed: the live page's reader)."""

@@ -61,16 +61,14 @@
 
 from . import play  # noqa: F401  (first: the biggest to compile, on the emptiest heap)
 from .game import Game
+from . import cards
 from . import score  # noqa: F401  (match.score: the board's way to score.hand)
-from .cards import DECK, JACK, fmt
-# The constants a board needs, re-exported: match.PLAY, match.WHY_HEELS, match.MISDEAL, ...
-from .events import (  # noqa: F401
-    VERSION, DEAL, STARTER, PLAY, SHOW, OVER, WIN, SKUNK, DOUBLE_SKUNK, LURCH,
-    SINGLE, BEST_OF_3, BEST_OF_5, ACC,
-    WHY_PLAY, WHY_GO, WHY_HEELS, WHY_HAND, WHY_CRIB, WHY_PEG, WHY_PENALTY, WHY_MUGGINS,
-    MISDEAL, FAIL_TO_PLAY, FALSE_GO, MAX_PLAY_PEG, MAX_DEALS, HAND_MAX, NO_CARD, show_points_ok)
-from .events import (E_GO, E_DEAL, E_STARTER, E_SHOW, E_PEG, E_PENALTY, E_MUGGINS, E_CUT,
-                     E_NEW_GAME, E_DEAD, JACK_UNSEEN, say)  # noqa: F401  (E_NEW_GAME: v1 saves)
+from . import events
+# The play's phases as the match's own (the key's path reads them: match.PLAY, match.OVER);
+# every other constant of events.py, the Match's code reads as events.X, and a board or a
+# tool as the match's (match.WHY_HEELS, match.E_NEW_GAME...), found there by __getattr__
+# (below): one table, not a copy in the match's globals (~22 bytes each on a 64-bit port)
+from .events import DEAL, STARTER, PLAY, SHOW, OVER  # noqa: F401  (the phases: match.PLAY)
 
 from micropython import const
 
@@ -113,7 +111,7 @@ class Match(Game):
     # players make; the derived state is public (rules.py says each field).
 
     def __init__(self, players=2, target=121, muggins=False, skunk_line=-1, skunk_games=2,
-                 double_line=-1, double_games=3, pairs=False, mode=SINGLE, deal=1,
+                 double_line=-1, double_games=3, pairs=False, mode=events.SINGLE, deal=1,
                  cards=6, fitted=True):
         # A new game. players 2..6; target 121 or 61; muggins on/off. skunk_line: a loser
         # under it makes the win count skunk_games (default 91 in the 121 game; in the 61 game
@@ -153,7 +151,7 @@ class Match(Game):
         if len(cards) != n:
             raise self._refuse(_CUT, (len(cards), n))
         ev = self._ev
-        ev[0] = E_CUT
+        ev[0] = events.E_CUT
         for i in range(n):
             ev[1 + i] = self._card_arg(cards[i])
         self._do(1 + n)
@@ -171,7 +169,7 @@ class Match(Game):
                 raise self._refuse(_WHO_DEALS)
         if not (isinstance(dealer, int) and 0 <= dealer < self.players):
             raise self._refuse(_SEAT, (dealer, self.players - 1))
-        self._ev[0] = E_DEAL | dealer
+        self._ev[0] = events.E_DEAL | dealer
         return self._do(1)
 
     def starter(self, card=-1, jack=False):
@@ -179,13 +177,13 @@ class Match(Game):
         # jack). A jack pegs two for his heels to the dealer at once (it may win the game).
         # Phase STARTER -> PLAY. Returns the points pegged (0 or 2).
         ev = self._ev
-        ev[0] = E_STARTER
+        ev[0] = events.E_STARTER
         if card is None or card == -1:
-            ev[1] = JACK_UNSEEN if jack else NO_CARD
+            ev[1] = events.JACK_UNSEEN if jack else events.NO_CARD
         else:
             ev[1] = self._card_arg(card)
-            if jack and card >> 2 != JACK:
-                raise self._refuse(_JACK, (fmt(card),))
+            if jack and card >> 2 != cards.JACK:
+                raise self._refuse(_JACK, (cards.fmt(card),))
         return self._do(2)
 
     def play(self, card):
@@ -200,7 +198,7 @@ class Match(Game):
         # The seat whose turn it is cannot play. When no seat can play any more (all said go
         # or have no cards), the player of the last card pegs one for the go, the count resets
         # and the seat left of him leads. Refused on a count of 0. Returns the points pegged.
-        self._ev[0] = E_GO
+        self._ev[0] = events.E_GO
         return self._do(1)
 
     def show(self, hand=None, points=-1):
@@ -222,7 +220,7 @@ class Match(Game):
                 ev[k] = self._card_arg(hand[i])
                 k += 1
             if n == 3:  # (journalled as four bytes, the last NO_CARD: events.size is unchanged)
-                ev[k] = NO_CARD
+                ev[k] = events.NO_CARD
                 k += 1
             flags |= 1
         if points is not None and points != -1:
@@ -233,7 +231,7 @@ class Match(Game):
             flags |= 2
         if not flags:
             raise self._refuse(_SHOW)
-        ev[0] = E_SHOW | flags
+        ev[0] = events.E_SHOW | flags
         return self._do(k)
 
     def muggins(self, side=-1):
@@ -244,33 +242,33 @@ class Match(Game):
                 raise self._refuse(_WHICH)
             o = self.overlooked_side()
             side = 1 - o if o >= 0 else 0
-        self._ev[0] = E_MUGGINS | self._side_arg(side)
+        self._ev[0] = events.E_MUGGINS | self._side_arg(side)
         return self._do(1)
 
     def peg(self, side, points):
         # A plain peg of 1..MAX_PLAY_PEG points for side, in any phase but OVER (the play's
         # points when cards are not entered, or a correction). Returns points.
         ev = self._ev
-        ev[0] = E_PEG | self._side_arg(side)
-        if not (isinstance(points, int) and 1 <= points <= MAX_PLAY_PEG):
-            raise self._refuse(_PEG, (MAX_PLAY_PEG, points))
+        ev[0] = events.E_PEG | self._side_arg(side)
+        if not (isinstance(points, int) and 1 <= points <= events.MAX_PLAY_PEG):
+            raise self._refuse(_PEG, (events.MAX_PLAY_PEG, points))
         ev[1] = points
         return self._do(2)
 
-    def penalty(self, side, kind=MISDEAL, seat=-1):
+    def penalty(self, side, kind=events.MISDEAL, seat=-1):
         # Two points to side (sheet 000), after the first deal, never in OVER. MISDEAL: the
         # other side misdealt. FAIL_TO_PLAY: seat (-1: the other player of a two-player game)
         # failed to play his cards after a go: in the play, once a card is in, those that
         # fitted at his go are dead (pegging.dead_count). FALSE_GO: right after false_go()
         # named a seat: his card is taken back and dead with them, as FAIL_TO_PLAY. Returns 2.
-        if kind not in (MISDEAL, FAIL_TO_PLAY, FALSE_GO):
+        if kind not in (events.MISDEAL, events.FAIL_TO_PLAY, events.FALSE_GO):
             raise self._refuse(_PENALTY, (kind,))
         side = self._side_arg(side)
         if self.dealer < 0:
             raise self._refuse(_NO_DEAL_YET)
         ev = self._ev
-        if kind == FALSE_GO:  # 8: the card just played is taken back (rules.py checks it)
-            ev[0] = E_DEAD | 8 | side
+        if kind == events.FALSE_GO:  # 8: the card just played is taken back (rules.py checks it)
+            ev[0] = events.E_DEAD | 8 | side
             seat = self.false_go()
             if seat >= 0 and self.played[seat] == (3 if self.cards() == 5 else 4):
                 ev[1] = seat | 16  # his last card: all his cards are dead (events.py: E_DEAD)
@@ -278,10 +276,11 @@ class Match(Game):
         else:
             if seat == -1 and self.players == 2:
                 seat = 1 - side
-            if kind == MISDEAL or seat == -1 or not (any(self.played) and self.phase == PLAY):
-                ev[0] = E_PENALTY | kind << 3 | side
+            if kind == events.MISDEAL or seat == -1 or not (any(self.played)
+                                                            and self.phase == PLAY):
+                ev[0] = events.E_PENALTY | kind << 3 | side
                 return self._do(1)  # two points, no cards to make dead
-            ev[0] = E_DEAD | side
+            ev[0] = events.E_DEAD | side
         ev[1] = seat & 7  # (rules.py refuses a seat that does not play)
         return self._do(2)
 
@@ -289,12 +288,12 @@ class Match(Game):
 
     def _refuse(self, k, args=()):
         # The ValueError for refusal k (kept in error for the display).
-        msg = say(_NO, k, args)
+        msg = events.say(_NO, k, args)
         self.error = msg
         return ValueError(msg)
 
     def _card_arg(self, c):
-        if not (isinstance(c, int) and 0 <= c < DECK):
+        if not (isinstance(c, int) and 0 <= c < cards.DECK):
             raise self._refuse(_CARD, (c,))
         return c
 
@@ -319,3 +318,9 @@ def loads(data):
     name = "cribbage.loadgame"  # (a string, not a name: nothing more interned)
     __import__(name)
     return sys.modules[name].loads(data, Match)
+
+
+def __getattr__(name):
+    """events.py's constants as the match's own (match.WIN, match.WHY_HEELS...): those the
+    Match does not use itself are read there, not copied here."""
+    return getattr(events, name)

@@ -8,8 +8,8 @@ saying why. The Match's handlers (play.py) call them first, then change the stat
 
 from .cards import PIP, DECK, fmt
 from .score import score_hand
-from .events import (PLAY, SHOW, STARTER, HAND_MAX, AT_STARTER, AT_HAND, NO_CARD,
-                     show_points_ok, say)
+from . import events
+from .events import show_points_ok, say
 
 from micropython import const
 
@@ -64,11 +64,11 @@ def play(table, phase, count, seat, count_at, dead, c):
     dead: his cards are dead, dead not 0, and it fitted at count_at, the count he said go at);
     True when it proves a false go (he said go holding it, and it fitted: at count_at, or,
     his cards dead, at dead - 2, a go he said since his penalty; dead 1: none)."""
-    if phase != PLAY:
+    if phase != events.PLAY:
         raise ValueError(say(_NO, phase))
     at = table[c]
     if at:
-        if at == AT_STARTER:
+        if at == events.AT_STARTER:
             raise ValueError(say(_NO, _STARTER, (fmt(c),)))
         raise ValueError(say(_NO, _PLAYED, (fmt(c),)))
     if count + PIP[c] > 31:
@@ -84,7 +84,7 @@ def play(table, phase, count, seat, count_at, dead, c):
 def go(phase, count, dead):
     """Refuse a go said at count: not in the play; a count of 0 or up to 21 (any card fits)
     unless the seat's cards are dead (dead true)."""
-    if phase != PLAY:
+    if phase != events.PLAY:
         raise ValueError(say(_NO, _NO_GO))
     if dead:
         return
@@ -98,12 +98,12 @@ def check_card(table, c, seat, crib):
     """ValueError when card c (0..51) cannot be in seat's hand (or the crib) shown next: the
     starter, a card another seat played (any, for the crib), a card shown in a hand."""
     at = table[c]
-    if at == AT_STARTER:
+    if at == events.AT_STARTER:
         raise ValueError(say(_NO, _STARTER, (fmt(c),)))
     if 1 <= at <= 6 and (crib or at != seat + 1):
         raise ValueError(say(_NO, _PLAYED_BY, (fmt(c), at - 1)))
-    if at >= AT_HAND:  # (AT_HAND + seat; the crib is shown last)
-        raise ValueError(say(_NO, _SHOWN, (fmt(c), at - AT_HAND)))
+    if at >= events.AT_HAND:  # (AT_HAND + seat; the crib is shown last)
+        raise ValueError(say(_NO, _SHOWN, (fmt(c), at - events.AT_HAND)))
 
 
 def show(table, phase, count, b, i, has_cards, claim, seat, crib, held, starter, cards):
@@ -113,9 +113,9 @@ def show(table, phase, count, b, i, has_cards, claim, seat, crib, held, starter,
     the fourth byte NO_CARD and the crib 4; each checked: the seat played `held` of them),
     scored with the starter; the points claimed (or entered) in claim (-1: none). Returns the
     points it pegs | the points it overlooked << 8; ValueError refuses it."""
-    if phase == PLAY and count:
+    if phase == events.PLAY and count:
         raise ValueError(say(_NO, _PLAY_ON, (count,)))
-    if phase not in (SHOW, PLAY, STARTER):
+    if phase not in (events.SHOW, events.PLAY, events.STARTER):
         raise ValueError(say(_NO, _NO_SHOW))
     five = cards == 3  # (as few locals more as can be: a bigger frame in this hot path moved
     n = 4 if crib else cards  # the heap's peak)
@@ -123,7 +123,7 @@ def show(table, phase, count, b, i, has_cards, claim, seat, crib, held, starter,
     if has_cards:
         if starter < 0:
             raise ValueError(say(_NO, _NO_STARTER))
-        if five and (b[i + 3] == NO_CARD) != (n == 3):
+        if five and (b[i + 3] == events.NO_CARD) != (n == 3):
             raise ValueError(say(_NO, _THREE))
         mine = 0
         for a in range(n):
@@ -157,7 +157,7 @@ def show(table, phase, count, b, i, has_cards, claim, seat, crib, held, starter,
             pts = claim
     else:
         if not (show_points_ok(claim) if n == 4 else 0 <= claim <= 15 or claim == 20):
-            raise ValueError(say(_NO, _NO_COUNT if claim <= HAND_MAX else _COUNT_RANGE,
+            raise ValueError(say(_NO, _NO_COUNT if claim <= events.HAND_MAX else _COUNT_RANGE,
                              (claim,)))
         pts = claim
     return pts | mug << 8

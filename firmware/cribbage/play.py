@@ -11,9 +11,7 @@ deal k, its event at offset at) and undone(at) (the state before the event at of
 false go's card is taken back).
 """
 
-from .score import play_parts, play_points, PLAY_LAST, PLAY_GO
-from . import events as ev  # (as X: a name each here would cost the heap)
-from .cards import DECK, PIP, JACK, fmt
+from . import cards, events as ev, score  # (as X: a name each here would cost the heap)
 from .rules import Rules
 from . import pegging
 
@@ -114,12 +112,12 @@ class Play(Rules):
             d = -1  # the players cut for deal (the sheets): deal(dealer) or cut() names him
         return d
 
-    def played_cards(self, seat, out):
-        """Append the cards seat played this deal (as entered) to the list out."""
+    def played_cards(self, seat, hand):
+        """Append the cards seat played this deal (as entered) to the list hand."""
         w = self._where
-        for c in range(DECK):
+        for c in range(cards.DECK):
             if w[c] == seat + 1:
-                out.append(c)
+                hand.append(c)
 
     def dead(self):
         # A bit per seat whose cards are dead this deal (a failure to play: those that fitted
@@ -206,7 +204,7 @@ class Play(Rules):
             raise ValueError(ev.say(_NO, _OVER))  # (but a false go its card's win proved)
         n = ev.size(b, i, self.players)  # an unknown code is refused here
         w = self._where
-        if k < DECK:
+        if k < cards.DECK:
             self.card(k)
         elif k == ev.E_GO:  # the seat to play cannot; when nobody can, one for the go
             t = self.turn  # (-1 out of the play, which pegging.go refuses first)
@@ -243,15 +241,15 @@ class Play(Rules):
             if self.phase != ev.STARTER:
                 raise ValueError(ev.say(_NO, _STARTER_WHEN))
             if c != ev.NO_CARD and c != ev.JACK_UNSEEN:
-                if c >= DECK:
+                if c >= cards.DECK:
                     raise ValueError(ev.say(_NO, _NOT_CARD, (c,)))
                 if w[c]:
-                    raise ValueError(ev.say(_NO, _IN_PLAY, (fmt(c),)))
+                    raise ValueError(ev.say(_NO, _IN_PLAY, (cards.fmt(c),)))
                 self.starter_card = c
                 w[c] = ev.AT_STARTER
             self.phase = ev.PLAY
             self.turn = self.pone()
-            if c == ev.JACK_UNSEEN or (c < DECK and c >> 2 == JACK):
+            if c == ev.JACK_UNSEEN or (c < cards.DECK and c >> 2 == cards.JACK):
                 self.points(self.dealer % self.sides, 2, ev.WHY_HEELS)
         elif k & 0xF0 == ev.E_SHOW:
             self.shown(b, i + 1, k & 1, b[i + n - 1] if k & 2 else -1)
@@ -292,27 +290,27 @@ class Play(Rules):
             self._fg = self.events << 3 | seat  # a false go (false_go() names him until the
             # next event)
         self.pile.append(c)
-        self.count += PIP[c]
+        self.count += cards.PIP[c]
         w[c] = seat + 1
         self.played[seat] += 1
         self._plays += 1
         self._last_player = seat
-        parts = play_parts(self.pile)
+        parts = score.play_parts(self.pile)
         # (five-card cribbage, _FIVE: three cards each, one series)
         last = self._plays == (3 if w[_RULES] & _FIVE else 4) * self.players
         if self.count == 31:
             self.end_series()
         elif last:
-            parts |= PLAY_LAST  # one for the last card
+            parts |= score.PLAY_LAST  # one for the last card
         else:
             nxt = self.next_active(seat)
             if nxt < 0:  # he has no cards left and nobody else can go on: one for the go
-                parts |= PLAY_GO
+                parts |= score.PLAY_GO
                 self.end_series()
             else:
                 self.turn = nxt
         self.last_play = parts
-        pts = play_points(parts)
+        pts = score.play_points(parts)
         if last:
             self.end_play()
         self.points(seat % self.sides, pts, ev.WHY_PLAY)

@@ -31,7 +31,7 @@ _NO_MUGGINS = const(5)
 _OWN_MUGGINS = const(6)
 
 # The two records the journal keeps of this state (journal.py), field by field, in the order
-# they are stored: the first `narrow` names take a byte, the rest two (little-endian); -1 is
+# they are stored: the first `n` (narrow) names take a byte, the rest two (little-endian); -1 is
 # stored as all ones (255, 0xFFFF), which no field holds otherwise. The per-side bytes follow:
 # score, back for a deal's record; score, back, games (2 bytes) for the finished game. (A flat
 # tuple of names: no object per field.)
@@ -220,16 +220,16 @@ class Rules:
         self.got = 0
         self.last_play = 0
 
-    def points(self, side, pts, why):
-        # Side pegs pts (the back peg to the old score); the first side to reach the target
+    def points(self, side, points, why):
+        # Side pegs points (the back peg to the old score); the first side to reach the target
         # wins at once, whatever the phase.
-        if pts <= 0:
+        if points <= 0:
             return
-        self.got = pts
+        self.got = points
         self.back[side] = self.score[side]
-        self.score[side] += pts
+        self.score[side] += points
         self.last_side = side
-        self.last_points = pts
+        self.last_points = points
         self.last_why = why
         if self.score[side] < self.target:
             return
@@ -288,11 +288,11 @@ class Rules:
         self.mug = 0
         self.points(side, pts, ev.WHY_MUGGINS)
 
-def _pack(m, names, narrow, b, i):
+def _pack(m, names, n, b, i):
     """Write the fields of m (a Rules) named into b from i (one record's head)."""
     for k in range(len(names)):
         v = getattr(m, names[k])
-        if k < narrow:
+        if k < n:  # (n: how many are narrow, a byte each)
             b[i] = v & 255
             i += 1
         else:
@@ -300,10 +300,10 @@ def _pack(m, names, narrow, b, i):
             i += 2
 
 
-def _unpack(m, names, narrow, b, i):
+def _unpack(m, names, n, b, i):
     """Set the fields of m named from b at i: what _pack wrote."""
     for k in range(len(names)):
-        if k < narrow:
+        if k < n:  # (n: how many are narrow, a byte each)
             v = b[i]
             setattr(m, names[k], -1 if v == 255 else v)
             i += 1

@@ -1,5 +1,6 @@
-"""Saving a Match (Match.dumps, Match.dump); loading it again is loadgame.py's (a board loads a
-game at power-up and after a fault only: its code is let go after, board/fault.py's table).
+"""Saving a Match (Match.dump; Match.dumps: the same bytes as one bytes object); loading it
+again is loadgame.py's (a board loads a game at power-up and after a fault only: its code is
+let go after, board/fault.py's table).
 
 Saved form (dumps, version 2): version byte, the 7 settings bytes (Match.settings: players,
 target, flags (1 muggins, 2 six players in two teams, the match mode << 2, who deals the next
@@ -61,24 +62,8 @@ def _head(m):
     return out
 
 
-def dumps(m):
-    # The saved game as bytes: version, settings, base, the finished game's record, journal
-    # (with its redo tail), CRC-32. About a byte per card played and 2..6 per other event: a
-    # 121 game is ~300 bytes, and a game never holds the games before it.
-    head = _head(m)
-    h = len(head)
-    top = m.log.top
-    out = bytearray(h + top + 4)
-    out[:h] = head
-    out[h:h + top] = memoryview(m.log.j)[:top]
-    crc = crc32(memoryview(out)[:h + top])
-    for i in range(4):
-        out[h + top + i] = crc >> (8 * i) & 255
-    return out
-
-
 def dump(m, f):
-    # dumps()'s bytes written to the open file f in three pieces: the head, the journal where
+    # The saved form written to the open file f in three pieces: the head, the journal where
     # it lies (no copy), the CRC. The save then needs no block the size of the game, which a
     # heap fragmented by a long game (five players: ~500 events) may not have.
     head = _head(m)

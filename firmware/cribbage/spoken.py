@@ -9,7 +9,7 @@ ranks' table from rank_items() here, and the tests check the three agree on ever
 """
 
 from .cards import PIP, JACK
-from .score import score_hand, play_points, play_cards, PLAY_15, PLAY_31, PLAY_LAST, PLAY_GO
+from . import score
 
 from micropython import const
 
@@ -35,8 +35,14 @@ def rank_items(cards):
             if m >> i & 1:
                 total += PIP[cards[i]]
         if total == 15:
-            items.append((KINDS[_FIFTEEN], tuple(cards[i] for i in range(n) if m >> i & 1), 2))
-    by_rank = [[] for _ in range(13)]
+            fifteen = []  # (loops, not comprehensions: each of those is code of its own kept
+            for i in range(n):  # on a board's heap, ~70 bytes on a 64-bit port)
+                if m >> i & 1:
+                    fifteen.append(cards[i])
+            items.append((KINDS[_FIFTEEN], tuple(fifteen), 2))
+    by_rank = []
+    for _ in range(13):
+        by_rank.append([])
     for c in cards:
         by_rank[c >> 2].append(c)
     for group in by_rank:
@@ -56,7 +62,11 @@ def rank_items(cards):
         if end - r >= 2:
             runs = [()]
             for q in range(r, end + 1):
-                runs = [run + (c,) for run in runs for c in by_rank[q]]
+                longer = []
+                for run in runs:
+                    for c in by_rank[q]:
+                        longer.append(run + (c,))
+                runs = longer
             for run in runs:
                 items.append((KINDS[_RUN], run, len(run)))
         r = end + 1
@@ -72,10 +82,14 @@ def breakdown(hand, starter, crib=False):
 
         total = count(hand, starter)  # validates
     else:
-        total = score_hand(hand, starter, crib)  # validates
+        total = score.score_hand(hand, starter, crib)  # validates
     items = rank_items(list(hand) + [starter])
     suit = hand[0] & 3
-    if all(c & 3 == suit for c in hand):
+    flush = True
+    for c in hand:
+        if c & 3 != suit:
+            flush = False
+    if flush:
         if starter & 3 == suit:
             items.append((KINDS[_FLUSH], tuple(hand) + (starter,), len(hand) + 1))
         elif not crib:
@@ -88,10 +102,13 @@ def breakdown(hand, starter, crib=False):
 
 
 def number_word(n):
-    if n <= 20:  # (a constant tuple: no block at run time, and no name of its own)
-        return ("nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-                "seventeen", "eighteen", "nineteen", "twenty")[n]
+    if n <= 20:  # (the words in one string: 21 string objects were ~1.3 KB of a board's heap)
+        w = ("nought one two three four five six seven eight nine ten eleven twelve thirteen "
+             "fourteen fifteen sixteen seventeen eighteen nineteen twenty ")
+        i = 0
+        for _ in range(n):
+            i = w.find(" ", i) + 1
+        return w[i:w.find(" ", i)]
     return "twenty-" + number_word(n - 20) if n < 30 else str(n)
 
 
@@ -117,34 +134,34 @@ def spoken(items):
 
 
 # play_why's words, by their place in its table
-_W_PAIR = const(2)
-_W_15 = const(5)
-_W_31 = const(6)
-_W_LAST = const(7)
+_W_PAIR = const(0)
+_W_15 = const(1)
+_W_31 = const(2)
+_W_LAST = const(3)
 
 
 def play_why(parts):
     """What a card in the play made, in words, from play_parts()'s bits (score.py: this reads
     them through play_points() and play_cards()): "15 for 2", "pair 2", "run of 4", "31 for
     2", "last card 1", "15 and a pair, 4"."""
-    # the words: pairs by their number of cards, then 15, 31, the last card (a constant tuple:
-    # its strings are objects, not names interned on the board for good)
-    words = ("", "", "a pair", "pair royal", "double pair royal", "15", "31", "last card")
+    # its words (a constant tuple: strings in it are objects, not names interned on the board
+    # for good; pair royal and double pair royal are KINDS')
+    words = ("a pair", "15", "31", "last card")
     said = []
-    if parts & PLAY_15:
+    if parts & score.PLAY_15:
         said.append(words[_W_15])
-    if parts & PLAY_31:
+    if parts & score.PLAY_31:
         said.append(words[_W_31])
-    same, run = play_cards(parts)  # the cards of its rank at the end of the pile, its run
+    same, run = score.play_cards(parts)  # the cards of its rank at the end of the pile, its run
     if same > 1:
-        said.append(words[same])
+        said.append(words[_W_PAIR] if same == 2 else KINDS[_PAIR + same - 2])
     if run:
         said.append("run of %d" % run)
-    if parts & PLAY_GO:
+    if parts & score.PLAY_GO:
         said.append("go")
-    if parts & PLAY_LAST:
+    if parts & score.PLAY_LAST:
         said.append(words[_W_LAST])
-    pts = play_points(parts)
+    pts = score.play_points(parts)
     if len(said) > 1:
         return "%s and %s, %d" % (", ".join(said[:-1]), said[-1], pts)
     w = said[0] if said else ""

@@ -3,6 +3,7 @@
 from check import raises
 from dealer.cardtext import parse, parse_many
 from cribbage.match import Match
+from cribbage.events import size
 
 
 # Who deals the next game (Match(deal=...)): round the table, the players cut, the loser.
@@ -64,3 +65,27 @@ def deal_two(dealer, rand):
         crib.append(h.pop(0))
         crib.append(h.pop(0))
     return hands, crib, rest[0]
+
+
+# What the tests read of a game's journal and its undo (the engine's public fields: a board
+# never asks, so the engine keeps no code for it on a board's heap, issue 34)
+def journal(m):
+    """The committed events of match m as a list of bytes objects, oldest first."""
+    log = m.log
+    out = []
+    i = 0
+    while i < log.end:
+        k = size(log.j, i, m.players)
+        out.append(bytes(log.j[i:i + k]))
+        i += k
+    return out
+
+
+def can_undo(m):
+    """Whether m.undo() has an event (or a finished game's end) to undo."""
+    return m.log.end > 0 or (len(m.log.won) > 0 and not m.log.showing)
+
+
+def can_redo(m):
+    """Whether m.redo() has an event to put back."""
+    return m.log.top > m.log.end or m.log.showing

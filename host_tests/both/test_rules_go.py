@@ -14,7 +14,7 @@ gc.collect()  # (the garbage of its compile gone before the engine compiles: a 9
 from cribbage import match  # noqa: E402
 from cribbage.match import Match, loads  # noqa: E402
 from dealer.cardtext import parse  # noqa: E402
-from matchkit import C, plays, two, unchanged, old_rules  # noqa: E402
+from matchkit import C, plays, two, unchanged, old_rules, journal  # noqa: E402
 
 # Seat 0 (pone, A): 10H 9H 3C KS; seat 1 (dealer, B): 8D 6D 10D 7S; starter KC.
 # A 10H, B 8D, A 9H (27: a run of three, 3 to A); B says go (6D, 10D, 7S are all over 31);
@@ -57,7 +57,7 @@ def test_the_false_go_penalty_kills_the_cards_that_fitted_two_to_the_opponent():
     assert "must hold" in unchanged(m, m.show, C("3C KS 2D 4D"))
     assert m.show(C("10H 9H 3C KS")) == 2 and m.score == [6, 4]  # KS KC pair
     # journalled: the card stays in the journal, the penalty after it; saved; undone
-    j = m.journal()
+    j = journal(m)
     assert j[-9] == bytes((parse("3C"),)) and j[-8] == bytes((match.E_DEAD | 8 | 1, 0))
     assert loads(m.dumps()).state() == m.state()
     for _ in range(8):
@@ -100,7 +100,7 @@ def test_failure_to_play_after_a_go_two_players_offender_implied():
     plays(m, FALSE + " 6D")
     assert m.turn == 0
     assert m.penalty(1, match.FAIL_TO_PLAY) == 2  # two players: A is the offender
-    assert m.journal()[-1] == bytes((match.E_DEAD | 1, 0))
+    assert journal(m)[-1] == bytes((match.E_DEAD | 1, 0))
     assert m.dead() == 1 and m.turn == 0 and m.score == [4, 2]
     assert "cards are dead" in unchanged(m, m.penalty, 1, match.FAIL_TO_PLAY)
     assert "is dead" in unchanged(m, m.play, parse("3C"))
@@ -160,7 +160,7 @@ def test_outside_the_play_a_failure_to_play_is_two_points():
     m = two()
     m.show(points=0)  # the play was not entered
     assert m.penalty(1, match.FAIL_TO_PLAY) == 2 and m.dead() == 0
-    assert m.journal()[-1] == bytes((match.E_PENALTY | match.FAIL_TO_PLAY << 3 | 1,))
+    assert journal(m)[-1] == bytes((match.E_PENALTY | match.FAIL_TO_PLAY << 3 | 1,))
 
 
 def test_three_players_name_the_offender_and_who_gets_the_two():
@@ -365,7 +365,7 @@ def test_the_false_gos_card_that_was_his_last_ends_the_play_without_his_go():
     m = last_card(0, 0)
     assert m.penalty(1, match.FALSE_GO) == 2 and m.score == [1, 6]  # A's 1 for last, B's 2
     assert m.phase == match.SHOW and m.turn == 0  # no go asked of A: the board knows
-    assert m.journal()[-1] == bytes((match.E_DEAD | 8 | 1, 0 | DEAD_LAST))
+    assert journal(m)[-1] == bytes((match.E_DEAD | 8 | 1, 0 | DEAD_LAST))
     m.undo()
     assert m.false_go() == 0 and m.phase == match.SHOW  # (the 3C again, proving it)
 
