@@ -867,7 +867,8 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
         asyncio.run(task.Publisher(app).run())
     assert calls == [("publish.link", "start"),
                      ("publish.outbox", "look"),  # (the first look: in a call of its own,
-                     ("publish.link", "tick", 8),  # issue 34; then _IO: connect)
+                     ("publish.nights", "keep"),  # then the night kept: issue 34)
+                     ("publish.link", "tick", 8),  # (then _IO: connect)
                      ("publish.message", "make"), ("publish.link", "tick", 0),
                      ("publish.link", "tick", 8),
                      ("publish.message", "make"), ("publish.link", "tick", 0)], calls
@@ -918,7 +919,7 @@ def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
     monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
     with pytest.raises(Stop):
         asyncio.run(task.Publisher(app).run())
-    assert calls == [("start",), ("look",), ("look",), ("look",), ("tick", 0)], calls
+    assert calls == [("start",), ("look",), ("look",), ("look",), ("keep",), ("tick", 0)], calls
 
 
 def names(text):

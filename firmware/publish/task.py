@@ -150,7 +150,8 @@ class Publisher:
                 try:
                     if w & _LOOK:  # the history looked at in a call of its own: the
                         _call("look", pub, mod="publish.outbox")  # connection's modules
-                        w ^= _LOOK  # are not on the heap with the history's (issue 34)
+                        _call("keep", pub, mod="publish.nights")  # are not on the heap
+                        w ^= _LOOK  # with the history's (issue 34); then the night kept
                     _call("tick", pub, w)  # (it never raises: a failure is the connection's)
                     if pub.want:  # the game's message, made in a call of its own: the
                         # connection's modules are not on the heap with the record's (issue
