@@ -21,12 +21,10 @@ import json
 from board import screen
 from board.snapshot import snapshot  # (the game as the page shows it)
 from board.keypad import sleep_ms
-from board.modes import NEW_GAME, SAY, SUSPECT, message
+from board.modes import NEW_GAME, SAY, SUSPECT, MSG_TEXT, message
 from page.http import Routes
 from page.server import Server, short
-from page.pin import Pin, says
 from page.lazy import Lazy, passing
-from page import rows
 
 from micropython import const
 
@@ -60,7 +58,8 @@ class Web(Routes):
         super().__init__()
         self.app = app
         self.club = club
-        self.pin = Pin(app)
+        self.pin = None  # page/pin.py's Pin while a PIN is wanted (pins()), else None
+        self.phones = {}  # the phones' waits for a PIN (page/pin.py), kept without a Pin
         self.lazy = Lazy()  # what a request loads, dropped after it (page/lazy.py)
         self.seen = -1  # app.changes when the state below was made
         self.deals_at = -1  # the journal (events, phase) the deals below were made for
@@ -68,8 +67,31 @@ class Web(Routes):
         self.state = b""  # the state as the live stream sends it (b"data: " JSON b"\n\n")
         self.own = []  # the board's own origins (serve sets them): writes come from them
         self.port = ""  # ":port" when not 80
-        self.server = Server(self.answer, app.clock, self.lazy.ended)  # the connections
+        self.server = Server(self.answer, app.clock, self.ended)  # the connections
         # (page/server.py: serve() has it listen)
+
+    def pins(self, req):
+        """The PIN and the phones' waits (page/pin.py's Pin), loaded for request req (a
+        write, an ask) when no PIN is wanted yet; let go once its PIN is off the board
+        (used, expired, guessed at too often: its idle()) or none was shown, keeping only
+        the phones' waits (self.phones)."""
+        p = self.pin
+        if p is None:
+            p = self.pin = self.load(req, "page.pin").Pin(self.app, self.phones, self.idle)
+        return p
+
+    def idle(self):
+        """page/pin.py: no PIN of the Pin's is on the board: it goes (its code with it, once
+        the request that loaded it has closed: page/lazy.py)."""
+        self.pin = None
+
+    def ended(self, c):
+        """Connection c closed (page/server.py): a Pin that shows no PIN goes (one loaded to
+        be refused, or asked while its phone waits), and what c's request loaded."""
+        p = self.pin
+        if p is not None and p.pin_at < 0:
+            self.pin = None
+        self.lazy.ended(c)
 
     def load(self, req, name):
         """Module name for this request (page/lazy.py): dropped after it when served."""
@@ -86,8 +108,8 @@ class Web(Routes):
 
             gc.collect()
             st = snapshot(app)
-            if "lines" in st:  # the display may be showing the PIN: never on the network
-                self.pin.mask(st["lines"])
+            if "lines" in st and self.pin is not None:  # the display may be showing the
+                self.pin.mask(st["lines"])  # PIN: never on the network
             self.state = ("data: %s\n\n" % json.dumps(st)).encode()
             self.seen = app.changes
         return self.state
@@ -102,6 +124,7 @@ class Web(Routes):
             if short():  # (the replay is the game's own: never begun without room)
                 raise MemoryError
             self.load(req, "cribbage.summary")
+            rows = self.load(req, "page.rows")  # (made for a request: let go after it)
             try:
                 got = rows.deal_rows(m)
             except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
@@ -137,7 +160,7 @@ class Web(Routes):
             return None, ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
         if not self.origin_ok(req):
             return None, ("not from the board's page", 403)
-        no = self.pin.refused(_ip(req.client), form)
+        no = self.pins(req).refused(_ip(req.client), form)
         return (None, no) if no else (form, None)
 
 
@@ -188,7 +211,7 @@ def routes(web):
 
     @web.get("/layout")
     async def layout(req):
-        return rows.layout(app.layout), 200, {"Content-Type": "application/json"}
+        return web.load(req, "page.rows").layout(app.layout), 200, {"Content-Type": "application/json"}
 
     @web.get("/deals")
     async def deals(req):
@@ -221,14 +244,14 @@ def routes(web):
         before a change); that phone waits before it may ask again (longer each time)."""
         if not web.origin_ok(req):
             return "not from the board's page", 403
-        return web.pin.ask(_ip(req.client)) or 204
+        return web.pins(req).ask(_ip(req.client)) or 204
 
     @web.post("/new-game")
     async def new_game(req):
         _, no = web.pin_form(req)
         if no:
             return no
-        web.pin.used(_ip(req.client))
+        web.pin.used(_ip(req.client))  # (pin_form had it: the PIN is shown)
         app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
 
@@ -334,12 +357,14 @@ async def serve(app, addr, club=None):
         await listen(server, hw.get("web_host", "0.0.0.0"), port, ready)
     finally:
         server.close()
-        web.pin.new_pin()
-        web.pin.show_pin(False)
+        if web.pin is not None:  # (no Pin: no PIN on the board)
+            web.pin.new_pin()
+            web.pin.show_pin(False)
 
 
 def say(app, text, always=False):
     """The display's line about the page (app.msg) says text; unless always, only if that
     line is still the page's (another message may have taken its place meanwhile)."""
-    if always or says(app, PAGE_MSG):
+    msg = app.msg
+    if always or msg[0] == MSG_TEXT and msg[1].startswith(PAGE_MSG):
         app.apply((SAY, message(text)))
