@@ -211,7 +211,8 @@ def routes(web):
 
     @web.get("/layout")
     async def layout(req):
-        return web.load(req, "page.rows").layout(app.layout), 200, {"Content-Type": "application/json"}
+        rows = web.load(req, "page.rows")  # (made for the request: let go after it)
+        return rows.layout(app.layout), 200, {"Content-Type": "application/json"}
 
     @web.get("/deals")
     async def deals(req):
@@ -366,5 +367,5 @@ def say(app, text, always=False):
     """The display's line about the page (app.msg) says text; unless always, only if that
     line is still the page's (another message may have taken its place meanwhile)."""
     msg = app.msg
-    if always or msg[0] == MSG_TEXT and msg[1].startswith(PAGE_MSG):
+    if always or (msg[0] == MSG_TEXT and msg[1].startswith(PAGE_MSG)):
         app.apply((SAY, message(text)))
