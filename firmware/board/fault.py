@@ -52,7 +52,8 @@ table = (
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
-    " board.snapshot board.screen version page.rows page.pin hw.wifi publish publish.packets"
+    " board.snapshot board.screen version page.rows page.pin"
+    " page.writes hw.wifi publish publish.packets"
     " publish.outbox publish.names publish.nights publish.contract publish.says publish.message"
     " ota ota.hmac"
     " ota.order ota.install ota.fetch umqtt umqtt.simple ",

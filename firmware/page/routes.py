@@ -5,15 +5,16 @@ an async function giving the address to serve on, or None): serve(). The page (w
 sent from flash) draws the track from the layout's own data (/layout: every LED's place and
 what it is) and follows the game over server-sent events (/events: the state as JSON, pushed
 within _PUSH_MS of a change). The rest is read-only too: /state, /deals (this game deal by
-deal), /stats, /history.csv, /history.json, /club. Only a new game and the seats' names
-change the board, and they ask for the PIN the board shows on its display (page/pin.py).
+deal), /stats, /history.csv, /history.json, /club. Only a new game, the seats' names and an
+update change the board, and they ask for the PIN the board shows on its display (the writes,
+page/writes.py, and the PIN, page/pin.py: each loaded when a phone writes, let go after).
 
 The connections and their bounds are page/server.py's, the requests' parsing, the route table
 and the answers page/http.py's; here, the routes: a MemoryError while answering is a 503;
-what a request loaded (the statistics, the deals' replay, the history's export) is dropped
-after it (page/lazy.py); writes (POST) must come
-from the board's own page: an Origin (or, without one, a Referer) naming another site is
-refused. The club's publisher (publish/task.py), when the board has one, is handed in.
+what a request loaded (the statistics, the deals' replay, the layout's rows, the history's
+export, the writes) is dropped after it (page/lazy.py); writes (POST) must come from the
+board's own page: an Origin (or, without one, a Referer) naming another site is refused.
+The club's publisher (publish/task.py), when the board has one, is handed in.
 """
 
 import json
@@ -21,7 +22,7 @@ import json
 from board import screen
 from board.snapshot import snapshot  # (the game as the page shows it)
 from board.keypad import sleep_ms
-from board.modes import NEW_GAME, SAY, SUSPECT, MSG_TEXT, message
+from board.modes import SAY, SUSPECT, MSG_TEXT, message
 from page.http import Routes
 from page.server import Server, short
 from page.lazy import Lazy, passing
@@ -33,8 +34,7 @@ _PING_MS = const(2000)  # and says something at least this often: a page that is
 # the write and frees its place (and proxies and phones keep the stream open)
 _PING = b": ping\n\n"  # the live stream's comment (server-sent events)
 
-# the commands the page gives the app (App.apply: the door every input goes through)
-_NEW_GAME = (NEW_GAME,)
+# the command the page gives the app (App.apply: the door every input goes through)
 _SUSPECT = (SUSPECT,)
 
 PAGE_MSG = "page "  # the display's line about the page: "page 192.168.1.42" while it is served
@@ -58,7 +58,7 @@ class Web(Routes):
         super().__init__()
         self.app = app
         self.club = club
-        self.pin = None  # page/pin.py's Pin while a PIN is wanted (pins()), else None
+        self.pin = None  # page/pin.py's Pin while a PIN is wanted (page/writes.py)
         self.phones = {}  # the phones' waits for a PIN (page/pin.py), kept without a Pin
         self.lazy = Lazy()  # what a request loads, dropped after it (page/lazy.py)
         self.seen = -1  # app.changes when the state below was made
@@ -69,16 +69,6 @@ class Web(Routes):
         self.port = ""  # ":port" when not 80
         self.server = Server(self.answer, app.clock, self.ended)  # the connections
         # (page/server.py: serve() has it listen)
-
-    def pins(self, req):
-        """The PIN and the phones' waits (page/pin.py's Pin), loaded for request req (a
-        write, an ask) when no PIN is wanted yet; let go once its PIN is off the board
-        (used, expired, guessed at too often: its idle()) or none was shown, keeping only
-        the phones' waits (self.phones)."""
-        p = self.pin
-        if p is None:
-            p = self.pin = self.load(req, "page.pin").Pin(self.app, self.phones, self.idle)
-        return p
 
     def idle(self):
         """page/pin.py: no PIN of the Pin's is on the board: it goes (its code with it, once
@@ -134,57 +124,9 @@ class Web(Routes):
             self.deals_at = at
         return self.deals
 
-    def origin_ok(self, req):
-        """A write comes from the board's own page: its Origin (or, without one, its
-        Referer's) is the board's address (or a .local name it is asked by); a client that
-        sends neither is no browser on another site's page, and may."""
-        h = req.headers
-        o = h.get("origin")
-        if o is None:
-            o = h.get("referer")
-            if o is None:
-                return True
-            i = o.find("/", o.find("//") + 2) if "//" in o else -1
-            o = o[:i] if i > 0 else o
-        if o in self.own:
-            return True
-        host = h.get("host", "")
-        return host.endswith(".local" + self.port) and o == "http://" + host
-
-    def pin_form(self, req):
-        """A write with the PIN: (its form, None), or (None, why it is refused as (text,
-        status)): a form that cannot be read, not from the board's page, the PIN's rules
-        (page/pin.py)."""
-        form = _form(req)
-        if form is None:
-            return None, ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
-        if not self.origin_ok(req):
-            return None, ("not from the board's page", 403)
-        no = self.pins(req).refused(_ip(req.client), form)
-        return (None, no) if no else (form, None)
-
-
 def _conn(req):
     """The request's connection (page/server.py's Conn), None in-process (a test's)."""
     return None if req is None else req.conn
-
-
-def _form(req):
-    """The request's form ({} when it sends none), or None when it cannot be read (an escape
-    like "%z" or bytes that are no UTF-8: page/http.py raises ValueError for them, a 400)."""
-    try:
-        return req.form() or {}
-    except ValueError:  # (UnicodeError is one)
-        return None
-
-
-def _ip(addr):
-    """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
-    if isinstance(addr, tuple):
-        return addr[0]
-    if isinstance(addr, (bytes, bytearray)) and len(addr) >= 8:
-        return bytes(addr[4:8])
-    return addr
 
 
 def routes(web):
@@ -240,24 +182,14 @@ def routes(web):
         return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
 
     @web.post("/pin")
-    async def ask_pin(req):
-        """The board shows a new PIN on its display, for the phone that asked (the page asks
-        before a change); that phone waits before it may ask again (longer each time)."""
-        if not web.origin_ok(req):
-            return "not from the board's page", 403
-        return web.pins(req).ask(_ip(req.client)) or 204
-
     @web.post("/new-game")
-    async def new_game(req):
-        _, no = web.pin_form(req)
-        if no:
-            return no
-        web.pin.used(_ip(req.client))  # (pin_form had it: the PIN is shown)
-        app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
-        return ("new game", 200) if app.err is None else (app.err, 500)
+    @web.post("/names")
+    @web.post("/update")
+    async def write(req):  # (the writes: page/writes.py, loaded for each, let go after)
+        return web.load(req, "page.writes").write(web, req)
 
     # The club (publish/): the broker's address and the connection's status, and the seats'
-    # names, set with the PIN the board shows (as a new game is; a PIN serves once).
+    # names (set with the PIN the board shows: POST /names, as a new game is).
     @web.get("/club")
     async def club(req):
         if web.club is not None:
@@ -268,29 +200,6 @@ def routes(web):
         if bad:  # a broker entry the board refused: what is wrong, not just "no broker"
             out["fault"] = bad
         return json.dumps(out), 200, {"Content-Type": "application/json"}
-
-    @web.post("/names")
-    async def names(req):
-        form, no = web.pin_form(req)
-        if no:
-            return no
-        try:
-            got = passing("publish.contract", "parse_names", form.get("names", ""))
-        except ValueError as e:
-            return str(e), 400  # (the PIN still works: the names can be put right)
-        web.pin.used(_ip(req.client))
-        passing("publish.names", "save_names", app.store, got)
-        if web.club is not None:
-            web.club.names_kept(got)  # (the state goes out again with them)
-        return "names kept", 200
-
-    @web.post("/update")
-    async def update(req):  # an update with the PIN (ota/order.py's page())
-        form, no = web.pin_form(req)
-        if no:
-            return no
-        from ota.order import page
-        return page(web, form, _ip(req.client))
 
     @web.errorhandler(404)
     async def not_found(req):
