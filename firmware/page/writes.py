@@ -8,9 +8,46 @@ once its PIN is off the board (page/routes.py's Web.pin, Web.idle).
 """
 
 from board.modes import NEW_GAME
-from page.lazy import passing
 
 _NEW_GAME = (NEW_GAME,)  # the app's command (App.apply), as the menu's
+_HEX = b"0123456789abcdefABCDEF"
+_FORM = "application/x-www-form-urlencoded"
+
+
+def form(req):
+    """Request req's body (page/http.py's Request) as a form (application/x-www-form-
+    urlencoded): a dict, the first value of a name kept; None when the request sends no
+    form. ValueError for a bad %-escape or bytes that are no UTF-8 (UnicodeError is one)."""
+    if req.headers.get("content-type", "").split(";")[0].strip() != _FORM:
+        return None
+    out = {}
+    for pair in req.body.split(b"&"):
+        if pair:
+            i = pair.find(b"=")
+            k = unquote(pair if i < 0 else pair[:i])
+            if k not in out:
+                out[k] = "" if i < 0 else unquote(pair[i + 1:])
+    return out
+
+
+def _hex(b):
+    """The value of hex digit b (one byte), or -1."""
+    i = _HEX.find(b) if len(b) == 1 else -1
+    return i - 6 if i > 15 else i
+
+
+def unquote(b):
+    """A form's name or value (bytes: "+" a space, "%XX" a byte) as text; ValueError for an
+    escape that is not two hex digits or bytes that are no UTF-8."""
+    parts = b.replace(b"+", b" ").split(b"%")
+    out = bytearray(parts[0])
+    for p in parts[1:]:
+        hi, lo = _hex(p[:1]), _hex(p[1:2])
+        if hi < 0 or lo < 0:
+            raise ValueError("bad %-escape")
+        out.append(hi << 4 | lo)
+        out.extend(p[2:])
+    return bytes(out).decode()
 
 
 def pins(web, req):
@@ -55,13 +92,13 @@ def pin_form(web, req):
     status)): a form that cannot be read, not from the board's page, the PIN's rules
     (page/pin.py)."""
     try:
-        form = req.form() or {}  # ({} when it sends none)
+        got = form(req) or {}  # ({} when it sends none)
     except ValueError:  # (an escape like "%z" or bytes that are no UTF-8: UnicodeError is one)
         return None, ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
     if not origin_ok(web, req):
         return None, ("not from the board's page", 403)
-    no = pins(web, req).refused(ip(req.client), form)
-    return (None, no) if no else (form, None)
+    no = pins(web, req).refused(ip(req.client), got)
+    return (None, no) if no else (got, None)
 
 
 def write(web, req):
@@ -73,7 +110,7 @@ def write(web, req):
         if not origin_ok(web, req):
             return "not from the board's page", 403
         return pins(web, req).ask(ip(req.client)) or 204
-    form, no = pin_form(web, req)
+    fields, no = pin_form(web, req)
     if no:
         return no
     app = web.app
@@ -82,8 +119,10 @@ def write(web, req):
         app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
         return ("new game", 200) if app.err is None else (app.err, 500)
     if path == "/names":  # the seats' names (publish/: the club's), set with the PIN
+        from page.lazy import passing  # (the page's, loaded: what it loads is let go after)
+
         try:
-            got = passing("publish.contract", "parse_names", form.get("names", ""))
+            got = passing("publish.contract", "parse_names", fields.get("names", ""))
         except ValueError as e:
             return str(e), 400  # (the PIN still works: the names can be put right)
         web.pin.used(ip(req.client))
@@ -92,4 +131,4 @@ def write(web, req):
             web.club.names_kept(got)  # (the state goes out again with them)
         return "names kept", 200
     from ota.order import page  # /update: an update with the PIN (ota/order.py's page())
-    return page(web, form, ip(req.client))
+    return page(web, fields, ip(req.client))
