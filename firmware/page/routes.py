@@ -19,13 +19,12 @@ The club's publisher (publish/task.py), when the board has one, is handed in.
 
 import json
 
-from board import screen
 from board.snapshot import snapshot  # (the game as the page shows it)
 from board.keypad import sleep_ms
-from board.modes import SAY, SUSPECT, MSG_TEXT, message
+from board.modes import SAY, MSG_TEXT, message
 from page.http import Routes
-from page.server import Server, short
-from page.lazy import Lazy, passing
+from page.server import Server
+from page.lazy import Lazy
 
 from micropython import const
 
@@ -34,8 +33,6 @@ _PING_MS = const(2000)  # and says something at least this often: a page that is
 # the write and frees its place (and proxies and phones keep the stream open)
 _PING = b": ping\n\n"  # the live stream's comment (server-sent events)
 
-# the command the page gives the app (App.apply: the door every input goes through)
-_SUSPECT = (SUSPECT,)
 
 PAGE_MSG = "page "  # the display's line about the page: "page 192.168.1.42" while it is served
 
@@ -105,24 +102,10 @@ class Web(Routes):
         return self.state
 
     def now_deals(self, req=None):
-        """page/rows.py's deal_rows() as JSON bytes, made again only when the journal has
-        changed since (the page asks at each phase and show, not at every card: the replay is
-        the game's)."""
-        m = self.app.m
-        at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
-        if at != self.deals_at:
-            if short():  # (the replay is the game's own: never begun without room)
-                raise MemoryError
-            self.load(req, "cribbage.summary")
-            rows = self.load(req, "page.rows")  # (made for a request: let go after it)
-            try:
-                got = rows.deal_rows(m)
-            except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
-                self.app.apply(_SUSPECT)  # place; the app restores it before the next entry)
-                raise
-            self.deals = json.dumps(got).encode()
-            self.deals_at = at
-        return self.deals
+        """page/rows.py's deal_rows() as JSON bytes (self.deals), made again only when the
+        journal has changed since (page/rows.py's deals())."""
+        return self.load(req, "page.rows").deals(self, req)
+
 
 def _conn(req):
     """The request's connection (page/server.py's Conn), None in-process (a test's)."""
@@ -131,8 +114,6 @@ def _conn(req):
 
 def routes(web):
     """The page's paths."""
-    app = web.app
-
     @web.get("/")
     async def page(req):
         return open(PAGE, "rb"), 200, {"Content-Type": "text/html; charset=utf-8",
@@ -152,34 +133,13 @@ def routes(web):
         return _Stream(web), 200, {"Content-Type": "text/event-stream"}
 
     @web.get("/layout")
-    async def layout(req):
-        rows = web.load(req, "page.rows")  # (made for the request: let go after it)
-        return rows.layout(app.layout), 200, {"Content-Type": "application/json"}
-
     @web.get("/deals")
-    async def deals(req):
-        return web.now_deals(req), 200, {"Content-Type": "application/json"}
-
     @web.get("/stats")
-    async def stats(req):
-        S = web.load(req, "board.stats")
-        t = S.tally(app.store)
-        out = []
-        for side in range(len(t)):
-            out.append({"name": screen.SIDE_NAMES[side], "counts": list(t[side]),
-                        "lines": S.lines(t, side)})
-        return json.dumps(out), 200, {"Content-Type": "application/json"}
-
     @web.get("/history.csv")
-    async def history_csv(req):
-        export = web.load(req, "board.export")
-        return export.csv_lines(app.store), 200, {
-            "Content-Type": "text/csv", "Content-Disposition": "attachment; filename=games.csv"}
-
     @web.get("/history.json")
-    async def history_json(req):
-        export = web.load(req, "board.export")
-        return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
+    @web.get("/club")
+    async def made(req):  # (made for the request: page/rows.py, loaded for it, let go after)
+        return web.load(req, "page.rows").answer(web, req)
 
     @web.post("/pin")
     @web.post("/new-game")
@@ -187,19 +147,6 @@ def routes(web):
     @web.post("/update")
     async def write(req):  # (the writes: page/writes.py, loaded for each, let go after)
         return web.load(req, "page.writes").write(web, req)
-
-    # The club (publish/): the broker's address and the connection's status, and the seats'
-    # names (set with the PIN the board shows: POST /names, as a new game is).
-    @web.get("/club")
-    async def club(req):
-        if web.club is not None:
-            return json.dumps(web.club.info()), 200, {"Content-Type": "application/json"}
-        out = {"broker": None, "status": "off",
-               "names": passing("publish.names", "load_names", app.store)}
-        bad = passing("page.rows", "wifi_fault")
-        if bad:  # a broker entry the board refused: what is wrong, not just "no broker"
-            out["fault"] = bad
-        return json.dumps(out), 200, {"Content-Type": "application/json"}
 
     @web.errorhandler(404)
     async def not_found(req):
