@@ -111,7 +111,7 @@ def write(web, req):
             return "not from the board's page", 403
         return pins(web, req).ask(ip(req.client)) or 204
     fields, no = pin_form(web, req)
-    if no:
+    if fields is None:  # (refused: no says why)
         return no
     app = web.app
     if path == "/new-game":
