@@ -1,10 +1,11 @@
 """The boot loader, the half that stays (main.py imports it first; it is never updated over the
 air): the slot's state after start() and the calls the running app makes later. What start()
 does once (the pointer record, the choice of the slot, the image's mount: slotboot.py) is
-loaded for the call and let go, and so for confirm(), failed() and note() when they have a
-trial to end or a note to say; a slot that is an image keeps its block device (slotimg.py)
-while mounted. What stays on every board is this module and the names slotboot interned:
-~1.5 KB of the 64-bit port's heap, ~1 KB on a chip, against ~6 and ~4 KB with the whole
+loaded for the call and let go (not at all on a board flashed without slots, the usual
+boot), and so for confirm(), failed() and note() when they have a trial to end or a record
+whose note there may be; a slot that is an image keeps its block device (slotimg.py)
+while mounted. What stays is this module (and on a board with a record the names slotboot
+interned): ~1.5 KB of the 64-bit port's heap, ~1 KB on a chip, against ~6 and ~4 KB with the whole
 loader resident (docs/memory.md, "What the loader keeps after start()"; test_ota_boot.py).
 
 slotboot's names are this module's too (slots.Files, slots.read, slots.IMAGE ...: __getattr__),
@@ -41,10 +42,26 @@ def _start(files, watchdog, hung):
 
 def start(files=None, watchdog=None, hung=False):
     """Pick the slot to run and put it first on sys.path, the trial's watchdog started
-    (slotboot.start()); the folder ("" for the root). slotboot's code leaves the heap before
-    this returns: collected now, from a frame that never held it (its call is _start's), and
-    not later, when a pointer to it left on the C stack by its calls could lie in the unset
-    slots of the app's frames, which live as long as the board runs, and keep it all."""
+    (slotboot.start()); the folder ("" for the root). A board flashed without slots (its app
+    at the root, no record: slotboot.read()'s first answer) starts it without slotboot: the
+    usual boot loads none of slotboot's code or its ~30 names, which would stay interned for
+    good (issue 34). Else slotboot's code leaves the heap before this returns: collected
+    now, from a frame that never held it (its call is _start's), and not later, when a
+    pointer to it left on the C stack by its calls could lie in the unset slots of the app's
+    frames, which live as long as the board runs, and keep it all."""
+    global trial, wdt, running
+    if files is None and mounted is None:
+        import os
+
+        try:
+            os.stat("board_config.py")  # (the root's app: slotboot.read())
+            try:
+                os.stat("slots.rec")  # (slotboot.REC)
+            except OSError:
+                trial, wdt, running = None, None, "r"
+                return ""
+        except OSError:
+            pass
     import gc
 
     f = _start(files, watchdog, hung)
@@ -71,12 +88,13 @@ def confirm(files=None):
 
 def note(files=None):
     """The loader's message, once (its text, then the file goes), or None: slotboot.note(),
-    loaded only when the board's root has one (slotboot.NOTE)."""
+    loaded only on a board with a record (slotboot.REC): a note is written only with one
+    (slotboot.back()), and no firmware removes a record."""
     if files is None:
         import os
 
         try:
-            os.stat("slots.note")
+            os.stat("slots.rec")  # (the one name start() looks for too: issue 34)
         except OSError:
             return None
     return __getattr__("note")(files)

@@ -249,8 +249,10 @@ def test_the_board_records_each_finished_game_with_its_summary():
     assert len(g["by_deal"]) == deals == g["deals"]
 
 
-def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatch):
-    def short(m, limit):  # out of memory half way through the replay, the game not put back
+def _summary_short(monkeypatch):
+    """The game's summary (cribbage/summary.py) runs out of memory half way through its
+    replay, the game not put back."""
+    def short(m, limit):
         m.start((0,) * 6, -1)
         raise MemoryError
 
@@ -259,6 +261,10 @@ def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatc
     # earlier test's loader may have let S go and a later import made another module)
     monkeypatch.setattr(sys.modules["cribbage"], "summary", S, raising=False)
     monkeypatch.setattr(S, "dumps", short)
+
+
+def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatch):
+    _summary_short(monkeypatch)
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
     scores = list(app.m.score)
@@ -277,19 +283,11 @@ def test_a_summary_that_cannot_put_the_game_back_is_a_fault_and_ok_again_goes_on
 
     restore = Match.restore
 
-    def short(m, limit):  # half way through the replay, the game not put back
-        m.start((0,) * 6, -1)
-        raise MemoryError
-
     def restore_fails(self):
         monkeypatch.setattr(Match, "restore", restore)  # (once)
         raise MemoryError
 
-    monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
-    # (and as the package's attribute, which `from cribbage import summary` reads first: an
-    # earlier test's loader may have let S go and a later import made another module)
-    monkeypatch.setattr(sys.modules["cribbage"], "summary", S, raising=False)
-    monkeypatch.setattr(S, "dumps", short)
+    _summary_short(monkeypatch)
     hw, app, f = board()
     play_game(hw, app, f, seed=2)
     end = (app.m.state(), app.m.dumps())

@@ -111,6 +111,18 @@ def test_a_board_without_slots_boots_its_root_app(root):
     assert code == 0 and "RAN r" in out and "WDT" not in out, out
 
 
+def test_a_board_without_slots_boots_without_loading_slotboot(root):
+    """A board flashed without slots (no record, its app at the root: the usual boot) starts
+    it and says no note without slotboot: none of its code or its names (interned for good:
+    an ESP32's game has none to spare, issue 34) load."""
+    (root / "slotboot.py").write_text("raise ImportError('slotboot loaded')\n")
+    (root / "board" / "tasks.py").write_text(  # ("ok" confirms: ota/trial.py only on trial)
+        "import slots\ndef run(hw):\n    print('RAN', slots.running, slots.trial)\n"
+        "    print('NOTE', hw['note'])\n")
+    code, out = power_up(root)
+    assert code == 0 and "RAN r None" in out and "NOTE None" in out and "WDT" not in out, out
+
+
 def test_a_good_update_boots_on_trial_under_the_watchdog_and_confirms(root):
     trial(root, "ok")
     code, out = power_up(root)
@@ -320,5 +332,6 @@ def test_what_the_loader_keeps_is_a_fraction_of_what_it_loads(root):
     kept = heaps["main.py"][0] - heaps["noloader.py"][0]
     loaded = heaps["noloader.py"][1]  # (with its names: a process that never had it)
     print("the loader keeps %d bytes; slotboot takes %d loaded" % (kept, loaded))
-    # (measured 2026-11-29, 64-bit: 2,432 kept, 5,536 loaded; with slotboot kept: 6,784)
+    # (measured 2026-11-29, 64-bit: 2,432 kept, 5,536 loaded; with slotboot kept: 6,784;
+    # with start() not loading slotboot on a board without slots (h-names): 1,408 kept)
     assert loaded > 4000 and kept < loaded * 2 // 3, (kept, loaded)

@@ -216,6 +216,19 @@ HEAPS = {
     "esp32_game": (133, ESP32_GAME / heap_ratio("game from .mpy"),
                    "test_board_mp: main_game.py booted as main.py, game after game, 2-6 "
                    "players, from .mpy: the ESP32 budget's heap"),
+    # (2026-11-29, issue 34, h-names: the ESP32 booted as a board boots, the loader first:
+    # main_page.py P 7 0 3. slots.py starts a board flashed without slots without slotboot
+    # (43 names -> 12, docs/memory.md), but the run still interns 624-627 names at 2-6 players
+    # (main_game.py 610-613, the tests' bench scripts compiled with -s as build.py compiles
+    # a module): past the 620 of five pools, a sixth of 640 names in one block (7.1 KB on
+    # 64-bit), so its smallest heap, 1 KB steps, 2-6 players, 4 runs each in two trees at
+    # paths of different length: fails at 145k, passes at 146k-150k (a tree of an earlier
+    # step, one name more, failed 3 players at 147k and 148k, passed at 150k); main_game.py
+    # the same session 132k-134k: the loader's names cost ~13 KB of heap here, not 1.5)
+    "esp32_booted": (146, ESP32_GAME / heap_ratio("game from .mpy"),
+                     "test_board_mp: main_page.py P 7 0 3, the ESP32 booted through the loader "
+                     "(slots.start() first), game after game, 2-6 players, from .mpy: a sixth "
+                     "pool of names (624-627 of 620) and the heap it splits"),
     # (2026-11-29, h-http: the page's own HTTP, no microdot, the loader in: main_page.py passes
     # the test's checks at 205k-230k, its pages reading 89-95 states; at 200k the slowest page
     # read 20 (the test wants more), at 195k 8: the server sheds connections below 12 KB free,

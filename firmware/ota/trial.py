@@ -3,7 +3,8 @@ first frame when slots.trial says the running slot is on trial. Once it has run 
 with no fault it confirms the slot (and the board's state, which said "on trial", goes out
 again without it: board/snapshot.py); a fault before then sends the board back to the slot
 before it. The trial's watchdog is fed while the loop runs, and after (it cannot be stopped):
-a hang resets the board, and the loader goes back."""
+a hang resets the board, and the loader goes back; so does a fault whose going back finds no
+heap for the loader's other half in _SHORT_TRIES steps (the loader's note then says it hung)."""
 
 import gc
 
@@ -13,6 +14,7 @@ from micropython import const
 
 CONFIRM_MS = const(30000)
 STEP_MS = const(250)
+_SHORT_TRIES = const(4)  # steps a fault waits for the heap to go back before the watchdog
 
 
 def fault(app, n0):
@@ -31,14 +33,27 @@ async def watch(app, reset=None, files=None):
     """The trial's task (forever). reset: what restarts the board (machine.reset)."""
     n0 = getattr(app, "fault", None)
     t0 = app.clock()
+    short = 0  # steps failed() found no heap for the loader's other half (slotboot)
+    why = None
     while slots.trial is not None:
-        why = fault(app, n0)
-        if why and slots.failed(RuntimeError(why), files):
-            if reset is None:
-                import machine
-                reset = machine.reset
-            reset()
-            return
+        why = why or fault(app, n0)  # (kept: the message line may have moved on)
+        if why:
+            try:
+                back = slots.failed(RuntimeError(why), files)
+            except MemoryError:  # (it loads slotboot: short of heap, try again a step
+                gc.collect()  # later; after _SHORT_TRIES, stop feeding the watchdog: its
+                short += 1  # reset takes the board back to the slot before, as a hang)
+                if short >= _SHORT_TRIES:
+                    return
+                _feed()
+                await sleep_ms(STEP_MS)
+                continue
+            if back:
+                if reset is None:
+                    import machine
+                    reset = machine.reset
+                reset()
+                return
         if ticks_diff(app.clock(), t0) >= CONFIRM_MS:
             try:
                 slots.confirm(files)

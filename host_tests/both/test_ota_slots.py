@@ -181,6 +181,37 @@ def test_a_fault_on_trial_goes_back_and_restarts_the_board():
         assert ("1 faults" if counts else "MemoryError") in slots.note(files)
 
 
+
+def test_a_fault_on_trial_short_of_heap_to_go_back_tries_then_leaves_it_to_the_watchdog():
+    """slots.failed() loads the loader's other half (slotboot): short of heap it raises
+    MemoryError. The watch tries again a step later (and goes back once it can); a heap that
+    never comes back stops the feeding after 4 steps, so the watchdog's reset takes the board
+    back (the loader's hang), never a trial that runs on, faulty, with its watchdog fed."""
+    real = slots.failed
+    for short, counts in ((1, False), (1, True), (99, False)):
+        files = board()
+        update(files, bundle("0.7.0"))
+        boot_trial(files)
+        dog = slots.wdt
+        tries = []
+
+        def failed(e, files=None, tries=tries, short=short):
+            tries.append(1)
+            if len(tries) <= short:
+                raise MemoryError
+            return real(e, files)
+
+        slots.failed = failed
+        try:
+            resets = _watch(files, _TrialApp(counts), 40000, fault_at=5000)
+        finally:
+            slots.failed = real
+        if short == 1:
+            assert resets == [1] and tries == [1, 1] and slots.read(files) == ("r", "a", "C", 0)
+        else:
+            assert resets == [] and len(tries) == 4 and slots.read(files)[2] == "T"
+            assert dog.fed == 5000 // 250 + 1 + 3  # fed to the fault, then 3 tries: no more
+
 def boot_trial(files):
     """The loader's start on a slot on trial, with a fake watchdog (slots.wdt)."""
     import sys
