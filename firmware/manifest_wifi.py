@@ -4,4 +4,4 @@
 
 include("manifest.py")  # the core: the rules, the app, the pin maps
 include("page")  # the live page (page/manifest.py), its HTTP its own (page/http.py)
-include("publish")  # the club's publisher (publish/manifest.py), with umqtt.simple
+include("publish")  # the club's publisher (publish/manifest.py), no library

@@ -398,9 +398,9 @@ def frozen_env(env, build_dir, version, leave_out=()):
 
 def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     """A board whose MicroPython has the firmware frozen in (make firmware): flash copies
-    main.py, board_config.py and what the image lacks (here: umqtt, not frozen), removes
-    the module files of an earlier flash (imported first, '' precedes .frozen: they would
-    shadow the frozen ones), keeps the data, and knows the OLED driver is frozen."""
+    main.py, board_config.py and what the image lacks (here: publish/says.py, left out of
+    it), removes the module files of an earlier flash (imported first, '' precedes .frozen:
+    they would shadow the frozen ones), keeps the data, and knows the OLED driver is frozen."""
     board, env, calls = fake
     b = real_build(tmp_path, "rp2040w")
     data = {"data/game": b"\x02saved", "data/history": b"h" * 32, "wifi.json": b"{}"}
@@ -409,7 +409,7 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "board" / "app.mpy").exists() and (board / "lib" / "ssd1306.mpy").exists()
     # then the frozen image goes on (make micropython FIRMWARE=...): the files are the old ones
-    env = frozen_env(env, b / "rp2040w", build.read_version(), leave_out=("lib/umqtt",))
+    env = frozen_env(env, b / "rp2040w", build.read_version(), leave_out=("publish/says",))
     listing = flash.parse_listing(cli(FLASH, "files", env=env).stdout)
     assert "board/app" in listing.frozen and "ssd1306" in listing.frozen
     assert "asyncio/core" in listing.frozen  # (the unix port's own frozen modules)
@@ -421,9 +421,10 @@ def test_flash_onto_a_frozen_image_installs_only_what_it_lacks(tmp_path, fake):
     for rel, blob in data.items():
         assert got.pop(rel) == blob  # the data is kept, byte for byte
     on_fs = {p for p in files_of(b / "rp2040w") if build.on_filesystem(p)
-             or p.startswith("lib/umqtt/") or not p.endswith((".mpy", ".py"))}
+             or p.startswith("publish/says.") or not p.endswith((".mpy", ".py"))}
     assert set(got) == on_fs, sorted(set(got) ^ on_fs)  # main.py, board_config.py, www/...
-    assert "lib/umqtt/simple.mpy" in got  # the image lacks it: copied
+    assert "publish/says.mpy" in got  # the image lacks it: copied
+    assert not [p for p in got if p.startswith("lib/")]  # (no MQTT client: issue 33)
     assert "remove  board/app.mpy" in r.stdout and "'' comes before .frozen" in r.stdout
     assert "remove  lib/ssd1306.mpy" in r.stdout
     assert "ssd1306: frozen in the board's MicroPython" in r.stdout

@@ -15,10 +15,10 @@ from board import fault
 from publish.says import FIELDS
 
 # MicroPython's own modules (built in: never in sys.modules, nothing to let go) and those the
-# build puts beside the firmware (umqtt from micropython-lib, ssd1306 the display's driver)
+# build puts beside the firmware (ssd1306 the display's driver, from micropython-lib)
 BUILT_IN = {"gc", "sys", "json", "machine", "socket", "select", "binascii", "vfs", "network",
             "esp32", "time", "micropython", "hashlib", "os", "io", "struct", "errno"}
-LIBRARIES = {"asyncio", "umqtt", "umqtt.simple", "ssd1306"}
+LIBRARIES = {"asyncio", "ssd1306"}
 BOOT = ("main", "board.tasks", "board.app", "slots")  # what power-up imports (firmware/main.py)
 LOADERS = ("load", "passing")  # board/fault.py's load(), page/lazy.py's passing(), Lazy.load()
 

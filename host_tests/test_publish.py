@@ -28,7 +28,9 @@ STATUS, STATE, GAME = "cribbage/t1/status", "cribbage/t1/state", "cribbage/t1/ga
 
 def test_the_mqtt_client_is_micropython_libs_from_pypi_as_pinned():
     """umqtt.simple comes from PyPI by name and version (make venv: hostenv.fetch_sources,
-    its archive's sha256 checked there), and the board's lib/ gets that very file."""
+    its archive's sha256 checked there), and the host's MicroPython folder (hostenv.mp_lib())
+    gets that very file: the bytes publish/packets.py is held to (no board carries it since
+    the board writes its packets itself: issue 33, test_build.py)."""
     import hostenv
 
     project, version, digest = hostenv.pypi_sources()["umqtt"]
@@ -432,12 +434,12 @@ def test_without_a_broker_the_page_says_so_and_names_are_kept(tmp_path):
 
 
 
-def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
+def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path, monkeypatch):
     """main_game.py as the Pico W's budget test runs it (the page, its 3 clients, game after
     game, from .mpy: host_tests/test_board_mp.py), publishing to the broker: in the Pico W's
     heap (budgets: pico_w_club, 15 % over what the run needs), every game at the club once,
     every page as without publishing; the peak within the Pico W's budget, as the page's
-    alone (PICO_W_PAGE: 70 % of its heap on 32-bit)."""
+    alone (PICO_W_PAGE: 70 % of its heap on 32-bit), with 15 % of it to spare (MARGIN)."""
     import subprocess
 
     import budgets  # tools/budgets.py
@@ -446,8 +448,10 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
 
     build.build("esp32", os.path.join(ROOT, "firmware"), str(tmp_path), host=True)
     tree = str(tmp_path / "esp32")
-    for name in ("main_game", "main_club"):
-        r = subprocess.run([build.mpy_cross(), "-O3", "-o", os.path.join(tree, name + ".mpy"),
+    for name in ("main_game", "main_club", "club_start", "club_done"):  # (named as in tools/
+        # bench/, not by the checkout's path: its name is interned with the module)
+        r = subprocess.run([build.mpy_cross(), "-O3", "-s", name + ".py",
+                            "-o", os.path.join(tree, name + ".mpy"),
                             os.path.join(ROOT, "tools/bench/%s.py" % name)],
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
@@ -455,11 +459,12 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
     try:  # the club's message to t1, retained (test_club_says.py): taken at the connection
         from club.sign import SAYS_DOMAIN, frame
 
+        monkeypatch.setenv("CLUB_KEY", secret("t1").hex())  # (main_club.py's key)
         club.publish("cribbage/t1/says", frame(secret("t1"), 1, b'{"night":"2026-11-28"}',
                                                SAYS_DOMAIN), retain=True)
         g, out = game_lines([MICROPYTHON, "-X", "heapsize=" + budgets.heap("pico_w_club"),
                              "-m", "main_club", "2", "7", str(free_port()), GAMES,
-                             str(budgets.CLIENTS), str(broker.port), secret("t1").hex()],
+                             str(budgets.CLIENTS), str(broker.port)],
                             MAIN_PATH, tree)
         line = [x for x in out.splitlines() if x.startswith("CLUB ")]
         assert len(line) == 1, out
@@ -473,10 +478,11 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path):
         assert club.signed() == int(GAMES)  # (logged in as t1, every game signed)
         peak = max(int(g["peak"]), int(w[-1]))  # the games' (NEXT) and after them (CLUB)
         assert peak < int(g["heap"]) <= budgets.heap_kb("pico_w_club") * 1024
-        live = budgets.pico_w_page_live(peak)  # (booted through the loader, as a board: the
-        # page's run allows it LOADER_OVER, test_board_mp.py)
-        assert live <= budgets.PICO_W_PAGE + budgets.LOADER_OVER + budgets.PUBLISH_OVER, \
-            "~%.1f KB live on 32-bit" % live
+        live = budgets.pico_w_page_live(peak)  # (booted through the loader, as a board)
+        # the budget with its 15 % to spare (issue 34: 2026-11-29, 175,840-176,640 B in 17
+        # runs, ~121.1-121.6 KB; the most this allows, ~122.0 KB, is 177,124 B): growth fails
+        assert live * budgets.MARGIN <= budgets.PICO_W_PAGE, \
+            "~%.1f KB live on 32-bit: the budget wants 15 %% to spare" % live
         print("publishing on: peak %d bytes (64-bit), ~%.1f KB live on 32-bit" % (peak, live))
     finally:
         club.close()
@@ -818,7 +824,9 @@ def test_the_packets_are_the_bytes_umqtt_simple_writes(monkeypatch):
 
 def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
     """publish/task.py's run(): when a tick wants the game's message, make() is called in a
-    call of its own (publish.message, not publish.link), then a tick sends it."""
+    call of its own (publish.message, not publish.link), then a tick sends it; and the look
+    at the history (its _LOOK bit) is a call of its own too (publish.outbox's look(), not
+    publish.link's tick: none of the connection's modules on the heap with the history's)."""
     import asyncio
 
     import board.keypad
@@ -858,10 +866,59 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
     with pytest.raises(Stop):
         asyncio.run(task.Publisher(app).run())
     assert calls == [("publish.link", "start"),
-                     ("publish.link", "tick", 9),  # (_LOOK | _IO: the first look, connect)
+                     ("publish.outbox", "look"),  # (the first look: in a call of its own,
+                     ("publish.link", "tick", 8),  # issue 34; then _IO: connect)
                      ("publish.message", "make"), ("publish.link", "tick", 0),
                      ("publish.link", "tick", 8),
                      ("publish.message", "make"), ("publish.link", "tick", 0)], calls
+
+
+
+def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
+    """publish/task.py's run(): a look at the history that fails (no room to load it: the look
+    is a call of its own, publish/outbox.py's look()) does no tick in that poll, and the next
+    poll looks again; once it is done, the look is not repeated (only a game's end, an undo
+    or a connection make one)."""
+    import asyncio
+
+    import board.keypad
+    from publish import task
+
+    class Stop(Exception):
+        pass
+
+    m = type("M", (), {"events": 0, "phase": 0})()
+    app = type("App", (), {"m": m, "changes": 0, "clock": lambda self: 0})()
+    calls = []
+    fails = [2]  # the first two looks find no room
+
+    def call(what, pub, *w, mod="publish.link"):
+        calls.append((what,) + w)
+        if what == "start":
+            pub.cfg = {}
+            pub.phase = pub.ask = -1
+            pub.out = []
+            pub.skip = pub.t = 0
+            pub.wait = 1 << 30  # (down, never connects: no other work)
+            pub.sock = None
+            return True
+        if what == "look" and fails[0]:
+            fails[0] -= 1
+            raise MemoryError("memory allocation failed")
+        return None
+
+    polls = [0]
+
+    async def sleep_ms(ms):
+        polls[0] += 1
+        if polls[0] > 5:
+            raise Stop
+
+    monkeypatch.setattr(task, "_call", call)
+    monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
+    with pytest.raises(Stop):
+        asyncio.run(task.Publisher(app).run())
+    assert calls == [("start",), ("look",), ("look",), ("look",), ("tick", 0)], calls
 
 
 def names(text):
@@ -1105,7 +1162,7 @@ def test_make_flash_puts_the_broker_on_the_board(tmp_path, fake):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (board / "wifi.json").read_bytes() == creds.read_bytes()
     assert "MQTT broker 192.168.1.10:1883 under cribbage/t1/" in r.stdout
-    assert (board / "lib" / "umqtt" / "simple.mpy").exists()  # the client, in the build's lib/
+    assert not (board / "lib" / "umqtt").exists()  # (no MQTT client: publish/packets.py)
 
 
 def test_make_flash_puts_the_identity_make_club_board_issued_on_the_board(tmp_path, fake):

@@ -121,7 +121,13 @@ ESP32_GAME = 96.0  # KB of heap
 # the loader, 187,616-188,512 B in 11 runs at 214k-280k, ~129.2-129.8 KB (page + loader
 # 180,832-181,024 B, ~124.5-124.7): within the 140.3 budget by itself, 7.5 % to spare. So 0:
 # the club's run holds the page's budget (and LOADER_OVER, as the page's run).
-PUBLISH_OVER = 0.0
+# 2026-11-29 (h-club, main at 52b2e62 and after, the same session, 280k): main_club.py
+# 176,864-177,856 B in 10 runs, ~121.8-122.5 KB (the page alone 169,696-170,752, ~116.9-117.6);
+# with the bench's own code off the heap during the games (main_club.py's top level, ~1.3 KB
+# on 64-bit a board never has: tools/bench/club_start.py, club_done.py) and the key not an
+# argument: 175,840-176,640 B in 17 runs, ~121.1-121.6 KB, 15.3-15.8 % to spare. So no
+# allowance: test_publish asserts the budget with its 15 % (MARGIN), as issue 34 wants, and
+# PUBLISH_OVER is gone.
 # The loader a board keeps resident (firmware/slots.py: main.py imports it before the board and
 # board/tasks.py reads its trial), over the Pico W's page budget, KB live on 32-bit. Measured
 # 2026-11-28 (issue 34, h-flood) once the page's budget run loaded it as main.py does

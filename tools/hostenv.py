@@ -42,14 +42,16 @@ def venv_program(name):
     return shutil.which(name)
 
 
-# micropython-lib-style packages the firmware imports that the unix port lacks (the page's
-# HTTP is its own, page/http.py: no web framework), copied, as a board's /lib holds them,
-# into a folder for the micropython command's MICROPYPATH.
+# micropython-lib-style packages the host's tests import that the unix port lacks (the page's
+# HTTP is its own, page/http.py: no web framework), copied, as a board's /lib would hold them,
+# into a folder for the micropython command's MICROPYPATH. None goes onto a board but those
+# tools/maker/build.py's PART_OF_LIB names (none now: umqtt.simple is here only for the bytes
+# publish/packets.py is held to, host_tests/test_publish.py; issue 33).
 MP_PACKAGES = {"umqtt": ("simple.py",)}
 # ... and those whose PyPI release pip cannot install (a source archive without a setup.py):
 # taken by name and version from PyPI at `make venv` (fetch_sources(), pinned by the archive's
 # sha256 in pyproject.toml's [tool.cribbage-board.pypi-sources]) and unpacked into .venv/pypi/:
-# the club publisher's MQTT client (board/clubfiles.py), micropython-lib's umqtt.simple.
+# micropython-lib's MQTT client, umqtt.simple (the bytes of publish/packets.py's packets).
 SOURCES_DIR = os.path.join(ROOT, ".venv", "pypi")
 
 

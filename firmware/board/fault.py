@@ -56,7 +56,7 @@ table = (
     " page.writes hw.wifi publish publish.packets"
     " publish.outbox publish.names publish.nights publish.contract publish.says publish.message"
     " ota ota.hmac"
-    " ota.order ota.install ota.fetch umqtt umqtt.simple ",
+    " ota.order ota.install ota.fetch ",
 )
 
 

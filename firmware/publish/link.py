@@ -119,10 +119,9 @@ def tick(pub, w):
     try is after a pause (_RETRY_MS, doubling to 32x; 2 s again if it was up)."""
     now = pub.app.clock()
     try:
-        if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait)
-            pub.r = waiting(pub)
-            pub.body = None
-            _stamp(pub)
+        if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait;
+            load("publish.outbox").look(pub)  # publish/task.py has it done in a call of its
+            # own, without this module's: issue 34)
         if w & _LATE:
             raise OSError("no answer")
         if w & _IO:
@@ -295,16 +294,6 @@ def _refuse(pub, why):
     pub.refused += 1
     pub.why = why
     print("club: its message refused:", why)
-
-
-def _stamp(pub):
-    """The night on the games ended since the last look (publish/nights.py's keep())."""
-    try:
-        keep = load("publish.nights").keep
-    except MemoryError as e:
-        print("club: no night kept for the game:", repr(e))
-        return
-    keep(pub)
 
 
 def _down(pub, e, now):

@@ -95,6 +95,25 @@ def after(store, box):
     return first, k
 
 
+def look(pub):
+    """A look (publish/task.py's _LOOK: a game over and the next begun, an undo past its end,
+    or connected): pub.r, the first record of the history Publisher pub has still to send, or
+    a withdrawal's mark (after()), or None, its message to be made anew; pub.waiting, how many
+    games; then the night on the games ended since the last look (publish/nights.py's keep()).
+    publish/task.py calls it in a call of its own, so none of the connection's modules
+    (publish.link, .packets, .contract) is on the heap with the history's (issue 34)."""
+    from board.fault import load
+
+    pub.r, pub.waiting = after(pub.app.store, pub.box)
+    pub.body = None
+    try:
+        keep = load("publish.nights").keep
+    except MemoryError as e:
+        print("club: no night kept for the game:", repr(e))
+        return
+    keep(pub)
+
+
 def moved(box, r):
     """The outbox once the broker has r (after()'s: a record, or a withdrawal's mark)."""
     if isinstance(r, str):

@@ -28,7 +28,8 @@ connection's state stay on the heap. Every _POLL_MS the task looks what there is
 without loading anything; when there is something, publish/link.py's tick() does it
 (connects, writes, reads, makes a packet, reads the history) in one call that never waits,
 and everything loaded for it is let go after; a game's message is made in a call of its own
-(publish/message.py's make(), between two ticks). Nothing the publisher loads
+(publish/message.py's make(), between two ticks), and so is a look at the history
+(publish/outbox.py's look(): a game over, or connected). Nothing the publisher loads
 is held while it sleeps, so it never peaks together with the page.
 """
 
@@ -53,10 +54,10 @@ _LATE = const(16)  # what is written or awaited has taken more than _IO_MS
 
 
 def _call(what, *args, mod="publish.link"):
-    """Module mod's function what(*args) (publish/link.py's, or publish/message.py's
-    make()): the modules loaded for it (the connection's, the packets', the files', the MQTT
-    client, the export and what it reads) are let go after, every one, or those it holds
-    (board.record holds the summary) would stay on the heap for good."""
+    """Module mod's function what(*args) (publish/link.py's, publish/outbox.py's look() or
+    publish/message.py's make()): the modules loaded for it (the connection's, the packets',
+    the files', the export and what it reads) are let go after, every one, or those it
+    holds (board.record holds the summary) would stay on the heap for good."""
     from board.fault import load, modules, release  # (as locals: this module's names stay few)
 
     had = modules()
@@ -147,6 +148,9 @@ class Publisher:
                         w |= _PING
             if w:
                 try:
+                    if w & _LOOK:  # the history looked at in a call of its own: the
+                        _call("look", pub, mod="publish.outbox")  # connection's modules
+                        w ^= _LOOK  # are not on the heap with the history's (issue 34)
                     _call("tick", pub, w)  # (it never raises: a failure is the connection's)
                     if pub.want:  # the game's message, made in a call of its own: the
                         # connection's modules are not on the heap with the record's (issue

@@ -1,7 +1,7 @@
 # The live heap inside the club publisher's calls, which main_club.py's peak (at every card and
 # count, and between the publisher's polls) never sees: each call (publish/task.py's _call: a
 # tick of publish/link.py, publish/message.py's make()) loads its modules, works and lets them
-# go before the game's next step. Imported by main_club.py when its 8th argument is "calls"
+# go before the game's next step. Imported by main_club.py when its 7th argument is "calls"
 # (not otherwise: its code would be on the heap of the budget's run); it wraps board.fault's
 # load() and release() and the task's _call, and takes gc.mem_alloc() after a gc.collect()
 # before each load and each release inside a call (the release in make(), right after the

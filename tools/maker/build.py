@@ -44,8 +44,10 @@ TARGETS = {"rp2040": "armv6m", "rp2040w": "armv6m", "esp32": "xtensawin"}
 # target -> the optional parts its tree carries (firmware/manifest.py's PARTS: the live page
 # and the club's publisher, for a board with radio); a board without radio carries neither
 TARGET_PARTS = {"rp2040": (), "rp2040w": ("page", "publish"), "esp32": ("page", "publish")}
-# the library each part needs (hostenv.MP_PACKAGES, compiled into the tree's lib/ with it)
-PART_OF_LIB = {"umqtt": "publish"}
+# the library each part needs (one of hostenv.MP_PACKAGES, compiled into the tree's lib/ with
+# it): none now. umqtt.simple is the host's only (the bytes publish/packets.py is held to,
+# host_tests/test_publish.py): the board writes its MQTT packets itself (issues 33, 34)
+PART_OF_LIB = {}
 # mpy header byte 2 holds (arch << 2): the arch numbers mpy-cross writes (py/persistentcode.h)
 ARCH_CODE = {"armv6m": 4, "xtensawin": 10}
 # kept as source on the board: the entry points, and configuration a maker edits
@@ -244,16 +246,16 @@ def romfs_image(tree):
 
 
 def build_packages(march, dest, carried=None):
-    """The packages the firmware imports from a board's lib/ (hostenv.MP_PACKAGES: the club
-    publisher's umqtt), compiled into dest/lib/ as `mip install` would put them: those
-    of the parts carried (None: all); rows as build()'s."""
+    """The packages the firmware imports from a board's lib/ (PART_OF_LIB's, of
+    hostenv.MP_PACKAGES: none now), compiled into dest/lib/ as `mip install` would put them:
+    those of the parts carried (None: all); rows as build()'s. The host's other packages
+    (umqtt.simple: its tests') never go into a board's tree."""
     rows = []
     lib = mp_lib()
-    for pkg, files in sorted(MP_PACKAGES.items()):
-        part = PART_OF_LIB.get(pkg)
-        if carried is not None and part is not None and part not in carried:
+    for pkg, part in sorted(PART_OF_LIB.items()):
+        if carried is not None and part not in carried:
             continue
-        for f in files:
+        for f in MP_PACKAGES[pkg]:
             s = os.path.join(lib, pkg, f)
             rel = "%s/%s/%s" % (LIB_DIR, pkg, f)
             built = rel[:-3] + ".mpy"
