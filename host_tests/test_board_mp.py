@@ -133,7 +133,7 @@ def test_game_after_game_with_the_page_and_its_clients(main_tree):
     """The live page served (page/routes.py on its own page/http.py) with the 3 clients
     of its live stream it serves at most, connected for game after game, from .mpy: every key
     taken, every client read the changes, each game won and saved; in the Pico W's budget
-    (peak <= 70 % of its heap on 32-bit), in its heap."""
+    (peak <= 70 % of its heap on 32-bit) with 15 % to spare, in its heap."""
     from webkit import free_port
     g, out = run_main(main_tree, budgets.heap("pico_w_page"), "2", "7", str(free_port()),
                       GAMES, str(budgets.CLIENTS), main="main_page")  # (the loader resident)
@@ -141,9 +141,12 @@ def test_game_after_game_with_the_page_and_its_clients(main_tree):
     assert int(g["clients"]) == budgets.CLIENTS and g["phase"] == "0", g
     assert int(g["least"]) > 20 and int(g["bytes"]) > 40000, g  # every page read all games
     live = budgets.pico_w_page_live(int(g["peak"]))
-    # (with the loader's resident half, as on a board: within the budget since slotboot is let
-    # go after start(), issue 34; budgets.LOADER_OVER holds the runs' spread)
-    assert live <= budgets.PICO_W_PAGE + budgets.LOADER_OVER, "~%.1f KB live on 32-bit" % live
+    # (with the loader's resident half, as on a board: slotboot is let go after start(), issue
+    # 34.) The budget with its 15 % to spare: 2026-11-29 (h-page) ~110.3 KB live, the budget
+    # 1.27 times it; growth past 122.0 KB fails here (docs/memory.md)
+    assert live * 1.15 <= budgets.PICO_W_PAGE + budgets.LOADER_OVER, (
+        "~%.1f KB live on 32-bit: the budget %.1f wants <= %.1f" % (
+            live, budgets.PICO_W_PAGE, budgets.PICO_W_PAGE / 1.15))
 
 
 def test_short_of_memory_the_board_plays_without_its_page(main_tree):

@@ -212,6 +212,8 @@ TAKES_THE_APP = {
     # (test_board_door.py's test_the_page_uses_only_the_apps_public_calls)
     "page/routes.py": "the page",
     "page/pin.py": "the page's PIN (the display shows it: app.say)",
+    "page/writes.py": "the page's writes (a new game through App.apply)",
+    "page/rows.py": "what the page makes for a request (the game's deals, the app's store)",
     "publish/task.py": "the club's publisher",
     "publish/link.py": "the club's connection: the publisher's state (pub.app)",
     "publish/packets.py": "the club's messages: the game and state they carry (pub.app)",

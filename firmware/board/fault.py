@@ -30,7 +30,7 @@ def message(e):
 #  k: loaded when first needed and kept (the display's text, the menu, the page, the club's task):
 #     board.text board.menutext board.menu board.selftest board.storage board.geometry
 #     board.power board.keytimer hw.common cribbage.advise cribbage.advise5
-#     cribbage.saved1 ssd1306 page page.routes page.server page.pin page.lazy ota.trial
+#     cribbage.saved1 ssd1306 page page.routes page.server page.lazy ota.trial
 #     publish.task slotimg
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
 #     board.app board.fault board.keypad board.modes board.render cribbage.events
@@ -50,7 +50,8 @@ table = (
     # h: let go after the call that loaded it, kept if the board had it loaded before (the
     # record's modules, which the live page may hold; the club's, loaded for each call)
     " board.stats board.history board.record board.export cribbage.summary cribbage.spoken"
-    " board.snapshot board.screen version page.rows hw.wifi publish publish.packets"
+    " board.snapshot board.screen version page.rows page.pin"
+    " page.writes hw.wifi publish publish.packets"
     " publish.outbox publish.names publish.nights publish.contract publish.says publish.message"
     " ota ota.hmac"
     " ota.order ota.install ota.fetch ",

@@ -133,7 +133,7 @@ def club(pub, v):
 
 def page(web, form, ip):
     """The board's page's POST /update (page/routes.py): a bundle's address, with the PIN
-    the board shows (as a new game; a PIN serves once: the form checked there, web.pin_form).
+    the board shows (as a new game; a PIN serves once: the form checked by page/writes.py).
     The page's form is its BODY bytes: an address of up to 50 characters. Here, not in the
     page's module: loaded only when used."""
     try:

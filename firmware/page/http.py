@@ -27,8 +27,6 @@ from page.server import BODY
 from micropython import const
 
 _CHUNK = const(512)  # a file sent this many bytes at a time
-_HEX = b"0123456789abcdefABCDEF"
-_FORM = "application/x-www-form-urlencoded"
 _REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 403: "Forbidden",
             404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large",
             429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}
@@ -39,7 +37,8 @@ class Request:
     """One request: method, path (the URL before any "?"), query (after it, "" without),
     headers (a dict, names in lower case), length (its Content-Length), body (bytes: b"" for
     none, or for one over BODY, unread), client (the client's address: page/server.py's
-    peername), conn (page/server.py's Conn it came on; None in-process)."""
+    peername), conn (page/server.py's Conn it came on; None in-process). Its body as a form:
+    page/writes.py's form() (a write's: loaded with it)."""
 
     def __init__(self, method, url, headers, length, body, client, conn):
         self.method = method
@@ -51,42 +50,6 @@ class Request:
         self.body = body
         self.client = client
         self.conn = conn
-
-    def form(self):
-        """The body as a form (application/x-www-form-urlencoded): a dict, the first value of
-        a name kept; None when the request sends no form. ValueError for a bad %-escape or
-        bytes that are no UTF-8 (UnicodeError is one)."""
-        if self.headers.get("content-type", "").split(";")[0].strip() != _FORM:
-            return None
-        out = {}
-        for pair in self.body.split(b"&"):
-            if pair:
-                i = pair.find(b"=")
-                k = unquote(pair if i < 0 else pair[:i])
-                if k not in out:
-                    out[k] = "" if i < 0 else unquote(pair[i + 1:])
-        return out
-
-
-def _hex(b):
-    """The value of hex digit b (one byte), or -1."""
-    i = _HEX.find(b) if len(b) == 1 else -1
-    return i - 6 if i > 15 else i
-
-
-def unquote(b):
-    """A form's name or value (bytes: "+" a space, "%XX" a byte) as text; ValueError for an
-    escape that is not two hex digits or bytes that are no UTF-8."""
-    parts = b.replace(b"+", b" ").split(b"%")
-    out = bytearray(parts[0])
-    for p in parts[1:]:
-        hi, lo = _hex(p[:1]), _hex(p[1:2])
-        if hi < 0 or lo < 0:
-            raise ValueError("bad %-escape")
-        out.append(hi << 4 | lo)
-        out.extend(p[2:])
-    return bytes(out).decode()
-
 
 async def _line(c):
     return (await c.readline()).decode().strip()
@@ -120,12 +83,13 @@ class Routes:
     handler."""
 
     def __init__(self):
-        self.paths = {}  # path: {method: handler}
+        self.paths = {}  # method: {path: handler} (a dict per method, not one per path: each
+        # dict is ~0.1 KB of a board's heap)
         self.errors = {}  # status or exception class: handler
 
     def route(self, method, path):
         def add(f):
-            self.paths.setdefault(path, {})[method] = f
+            self.paths.setdefault(method, {})[path] = f
             return f
         return add
 
@@ -149,13 +113,15 @@ class Routes:
             return "bad request", 400
         if req.length > BODY:
             return "too large", 413
-        by = self.paths.get(req.path)
-        if by is None:
+        path = req.path
+        by = self.paths.get("GET" if req.method == "HEAD" else req.method)
+        f = None if by is None else by.get(path)
+        if f is None:
+            allow = [k for k in self.paths if path in self.paths[k]]
+            if allow:
+                return "no such method", 405, {"Allow": ", ".join(allow)}
             f = self.errors.get(404)
             return await f(req) if f else ("no such page", 404)
-        f = by.get("GET" if req.method == "HEAD" else req.method)
-        if f is None:
-            return "no such method", 405, {"Allow": ", ".join(by)}
         try:
             return await f(req)
         except Exception as e:  # noqa: BLE001  (the route's fault: its handler's, or a 500)

@@ -2,7 +2,7 @@
 shows, for that phone, once; a phone that asks for one or types a wrong one waits before its
 next try (its own wait: nobody else's).
 
-    pin = Pin(app)               # app: the board's (apply() its door, clock, display, msg)
+    pin = Pin(app, phones, idle) # app: the board's (apply() its door, clock, display, msg)
     pin.ask(ip)                  # POST /pin: a new PIN shown, or (text, status) why not
     pin.refused(ip, form)        # a write: (text, status) why it is refused, or None
     pin.used(ip)                 # the write served: the PIN is taken off the board
@@ -10,6 +10,10 @@ next try (its own wait: nobody else's).
 
 The PIN shows on the display's message line ("web PIN 1234"), or on the LEDs of a board
 without a display (board/state.py marks it), for _PIN_SHOWN_MS.
+
+Loaded only while a PIN is wanted (page/routes.py's Web.pins(), as board/fault.py's table
+says): a Pin whose PIN is off the board (used, expired, guessed at too often) calls idle(),
+and the page lets it go, keeping only the phones' waits (phones, a dict it hands in again).
 """
 
 import asyncio
@@ -41,9 +45,10 @@ def says(app, start):
 class Pin:
     """The PIN and the phones' waits."""
 
-    def __init__(self, app):
+    def __init__(self, app, phones=None, idle=None):
         self.app = app
-        self.phones = {}  # ip -> its waits (_ASK, _TRY, _DOUBLED)
+        self.phones = {} if phones is None else phones  # ip -> its waits (_ASK, _TRY, _DOUBLED)
+        self.idle = idle  # called when the PIN is off the board (None: nobody is told)
         self.pin = 0
         self.pin_for = ""  # the phone (ip) that asked for the PIN
         self.pin_at = -1  # when the PIN was shown on the display (-1: not since it was made)
@@ -153,6 +158,8 @@ class Pin:
             app.apply((PIN, self.pin if on else -1))
         elif not on and says(app, _PIN_MSG):
             app.apply(_QUIET)  # a PIN that no longer works leaves the display
+        if not on and self.idle is not None:
+            self.idle()  # (the page lets go of this Pin: no PIN of its works any more)
 
     async def _hide(self):
         """The PIN shown expires (its time is up, on any board). Its own task: nothing

@@ -5,28 +5,26 @@ an async function giving the address to serve on, or None): serve(). The page (w
 sent from flash) draws the track from the layout's own data (/layout: every LED's place and
 what it is) and follows the game over server-sent events (/events: the state as JSON, pushed
 within _PUSH_MS of a change). The rest is read-only too: /state, /deals (this game deal by
-deal), /stats, /history.csv, /history.json, /club. Only a new game and the seats' names
-change the board, and they ask for the PIN the board shows on its display (page/pin.py).
+deal), /stats, /history.csv, /history.json, /club. Only a new game, the seats' names and an
+update change the board, and they ask for the PIN the board shows on its display (the writes,
+page/writes.py, and the PIN, page/pin.py: each loaded when a phone writes, let go after).
 
 The connections and their bounds are page/server.py's, the requests' parsing, the route table
 and the answers page/http.py's; here, the routes: a MemoryError while answering is a 503;
-what a request loaded (the statistics, the deals' replay, the history's export) is dropped
-after it (page/lazy.py); writes (POST) must come
-from the board's own page: an Origin (or, without one, a Referer) naming another site is
-refused. The club's publisher (publish/task.py), when the board has one, is handed in.
+what a request loaded (the statistics, the deals' replay, the layout's rows, the history's
+export, the writes) is dropped after it (page/lazy.py); writes (POST) must come from the
+board's own page: an Origin (or, without one, a Referer) naming another site is refused.
+The club's publisher (publish/task.py), when the board has one, is handed in.
 """
 
 import json
 
-from board import screen
 from board.snapshot import snapshot  # (the game as the page shows it)
 from board.keypad import sleep_ms
-from board.modes import NEW_GAME, SAY, SUSPECT, message
+from board.modes import SAY, MSG_TEXT, message
 from page.http import Routes
-from page.server import Server, short
-from page.pin import Pin, says
-from page.lazy import Lazy, passing
-from page import rows
+from page.server import Server
+from page.lazy import Lazy
 
 from micropython import const
 
@@ -35,9 +33,6 @@ _PING_MS = const(2000)  # and says something at least this often: a page that is
 # the write and frees its place (and proxies and phones keep the stream open)
 _PING = b": ping\n\n"  # the live stream's comment (server-sent events)
 
-# the commands the page gives the app (App.apply: the door every input goes through)
-_NEW_GAME = (NEW_GAME,)
-_SUSPECT = (SUSPECT,)
 
 PAGE_MSG = "page "  # the display's line about the page: "page 192.168.1.42" while it is served
 
@@ -60,7 +55,8 @@ class Web(Routes):
         super().__init__()
         self.app = app
         self.club = club
-        self.pin = Pin(app)
+        self.pin = None  # page/pin.py's Pin while a PIN is wanted (page/writes.py)
+        self.phones = {}  # the phones' waits for a PIN (page/pin.py), kept without a Pin
         self.lazy = Lazy()  # what a request loads, dropped after it (page/lazy.py)
         self.seen = -1  # app.changes when the state below was made
         self.deals_at = -1  # the journal (events, phase) the deals below were made for
@@ -68,8 +64,21 @@ class Web(Routes):
         self.state = b""  # the state as the live stream sends it (b"data: " JSON b"\n\n")
         self.own = []  # the board's own origins (serve sets them): writes come from them
         self.port = ""  # ":port" when not 80
-        self.server = Server(self.answer, app.clock, self.lazy.ended)  # the connections
+        self.server = Server(self.answer, app.clock, self.ended)  # the connections
         # (page/server.py: serve() has it listen)
+
+    def idle(self):
+        """page/pin.py: no PIN of the Pin's is on the board: it goes (its code with it, once
+        the request that loaded it has closed: page/lazy.py)."""
+        self.pin = None
+
+    def ended(self, c):
+        """Connection c closed (page/server.py): a Pin that shows no PIN goes (one loaded to
+        be refused, or asked while its phone waits), and what c's request loaded."""
+        p = self.pin
+        if p is not None and p.pin_at < 0:
+            self.pin = None
+        self.lazy.ended(c)
 
     def load(self, req, name):
         """Module name for this request (page/lazy.py): dropped after it when served."""
@@ -86,59 +95,16 @@ class Web(Routes):
 
             gc.collect()
             st = snapshot(app)
-            if "lines" in st:  # the display may be showing the PIN: never on the network
-                self.pin.mask(st["lines"])
+            if "lines" in st and self.pin is not None:  # the display may be showing the
+                self.pin.mask(st["lines"])  # PIN: never on the network
             self.state = ("data: %s\n\n" % json.dumps(st)).encode()
             self.seen = app.changes
         return self.state
 
     def now_deals(self, req=None):
-        """page/rows.py's deal_rows() as JSON bytes, made again only when the journal has
-        changed since (the page asks at each phase and show, not at every card: the replay is
-        the game's)."""
-        m = self.app.m
-        at = m.events << 3 | m.phase  # (undo at a game's start shows the last one's end: OVER)
-        if at != self.deals_at:
-            if short():  # (the replay is the game's own: never begun without room)
-                raise MemoryError
-            self.load(req, "cribbage.summary")
-            try:
-                got = rows.deal_rows(m)
-            except Exception:  # noqa: BLE001  (MemoryError: the replay is the game's own, in
-                self.app.apply(_SUSPECT)  # place; the app restores it before the next entry)
-                raise
-            self.deals = json.dumps(got).encode()
-            self.deals_at = at
-        return self.deals
-
-    def origin_ok(self, req):
-        """A write comes from the board's own page: its Origin (or, without one, its
-        Referer's) is the board's address (or a .local name it is asked by); a client that
-        sends neither is no browser on another site's page, and may."""
-        h = req.headers
-        o = h.get("origin")
-        if o is None:
-            o = h.get("referer")
-            if o is None:
-                return True
-            i = o.find("/", o.find("//") + 2) if "//" in o else -1
-            o = o[:i] if i > 0 else o
-        if o in self.own:
-            return True
-        host = h.get("host", "")
-        return host.endswith(".local" + self.port) and o == "http://" + host
-
-    def pin_form(self, req):
-        """A write with the PIN: (its form, None), or (None, why it is refused as (text,
-        status)): a form that cannot be read, not from the board's page, the PIN's rules
-        (page/pin.py)."""
-        form = _form(req)
-        if form is None:
-            return None, ("the form cannot be read (a bad %-escape or not UTF-8)", 400)
-        if not self.origin_ok(req):
-            return None, ("not from the board's page", 403)
-        no = self.pin.refused(_ip(req.client), form)
-        return (None, no) if no else (form, None)
+        """page/rows.py's deal_rows() as JSON bytes (self.deals), made again only when the
+        journal has changed since (page/rows.py's deals())."""
+        return self.load(req, "page.rows").deals(self, req)
 
 
 def _conn(req):
@@ -146,28 +112,8 @@ def _conn(req):
     return None if req is None else req.conn
 
 
-def _form(req):
-    """The request's form ({} when it sends none), or None when it cannot be read (an escape
-    like "%z" or bytes that are no UTF-8: page/http.py raises ValueError for them, a 400)."""
-    try:
-        return req.form() or {}
-    except ValueError:  # (UnicodeError is one)
-        return None
-
-
-def _ip(addr):
-    """The client's address as a key: (ip, port) on a board, a sockaddr's bytes on unix."""
-    if isinstance(addr, tuple):
-        return addr[0]
-    if isinstance(addr, (bytes, bytearray)) and len(addr) >= 8:
-        return bytes(addr[4:8])
-    return addr
-
-
 def routes(web):
     """The page's paths."""
-    app = web.app
-
     @web.get("/")
     async def page(req):
         return open(PAGE, "rb"), 200, {"Content-Type": "text/html; charset=utf-8",
@@ -187,86 +133,20 @@ def routes(web):
         return _Stream(web), 200, {"Content-Type": "text/event-stream"}
 
     @web.get("/layout")
-    async def layout(req):
-        return rows.layout(app.layout), 200, {"Content-Type": "application/json"}
-
     @web.get("/deals")
-    async def deals(req):
-        return web.now_deals(req), 200, {"Content-Type": "application/json"}
-
     @web.get("/stats")
-    async def stats(req):
-        S = web.load(req, "board.stats")
-        t = S.tally(app.store)
-        out = []
-        for side in range(len(t)):
-            out.append({"name": screen.SIDE_NAMES[side], "counts": list(t[side]),
-                        "lines": S.lines(t, side)})
-        return json.dumps(out), 200, {"Content-Type": "application/json"}
-
     @web.get("/history.csv")
-    async def history_csv(req):
-        export = web.load(req, "board.export")
-        return export.csv_lines(app.store), 200, {
-            "Content-Type": "text/csv", "Content-Disposition": "attachment; filename=games.csv"}
-
     @web.get("/history.json")
-    async def history_json(req):
-        export = web.load(req, "board.export")
-        return export.json_chunks(app.store), 200, {"Content-Type": "application/json"}
+    @web.get("/club")
+    async def made(req):  # (made for the request: page/rows.py, loaded for it, let go after)
+        return web.load(req, "page.rows").answer(web, req)
 
     @web.post("/pin")
-    async def ask_pin(req):
-        """The board shows a new PIN on its display, for the phone that asked (the page asks
-        before a change); that phone waits before it may ask again (longer each time)."""
-        if not web.origin_ok(req):
-            return "not from the board's page", 403
-        return web.pin.ask(_ip(req.client)) or 204
-
     @web.post("/new-game")
-    async def new_game(req):
-        _, no = web.pin_form(req)
-        if no:
-            return no
-        web.pin.used(_ip(req.client))
-        app.apply(_NEW_GAME)  # as the menu's (a fault in it is the game's: the app's own)
-        return ("new game", 200) if app.err is None else (app.err, 500)
-
-    # The club (publish/): the broker's address and the connection's status, and the seats'
-    # names, set with the PIN the board shows (as a new game is; a PIN serves once).
-    @web.get("/club")
-    async def club(req):
-        if web.club is not None:
-            return json.dumps(web.club.info()), 200, {"Content-Type": "application/json"}
-        out = {"broker": None, "status": "off",
-               "names": passing("publish.names", "load_names", app.store)}
-        bad = passing("page.rows", "wifi_fault")
-        if bad:  # a broker entry the board refused: what is wrong, not just "no broker"
-            out["fault"] = bad
-        return json.dumps(out), 200, {"Content-Type": "application/json"}
-
     @web.post("/names")
-    async def names(req):
-        form, no = web.pin_form(req)
-        if no:
-            return no
-        try:
-            got = passing("publish.contract", "parse_names", form.get("names", ""))
-        except ValueError as e:
-            return str(e), 400  # (the PIN still works: the names can be put right)
-        web.pin.used(_ip(req.client))
-        passing("publish.names", "save_names", app.store, got)
-        if web.club is not None:
-            web.club.names_kept(got)  # (the state goes out again with them)
-        return "names kept", 200
-
     @web.post("/update")
-    async def update(req):  # an update with the PIN (ota/order.py's page())
-        form, no = web.pin_form(req)
-        if no:
-            return no
-        from ota.order import page
-        return page(web, form, _ip(req.client))
+    async def write(req):  # (the writes: page/writes.py, loaded for each, let go after)
+        return web.load(req, "page.writes").write(web, req)
 
     @web.errorhandler(404)
     async def not_found(req):
@@ -334,12 +214,14 @@ async def serve(app, addr, club=None):
         await listen(server, hw.get("web_host", "0.0.0.0"), port, ready)
     finally:
         server.close()
-        web.pin.new_pin()
-        web.pin.show_pin(False)
+        if web.pin is not None:  # (no Pin: no PIN on the board)
+            web.pin.new_pin()
+            web.pin.show_pin(False)
 
 
 def say(app, text, always=False):
     """The display's line about the page (app.msg) says text; unless always, only if that
     line is still the page's (another message may have taken its place meanwhile)."""
-    if always or says(app, PAGE_MSG):
+    msg = app.msg
+    if always or (msg[0] == MSG_TEXT and msg[1].startswith(PAGE_MSG)):
         app.apply((SAY, message(text)))

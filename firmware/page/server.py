@@ -52,10 +52,12 @@ class Conn:
     at most BODY bytes, everything within _READ_MS of the connection; ValueError otherwise)
     and for the answer (each write within _WRITE_MS), and what the server keeps of it (its task;
     waiting: no request yet, the first to go for a newcomer: the handler clears it once the
-    request is read; live: a live stream; heavy: the handler's own mark, for ended())."""
+    request is read; live: a live stream; heavy: the handler's own mark, for ended(); addr:
+    the client's address, get_extra_info("peername"))."""
 
-    def __init__(self, stream, clock):
+    def __init__(self, stream, clock, addr=None):
         self.s = stream
+        self.addr = addr
         self.clock = clock  # the board's (hw["clock"]: ms, wrapping at 2**30)
         self.t0 = clock()
         self.buf = b""
@@ -137,7 +139,8 @@ class Conn:
         await self.s.aclose()
 
     def get_extra_info(self, what):
-        return self.s.get_extra_info(what)
+        """The client's address ("peername"), as asyncio's streams say it; else None."""
+        return self.addr if what == "peername" else None
 
 
 def short():
@@ -193,7 +196,8 @@ class Server:
                 old.waiting = False  # (dropped once)
                 self.conns.remove(old)
                 old.task.cancel()
-            c = Conn(asyncio.StreamReader(sock, {"peername": addr}), self.clock)
+            c = Conn(asyncio.StreamReader(sock), self.clock, addr)  # (the address its own:
+            # no dict of extras per stream)
             self.conns.append(c)
             try:
                 c.start(self.serve(c, sock))
