@@ -96,9 +96,10 @@ def test_the_saved_formats_come_from_the_sources(tmp_path):
     src = tmp_path / "fw"
     shutil.copytree(os.path.join(ROOT, "firmware"), src)
     p = src / "board" / "settings.py"
-    p.write_text(p.read_text().replace("_VERSION = const(6)", "_VERSION = const(7)"))
+    assert "\nVERSION = const(6)" in p.read_text()
+    p.write_text(p.read_text().replace("\nVERSION = const(6)", "\nVERSION = const(7)"))
     assert release.saves(str(src))["settings"] == [1, 7]
-    p.write_text(p.read_text().replace("_VERSION = const(7)", "_VERSIONS = 7"))
+    p.write_text(p.read_text().replace("\nVERSION = const(7)", "\nVERSIONS = 7"))
     with pytest.raises(SystemExit, match=r"settings\.py"):
         release.saves(str(src))
 

@@ -236,10 +236,12 @@ HEAPS = {
     # paths of different length: fails at 145k, passes at 146k-150k (a tree of an earlier
     # step, one name more, failed 3 players at 147k and 148k, passed at 150k); main_game.py
     # the same session 132k-134k: the loader's names cost ~13 KB of heap here, not 1.5)
-    "esp32_booted": (146, ESP32_GAME / heap_ratio("game from .mpy"),
+    "esp32_booted": (133, ESP32_GAME / heap_ratio("game from .mpy"),
                      "test_board_mp: main_page.py P 7 0 3, the ESP32 booted through the loader "
-                     "(slots.start() first), game after game, 2-6 players, from .mpy: a sixth "
-                     "pool of names (624-627 of 620) and the heap it splits"),
+                     "(slots.start() first), game after game, 2-6 players, from .mpy (146 with "
+                     "a sixth pool of names, 624-627 of 620; 2026-11-29 after h-core's cuts, "
+                     "615-618 names: passes at 131k twice at each of 2-6 players, 130k fails "
+                     "at 3-6; 133 for the runs' spread by path and fragmentation)"),
     # (2026-11-29, h-http: the page's own HTTP, no microdot, the loader in: main_page.py passes
     # the test's checks at 205k-230k, its pages reading 89-95 states; at 200k the slowest page
     # read 20 (the test wants more), at 195k 8: the server sheds connections below 12 KB free,

@@ -52,8 +52,8 @@ IMAGE_BLOCK = 512  # its littlefs's block size (slots.IMAGE_BLOCK): 172 KB for t
 SAVES = {
     "game": ("cribbage/events.py", r"^VERSION = const\((\d+)\)",
              None, ("cribbage/loadgame.py", r"^_OLD = const\((\d+)\)")),
-    "settings": ("board/settings.py", r"^_VERSION = const\((\d+)\)",
-                 None, ("board/settings.py", r"k = n - _VERSION \+ v if (\d+) <= v <= _VERSION")),
+    "settings": ("board/settings.py", r"^VERSION = const\((\d+)\)",
+                 None, ("board/boot.py", r"k = n - VERSION \+ v if (\d+) <= v <= VERSION")),
     "history": ("board/history.py", r"A record \(version (\d+);",
                 None, ("board/history.py", r"Records of earlier firmware \(version (\d+):")),
     "outbox": ("publish/outbox.py", r"^outbox: \[N, mark\] as JSON()",
