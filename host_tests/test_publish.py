@@ -827,16 +827,6 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
     call of its own (publish.message, not publish.link), then a tick sends it; and the look
     at the history (its _LOOK bit) is a call of its own too (publish.outbox's look(), not
     publish.link's tick: none of the connection's modules on the heap with the history's)."""
-    import asyncio
-
-    import board.keypad
-    from publish import task
-
-    class Stop(Exception):
-        pass
-
-    m = type("M", (), {"events": 0, "phase": 0})()
-    app = type("App", (), {"m": m, "changes": 0, "clock": lambda self: 0})()
     calls = []
 
     def call(what, pub, *w, mod="publish.link"):
@@ -854,17 +844,7 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
             pub.want = 0
         return None
 
-    polls = [0]
-
-    async def sleep_ms(ms):
-        polls[0] += 1
-        if polls[0] > 2:
-            raise Stop
-
-    monkeypatch.setattr(task, "_call", call)
-    monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
-    with pytest.raises(Stop):
-        asyncio.run(task.Publisher(app).run())
+    _publisher_polls(monkeypatch, call, 2)
     assert calls == [("publish.link", "start"),
                      ("publish.outbox", "look"),  # (the first look: in a call of its own,
                      ("publish.nights", "keep"),  # then the night kept: issue 34)
@@ -875,11 +855,9 @@ def test_the_task_has_the_message_made_between_two_ticks(monkeypatch):
 
 
 
-def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
-    """publish/task.py's run(): a look at the history that fails (no room to load it: the look
-    is a call of its own, publish/outbox.py's look()) does no tick in that poll, and the next
-    poll looks again; once it is done, the look is not repeated (only a game's end, an undo
-    or a connection make one)."""
+def _publisher_polls(monkeypatch, call, most):
+    """publish/task.py's Publisher run on a bare app for most polls, its calls to the modules it
+    loads (_call) answered by call(what, pub, *w, mod=...)."""
     import asyncio
 
     import board.keypad
@@ -890,6 +868,24 @@ def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
 
     m = type("M", (), {"events": 0, "phase": 0})()
     app = type("App", (), {"m": m, "changes": 0, "clock": lambda self: 0})()
+    polls = [0]
+
+    async def sleep_ms(ms):
+        polls[0] += 1
+        if polls[0] > most:
+            raise Stop
+
+    monkeypatch.setattr(task, "_call", call)
+    monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
+    with pytest.raises(Stop):
+        asyncio.run(task.Publisher(app).run())
+
+
+def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
+    """publish/task.py's run(): a look at the history that fails (no room to load it: the look
+    is a call of its own, publish/outbox.py's look()) does no tick in that poll, and the next
+    poll looks again; once it is done, the look is not repeated (only a game's end, an undo
+    or a connection make one)."""
     calls = []
     fails = [2]  # the first two looks find no room
 
@@ -908,17 +904,7 @@ def test_a_look_that_cannot_load_is_tried_again_at_the_next_poll(monkeypatch):
             raise MemoryError("memory allocation failed")
         return None
 
-    polls = [0]
-
-    async def sleep_ms(ms):
-        polls[0] += 1
-        if polls[0] > 5:
-            raise Stop
-
-    monkeypatch.setattr(task, "_call", call)
-    monkeypatch.setattr(board.keypad, "sleep_ms", sleep_ms)
-    with pytest.raises(Stop):
-        asyncio.run(task.Publisher(app).run())
+    _publisher_polls(monkeypatch, call, 5)
     assert calls == [("start",), ("look",), ("look",), ("look",), ("keep",), ("tick", 0)], calls
 
 
