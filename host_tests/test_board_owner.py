@@ -219,6 +219,8 @@ TAKES_THE_APP = {
     "publish/packets.py": "the club's messages: the game and state they carry (pub.app)",
     "publish/message.py": "a game's message: its names, night and counter, files in the app's "
                           "store (pub.app.store)",
+    "publish/outbox.py": "the look: the games the history has still to send, a file in the "
+                         "app's store (pub.app.store)",
     "publish/nights.py": "the night each waiting game ended in: a file in the app's store "
                          "(pub.app.store)",
     "publish/says.py": "the club's message: the highest counter taken, a file in the app's "

@@ -59,8 +59,8 @@ def test_the_firmware_follows_the_table(monkeypatch):
     f.press("12#")  # the table as it is: 12 pegged for the first player, by OK
     assert app.err is None and list(app.m.score[:2]) == [12, 0]
     swapped = KEYS.replace("*#", "#*")
-    monkeypatch.setattr(entry, "KEYS", swapped)
-    monkeypatch.setattr(board_app.modes, "KEYS", swapped)  # (the app reads modes.KEYS)
+    monkeypatch.setattr(board_app.modes, "KEYS", swapped)  # (the app and board/entry.py read
+    # modes.KEYS)
     f.press("5#")  # "#" is back now: the 5 goes, nothing pegged
     assert app.e.num == -1 and app.err is None and list(app.m.score[:2]) == [12, 0]
     f.press("3*")  # "*" is OK now: 3 pegged

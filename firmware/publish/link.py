@@ -121,7 +121,8 @@ def tick(pub, w):
     try:
         if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait;
             load("publish.outbox").look(pub)  # publish/task.py has it done in a call of its
-            # own, without this module's: issue 34)
+            load("publish.nights").keep(pub)  # own, without this module's: issue 34; then
+            # the night on the games ended since)
         if w & _LATE:
             raise OSError("no answer")
         if w & _IO:
