@@ -85,18 +85,6 @@ class Files:
             return False
 
 
-def image_fs(f):
-    """The littlefs in an image file (open for reading), as a vfs object (not mounted)."""
-    import vfs
-
-    from slotimg import Image  # (kept while mounted: slotimg.py says why it is not here)
-
-    # (Image has the block protocol's methods; the stubs' AbstractBlockDev is no class a
-    # board has to derive from)
-    dev = Image(f, IMAGE_BLOCK)
-    return vfs.VfsLfs2(dev, readsize=IMAGE_BLOCK, progsize=IMAGE_BLOCK)  # pyright: ignore
-
-
 def unmount(m):
     """Unmount m, a slot's image as start() mounted it (slots.mounted), if any."""
     if m is not None:
@@ -119,10 +107,12 @@ def _enter(files, slot):
         if files.exists(f + "/" + IMAGE):
             import vfs
 
+            from slotimg import fs  # (kept while mounted: slotimg.py says why it is not here)
+
             img = files.open(p + "/" + IMAGE, "rb")
             mnt = (p if p[:1] == "/" else "/" + p) + "/app"  # (the board's cwd is /)
             try:
-                vfs.mount(image_fs(img), mnt, readonly=True)
+                vfs.mount(fs(img), mnt, readonly=True)
             except OSError:
                 img.close()
                 raise

@@ -33,38 +33,51 @@ def __getattr__(name):
     return getattr(m, name)
 
 
-def _start(files, watchdog, hung):
-    global trial, wdt, running, mounted
-    m, trial, wdt, mounted = mounted, None, None, None
-    f, running, trial, wdt, mounted = __getattr__("start")(files, watchdog, hung, m)
-    return f
-
-
 def start(files=None, watchdog=None, hung=False):
     """Pick the slot to run and put it first on sys.path, the trial's watchdog started
-    (slotboot.start()); the folder ("" for the root). A board flashed without slots (its app
-    at the root, no record: slotboot.read()'s first answer) starts it without slotboot: the
-    usual boot loads none of slotboot's code or its ~30 names, which would stay interned for
-    good (issue 34). Else slotboot's code leaves the heap before this returns: collected
-    now, from a frame that never held it (its call is _start's), and not later, when a
-    pointer to it left on the C stack by its calls could lie in the unset slots of the app's
-    frames, which live as long as the board runs, and keep it all."""
-    global trial, wdt, running
+    (slotboot.start()); the folder ("" for the root). The two common boots load no slotboot,
+    whose ~30 names would stay interned for good (issue 34): a board flashed without slots
+    (its app at the root, no record: slotboot.read()'s first answer) starts it with none of
+    the loader's code, and a board that has taken an update (a record, confirmed, whose slot
+    is an image) through slotimg.start(), the module its mount keeps anyway, the mount's
+    objects first on the heap, below all of the app's. Any other boot is slotboot's, whose
+    code leaves the heap before this returns: collected now, from a frame that never held
+    it (its call is a lambda's), and not later, when a pointer to it left on the C stack by
+    its calls could lie in the unset slots of the app's frames, which live as long as the
+    board runs, and keep it all."""
+    global trial, wdt, running, mounted
+    f = None
     if files is None and mounted is None:
         import os
 
         try:
-            os.stat("board_config.py")  # (the root's app: slotboot.read())
+            os.stat("slots.rec")  # (slotboot.REC)
+        except OSError:
             try:
-                os.stat("slots.rec")  # (slotboot.REC)
-            except OSError:
+                os.stat("board_config.py")  # (the root's app: slotboot.read())
                 trial, wdt, running = None, None, "r"
                 return ""
-        except OSError:
-            pass
+            except OSError:
+                pass
+        else:
+            import slotimg
+
+            f = slotimg.start()
+            if f is None:
+                import sys
+
+                sys.modules.pop("slotimg", None)  # (slotboot's, should it mount an image)
+            else:
+                trial, wdt = None, None
+                f, running, mounted = f
     import gc
 
-    f = _start(files, watchdog, hung)
+    if f is None:
+        m, trial, wdt, mounted = mounted, None, None, None
+        # (slotboot.start() called from a frame of its own, a lambda's: a function of this
+        # module's would be one name more on every board, and the ESP32's pools are full)
+        f, running, trial, wdt, mounted = (
+            lambda: __getattr__("start")(files, watchdog, hung, m))()
     gc.collect()
     return f
 
@@ -87,10 +100,15 @@ def confirm(files=None):
 
 
 def note(files=None):
-    """The loader's message, once (its text, then the file goes), or None: slotboot.note(),
-    loaded only on a board with a record (slotboot.REC): a note is written only with one
-    (slotboot.back()), and no firmware removes a record."""
+    """The loader's message, once (its text, then the file goes), or None: loaded only on a
+    board with a record (slotboot.REC): a note is written only with one (slotboot.back()),
+    and no firmware removes a record. Read by slotimg.note() while a slot's image is mounted
+    (the module is loaded: no name more), else by slotboot.note()."""
     if files is None:
+        if mounted is not None:
+            import slotimg
+
+            return slotimg.note()
         import os
 
         try:
