@@ -59,9 +59,9 @@ def start():
     """The common boot of a board that has taken an update: its record (slotboot.REC, in
     slotboot.pack()'s format) confirmed, its slot a or b, the slot's image (slotboot.IMAGE)
     mounted read-only at /slot_X/app (slotboot._enter()'s place) and first on sys.path, its
-    lib/ next. (the folder, the slot, the mount: (mount point, open file)), as slotboot.start()
-    returns them; None for any other boot, with nothing changed: slotboot.start()'s. It
-    writes nothing, so a power cut anywhere in it is a boot that did not happen."""
+    lib/ next: what slotboot.start() returns (the folder, the slot, no trial, no watchdog, the
+    mount: (mount point, open file)). None for any other boot, with nothing changed:
+    slotboot.start()'s. It writes nothing: a power cut in it is a boot that did not happen."""
     try:
         with open("slots.rec", "rb") as f:
             d = f.read(8)
@@ -88,7 +88,7 @@ def start():
         return None
     sys.path.insert(0, "/slot_%c/app/lib" % d[1])
     sys.path.insert(0, m)
-    return p[:6], chr(d[1]), (m, f)
+    return p[:6], chr(d[1]), None, None, (m, f)
 
 
 def note():

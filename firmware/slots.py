@@ -46,7 +46,7 @@ def start(files=None, watchdog=None, hung=False):
     its calls could lie in the unset slots of the app's frames, which live as long as the
     board runs, and keep it all."""
     global trial, wdt, running, mounted
-    f = None
+    r = None
     if files is None and mounted is None:
         import os
 
@@ -55,29 +55,21 @@ def start(files=None, watchdog=None, hung=False):
         except OSError:
             try:
                 os.stat("board_config.py")  # (the root's app: slotboot.read())
-                trial, wdt, running = None, None, "r"
-                return ""
+                r = ("", "r", None, None, None)
             except OSError:
                 pass
         else:
             import slotimg
 
-            f = slotimg.start()
-            if f is None:
-                import sys
-
-                sys.modules.pop("slotimg", None)  # (slotboot's, should it mount an image)
-            else:
-                trial, wdt = None, None
-                f, running, mounted = f
+            r = slotimg.start()
     import gc
 
-    if f is None:
+    if r is None:
         m, trial, wdt, mounted = mounted, None, None, None
         # (slotboot.start() called from a frame of its own, a lambda's: a function of this
         # module's would be one name more on every board, and the ESP32's pools are full)
-        f, running, trial, wdt, mounted = (
-            lambda: __getattr__("start")(files, watchdog, hung, m))()
+        r = (lambda *a: __getattr__("start")(*a))(files, watchdog, hung, m)
+    f, running, trial, wdt, mounted = r
     gc.collect()
     return f
 
@@ -100,19 +92,18 @@ def confirm(files=None):
 
 
 def note(files=None):
-    """The loader's message, once (its text, then the file goes), or None: loaded only on a
-    board with a record (slotboot.REC): a note is written only with one (slotboot.back()),
-    and no firmware removes a record. Read by slotimg.note() while a slot's image is mounted
-    (the module is loaded: no name more), else by slotboot.note()."""
+    """The loader's message, once (its text, then the file goes), or None: looked for only on
+    a board with a record (slotboot.REC): a note is written only with one (slotboot.back()),
+    and no firmware removes a record. Read by slotimg.note() (on a board that has taken an
+    update, the module its mount keeps: no name more), or slotboot.note() from files."""
     if files is None:
-        if mounted is not None:
-            import slotimg
-
-            return slotimg.note()
         import os
 
         try:
             os.stat("slots.rec")  # (the one name start() looks for too: issue 34)
         except OSError:
             return None
+        import slotimg
+
+        return slotimg.note()
     return __getattr__("note")(files)

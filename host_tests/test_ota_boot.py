@@ -454,10 +454,11 @@ def test_the_common_boot_reads_a_record_as_slotboot_does(monkeypatch, tmp_path):
         assert (tmp_path / slots.REC).read_bytes() == d
         if r is not None:
             seen.add(d)
-            assert r[:2] == ("slot_" + u[0], u[0]) and r[2][0] == "/slot_%s/app" % u[0]
-            assert mounts.pop() == (("lfs", 512, 512), r[2][0], True) and not mounts
-            assert sys.path[:2] == [r[2][0], r[2][0] + "/lib"]
-            r[2][1].close()
+            at = "/slot_%s/app" % u[0]
+            assert r[:4] == ("slot_" + u[0], u[0], None, None) and r[4][0] == at
+            assert mounts.pop() == (("lfs", 512, 512), at, True) and not mounts
+            assert sys.path[:2] == [at, at + "/lib"]
+            r[4][1].close()
             sys.path[:] = path
         assert sys.path == path and not mounts
     assert len(seen) == 2 * 3 * 10  # (a or b, any slot before, any boots digit: confirmed)
