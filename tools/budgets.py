@@ -246,12 +246,17 @@ HEAPS = {
     # the test's checks at 205k-230k, its pages reading 89-95 states; at 200k the slowest page
     # read 20 (the test wants more), at 195k 8: the server sheds connections below 12 KB free,
     # so the smallest heap fell ~4 KB while the live peak fell 22 KB)
-    "esp32_updated": (164, ESP32_GAME / heap_ratio("game from .mpy"),
+    # (2026-11-29, third session, h-slot: the updated board's every boot through slotimg.start()
+    # (no slotboot: 616-619 names at 2-6 players, no sixth pool; the mount first on the heap,
+    # collected before the app's imports): passes at 128k at 2-6 players (twice at 2 and 5,
+    # once in test_board_mp's own tree) and 129k, fails at 127k at 3-6 (the Journal's first
+    # block, a key's fault); the fresh board through the loader, the same session, fails at
+    # 128k, passes at 130k: 130 for the runs' spread)
+    "esp32_updated": (130, ESP32_GAME / heap_ratio("game from .mpy"),
                       "test_board_mp: main_page.py P 7 0 3 on an ESP32 that has taken an "
-                      "update: the app from slot a's mounted image, slotboot loaded at boot "
-                      "(649-652 names: a sixth pool). 2026-11-29: passes at 162k at 2-6 "
-                      "players, fails at 160k (a 640-byte block, at a key: 121 KB live of "
-                      "160, the heap split by the mount and the pool); 164 for the spread"),
+                      "update: the app from slot a's mounted image (slotimg.start(), no "
+                      "slotboot: 616-619 names). 164 before (slotboot at every boot, 649-652 "
+                      "names, a sixth pool: passed at 162k, failed at 160k)"),
     "pico_w_page": (205, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
                     "test_board_mp: main_page.py with the page and its 3 clients (205 KB: "
                     "each page read every state; 209 with microdot), game after "
