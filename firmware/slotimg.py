@@ -29,7 +29,8 @@ _BLOCK = const(512)  # the image's block size (slotboot.IMAGE_BLOCK, release.py'
 
 
 class Image:
-    """A read-only block device over an open file of _BLOCK-byte blocks, for vfs.VfsLfs2."""
+    """A read-only block device over an open file of _BLOCK-byte blocks, for vfs.VfsLfs2 (no
+    writeblocks(): MicroPython's block protocol then marks the device read-only)."""
 
     def __init__(self, f):
         self.f = f
@@ -38,9 +39,6 @@ class Image:
     def readblocks(self, n, buf, off=0):
         self.f.seek(n * _BLOCK + off)
         return 0 if self.f.readinto(buf) == len(buf) else -5  # (EIO: the file is short)
-
-    def writeblocks(self, n, buf, off=0):
-        return -30  # EROFS
 
     def ioctl(self, n, arg):  # (n: the operation; 4 the block count, 5 the block size)
         return self.n if n == 4 else _BLOCK if n == 5 else 0
