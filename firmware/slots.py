@@ -1,12 +1,13 @@
 """The boot loader, the half that stays (main.py imports it first; it is never updated over the
-air): the slot's state after start() and the calls the running app makes later. What start()
-does once (the pointer record, the choice of the slot, the image's mount: slotboot.py) is
-loaded for the call and let go (not at all on a board flashed without slots, the usual
-boot), and so for confirm(), failed() and note() when they have a trial to end or a record
-whose note there may be; a slot that is an image keeps its block device (slotimg.py)
-while mounted. What stays is this module (and on a board with a record the names slotboot
-interned): ~1.5 KB of the 64-bit port's heap, ~1 KB on a chip, against ~6 and ~4 KB with the whole
-loader resident (docs/memory.md, "What the loader keeps after start()"; test_ota_boot.py).
+air): the slot's state after start() and the calls the running app makes later. The two
+common boots load no more of the loader: a board flashed without slots (no record) none, a
+board that has taken an update (a confirmed record whose slot is an image) slotimg.py, the
+image's block device, which its mount keeps anyway, and which reads the note too. What the
+rarer boots do once (a trial counted, the way back, a record that does not check, a folder
+slot: slotboot.py) is loaded for the call and let go, and so for confirm() and failed()
+when they have a trial to end. What stays is this module (slotimg too while an image is
+mounted): ~1.9 KB of the 64-bit port's heap, against ~6 KB with the whole loader resident
+(docs/memory.md, "What the loader keeps after start()" and its third session; test_ota_boot.py).
 
 slotboot's names are this module's too (slots.Files, slots.read, slots.IMAGE ...: __getattr__),
 each loaded for the one use: ota/install.py imports slotboot itself for an install's many.

@@ -456,7 +456,8 @@ def test_the_common_boot_reads_a_record_as_slotboot_does(monkeypatch, tmp_path):
             seen.add(d)
             at = "/slot_%s/app" % u[0]
             assert r[:4] == ("slot_" + u[0], u[0], None, None) and r[4][0] == at
-            assert mounts.pop() == (("lfs", 512, 512), at, True) and not mounts
+            b = slots.IMAGE_BLOCK  # (slotimg's _BLOCK, a const: release.py's too)
+            assert mounts.pop() == (("lfs", b, b), at, True) and not mounts
             assert sys.path[:2] == [at, at + "/lib"]
             r[4][1].close()
             sys.path[:] = path
