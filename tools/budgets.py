@@ -248,10 +248,11 @@ HEAPS = {
     # so the smallest heap fell ~4 KB while the live peak fell 22 KB)
     # (2026-11-29, third session, h-slot: the updated board's every boot through slotimg.start()
     # (no slotboot: 616-619 names at 2-6 players, no sixth pool; the mount first on the heap,
-    # collected before the app's imports): passes at 128k at 2-6 players (twice at 2 and 5,
-    # once in test_board_mp's own tree) and 129k, fails at 127k at 3-6 (the Journal's first
+    # collected before the app's imports): passes at 129k and 130k at 2-6 players, at 128k
+    # at 2-5 (twice at 2 and 5, and in test_board_mp's own tree) and once at 6, not in the
+    # final tree (a key's fault for 688 bytes), fails at 127k at 2-6 (the Journal's first
     # block, a key's fault); the fresh board through the loader, the same session, fails at
-    # 128k, passes at 130k: 130 for the runs' spread)
+    # 129k, passes at 130k but at 6 players (131k): 130 for the runs' spread)
     "esp32_updated": (130, ESP32_GAME / heap_ratio("game from .mpy"),
                       "test_board_mp: main_page.py P 7 0 3 on an ESP32 that has taken an "
                       "update: the app from slot a's mounted image (slotimg.start(), no "
