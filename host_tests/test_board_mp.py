@@ -160,7 +160,7 @@ def updated_tree(main_tree, tmp_path_factory):
 def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, players):
     """The game as test_game_after_game_booted_as_main_py plays it, on an ESP32 whose app runs
     from an update's mounted image (issue 34): in the ESP32's budget, not yet with its 15 %
-    (~87.5 KB of the 96, 1.10: the game's own ~84 through the loader, the mount and slotimg
+    (~86.3 KB of the 96, 1.11: the game's own ~83 through the loader, the mount and slotimg
     ~3 more; docs/memory.md, third session), so that what it needs cannot grow past the
     budget unseen; no sixth pool of names (slotboot's ~30 were 7 KB more, the third session
     took them off this boot)."""
