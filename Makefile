@@ -30,7 +30,7 @@ help:
 	@echo "           [ROMFS=1]  - the code into the board's ROMFS partition: run from flash"
 	@echo "             - make the board's files exactly the build (its saved games kept), check"
 	@echo "               them, print what changed and the version before/after"
-	@echo "make release BOARD=pico|pico_w|esp32 - an update bundle of the build for that kind"
+	@echo "make release BOARD=pico|pico_w|esp32 [PACK=image|flat] - an update bundle of the build for that kind"
 	@echo "               (build/release/; tools/maker/release.py sign --wifi F signs it per board)"
 	@echo "make update WIFI=wifi.json BOARD=pico_w [USB=1] - one board at home over Wi-Fi: the"
 	@echo "               release signed for it, served for it to fetch (docs/updates.md)"
@@ -114,7 +114,7 @@ flash: build
 
 # An update over the air (issue 31): the board kind's .mpy tree and its manifest, one bundle
 release: $(STAMP)
-	$(BIN)/python tools/maker/release.py build --board $(BOARD)
+	$(BIN)/python tools/maker/release.py build --board $(BOARD) $(if $(PACK),--pack $(PACK))
 
 # One board at home, over Wi-Fi: the release signed for it, served for it to fetch
 # (tools/maker/update.py; USB=1: told over USB by mpremote)

@@ -74,8 +74,14 @@ def start():
     p = "slot_%c/app.img" % d[1]  # (relative: from / on a board, as slotboot.Files())
     try:
         f = open(p, "rb")  # noqa: SIM115  (open while mounted: slots.mounted)
-    except OSError:  # (a slot that is a folder: slotboot's)
-        return None
+    except OSError:  # a folder slot (an ESP32's update: release.py's PACKING), its app there:
+        try:  # first on sys.path as slotboot._enter() puts it, nothing mounted
+            os.stat("slot_%c/board_config.py" % d[1])  # (slotboot.read()'s sign of an app)
+        except OSError:  # (files missing: slotboot's)
+            return None
+        sys.path.insert(0, "slot_%c/lib" % d[1])
+        sys.path.insert(0, p[:6])
+        return p[:6], chr(d[1]), None, None, None
     m = "/slot_%c/app" % d[1]
     try:
         import vfs

@@ -71,6 +71,10 @@ def start(files=None, watchdog=None, hung=False):
         # module's would be one name more on every board, and the ESP32's pools are full)
         r = (lambda *a: __getattr__("start")(*a))(files, watchdog, hung, m)
     f, running, trial, wdt, mounted = r
+    if mounted is None:  # (a folder slot's boot: slotimg's code goes, as slotboot's)
+        import sys
+
+        sys.modules.pop("slotimg", None)
     gc.collect()
     return f
 
@@ -106,5 +110,10 @@ def note(files=None):
             return None
         import slotimg
 
-        return slotimg.note()
+        n = slotimg.note()
+        if mounted is None:  # (a folder slot's: let go again, as after start())
+            import sys
+
+            sys.modules.pop("slotimg", None)
+        return n
     return __getattr__("note")(files)

@@ -122,53 +122,105 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     holds_its_margin(g)
 
 
-@pytest.fixture(scope="module")
-def updated_tree(main_tree, tmp_path_factory):
-    """main_tree as an ESP32 has it once it has taken an update: the loader and the bench
-    scripts at the root, the app (every other file) in slot a's image as a release packs it
-    (tools/maker/release.py's image()), its record confirmed: slots.start() mounts the image
-    through slotimg (no slotboot: its every boot, issue 34) and runs the app from it."""
+LOADER = ("main.py", "main_game.mpy", "main_page.mpy", "slots.mpy", "slotboot.mpy",
+          "slotimg.mpy", ".frozen")  # (the root's on an updated board, with the bench scripts)
+
+
+def _updated(main_tree, tmp_path_factory, packing):
+    """main_tree as an ESP32 has it once it has taken an update packed as packing says
+    (tools/maker/release.py's PACKING): the loader and the bench scripts at the root, the app
+    (every other file) in slot a, its record confirmed. "flat" (an ESP32's release): the
+    files in the slot's folder, as ota/install.py writes them; "image" (a Pico W's): slot
+    a's image as release.image() packs it."""
     import shutil
 
     import release
     import slots
 
-    root = str(tmp_path_factory.mktemp("updated") / "esp32")
+    root = str(tmp_path_factory.mktemp("updated_" + packing) / "esp32")
     shutil.copytree(main_tree, root)
-    loader = ("main_game.mpy", "main_page.mpy", "slots.mpy", "slotboot.mpy", "slotimg.mpy")
-    rels = []
-    for folder, _dirs, files in os.walk(root):
-        for f in files:
-            rel = os.path.relpath(os.path.join(folder, f), root)
-            if rel not in loader and not rel.startswith((".frozen", "lib" + os.sep)):
-                rels.append(rel.replace(os.sep, "/"))
-    img = release.image(root, rels)
-    for rel in rels:
-        os.remove(os.path.join(root, rel))
     os.mkdir(os.path.join(root, "slot_a"))
-    with open(os.path.join(root, "slot_a", slots.IMAGE), "wb") as f:
-        f.write(img)
+    if packing == "flat":
+        for name in os.listdir(root):
+            if name not in LOADER and name != "slot_a":
+                os.rename(os.path.join(root, name), os.path.join(root, "slot_a", name))
+    else:
+        rels = []
+        for folder, _dirs, files in os.walk(root):
+            for f in files:
+                rel = os.path.relpath(os.path.join(folder, f), root)
+                if rel not in LOADER and not rel.startswith((".frozen", "lib" + os.sep)):
+                    rels.append(rel.replace(os.sep, "/"))
+        img = release.image(root, rels)
+        for rel in rels:
+            os.remove(os.path.join(root, rel))
+        with open(os.path.join(root, "slot_a", slots.IMAGE), "wb") as f:
+            f.write(img)
     with open(os.path.join(root, "slot_a", "slot.json"), "w") as f:
         f.write('{"version": "0.7.0", "saves": {}}')
     with open(os.path.join(root, slots.REC), "wb") as f:
         f.write(slots.pack("a", "r", "C", 0))
-    assert not os.path.exists(os.path.join(root, "board", "app.mpy"))  # (from the image only)
+    assert not os.path.exists(os.path.join(root, "board", "app.mpy"))  # (from the slot only)
+    assert os.path.exists(os.path.join(root, "slot_a", "board", "app.mpy")) == (
+        packing == "flat")
     return root
 
 
-@pytest.mark.parametrize("players", [2, 5])
+@pytest.fixture(scope="module")
+def updated_tree(main_tree, tmp_path_factory):
+    """An ESP32 that has taken an update as its release packs it (flat: release.PACKING):
+    slots.start() puts slot a's folder first on sys.path through slotimg.start() (no mount,
+    no slotboot: its every boot, issue 34) and the app runs from it."""
+    import release
+
+    assert release.PACKING["esp32"] == "flat"
+    return _updated(main_tree, tmp_path_factory, "flat")
+
+
+@pytest.fixture(scope="module")
+def image_tree(main_tree, tmp_path_factory):
+    """The same board with its update packed in an image, as a Pico W's is (release.PACKING)."""
+    return _updated(main_tree, tmp_path_factory, "image")
+
+
+# At 5 players the flat slot's run is ~0.6 KB (64-bit) over the fresh board's: its app's 28
+# file names one folder longer ("slot_a/board/app.mpy", interned), slotimg's three names
+# (test_ota_boot.py counts them): 1.148, not 1.15 (docs/memory.md, third session, h-flat).
+# Asserted there at the ratio it holds, so that it cannot slip further unseen.
+UPDATED_MARGIN = {5: 1.14}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, players):
-    """The game as test_game_after_game_booted_as_main_py plays it, on an ESP32 whose app runs
-    from an update's mounted image (issue 34): in the ESP32's budget, not yet with its 15 %
-    (~86.3 KB of the 96, 1.11: the game's own ~83 through the loader, the mount and slotimg
-    ~3 more; docs/memory.md, third session), so that what it needs cannot grow past the
-    budget unseen; no sixth pool of names (slotboot's ~30 were 7 KB more, the third session
-    took them off this boot)."""
+    """The game as test_game_after_game_booted_as_main_py plays it, on an ESP32 that has taken
+    an update as its release packs it (a flat folder slot, its record confirmed; issue 34):
+    no mount, no slotboot, and in the ESP32's budget with its 15 % to spare at 2, 3, 4 and 6
+    players (~83.0-83.6 KB of the 96; 1.14 asserted at 5: UPDATED_MARGIN), so that what it
+    needs cannot grow past it unseen."""
     g, out = run_main(updated_tree, budgets.heap("esp32_updated"), str(players), "7", "0",
                       GAMES, main="main_page")
     assert int(g["players"]) == players and g["saved"] == "True", out
     assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
     assert int(g["heap"]) <= budgets.heap_kb("esp32_updated") * 1024
+    need = budgets.esp32_game_heap(int(g["peak"]))
+    margin = UPDATED_MARGIN.get(players, budgets.MARGIN)
+    assert need * margin <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit: x %.2f over %.0f" % (
+        need, margin, budgets.ESP32_GAME)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_game_after_game_from_an_updates_image(image_tree, players):
+    """The same game with the update in slot a's mounted image, as a Pico W boots it (and as an
+    ESP32 did before its releases went flat, or does with `release build --pack image`): in
+    the ESP32's budget only, not with its 15 % (~85.7-86.3 KB of the 96, 1.11: the mount's
+    littlefs caches, slotimg kept, the longer file names, docs/memory.md), so that it cannot
+    grow past the budget unseen; no sixth pool of names. The Pico W's own budget, its page
+    with its clients, has the room (test_game_after_game_with_the_page_and_its_clients)."""
+    g, out = run_main(image_tree, budgets.heap("esp32_image"), str(players), "7", "0",
+                      GAMES, main="main_page")
+    assert int(g["players"]) == players and g["saved"] == "True", out
+    assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
+    assert int(g["heap"]) <= budgets.heap_kb("esp32_image") * 1024
     need = budgets.esp32_game_heap(int(g["peak"]))
     assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
 

@@ -395,6 +395,56 @@ def _bad(rec, at, byte):
 GOOD = slots.pack("a", "r", "C", 0)
 
 
+def flat(root, how, state="T"):
+    """An update installed into slot a as an ESP32's release lays it out (release.PACKING:
+    flat): the app's files in the slot's folder, on trial unless state says."""
+    trial(root, how)
+    (root / slots.REC).write_bytes(slots.pack("a", "r", state, 0))
+
+
+SAID = ("import slots, sys\ndef run(hw):\n    print('RAN', slots.running, slots.trial,"
+        " slots.mounted is not None, 'slotimg' in sys.modules, 'slotboot' in sys.modules)\n"
+        "    print('NOTE', hw['note'])\n")  # (QUIET, and what of the loader is kept)
+
+
+def test_a_board_whose_update_is_a_folder_boots_it_without_slotboot_or_a_mount(root):
+    """An ESP32's update (a folder slot, confirmed: release.PACKING) boots as an image's does,
+    through slotimg.start(): its folder first on sys.path, nothing mounted, no slotboot (one
+    that raises on import is never reached), slotimg let go after start() (nothing of it is
+    needed once the path is set), nothing written; the next boot the same."""
+    flat(root, "said", "C")
+    (root / "slot_a" / "board" / "tasks.py").write_text(SAID)
+    (root / "slotboot.py").write_text("raise ImportError('slotboot loaded')\n")
+    (root / "board" / "tasks.py").write_text(SAID)  # (the root's app: not the one that runs)
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    for _ in range(2):
+        code, out = power_up(root)
+        assert code == 0 and "RAN a None False False False" in out and "NOTE None" in out, out
+        assert "WDT" not in out, out
+        assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("missing", ["board_config.py", "every file"])
+def test_a_folder_slot_missing_its_files_still_boots_through_slotboot(root, missing):
+    """Fault injection: a confirmed folder slot without its board_config.py (slotboot.read()'s
+    sign of an app), or emptied, is not the common boot's: slotboot.start() takes it as it
+    always has (the slot's folder first on sys.path, what is missing found at the root), no
+    crash loop, the record left as it was."""
+    flat(root, "said", "C")
+    (root / "board" / "tasks.py").write_text(QUIET)
+    if missing == "every file":
+        shutil.rmtree(root / "slot_a")
+        (root / "slot_a").mkdir()
+    else:
+        (root / "slot_a" / "board_config.py").unlink()
+    watch_slotboot(root)
+    for _ in range(2):
+        code, out = power_up(root)
+        assert code == 0 and "SLOTBOOT" in out and "RAN a None False" in out, out
+        assert record(root) == ("a", "r", "C", 0)
+
+
+@pytest.mark.parametrize("layout", ["image", "folder"])
 @pytest.mark.parametrize("rec, ran, common", [
     (GOOD, "a", True),
     (slots.pack("a", "b", "C", 3), "a", True),  # (any boots digit: slotboot.unpack's)
@@ -408,12 +458,13 @@ GOOD = slots.pack("a", "r", "C", 0)
     (GOOD + b"\n", "r", False),  # one byte too many
     (b"", "r", False),  # empty (littlefs keeps the old or the new whole: a test all the same)
 ])
-def test_only_a_confirmed_record_of_an_image_slot_boots_without_slotboot(root, rec, ran,
-                                                                         common):
+def test_only_a_confirmed_record_of_a_slot_boots_without_slotboot(root, rec, ran, common,
+                                                                  layout):
     """Fault injection at the door of the common boot: any record slotboot.unpack() would not
     read as a confirmed one of slot a or b goes to slotboot, which reads it as it always has
-    (a record that does not check: the root's app)."""
-    packed(root, "said", "C")
+    (a record that does not check: the root's app), whether the slot is an image (a Pico W's)
+    or a folder (an ESP32's)."""
+    (packed if layout == "image" else flat)(root, "said", "C")
     (root / slots.REC).write_bytes(rec)
     (root / "board" / "tasks.py").write_text(QUIET)
     watch_slotboot(root)
@@ -465,6 +516,45 @@ def test_the_common_boot_reads_a_record_as_slotboot_does(monkeypatch, tmp_path):
     assert len(seen) == 2 * 3 * 10  # (a or b, any slot before, any boots digit: confirmed)
 
 
+def test_the_common_boot_takes_a_folder_slot_as_slotboot_would(monkeypatch, tmp_path):
+    """Every record of slots a and b, with the slot a folder (no image): slotimg.start() takes
+    it exactly when slotboot.unpack() reads a confirmed record of that slot and the folder
+    holds an app (board_config.py: slotboot.read()'s sign), with the folder and its lib/ first
+    on sys.path as slotboot._enter() puts them (relative: from / on a board), nothing mounted,
+    nothing written (CPython: no vfs module, so a mount would fail the test)."""
+    import sys
+
+    import slotimg
+
+    monkeypatch.setitem(sys.modules, "vfs", None)  # (an import of vfs raises)
+    monkeypatch.chdir(tmp_path)
+    path = list(sys.path)
+    every = [slots.pack(a, p, s, n) for a in "abr" for p in "abr" for s in "TC" for n in range(10)]
+    for has in (True, False):
+        for s in "ab":
+            d = tmp_path / ("slot_" + s)
+            d.mkdir(exist_ok=True)
+            if has:
+                (d / "board_config.py").write_text(CONFIG["ok"])
+            elif (d / "board_config.py").exists():
+                (d / "board_config.py").unlink()
+        seen = 0
+        for d in every:
+            (tmp_path / slots.REC).write_bytes(d)
+            r = slotimg.start()
+            u = slots.unpack(d)
+            took = has and u[2] == "C" and u[0] in "ab"
+            assert (r is not None) == took, d
+            assert (tmp_path / slots.REC).read_bytes() == d
+            if r is not None:
+                seen += 1
+                assert r == ("slot_" + u[0], u[0], None, None, None)
+                assert sys.path[:2] == ["slot_" + u[0], "slot_%s/lib" % u[0]]
+                sys.path[:] = path
+            assert sys.path == path
+        assert seen == (2 * 3 * 10 if has else 0)
+
+
 def _names(root, *tail):
     """The names slots.start() and slots.note() intern at power-up (from .mpy, compiled as
     make build compiles them), with tail run after: qstr_info(1)'s names, as a set."""
@@ -500,3 +590,15 @@ def test_a_board_that_has_taken_an_update_interns_three_names_more_than_a_fresh_
     (root / slots.REC).write_bytes(slots.pack("a", "r", "T", 0))
     trial = _names(root)
     assert "/slotboot.mpy" in trial and len(trial - fresh - app_has) > 30, trial - fresh
+
+
+def test_a_board_whose_update_is_a_folder_interns_three_names_more_than_a_fresh_one(root):
+    """An ESP32's update (a folder slot, confirmed) boots through slotimg.start() too: the same
+    three names more than a fresh board (slotimg's file, Image and the note's file name), no
+    slotboot's; its app's file names are one folder longer (host_tests/test_board_mp.py's
+    updated board counts the cost)."""
+    app_has = {"a", "fs"}  # (as above)
+    fresh = _names(root)
+    flat(root, "said", "C")
+    updated = _names(root)
+    assert updated - fresh - app_has == {"/slotimg.mpy", "Image", "slots.note"}, updated - fresh

@@ -123,6 +123,57 @@ def test_a_bundle_signed_for_a_board_installs_on_it_and_no_other(made, flat, tmp
         install(f, a_board(tmp_path / "3"), board="rp2040", running="0.0.1", keep=0)
 
 
+def test_each_boards_packing_follows_its_flash(tmp_path):
+    """release.PACKING, by flash (docs/updates.md): the Pico's and the Pico W's updates in one
+    image (their small filesystems), the ESP32's flat; `release build --pack` chooses
+    otherwise (make release PACK=image|flat)."""
+    assert release.PACKING == {"pico": "image", "pico_w": "image", "esp32": "flat"}
+    assert set(release.PACKING) == set(release.KINDS)
+    assert release.main(["build", "--board", "esp32", "--pack", "image",
+                         "--out", str(tmp_path)]) == 0
+    (path,) = tmp_path.iterdir()
+    m = json.loads(release.read_head(str(path))[1])
+    assert m["board"] == "esp32" and [f[0] for f in m["files"]] == [release.IMAGE]
+
+
+def test_an_esp32_release_is_flat_and_installs_and_boots_end_to_end(tmp_path, capsys):
+    """The ESP32's release (flat by default) end to end: the club keeps it (python -m club
+    release, as its rollout serves it), it installs signed on an ESP32 (ota/install.py, a
+    board as a folder) into slot a as the tree's files, on trial; once confirmed, the common
+    boot (slotimg.start()) takes the folder: first on sys.path, nothing mounted."""
+    import sys
+
+    import slotimg
+    from club.cli import main as club
+
+    path = release.make("esp32", str(tmp_path / "out"))
+    _sig, man, _at = release.read_head(path)
+    m = json.loads(man)
+    assert m["board"] == "esp32" and "tree" not in m
+    names = [f[0] for f in m["files"]]
+    assert release.IMAGE not in names and "board/app.mpy" in names
+    assert "board_config.py" in names and "slots.mpy" not in names and "main.py" not in names
+    assert club(["--db", str(tmp_path / "club.sqlite"), "release", path]) == 0
+    assert "for esp32 kept" in capsys.readouterr().out
+    files = a_board(tmp_path)
+    with open(release.sign(path, wifi(tmp_path)), "rb") as f:
+        install(f, files, board="esp32", running="0.0.1", keep=0)
+    assert slots.read(files) == ("a", "r", "T", 0)
+    for p, _n, h in m["files"]:
+        assert hashlib.sha256(otakit.get(files, "slot_a/" + p)).hexdigest() == h, p
+    assert not otakit.get(files, "slot_a/" + slots.IMAGE)
+    slots.confirm(files)
+    board = tmp_path / "board"
+    cwd, path0 = os.getcwd(), list(sys.path)
+    os.chdir(board)
+    try:
+        assert slotimg.start() == ("slot_a", "a", None, None, None)
+        assert sys.path[:2] == ["slot_a", "slot_a/lib"]
+    finally:
+        os.chdir(cwd)
+        sys.path[:] = path0
+
+
 def test_sign_wants_the_boards_secret(made, tmp_path):
     with pytest.raises(SystemExit, match="secret"):
         release.sign(made, wifi(tmp_path, secret="12"))

@@ -264,11 +264,22 @@ HEAPS = {
     # the lazy imports' reads from the image (littlefs's file and its 512-byte cache) on a
     # heap split by the game; passes at 135k-150k at 2-6 players: need 135, the least above
     # which every run passed; the fresh board passes at 129k-134k)
-    "esp32_updated": (135, ESP32_GAME / heap_ratio("game from .mpy"),
+    # (2026-11-29, third session, h-flat: an ESP32's update is a folder slot now (release.PACKING:
+    # flat), booted through slotimg.start() with nothing mounted, slotimg let go: 108,928-
+    # 109,760 B at 2-6 players, 609-612 names. The smallest heap, 1 KB steps, 2-6 players, in
+    # two trees at paths of different length: passes at 131k-135k at 2-6 (131k-133k in both),
+    # fails at 130k at 6 (a 1,280-byte block) and at 129k at 3-6 in one tree, 5-6 in the
+    # other: need 133, 2 KB over the edge as esp32_booted's)
+    "esp32_updated": (133, ESP32_GAME / heap_ratio("game from .mpy"),
                       "test_board_mp: main_page.py P 7 0 3 on an ESP32 that has taken an "
-                      "update: the app from slot a's mounted image (slotimg.start(), no "
-                      "slotboot: 607-610 names). 164 before (slotboot at every boot, 649-652 "
-                      "names, a sixth pool: passed at 162k, failed at 160k)"),
+                      "update as its release packs it: the app from slot a's folder "
+                      "(slotimg.start(), no mount, no slotboot: 609-612 names). 135 from a "
+                      "mounted image (esp32_image), 164 with slotboot at every boot"),
+    "esp32_image": (135, ESP32_GAME / heap_ratio("game from .mpy"),
+                    "test_board_mp: main_page.py P 7 0 3 on an ESP32 whose update is in slot "
+                    "a's mounted image (as a Pico W's: release.PACKING; slotimg.start(), no "
+                    "slotboot: 607-610 names). 164 before (slotboot at every boot, 649-652 "
+                    "names, a sixth pool: passed at 162k, failed at 160k)"),
     "pico_w_page": (205, PICO_W_HEAP / heap_ratio("game + page + 1 client from .mpy"),
                     "test_board_mp: main_page.py with the page and its 3 clients (205 KB: "
                     "each page read every state; 209 with microdot), game after "

@@ -1,7 +1,7 @@
 """Release bundles: the board's .mpy tree (tools/maker/build.py's) and a manifest, in one stream a
 board installs over the air (firmware/ota/install.py says the format), signed per board.
 
-    python tools/maker/release.py build --board pico_w [--out build/release]
+    python tools/maker/release.py build --board pico_w [--out build/release] [--pack image|flat]
         -> build/release/cribbage-0.7.0-rp2040.bundle (unsigned: no board takes it)
     python tools/maker/release.py sign --wifi wifi.json BUNDLE [-o FILE]
         -> FILE (default BUNDLE with .<board id> before .bundle): signed for the board whose
@@ -12,6 +12,11 @@ board installs over the air (firmware/ota/install.py says the format), signed pe
 `make release BOARD=pico_w` runs build. The tree is tools/maker/build.py's for the board's kind
 (rp2040 for the Pico and the Pico W, esp32), less the boot loader (main.py, slots.mpy,
 slotboot.mpy and slotimg.mpy: they stay at the board's root, never updated over the air).
+Each board's slots are packed as PACKING says (--pack chooses otherwise): the tree in one
+littlefs image (the Pico and Pico W, whose small filesystems take it in 172 KB, not 456 as
+files) or flat (the ESP32, whose 4 MB flash has room: its slot a folder of .mpy files, nothing
+mounted at boot, the app imported from the board's own littlefs, and ~3.6 KB of heap less than
+from an image: docs/updates.md, docs/memory.md).
 The manifest names the firmware's version, the board kind, each file's path, size and SHA-256,
 and the saved formats the version reads: {name: [the oldest it reads, the one it writes]}
 (SAVES says where each is found in the sources; a format that cannot be found stops the build).
@@ -43,6 +48,12 @@ KINDS = {"pico": "rp2040", "pico_w": "rp2040", "esp32": "esp32"}  # tools/maker/
 # the build tree (tools/maker/build.py's target) of each: the Pico W's carries the page and the club
 TREES = {"pico": "rp2040", "pico_w": "rp2040w", "esp32": "esp32"}
 UNSIGNED = b"-"
+# How each board's update is packed, by its flash (docs/updates.md): "image", the tree in one
+# littlefs file (IMAGE), mounted at boot through slotimg (a Pico's 2 MB flash: 848 KB of
+# filesystem on the Pico W, 1408 KB on the Pico); "flat", a folder of the tree's files,
+# nothing mounted (the ESP32's 4 MB: a larger filesystem, and the heap the mount takes,
+# ~3.6 KB of 64-bit heap, is what its 96 KB budget lacks for its 15 %: issue 34)
+PACKING = {"pico": "image", "pico_w": "image", "esp32": "flat"}
 IMAGE = "app.img"  # a slot's tree packed in one file (firmware/slots.py's IMAGE)
 IMAGE_BLOCK = 512  # its littlefs's block size (slots.IMAGE_BLOCK): 172 KB for the Pico W's
 # tree (456 KB as files on the board's littlefs, whose every file takes whole 4 KB blocks)
@@ -158,10 +169,12 @@ def write(out, man, tree, sig=UNSIGNED):
     return out
 
 
-def make(board, out, src=None, flat=False):
-    """Build the board kind's tree (tools/maker/build.py) and its bundle in out (packed into an
-    image: manifest()); its path."""
+def make(board, out, src=None, flat=None):
+    """Build the board kind's tree (tools/maker/build.py) and its bundle in out, packed as
+    PACKING says for the board (flat: True or False chooses otherwise; manifest()); its path."""
     kind = KINDS[board]
+    if flat is None:
+        flat = PACKING[board] == "flat"
     src = src or os.path.join(ROOT, "firmware")
     version = build.read_version(src)
     with tempfile.TemporaryDirectory() as tmp:
@@ -266,6 +279,8 @@ def main(argv=None):
     b = sub.add_parser("build", help="build a board kind's bundle (unsigned)")
     b.add_argument("--board", choices=sorted(KINDS), default="pico_w")
     b.add_argument("--out", default=os.path.join(ROOT, "build", "release"))
+    b.add_argument("--pack", choices=("image", "flat"), default=None,
+                   help="how the slot is packed (default: the board's, PACKING)")
     s = sub.add_parser("sign", help="sign a bundle for the board of a Wi-Fi file")
     s.add_argument("--wifi", required=True, help="the board's Wi-Fi file (wifi.json)")
     s.add_argument("bundle")
@@ -276,7 +291,7 @@ def main(argv=None):
     m.add_argument("--board", choices=sorted(KINDS), default="pico_w")
     a = ap.parse_args(argv)
     if a.cmd == "build":
-        path = make(a.board, a.out)
+        path = make(a.board, a.out, flat=None if a.pack is None else a.pack == "flat")
         _sig, man, _at = read_head(path)
         m = json.loads(man)
         print("%s: %s for %s, %d files%s, %d bytes (manifest %d bytes)" % (
