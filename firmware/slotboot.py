@@ -1,13 +1,13 @@
 """The boot loader's other half (slots.py is the resident one; neither is updated over the air):
 the pointer record, the choice of the slot to boot, the image's mount, the way back. slots.py
 loads it for one call and lets it go (start() at a power-up that is not one of the two common
-boots: a trial, the way back, a record that does not check, a folder slot, an image that will
-not mount; confirm() and failed() when there is a trial to end; note() for a Files given), and
-ota/ imports it for an install: its code leaves the heap after the call (board/fault.py's
-table: policy 1). The common boot of a board that has taken an update is slotimg.start()'s,
-which reads the record as unpack() does (test_ota_boot.py holds them to it). It imports
-nothing of the loader's but slotimg: slots.py keeps the state its calls return (trial, wdt,
-running, mounted).
+boots: a trial, the way back, a record that does not check, a folder slot without its app, an
+image that will not mount; confirm() and failed() when there is a trial to end; note() for a
+Files given), and ota/ imports it for an install: its code leaves the heap after the call
+(board/fault.py's table: policy 1). The common boot of a board that has taken an update is
+slotimg.start()'s, which reads the record as unpack() does (test_ota_boot.py holds them to it).
+It imports nothing of the loader's but slotimg: slots.py keeps the state its calls return
+(trial, wdt, running, mounted).
 
 The app lives in one of two folders, /slot_a and /slot_b (or, on a board flashed without
 slots, at the root). A pointer record, /slots.rec, names the one to run; it is written whole

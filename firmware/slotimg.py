@@ -1,16 +1,19 @@
 """A slot's image, the boot loader's every-boot half on a board that has taken an update (never
 updated over the air, as slots.py and slotboot.py).
 
-An update's slot is its tree packed into one littlefs file (slotboot.IMAGE), mounted read-only
-at the slot's folder + "/app" through Image, a block device over the file. The mount keeps
-Image, and so this module, for as long as the app runs: loaded only on a board with a record
-(slotboot.REC), it is what such a board's every boot needs and no more (issue 34):
+A Pico's update is its tree packed into one littlefs file (slotboot.IMAGE), mounted read-only
+at the slot's folder + "/app" through Image, a block device over the file; an ESP32's is the
+slot's folder of files (tools/maker/release.py's PACKING). The mount keeps Image, and so this
+module, for as long as the app runs; a folder slot needs nothing of it after start(), which
+lets it go. Loaded only on a board with a record (slotboot.REC), it is what such a board's
+every boot needs and no more (issue 34):
 
-- start(): the common boot, a confirmed record whose slot is an image: mounted and first on
-  sys.path, without slotboot, whose ~30 names would stay interned for good (an ESP32's game
-  has none to spare: its sixth pool of names is 7 KB). Any other boot (a trial, the way back,
-  a record that does not check, a slot that is a folder, an image that will not mount) is
-  slotboot.start()'s, which reads it all again and writes what it has to.
+- start(): the common boot, a confirmed record of slot a or b: its image mounted, or its
+  folder (when it holds its app) taken as it is, first on sys.path, without slotboot, whose
+  ~30 names would stay interned for good (an ESP32's game has none to spare: its sixth pool
+  of names is 7 KB). Any other boot (a trial, the way back, a record that does not check, a
+  folder without its app, an image that will not mount) is slotboot.start()'s, which reads
+  it all again and writes what it has to.
 - note(): the loader's note, said once (slotboot.back() writes it), read without slotboot.
 - fs(): the image's littlefs as a vfs object (slotboot's mount, ota/install.py's check).
 
@@ -57,8 +60,10 @@ def start():
     """The common boot of a board that has taken an update: its record (slotboot.REC, in
     slotboot.pack()'s format) confirmed, its slot a or b, the slot's image (slotboot.IMAGE)
     mounted read-only at /slot_X/app (slotboot._enter()'s place) and first on sys.path, its
-    lib/ next: what slotboot.start() returns (the folder, the slot, no trial, no watchdog, the
-    mount: (mount point, open file)). None for any other boot, with nothing changed:
+    lib/ next; with no image, the slot's folder and its lib/ when it holds board_config.py,
+    nothing mounted, and this module let go: what slotboot.start() returns (the folder, the
+    slot, no trial, no watchdog, the mount: (mount point, open file) or None). None for any
+    other boot, with nothing changed:
     slotboot.start()'s. It writes nothing: a power cut in it is a boot that did not happen."""
     try:
         with open("slots.rec", "rb") as f:
@@ -81,6 +86,7 @@ def start():
             return None
         sys.path.insert(0, "slot_%c/lib" % d[1])
         sys.path.insert(0, p[:6])
+        sys.modules.pop(__name__, None)  # (nothing of this module is needed: its code goes)
         return p[:6], chr(d[1]), None, None, None
     m = "/slot_%c/app" % d[1]
     try:
@@ -98,7 +104,12 @@ def start():
 def note():
     """The loader's message, once, from the board's own files: its text, then the file goes;
     None when there is none (slotboot.note() for a slotboot.Files: the same file, the same
-    200 bytes at most)."""
+    200 bytes at most). Let go again after it when no image is mounted (a folder slot's
+    boot: slots.note() imported it anew)."""
+    import slots
+
+    if slots.mounted is None:
+        sys.modules.pop(__name__, None)
     try:
         with open("slots.note", "rb") as f:  # (slotboot.NOTE)
             n = f.seek(0, 2)

@@ -1,13 +1,14 @@
 """The boot loader, the half that stays (main.py imports it first; it is never updated over the
 air): the slot's state after start() and the calls the running app makes later. The two
 common boots load no more of the loader: a board flashed without slots (no record) none, a
-board that has taken an update (a confirmed record whose slot is an image) slotimg.py, the
-image's block device, which its mount keeps anyway, and which reads the note too. What the
-rarer boots do once (a trial counted, the way back, a record that does not check, a folder
-slot: slotboot.py) is loaded for the call and let go, and so for confirm() and failed()
-when they have a trial to end. What stays is this module (slotimg too while an image is
-mounted): ~1.9 KB of the 64-bit port's heap, against ~6 KB with the whole loader resident
-(docs/memory.md, "What the loader keeps after start()" and its third session; test_ota_boot.py).
+board that has taken an update (a confirmed record of slot a or b) slotimg.py, the image's
+block device, which its mount keeps anyway (a folder slot's, an ESP32's, lets it go again),
+and which reads the note too. What the rarer boots do once (a trial counted, the way back, a
+record that does not check, a folder slot without its app: slotboot.py) is loaded for the
+call and let go, and so for confirm() and failed() when they have a trial to end. What
+stays is this module (slotimg too while an image is mounted): ~1.9 KB of the 64-bit port's
+heap, against ~6 KB with the whole loader resident (docs/memory.md, "What the loader keeps
+after start()" and its third session; test_ota_boot.py).
 
 slotboot's names are this module's too (slots.Files, slots.read, slots.IMAGE ...: __getattr__),
 each loaded for the one use: ota/install.py imports slotboot itself for an install's many.
@@ -39,9 +40,10 @@ def start(files=None, watchdog=None, hung=False):
     (slotboot.start()); the folder ("" for the root). The two common boots load no slotboot,
     whose ~30 names would stay interned for good (issue 34): a board flashed without slots
     (its app at the root, no record: slotboot.read()'s first answer) starts it with none of
-    the loader's code, and a board that has taken an update (a record, confirmed, whose slot
-    is an image) through slotimg.start(), the module its mount keeps anyway, the mount's
-    objects first on the heap, below all of the app's. Any other boot is slotboot's, whose
+    the loader's code, and a board that has taken an update (a record, confirmed, of slot a
+    or b) through slotimg.start(), the module its mount keeps anyway, the mount's objects
+    first on the heap, below all of the app's (a folder slot: nothing mounted, slotimg let
+    go). Any other boot is slotboot's, whose
     code leaves the heap before this returns: collected now, from a frame that never held
     it (its call is a lambda's), and not later, when a pointer to it left on the C stack by
     its calls could lie in the unset slots of the app's frames, which live as long as the
@@ -71,10 +73,6 @@ def start(files=None, watchdog=None, hung=False):
         # module's would be one name more on every board, and the ESP32's pools are full)
         r = (lambda *a: __getattr__("start")(*a))(files, watchdog, hung, m)
     f, running, trial, wdt, mounted = r
-    if mounted is None:  # (a folder slot's boot: slotimg's code goes, as slotboot's)
-        import sys
-
-        sys.modules.pop("slotimg", None)
     gc.collect()
     return f
 
@@ -110,10 +108,5 @@ def note(files=None):
             return None
         import slotimg
 
-        n = slotimg.note()
-        if mounted is None:  # (a folder slot's: let go again, as after start())
-            import sys
-
-            sys.modules.pop("slotimg", None)
-        return n
+        return slotimg.note()
     return __getattr__("note")(files)
