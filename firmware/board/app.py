@@ -342,26 +342,35 @@ class App:
             if m.phase != M.OVER:
                 if isinstance(s, tuple):  # (undone: no longer the game's)
                     self.record = None
-            elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
-                s = m.events
-                try:  # a game won: its summary and its record to the history now, after its
-                    had = fault.modules("board.history")  # frame and its save (issue 34:
-                    H = fault.load("board.history")  # the frame first), so that the club's
-                    data = H.record(m, H.dumps(m))  # outbox sends it without another key
-                    said = H.record_game(m, self.store, data)  # (issue 30)
-                    self.record = (s, None if said and said is not self.store.bad else
-                                   bytes(data[0]))  # (not written: again at the OK)
-                    if said:
-                        self.refuse(said)
-                    data = H = None
-                    fault.release(had)  # (board.history: not kept for the OK, nor after it)
-                except Exception as e:  # noqa: BLE001  (m.events: the replay may have
-                    self.record = (s, None)  # left the game half put back)
-                    self.recover(e)
+            elif not self.broken and (s is None or (isinstance(s, tuple) and (
+                    s[0] != m.events or len(s) > 2))):
+                self.rest(keys)  # a game won: its summary and its record to the history
+                # after its frame and its save (issue 34: the frame first), until a key waits
+                # (then that key first, and its frame), without another key: the club's
+                # outbox sends it (issue 30)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
+
+    def rest(self, keys):
+        """The won game's record to the history (board/history.py's rest()): its summary
+        until the keypad keys has an event waiting (step: that key first, then the rest),
+        or (keys None) all of it, and then the record written; all of it before a command
+        that would change the game (board/commands.py's run: recorded once, as it ended)."""
+        m = self.m
+        n = m.events  # (before: a replay that fails may leave the game half put back)
+        try:
+            had = fault.modules("board.history")
+            s, said = fault.load("board.history").rest(m, self.store, self.record, keys)
+            self.record = s
+            if said:
+                self.refuse(said)
+            if len(s) < 3:
+                fault.release(had)  # (board.history: not kept for the OK, nor after it)
+        except Exception as e:  # noqa: BLE001  (the replay may have left the game half put
+            self.record = (n, None)  # back: not written, again at the OK)
+            self.recover(e)
 
     def boot(self):
         """At power-up: the saved game's frame at once, then, only if a key is down, the

@@ -21,6 +21,11 @@ def run(app, call):
         return False
     if op >= len(table) or table[op] is None:
         raise ValueError("no such command: %r" % (call,))
+    s = app.record  # the won game's record in progress (App.rest): finished before an
+    if isinstance(s, tuple) and len(s) > 2 and (  # engine call, an undo or a new game
+            modes.CALL <= op <= modes.NEW_GAME or op == modes.UNDO):
+        s = None
+        app.rest(None)
     return table[op](app, *call[1:])
 
 

@@ -230,6 +230,49 @@ def dumps(m):
     return body
 
 
+def rest(m, store, s, keys=None):
+    """The record of m's finished game (phase OVER) made without a key waiting for it
+    (App.step: issue 34): its summary (cribbage.summary's replay()) a deal at a time until
+    it is made, or until keys (the keypad: None, none) has an event waiting (any()), then m
+    put back as it was; then the record written (record_game()). s: the app's record (None,
+    or another game's: begin; (events, None, the summary so far, m): go on). Returns (the
+    app's record now, what the display is to say or None): (events, None, the summary, m)
+    while it goes on; once written, (events, the record's head), or (events, None) when it
+    could not be (the OK writes it, board/commands.py). The summary is begun when memory
+    allows, else (or short of memory half way) the record keeps the result and the scores,
+    as dumps() does. (Its names are ones the firmware has already: a new one is interned
+    for good.)"""
+    e = m.events
+    g = s[2] if s and len(s) > 3 and s[0] == e and s[3] is m else None
+    body = None
+    try:
+        if g is None:
+            gc.collect()
+            if hasattr(gc, "mem_free") and gc.mem_free() < _SUMMARY_ROOM:
+                raise MemoryError
+            had = modules()  # (the live page keeps cribbage.summary)
+            try:
+                from cribbage import summary  # (the room asked: _SUMMARY_ROOM)
+
+                g = summary.replay(m, _DETAIL, True)
+            finally:
+                release(had)  # its code leaves sys.modules: the replay holds what it runs
+        body = next(g)
+        while body is None:  # (a deal replayed)
+            if keys is not None and keys.any():
+                g.send(1)  # (m as it was, for the key)
+                return (e, None, g, m), None
+            body = next(g)
+    except Exception as x:  # noqa: BLE001  (MemoryError; no journal: an undo shows the end)
+        g = body = None
+        gc.collect()
+        if not isinstance(x, ValueError):  # (the replay restores m on a failure: once more
+            m.restore()  # here, else the app's fault handler)
+    data = record(m, body)
+    said = record_game(m, store, data)
+    return (e, None if said and said is not store.bad else bytes(data[0])), said
+
+
 def record_game(m, store, data=None):
     """Game m, if it is over, to the history in store (board.storage.Storage), before the
     next game; or data, its record's parts made before (record(): then m is the next game
