@@ -257,6 +257,8 @@ def rest(m, store, s, keys=None):
                 g = summary.replay(m, _DETAIL, True)
             finally:
                 release(had)  # its code leaves sys.modules: the replay holds what it runs
+            if keys is not None and keys.any():  # (begun: its first deal after the key)
+                return (e, None, g, m), None
         body = next(g)
         while body is None:  # (a deal replayed)
             if keys is not None and keys.any():

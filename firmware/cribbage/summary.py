@@ -195,8 +195,9 @@ def replay(m, limit, rest):
                 elif n < 0:  # (its points were this deal's play: the card was the last event)
                     cur[k * _FIELDS + _PLAY] = max(cur[k * _FIELDS + _PLAY] + n, 0)
             if rest and at >= 0 and c != m.deals and (yield None):  # a deal dealt; sent
-                m.restore()  # a true value: the game as it was until the next deal (one
-                m.last_play = played  # deal of replay), for whatever runs before it
+                m.deals = deals  # a true value: the game as it was until the next deal,
+                m.restore()  # for whatever runs before it (from its last deal's record: its
+                m.last_play = played  # deals now say which; one deal of replay)
                 yield None
                 if m.events != e or m.deals != deals or m.score != score:
                     raise ValueError("journal")  # (changed: no summary of it here)
