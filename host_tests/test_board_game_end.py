@@ -7,7 +7,9 @@ game, the next game's frame comes first, then the new game's save, and nothing o
 game (recorded already). A record that could not be written at the end is written at the OK,
 after the next game's frame, before the new game's save (a power cut before it offers the
 finished game again: recorded once). Checked with the strip's writes, the files' saves and the
-summary logged in order."""
+summary logged in order. A key that comes during the summary (made a deal at a time until a
+key waits) is handled and drawn first, then the rest; the record is the same, once, whatever
+the key (the next game and an undo finish it first), and a power cut then loses nothing."""
 
 import sys
 
@@ -211,8 +213,9 @@ def test_a_new_game_during_the_end_work_records_the_game_once_as_it_ended(monkey
     hw, app, f, log, ref = _won(3, monkeypatch, *oks)
     f.run(100)
     assert app.m.phase != M.OVER and sum(app.m.games) == 1  # the next game begun
-    k = log.index("key queued")
-    assert k < log.index("save history") < log.index("next frame", k), log  # recorded first
+    k = log.index("key queued")  # the OK: its summary finished, the next game's frame, then
+    n = log.index("next frame", k)  # the record written, then the new game saved
+    assert n < log.index("save history") < log.index("save game", n), log
     assert records(app) == ref and log.count("save history") == 1, log
     f.run(500)
     assert records(app) == ref  # once

@@ -344,7 +344,7 @@ class App:
                     self.record = None
             elif not self.broken and (s is None or (isinstance(s, tuple) and (
                     s[0] != m.events or len(s) > 2))):
-                self.rest(keys)  # a game won: its summary and its record to the history
+                self.rest(keys, self.store)  # a game won: its summary and its record to the history
                 # after its frame and its save (issue 34: the frame first), until a key waits
                 # (then that key first, and its frame), without another key: the club's
                 # outbox sends it (issue 30)
@@ -353,20 +353,22 @@ class App:
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
 
-    def rest(self, keys):
+    def rest(self, keys, store):
         """The won game's record to the history (board/history.py's rest()): its summary
         until the keypad keys has an event waiting (step: that key first, then the rest),
-        or (keys None) all of it, and then the record written; all of it before a command
-        that would change the game (board/commands.py's run: recorded once, as it ended)."""
+        or (keys None) all of it, and then the record written to store (None: its parts
+        kept, as next_game's, written after the next game's frame: App.save); all of it
+        before a command that would change the game (board/commands.py's run: recorded
+        once, as it ended)."""
         m = self.m
         n = m.events  # (before: a replay that fails may leave the game half put back)
         try:
             had = fault.modules("board.history")
-            s, said = fault.load("board.history").rest(m, self.store, self.record, keys)
+            s, said = fault.load("board.history").rest(m, store, self.record, keys)
             self.record = s
             if said:
                 self.refuse(said)
-            if len(s) < 3:
+            if not isinstance(s, tuple) or len(s) < 3:
                 fault.release(had)  # (board.history: not kept for the OK, nor after it)
         except Exception as e:  # noqa: BLE001  (the replay may have left the game half put
             self.record = (n, None)  # back: not written, again at the OK)

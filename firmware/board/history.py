@@ -2,8 +2,11 @@
 
 One record a game: the newest 64 games (_KEEP), and never more than 8 KB (_MAX_BYTES) in all
 (the oldest go first; 64 two-player games to 121 take about 7 KB). Written at the game's end,
-right after its winning frame and its save (board/app.py: the club's outbox sends it then,
-without another key; at the OK that starts the next game if it could not be written then),
+right after its winning frame and its save, its summary made a deal at a time until a key
+waits (rest(): the key is handled and drawn first, then the rest; a key that changes the game
+waits for the rest, so that the game is recorded once, as it ended; issue 34) (board/app.py:
+the club's outbox sends it then, without another key; at the OK that starts the next game if
+it could not be written then),
 with the game's own atomic save (a temporary file renamed over the old one: a power cut leaves
 the old file or the new one); if the power goes between the two saves, the same game is
 offered again and its record (same serial, scores, result) is not added twice. An undo past
@@ -238,7 +241,8 @@ def rest(m, store, s, keys=None):
     or another game's: begin; (events, None, the summary so far, m): go on). Returns (the
     app's record now, what the display is to say or None): (events, None, the summary, m)
     while it goes on; once written, (events, the record's head), or (events, None) when it
-    could not be (the OK writes it, board/commands.py). The summary is begun when memory
+    could not be (the OK writes it, board/commands.py); with store None, the record's parts
+    (record(): written later). The summary is begun when memory
     allows, else (or short of memory half way) the record keeps the result and the scores,
     as dumps() does. (Its names are ones the firmware has already: a new one is interned
     for good.)"""
@@ -271,6 +275,8 @@ def rest(m, store, s, keys=None):
         if not isinstance(x, ValueError):  # (the replay restores m on a failure: once more
             m.restore()  # here, else the app's fault handler)
     data = record(m, body)
+    if store is None:
+        return data, None
     said = record_game(m, store, data)
     return (e, None if said and said is not store.bad else bytes(data[0])), said
 
