@@ -361,8 +361,11 @@ class App:
         before a command that would change the game (board/commands.py's run: recorded
         once, as it ended)."""
         m = self.m
-        n = m.events  # (before: a replay that fails may leave the game half put back)
+        no = self.record  # (if even the next line runs out of memory: the next turn again)
         try:
+            no = (m.events, None)  # what is kept if it fails (not written: again at the OK),
+            # made first: a replay that fails may leave the game half put back, and the
+            # handler below must not need memory
             had = fault.modules("board.history")
             s, said = fault.load("board.history").rest(m, store, self.record, keys)
             self.record = s
@@ -370,8 +373,8 @@ class App:
                 self.refuse(said)
             if not isinstance(s, tuple) or len(s) < 3:
                 fault.release(had)  # (board.history: not kept for the OK, nor after it)
-        except Exception as e:  # noqa: BLE001  (the replay may have left the game half put
-            self.record = (n, None)  # back: not written, again at the OK)
+        except Exception as e:  # noqa: BLE001
+            self.record = no
             self.recover(e)
 
     def boot(self):
