@@ -92,13 +92,23 @@ def main_tree(tmp_path_factory):
     return tree
 
 
+def holds_its_margin(g):
+    """The ESP32 budget with its 15 % to spare (issue 34): the run's need (its 64-bit peak
+    turned 32-bit, budgets.esp32_game_heap) x budgets.MARGIN within the 96 KB."""
+    need = budgets.esp32_game_heap(int(g["peak"]))
+    assert need * budgets.MARGIN <= budgets.ESP32_GAME, \
+        "needs ~%.1f KB on 32-bit: x %.2f, %.1f KB, over the %.0f KB budget" % (
+            need, budgets.MARGIN, need * budgets.MARGIN, budgets.ESP32_GAME)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_game_after_game_booted_as_main_py(main_tree, players):
     """Game after game at each number of players, booted as main.py boots (the loader first,
     then the board module, with the display), from .mpy, no page: every key taken, each
-    game won, saved, recorded and the next one started; in the ESP32's budget (runs in
-    96 KB on 32-bit; not yet with 15 % to spare: at 3 and 5 players the loader's names take
-    a sixth pool of names, docs/memory.md. The game's own margin: the test below)."""
+    game won, saved, recorded and the next one started; in the ESP32's budget with 15 % to
+    spare (runs in 96 KB on 32-bit: its need x 1.15 within it, issue 34; 2026-11-29, third
+    session: ~83.2 KB at most, 606-609 names of the 620 five pools hold, docs/memory.md), so
+    that what a fresh board keeps resident cannot grow past it unseen."""
     g, out = run_main(main_tree, budgets.heap("esp32_booted"), str(players), "7", "0", GAMES,
                       main="main_page")  # (main_page.py: main_game.py after slots.start())
     assert out.count("\nMAIN ") + out.startswith("MAIN ") == 1, out
@@ -109,8 +119,7 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # and the next game begun
     heap = int(g["heap"])
     assert heap <= budgets.heap_kb("esp32_booted") * 1024  # it ran in the heap it was given
-    need = budgets.esp32_game_heap(int(g["peak"]))
-    assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
+    holds_its_margin(g)
 
 
 @pytest.fixture(scope="module")
@@ -172,10 +181,7 @@ def test_game_after_game_keeps_its_margin(main_tree, players):
     assert int(g["players"]) == players and g["saved"] == "True", out
     assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
     assert int(g["heap"]) <= budgets.heap_kb("esp32_game") * 1024  # in the heap it was given
-    need = budgets.esp32_game_heap(int(g["peak"]))
-    assert need * budgets.MARGIN <= budgets.ESP32_GAME, \
-        "needs ~%.1f KB on 32-bit: x %.2f, %.1f KB, over the %.0f KB budget" % (
-            need, budgets.MARGIN, need * budgets.MARGIN, budgets.ESP32_GAME)
+    holds_its_margin(g)
 
 
 def test_game_after_game_with_the_page_and_its_clients(main_tree):

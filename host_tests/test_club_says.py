@@ -18,7 +18,7 @@ from club.sign import SAYS_DOMAIN, frame, verify
 from club.contract import BadMessage
 from mqttkit import secret
 from publish import link as L, nights as G, outbox as O, packets as P, says as S
-from test_publish import Pub, seated, store_with
+from test_publish import Pub, looked, seated, store_with
 
 
 def board(st=None):
@@ -115,18 +115,22 @@ def test_each_game_carries_the_night_it_ended_in(monkeypatch):
     it arrives)."""
     st = store_with(seated(1, 2, 2))  # (before the board started: its night unknown)
     p = board(st)
-    L.tick(p, 1)  # the first look (publish/task.py's _LOOK)
+    looked(p)  # the first look (publish/task.py's _LOOK)
+    L.tick(p, 0)
     a, b, c = seated(2, 2, 2), seated(3, 2, 2), seated(4, 2, 2)
     st.save("history", seated(1, 2, 2) + a)  # a game over, no night said yet
-    L.tick(p, 1)
+    looked(p)
+    L.tick(p, 0)
     S.take(p, says(1, {"night": "2026-11-28"}))
     st.save("history", seated(1, 2, 2) + a + b)  # ended on the 28th
-    L.tick(p, 1)
+    looked(p)
+    L.tick(p, 0)
     b2 = seated(6, 2, 2)
     st.save("history", seated(1, 2, 2) + a + b + b2)  # ended on the 28th, not yet looked at
     S.take(p, says(2, {"night": "2026-11-29"}))  # midnight is past (and the small hours)
     st.save("history", seated(1, 2, 2) + a + b + b2 + c)
-    L.tick(p, 1)
+    looked(p)
+    L.tick(p, 0)
     got = []
     while L.waiting(p) is not None:
         got.append(sent_as(p, L.waiting(p), monkeypatch).get("night"))
@@ -136,20 +140,23 @@ def test_each_game_carries_the_night_it_ended_in(monkeypatch):
                                              O.mark(b2) + " 2026-11-28",
                                              O.mark(c) + " 2026-11-29"]
     st.save("history", seated(1, 2, 2) + a + b + b2 + c + seated(5, 2, 2))
-    L.tick(p, 1)  # the games sent are let go at the next save
+    looked(p)  # the games sent are let go at the next save
+    L.tick(p, 0)
     assert json.loads(st.read("nights")) == [O.mark(seated(5, 2, 2)) + " 2026-11-29"]
 
 
 def test_the_nights_kept_are_bounded_and_a_bad_file_is_none():
     st = store_with()
     p = board(st)
-    L.tick(p, 1)
+    looked(p)
+    L.tick(p, 0)
     S.take(p, says(1, {"night": "2026-11-28"}))
     hist = b""
     for k in range(1, 21):  # twenty games while the club is out of reach
         hist += seated(k, 2, 2)
         st.save("history", hist)
-        L.tick(p, 1)
+        looked(p)
+        L.tick(p, 0)
     kept = json.loads(st.read("nights"))
     assert len(kept) == 16 and kept[-1].startswith(O.mark(seated(20, 2, 2)))
     assert len(st.read("nights")) <= 1024

@@ -20,9 +20,8 @@ KEPT = (
      "a record's undone flag: the history's module stays small (board/undo.py's docstring)"),
     ("publish.task", "_OVER", "cribbage.events", "OVER",
      "the match's phase over; publish/ does not import cribbage/ (docs/developers.md's layers)"),
-    ("publish.link", "_LOOK", "publish.task", "_LOOK",
-     "what run() finds to do, as bits link.tick() does: five names resident for good else"),
-    ("publish.link", "_STATE", "publish.task", "_STATE", "(the same bits)"),
+    ("publish.link", "_STATE", "publish.task", "_STATE",
+     "what run() finds to do, as bits link.tick() does: four names resident for good else"),
     ("publish.link", "_PING", "publish.task", "_PING", "(the same bits)"),
     ("publish.link", "_IO", "publish.task", "_IO", "(the same bits)"),
     ("publish.link", "_LATE", "publish.task", "_LATE", "(the same bits)"),
@@ -37,11 +36,11 @@ KEPT = (
     ("board.entry", "_BACK_KEY", "board.modes", "KEYS.index('*')", "(the same)"),
     ("board.entry", "_OK_KEY", "board.modes", "KEYS.index('#')", "(the same)"),
     ("board.app", "_BACK_KEY", "board.modes", "KEYS.index('*')", "(the same)"),
-    ("cribbage.loadgame", "_HEADER", "cribbage.saved", "_HEADER",
-     "the saved game's layout: saved.py writes it, loadgame.py reads it at power-up and after "
+    ("cribbage.loadgame", "_HEADER", "cribbage.game", "_HEADER",
+     "the saved game's layout: game.py writes it, loadgame.py reads it at power-up and after "
      "a fault only, its code let go after (issue 34: off the game's heap)"),
-    ("cribbage.loadgame", "_KEPT", "cribbage.saved", "_KEPT", "(the same)"),
-    ("cribbage.loadgame", "_SHOWING", "cribbage.saved", "_SHOWING", "(the same)"),
+    ("cribbage.loadgame", "_KEPT", "cribbage.game", "_KEPT", "(the same)"),
+    ("cribbage.loadgame", "_SHOWING", "cribbage.game", "_SHOWING", "(the same)"),
     ("board.boot", "_REC", "board.render", "_REC",
      "the saved frame's layout: render.py writes it (dumps), boot.py reads it at power-up "
      "(loads), its code let go after (issue 34: off the game's heap)"),

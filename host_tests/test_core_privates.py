@@ -3,8 +3,8 @@ _where, _replay, _ev, ...): the summary, the board, the live page and the tools 
 through public calls (Match.replay, Match.committed, the Match's attributes).
 
 The engine is match.py and the modules of the Match's parts (game: the journal's undo and
-redo; play, rules: the state; journal; pegging; events; saved, saved1). Inside it, no module reaches
-another's private either: test_privates.py, the stricter rule for all of firmware/.
+redo, and its saves; play, rules: the state; journal; pegging; events; saved1). Inside it, no
+module reaches another's private either: test_privates.py, the stricter rule for all of firmware/.
 Read from the source with ast: any `x._name` where _name is a private of the Match, except
 on `self` (a module's own class: render.py's _n is its own)."""
 
@@ -13,7 +13,7 @@ import os
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 CORE = os.path.join(ROOT, "firmware", "cribbage")
-ENGINE = ("match", "game", "play", "rules", "events", "journal", "pegging", "saved", "saved1")
+ENGINE = ("match", "game", "play", "rules", "events", "journal", "pegging", "saved1")
 
 
 def _tree(path):

@@ -144,3 +144,24 @@ def test_every_folder_says_what_it_holds():
                         continue
             silent.append(os.path.relpath(folder, ROOT))
     assert silent == []
+
+
+# Issue 33's four modules that each did several jobs (the App, the Match, the page's web.py, the
+# club's clubfiles.py), as their parts are now: each one job, under 400 lines
+ONE_JOB = ("board/app.py", "cribbage/match.py", "page/server.py", "page/routes.py",
+           "page/http.py", "publish/link.py", "publish/outbox.py", "publish/task.py")
+
+
+def test_the_modules_that_were_split_stay_small():
+    """The App, the Match, the page's server and routes, the club's link and outbox: each under
+    400 lines (issue 33's done-when), and the old five-in-one modules gone for good."""
+    long = {}
+    for rel in ONE_JOB:
+        with open(os.path.join(FIRMWARE, rel)) as f:
+            n = len(f.read().splitlines())
+        if n >= 400:
+            long[rel] = n
+    assert long == {}, "over 400 lines: split by job (issue 33)"
+    gone = [rel for rel in ("board/web.py", "board/clubfiles.py", "web.py", "clubfiles.py")
+            if os.path.exists(os.path.join(FIRMWARE, rel))]
+    assert gone == []

@@ -9,7 +9,7 @@ from board.app import App
 from board.settings import Settings
 from fakeboard.fake import build
 from cribbage import match as M
-from cribbage.saved import crc32
+from cribbage.game import crc32
 from test_board_faults import GAME, SETTINGS, a_save_after_a_few_deals, fs_with
 
 

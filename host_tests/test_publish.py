@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from publish import (contract as K, link as L, message as M, names as N, outbox as O,
-                     packets as P)
+from publish import (contract as K, link as L, message as M, names as N, nights as G,
+                     outbox as O, packets as P)
 from hostenv import ROOT
 from mqttkit import (HAVE_MOSQUITTO, WHY_SKIPPED, Broker, Club, Proxy, history_records, over,
                      secret, until, wifi)
@@ -490,6 +490,13 @@ def test_the_pico_w_budget_holds_with_publishing_on(broker, tmp_path, monkeypatc
 
 # --- the outbox (publish/names.py) on its own ------------------------------------------------
 
+def looked(p):
+    """What publish/task.py's run() does when the game's phase asks for a look (its _LOOK bit),
+    before link.tick(): the history looked at, then the night kept."""
+    O.look(p)
+    G.keep(p)
+
+
 def store_with(*recs):
     from board.storage import Storage
     from fakeboard.ramfs import RamFs
@@ -696,7 +703,8 @@ def test_the_games_message_is_made_in_a_call_of_its_own_then_sent(monkeypatch):
     p = k.p
     assert p.r is None  # nothing to send yet
     st.save("history", C)
-    L.tick(p, 1)  # (_LOOK: the game over, looked at)
+    looked(p)  # (_LOOK: the game over, looked at)
+    L.tick(p, 0)
     assert p.r == C and p.want == 1 and p.body is None and k.wrote == [] and p.ask < 0
     M.make(p)
     body = p.body
@@ -725,7 +733,8 @@ def test_a_message_that_cannot_be_made_takes_the_connection_down_and_is_tried_ag
     k = Link(st)
     p = k.p
     st.save("history", C)
-    L.tick(p, 1)
+    looked(p)
+    L.tick(p, 0)
 
     def short(pub, r):
         raise MemoryError("memory allocation failed")

@@ -226,28 +226,6 @@ def preview(v):
     return -1, 0
 
 
-def key(v, name):
-    """What a short press of the key called name ("5", "A", "#", "*", ...) means now (v: the
-    View), as a command: here, or board/menu.py's in the menu and the advisor."""
-    mode = v.mode
-    if mode == modes.MENU or mode == PENALTY or mode == modes.STATS:
-        return load("board.menu").menu_key(v, name)  # loaded the first time D is pressed
-    k = modes.KEYS.find(name)  # (what the key is for: its place)
-    if 0 <= k < _SUIT_KEY:
-        return digit(v, k)
-    if _SUIT_KEY <= k < _BACK_KEY:
-        if v.e.num >= 0:
-            return suit(v, k - _SUIT_KEY)
-        if mode == ADVISE:
-            return load("board.menu").advise(v, name)
-        return letter(v, name)
-    if k == _OK_KEY:
-        return ok(v)
-    if k == _BACK_KEY:
-        return back(v)
-    return (REFUSE, "key %s means nothing here" % name)
-
-
 # What a wrong entry says, one a line (cribbage.events.say: one string, not an object each).
 _NO = """%d%d: too many digits
 no card %d: 1=A 0=10 11=J 12=Q 13=K
@@ -296,128 +274,136 @@ def no(k, args=()):
     return (REFUSE, say(_NO, k, args))
 
 
-def digit(v, d):
-    e = v.e
-    if e.mug >= 0:
-        return no(_CALLING)
-    if v.m.phase == M.OVER and v.mode == NORMAL:
-        return no(_OVER)  # nothing to type: say what OK does now
-    if e.num < 0:
-        return (EDIT, NOTHING, "num", d, "ndig", 1)
-    if e.ndig == 1 and e.num > 0:
-        return (EDIT, NOTHING, "num", e.num * 10 + d, "ndig", 2)
-    return no(_DIGITS, (e.num, d))
-
-
-def suit(v, s):
-    """A suit key after a rank: the card. A card to play or the starter goes in at once (an
-    OK after it is a habit); a card of a hand or the crib is checked against the deal first.
-    A refused card leaves the entry as it was before its rank was typed."""
-    e = v.e
-    r = e.num or 10  # 0 is the ten: one key, as for every rank below it
-    said = ("num", -1, "ndig", 0)  # the rank goes with its suit: into the card, or refused
-    if not 1 <= r <= 13:  # with it
-        return (EDIT, no(_RANK, (r,))) + said
-    c = (r - 1) * 4 + s
-    m = v.m
-    hand = showing(v)
-    if not hand and v.mode == NORMAL:  # a card to play, or the starter: no OK to wait for
-        # (a card left from a hand typed then not counted gives way; the card is in the
-        # engine call, or refused: either way not left typed; an OK now is the habit
-        # (board/app.py), even after a refusal)
-        return (EDIT, ok(v, (c,))) + said + ("cards", (), "quick", True)
-    if hand:
-        if c == m.starter_card:
-            return (EDIT, no(_STARTER, (fmt(c),))) + said
-        if m.phase != M.DEAL:  # (between deals the hand is of the deal to come)
-            try:
-                m.check_card(c)  # played by another seat, or shown: refused at once
-            except ValueError as x:
-                return (EDIT, (REFUSE, str(x))) + said
-    n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4  # (five-card: 3)
-    # the hand as played, untouched: a card typed starts it afresh
-    cards = [] if e.filled == n else list(e.cards)
-    said += ("filled", 0, "cards", cards)
-    if c in cards:
-        return (EDIT, no(_TYPED, (fmt(c),))) + said
-    if len(cards) >= (m.cards() if v.mode == ADVISE else n):
-        return (EDIT, no(_ALL_CARDS)) + said
-    cards.append(c)
-    # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait for
-    if hand and len(cards) == 4 and m.crib_next and m.phase == M.SHOW and not m.muggins_on:
-        return (EDIT, ok(v, cards)) + said + ("quick", True)
-    return (EDIT, NOTHING) + said
-
-
-def letter(v, name):
+def key(v, name):
+    """What a short press of the key called name ("5", "A", "#", "*", ...) means now (v: the
+    View), as a command: here, or board/menu.py's in the menu and the advisor. (A digit's, a
+    suit's, a letter's and back's here, not in functions of their own: four function objects
+    fewer on every board's heap, issue 34.)"""
+    mode = v.mode
+    if mode == modes.MENU or mode == PENALTY or mode == modes.STATS:
+        return load("board.menu").menu_key(v, name)  # loaded the first time D is pressed
+    k = modes.KEYS.find(name)  # (what the key is for: its place)
     m = v.m
     e = v.e
-    side = -1  # calling muggins: the side before the one proposed (below)
-    if e.mug >= 0:  # calling muggins: A steps, other letters mean nothing
-        if name != "A":
+    if 0 <= k < _SUIT_KEY:  # a digit
+        if e.mug >= 0:
             return no(_CALLING)
-        side = e.mug
-    elif name == "A":
-        if e.cards:
-            return no(_A_CARDS)
-        seat = (e.seat + 1) % m.players
-        return (EDIT, (modes.SAY, (modes.MSG_PLAYER, seat, 0)), "seat", seat)  # (text.py's
-        # words)
-    elif name == "B":
-        if m.phase != M.PLAY or e.show_next:
-            return no(_GO_WHEN)
-        # the card typed (refused: over 31?) gives way to the go, said at once: no OK
-        return (EDIT, (CALL, m.go), "cards", (), "quick", True)
-    elif name == "C":
-        if m.overlooked() and not e.show_next and m.phase != M.OVER:  # as the display offers,
-            # whatever the next hand holds (filled in from the play, or typed)
-            if m.sides == 2:
-                return (CALL, m.muggins)  # the other side calls it: no choice to make
-            side = m.overlooked_side()  # who calls? the next side (OK takes it)
-        elif m.phase == M.OVER:
-            return no(_OVER)
-        elif m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a card)
-            if m.crib_next or m.turn < 0 or not m.played[m.turn]:
-                return no(_NONE_PLAYED)
-            return (EDIT, NOTHING, "cards", (), "filled", 0, "fill_at", -1)  # follow() fills
-        else:  # it in
-            if m.phase == M.PLAY and not e.show_next:
-                n = 3 if m.cards() == 5 else 4  # (five-card cribbage: three each)
-                left = n * m.players - sum(m.played)
-                for s in range(m.players):  # a seat whose cards are dead plays no more
-                    if m.dead() >> s & 1:
-                        left -= n - m.played[s]
-                if left < n * m.players:  # cards were entered: the play ends with its last
-                    return no(_PLAY_ON, (left,))  # card
-            return (EDIT, NOTHING, "show_next", not e.show_next)
-    elif name == "D":
-        if e.cards:
-            return no(_D_CARDS)
-        return (MODE, modes.MENU, 0)
-    if side < 0:
-        return NOTHING
-    side = (side + 1) % m.sides  # the side after it that may call muggins (any but the
-    if side == m.overlooked_side():  # shower's)
-        side = (side + 1) % m.sides
-    return (EDIT, NOTHING, "mug", side)
-
-
-def back(v):
-    e = v.e
-    if e.mug >= 0:
-        return (EDIT, NOTHING, "mug", -1)  # not calling muggins after all
-    if e.num >= 0:
-        if e.ndig == 2:
-            return (EDIT, NOTHING, "num", e.num // 10, "ndig", 1)
-        return (EDIT, NOTHING, "num", -1, "ndig", 0)
-    if e.cards:  # the cards filled in from the play: all go
-        return (EDIT, NOTHING, "cards", () if e.filled == len(e.cards) else e.cards[:-1],
-                "filled", 0, "advice", None)
-    if e.show_next:
-        return (EDIT, NOTHING, "show_next", False)
-    if v.mode == ADVISE:
-        return (EDIT, (MODE, NORMAL, 0), "clear", 0)
-    return (modes.SAY, message(""))
+        if m.phase == M.OVER and mode == NORMAL:
+            return no(_OVER)  # nothing to type: say what OK does now
+        if e.num < 0:
+            return (EDIT, NOTHING, "num", k, "ndig", 1)
+        if e.ndig == 1 and e.num > 0:
+            return (EDIT, NOTHING, "num", e.num * 10 + k, "ndig", 2)
+        return no(_DIGITS, (e.num, k))
+    if _SUIT_KEY <= k < _BACK_KEY:
+        if e.num >= 0:  # a suit after a rank: the card. A card to play or the starter goes
+            # in at once (an OK after it is a habit); a card of a hand or the crib is checked
+            # against the deal first. A refused card leaves the entry as it was before its rank
+            # was typed.
+            r = e.num or 10  # 0 is the ten: one key, as for every rank below it
+            said = ("num", -1, "ndig", 0)  # the rank goes with its suit: into the card, or
+            if not 1 <= r <= 13:  # refused with it
+                return (EDIT, no(_RANK, (r,))) + said
+            c = (r - 1) * 4 + k - _SUIT_KEY
+            hand = showing(v)
+            if not hand and mode == NORMAL:  # a card to play, or the starter: no OK to wait
+                # for (a card left from a hand typed then not counted gives way; the card is in the
+                # engine call, or refused: either way not left typed; an OK now is the habit
+                # (board/app.py), even after a refusal)
+                return (EDIT, ok(v, (c,))) + said + ("cards", (), "quick", True)
+            if hand:
+                if c == m.starter_card:
+                    return (EDIT, no(_STARTER, (fmt(c),))) + said
+                if m.phase != M.DEAL:  # (between deals the hand is of the deal to come)
+                    try:
+                        m.check_card(c)  # played by another seat, or shown: refused at once
+                    except ValueError as x:
+                        return (EDIT, (REFUSE, str(x))) + said
+            n = 3 if m.cards() == 5 and not (m.phase == M.SHOW and m.crib_next) else 4  # (five-
+            # card: 3)
+            # the hand as played, untouched: a card typed starts it afresh
+            cards = [] if e.filled == n else list(e.cards)
+            said += ("filled", 0, "cards", cards)
+            if c in cards:
+                return (EDIT, no(_TYPED, (fmt(c),))) + said
+            if len(cards) >= (m.cards() if mode == ADVISE else n):
+                return (EDIT, no(_ALL_CARDS)) + said
+            cards.append(c)
+            # the crib's 4th card (muggins on: the count comes next, then OK): no OK to wait
+            if hand and len(cards) == 4 and m.crib_next and m.phase == M.SHOW and \
+                    not m.muggins_on:  # for
+                return (EDIT, ok(v, cards)) + said + ("quick", True)
+            return (EDIT, NOTHING) + said
+        if mode == ADVISE:
+            return load("board.menu").advise(v, name)
+        # a letter
+        side = -1  # calling muggins: the side before the one proposed (below)
+        if e.mug >= 0:  # calling muggins: A steps, other letters mean nothing
+            if name != "A":
+                return no(_CALLING)
+            side = e.mug
+        elif name == "A":
+            if e.cards:
+                return no(_A_CARDS)
+            seat = (e.seat + 1) % m.players
+            return (EDIT, (modes.SAY, (modes.MSG_PLAYER, seat, 0)), "seat", seat)  # (text.py's
+            # words)
+        elif name == "B":
+            if m.phase != M.PLAY or e.show_next:
+                return no(_GO_WHEN)
+            # the card typed (refused: over 31?) gives way to the go, said at once: no OK
+            return (EDIT, (CALL, m.go), "cards", (), "quick", True)
+        elif name == "C":
+            if m.overlooked() and not e.show_next and m.phase != M.OVER:  # as the display
+                # offers, whatever the next hand holds (filled in from the play, or typed)
+                if m.sides == 2:
+                    return (CALL, m.muggins)  # the other side calls it: no choice to make
+                side = m.overlooked_side()  # who calls? the next side (OK takes it)
+            elif m.phase == M.OVER:
+                return no(_OVER)
+            elif m.phase == M.SHOW:  # the hand as played, again (after * cleared it, or a
+                # card)
+                if m.crib_next or m.turn < 0 or not m.played[m.turn]:
+                    return no(_NONE_PLAYED)
+                return (EDIT, NOTHING, "cards", (), "filled", 0, "fill_at", -1)  # follow()
+            else:  # fills it in
+                if m.phase == M.PLAY and not e.show_next:
+                    n = 3 if m.cards() == 5 else 4  # (five-card cribbage: three each)
+                    left = n * m.players - sum(m.played)
+                    for s in range(m.players):  # a seat whose cards are dead plays no more
+                        if m.dead() >> s & 1:
+                            left -= n - m.played[s]
+                    if left < n * m.players:  # cards were entered: the play ends with its
+                        return no(_PLAY_ON, (left,))  # last card
+                return (EDIT, NOTHING, "show_next", not e.show_next)
+        elif name == "D":
+            if e.cards:
+                return no(_D_CARDS)
+            return (MODE, modes.MENU, 0)
+        if side < 0:
+            return NOTHING
+        side = (side + 1) % m.sides  # the side after it that may call muggins (any but the
+        if side == m.overlooked_side():  # shower's)
+            side = (side + 1) % m.sides
+        return (EDIT, NOTHING, "mug", side)
+    if k == _OK_KEY:
+        return ok(v)
+    if k == _BACK_KEY:
+        if e.mug >= 0:
+            return (EDIT, NOTHING, "mug", -1)  # not calling muggins after all
+        if e.num >= 0:
+            if e.ndig == 2:
+                return (EDIT, NOTHING, "num", e.num // 10, "ndig", 1)
+            return (EDIT, NOTHING, "num", -1, "ndig", 0)
+        if e.cards:  # the cards filled in from the play: all go
+            return (EDIT, NOTHING, "cards", () if e.filled == len(e.cards) else e.cards[:-1],
+                    "filled", 0, "advice", None)
+        if e.show_next:
+            return (EDIT, NOTHING, "show_next", False)
+        if mode == ADVISE:
+            return (EDIT, (MODE, NORMAL, 0), "clear", 0)
+        return (modes.SAY, message(""))
+    return (REFUSE, "key %s means nothing here" % name)
 
 
 def ok(v, cards=None):

@@ -110,18 +110,16 @@ class Layout:
         return lane * self.header + 1
 
     # --- descriptions, for the simulator and the drill template: board/geometry.py ------
+    # L.what(pixel): (kind, lane, n) of a pixel, kind START HOLE FINISH GAMES TURN CRIB;
+    # L.xy(pixel): (x, y) in mm of the LED's centre (x grows right, y down, band 0 at y = 0);
+    # L.size(): (width, height, left, top) in mm of the box holding every LED centre.
+    # board/geometry.py's functions of the layout, looked up only when asked (the page, the
+    # simulator, the drill template; the game never asks): not three methods on every
+    # board's heap (issue 34).
 
-    def what(self, pixel):
-        """(kind, lane, n) of a pixel: kind is START HOLE FINISH GAMES TURN CRIB."""
-        from board.geometry import what
-        return what(self, pixel)
-
-    def xy(self, pixel):
-        """(x, y) in mm of the LED's centre; x grows right, y grows down, band 0 at y = 0."""
-        from board.geometry import xy
-        return xy(self, pixel)
-
-    def size(self):
-        """(width, height, left, top) in mm of the box holding every LED centre."""
-        from board.geometry import size
-        return size(self)
+    def __getattr__(self, name):
+        if name != "what" and name != "xy" and name != "size":
+            raise AttributeError(name)
+        from board import geometry
+        f = getattr(geometry, name)
+        return lambda *a: f(self, *a)

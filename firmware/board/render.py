@@ -119,11 +119,6 @@ class View:
         self.display = None  # the display, or None (LEDs only)
         self.store = None  # the files (board/storage.py): the statistics' pages read them
 
-    def blinks(self):
-        """True when something on the board blinks (frames change with time alone)."""
-        return (self.preview_side >= 0 or self.winner >= 0 or self.error_at >= 0
-                or self.sides > 2 or self.marks[0] >= 0)
-
 
 # The saved frame (board/boot.py's loads() reads it and draws it at power-up, before the app
 # loads: its layout is known here and there, held equal by test_board_render's round trip):
@@ -211,7 +206,72 @@ class Renderer:
         self._pix[i] = pixel
         self._n = i + 1
 
-    def _gather(self, v, now):
+    def budget(self):
+        """The sum of channel values a frame may light under limit_ma (after the idle draw)."""
+        idle = self.layout.count * IDLE_UA // 1000
+        return max(0, (self.limit_ma - idle) * 255 // MA_PER_CHANNEL)
+
+    def estimate(self, total):
+        """The strip's current (mA) with channel values summing to total."""
+        return self.layout.count * IDLE_UA // 1000 + total * MA_PER_CHANNEL // 255
+
+    def _limit(self):
+        """Scale the gathered values so the frame's estimate stays under limit_ma."""
+        rgb = self._rgb
+        total = self._sum
+        allowed = self.budget()
+        if total > allowed:
+            for j in range(3 * self._n):
+                rgb[j] = rgb[j] * allowed // total
+            total = allowed
+        self.last_ma = self.estimate(total)
+
+    def _write(self):
+        """Write this frame's pixels, then clear last frame's that are not lit now.
+        True if any byte of the buffer changed (the caller then sends it to the strip)."""
+        buf = self.buf
+        bpp = self.bpp
+        changed = False
+        stamp = self._stamp
+        t = self._frame_id + 1
+        if t > 255:
+            t = 1
+        self._frame_id = t
+        rgb = self._rgb
+        pix = self._pix
+        o = self.order
+        o_r = o[0]
+        o_g = o[1]
+        o_b = o[2]
+        for i in range(self._n):
+            p = pix[i]
+            k = p * bpp
+            j = 3 * i
+            stamp[p] = t
+            if buf[k + o_r] != rgb[j] or buf[k + o_g] != rgb[j + 1] or buf[k + o_b] != rgb[j + 2]:
+                buf[k + o_r] = rgb[j]
+                buf[k + o_g] = rgb[j + 1]
+                buf[k + o_b] = rgb[j + 2]
+                changed = True
+        old = self._old
+        for i in range(self._n_old):
+            p = old[i]
+            if stamp[p] != t:
+                k = p * bpp
+                if buf[k] or buf[k + 1] or buf[k + 2]:
+                    buf[k] = 0
+                    buf[k + 1] = 0
+                    buf[k + 2] = 0
+                    changed = True
+        for i in range(self._n):
+            old[i] = pix[i]
+        self._n_old = self._n
+        return changed
+
+    def frame(self, v, now):
+        """Draw View v at time now (ms) into the strip buffer. True if the strip needs a write."""
+        # (the frame's pixels gathered here, not in a method of their own: a function object
+        # fewer on the heap, and the Renderer's dict a hash size smaller: issue 34)
         L = self.layout
         lanes = L.lanes
         fast = (now // 200) & 1  # preview blink
@@ -296,72 +356,6 @@ class Renderer:
             m = v.marks[k]
             if m >= 0 and fast:
                 self._add(m, WHITE, STATUS)
-
-    def budget(self):
-        """The sum of channel values a frame may light under limit_ma (after the idle draw)."""
-        idle = self.layout.count * IDLE_UA // 1000
-        return max(0, (self.limit_ma - idle) * 255 // MA_PER_CHANNEL)
-
-    def estimate(self, total):
-        """The strip's current (mA) with channel values summing to total."""
-        return self.layout.count * IDLE_UA // 1000 + total * MA_PER_CHANNEL // 255
-
-    def _limit(self):
-        """Scale the gathered values so the frame's estimate stays under limit_ma."""
-        rgb = self._rgb
-        total = self._sum
-        allowed = self.budget()
-        if total > allowed:
-            for j in range(3 * self._n):
-                rgb[j] = rgb[j] * allowed // total
-            total = allowed
-        self.last_ma = self.estimate(total)
-
-    def _write(self):
-        """Write this frame's pixels, then clear last frame's that are not lit now.
-        True if any byte of the buffer changed (the caller then sends it to the strip)."""
-        buf = self.buf
-        bpp = self.bpp
-        changed = False
-        stamp = self._stamp
-        t = self._frame_id + 1
-        if t > 255:
-            t = 1
-        self._frame_id = t
-        rgb = self._rgb
-        pix = self._pix
-        o = self.order
-        o_r = o[0]
-        o_g = o[1]
-        o_b = o[2]
-        for i in range(self._n):
-            p = pix[i]
-            k = p * bpp
-            j = 3 * i
-            stamp[p] = t
-            if buf[k + o_r] != rgb[j] or buf[k + o_g] != rgb[j + 1] or buf[k + o_b] != rgb[j + 2]:
-                buf[k + o_r] = rgb[j]
-                buf[k + o_g] = rgb[j + 1]
-                buf[k + o_b] = rgb[j + 2]
-                changed = True
-        old = self._old
-        for i in range(self._n_old):
-            p = old[i]
-            if stamp[p] != t:
-                k = p * bpp
-                if buf[k] or buf[k + 1] or buf[k + 2]:
-                    buf[k] = 0
-                    buf[k + 1] = 0
-                    buf[k + 2] = 0
-                    changed = True
-        for i in range(self._n):
-            old[i] = pix[i]
-        self._n_old = self._n
-        return changed
-
-    def frame(self, view, now):
-        """Draw view at time now (ms) into the strip buffer. True if the strip needs a write."""
-        self._gather(view, now)
         self._limit()
         return self._write()
 
@@ -370,7 +364,9 @@ class Renderer:
         (the blink phases change at multiples of 120 and 200 ms): the app's loop calls this
         each turn and most turns cost nothing. (It clears view.dirty, the one field of the
         View it writes: the app's mark that the view changed, taken.)"""
-        tick = now // 40 if view.blinks() else -1
+        # (something on the board blinks: frames change with time alone)
+        tick = now // 40 if (view.preview_side >= 0 or view.winner >= 0 or view.error_at >= 0
+                             or view.sides > 2 or view.marks[0] >= 0) else -1
         if not view.dirty and tick == self._tick:
             return False
         view.dirty = False
@@ -378,13 +374,6 @@ class Renderer:
         return self.frame(view, now)
 
     # --- whole-strip effects (the LED self-test: board/selftest.py's selftest(r, step)) -----
-
-    def blank(self):
-        """Every LED off, and nothing remembered as lit (after writing the whole strip)."""
-        buf = self.buf
-        for k in range(len(buf)):
-            buf[k] = 0
-        self._n_old = 0
 
     def lone(self, pixel, colour):
         """A frame of one LED in PALETTE's colour (the self-test's pure channels, whatever

@@ -53,15 +53,6 @@ def wrap(text, width=COLS):
     return out
 
 
-def scores(score, sides):
-    """'R45 B38': each side's initial and score (wrapped to the display's width)."""
-    parts = []
-    for s in range(sides):
-        parts.append(SIDE_NAMES[s][0] + str(score[s]))
-    line = " ".join(parts)
-    return wrap(line)
-
-
 def draw(display, lines):
     """Show up to ROWS lines."""
     display.fill(0)

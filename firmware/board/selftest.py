@@ -54,7 +54,7 @@ def selftest(r, step):
     """Frame `step` of the self-test into renderer r's strip buffer: True, HOLD (the frame
     stays until a key is pressed), or False when done."""
     n = r.layout.count
-    r.blank()
+    blank(r)
     if step < 3 * n:
         colour, p = divmod(step, n)
         # red, green, blue: palette entries chosen for pure-ish channels
@@ -80,6 +80,15 @@ def selftest(r, step):
         show_version(r, numbers(VERSION))
         return HOLD
     return False
+
+
+def blank(r):
+    """Every LED of renderer r's strip buffer off (the frame's pixels the renderer remembers
+    as lit are off with them: its next frame finds nothing to clear there). The self-test's
+    own: a method of the Renderer would stay on every board's heap (issue 34)."""
+    buf = r.buf
+    for k in range(len(buf)):
+        buf[k] = 0
 
 
 def numbers(text):

@@ -102,13 +102,12 @@ def last_show(m):
     """The newest hand or crib shown with its cards in this deal: {"cards", "starter",
     "crib", "points", "said"} (the spoken count), or None."""
     from cribbage.events import E_SHOW, E_DEAL, shown, size
-    from cribbage.journal import committed
 
     S = load("cribbage.spoken")  # (a board without a display has not loaded it)
 
     if m.phase != M.SHOW and m.phase != M.DEAL and m.phase != M.OVER:
         return None
-    e = committed(m)  # the journal's events, in place
+    e = m.committed()  # the journal's events, in place
     i = 0
     end = len(e)
     last = -1  # where the newest show with cards is, and which show of its deal it was

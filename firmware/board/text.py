@@ -28,7 +28,10 @@ def lines(v):
     the game v.m, the entry v.e, the mode and what was said), writes nothing."""
     m = v.m
     redraw = -1
-    out = screen.scores(m.score, m.sides)
+    out = []  # "R45 B38": each side's initial and score (wrapped to the display's width)
+    for s in range(m.sides):
+        out.append(screen.SIDE_NAMES[s][0] + str(m.score[s]))
+    out = screen.wrap(" ".join(out))
     first = n = 0  # the play's starter and go rows: out[first:first + n] (given up, starter
     # first, when the screen is short of rows)
     if v.mode != NORMAL:  # the menu, its penalty entry, statistics or advisor: their page

@@ -12,7 +12,7 @@ from .cards import DECK
 
 from micropython import const
 
-VERSION = const(2)  # first byte of dumps(); loads() reads this and version 1 (saved.py)
+VERSION = const(2)  # first byte of dumps(); loads() reads this and version 1 (game.py)
 
 # Phases (Match.phase).
 DEAL = const(0)     # waiting for the deal (game start, or the crib was shown)

@@ -5,19 +5,55 @@ whose events a Journal (journal.py) keeps: enter() applies an event and journals
 atomically; undo() and redo() move through the journal (one deal of replay at most, from the
 deal records the Journal keeps and Rules.record() fills); next_game() ends the game;
 restore() rebuilds the state from the journal (after a fault, and when a save is loaded:
-saved.py). The Match (match.py) adds the settings and the entries players make.
+loadgame.py). The Match (match.py) adds the settings and the entries players make. Saving it
+(dump(), dumps()): below.
 """
 
 from .play import Play  # (first: the biggest to compile, on the emptier heap)
-from .events import OVER, say
-from .rules import size
+from .events import OVER, say, VERSION
+from .rules import size, put16
 from .journal import Journal
-from . import saved
+
+import binascii
 
 from micropython import const
 
+# Saving a Match (dump(); dumps(): the same bytes as one bytes object; crc32()): here, not a
+# module of their own (issue 34: a module less on every board's heap and filesystem); loading it
+# again is loadgame.py's (a board loads a game at power-up and after a fault only: its code is
+# let go after, board/fault.py's table).
+#
+# Saved form (dumps, version 2): version byte, the 7 settings bytes (Match.settings: players,
+# target, flags (1 muggins, 2 six players in two teams, the match mode << 2, who deals the next
+# game << 4, 64 dead cards as sheet 000 (only those that fitted), 128 five-card cribbage: saves
+# of earlier firmware have 0 there, single games, the deal on round the table, every card dead,
+# six cards, and load as they were played), skunk line and games, double line and games),
+# committed and total journal lengths (2 bytes each), flags (1: the finished game is kept,
+# 2: it is showing), the base (next dealer, games won per side, 2 bytes each: in ACC mode game
+# points), the finished game's record if kept (journal.py), the journal with its redo events,
+# CRC-32 of all that (4 bytes; numbers little-endian). loadgame.py's loads() refuses anything
+# truncated, padded, corrupt or of an unknown version, and reads the version 1 saves of earlier
+# firmware (saved1.py).
+
+_HEADER = const(14)  # version, 7 settings bytes, committed, total (2 each), flags, next dealer
+_KEPT = const(1)     # flags: the finished game's record follows the base
+_SHOWING = const(2)  # flags: undo went back to it (the new game is all redo)
+
 _NO = "the game is not over yet"
 _NOT_OVER = const(0)
+
+
+def crc32(data, crc=0):
+    """binascii.crc32(data, crc): crc the CRC so far (0 to start), as zlib's."""
+    try:
+        return binascii.crc32(data, crc) & 0xFFFFFFFF
+    except AttributeError:  # a port built without binascii.crc32: the same CRC, slowly
+        crc ^= 0xFFFFFFFF
+        for b in data:
+            crc ^= b
+            for _ in range(8):
+                crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+        return crc ^ 0xFFFFFFFF
 
 
 class Game(Play):
@@ -105,7 +141,7 @@ class Game(Play):
 
     def restore(self):
         """The state again from the journal (after a fault outside the engine's control, and
-        when a save is loaded: saved.py)."""
+        when a save is loaded: loadgame.py)."""
         log = self.log
         self._replay(log.end)
         if log.showing:
@@ -145,17 +181,45 @@ class Game(Play):
         self.log.rollback(mark)
 
     def dumps(self):
-        """The saved game as bytes (saved.py): dump()'s, written to memory (the tools' and the
+        """The saved game as bytes (above): dump()'s, written to memory (the tools' and the
         tests'; a board saves with dump(), in pieces: no second copy of the code on its heap)."""
         import io
 
         f = io.BytesIO()
-        saved.dump(self, f)
+        self.dump(f)
         return f.getvalue()  # pyright: ignore[reportAttributeAccessIssue] (MicroPython has it)
 
     def dump(self, f):
-        """dumps()'s bytes written to the open file f, in pieces (saved.py)."""
-        saved.dump(self, f)
+        """dumps()'s bytes written to the open file f, in pieces (the saved form: above)."""
+        # The saved form written to the open file f in three pieces: the head, the journal where
+        # it lies (no copy), the CRC. The save then needs no block the size of the game, which a
+        # heap fragmented by a long game (five players: ~500 events) may not have.
+        # The head: the saved form up to the journal (version, settings, lengths, flags, base,
+        # the finished game's record), a few dozen bytes (here, not a function of its own: one
+        # function object fewer on every board's heap, issue 34).
+        s = self.sides
+        log = self.log
+        prev = log.won
+        np = len(prev)
+        h = _HEADER + 2 * s + np
+        head = bytearray(h)
+        head[0] = VERSION
+        head[1:8] = self.settings()
+        put16(head, 8, log.end)
+        put16(head, 10, log.top)
+        head[12] = (_KEPT if np else 0) | (_SHOWING if log.showing else 0)
+        head[13] = log.dealer & 255
+        for k in range(s):
+            put16(head, _HEADER + 2 * k, min(log.games[k], 0xFFFE))
+        if np:
+            head[_HEADER + 2 * s:h] = prev
+        j = memoryview(log.j)[:log.top]
+        crc = crc32(j, crc32(head))
+        f.write(head)
+        f.write(j)
+        for i in range(4):
+            head[i] = crc >> (8 * i) & 255
+        f.write(memoryview(head)[:4])
 
     # --- what Play.apply() asks of the journal's keeper -----------------------------------
 

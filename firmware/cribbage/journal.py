@@ -8,7 +8,7 @@ state before it: rules.py's record()), so an undo or a refused entry replays one
 most. save() ends the game: the finished game is kept only as its end's record (won; one undo
 shows it again: showing), so the save, the load, undo and the heap stay the same size
 whatever the number of games. The Match (game.py) is the one writer, through these calls;
-readers (the summary, the live page) read committed(). Saving and loading: saved.py.
+readers (the summary, the live page) read committed(). Saving: game.py; loading: loadgame.py.
 """
 
 from .events import size, say
@@ -135,8 +135,3 @@ class Journal:
         n, tail = mark
         self.j[n:n + len(tail)] = tail
         self.top = n + len(tail)
-
-
-def committed(m):
-    """The committed events of Match m, in place (Journal.committed: the live page's reader)."""
-    return m.log.committed()

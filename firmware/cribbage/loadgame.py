@@ -1,5 +1,5 @@
 """Making a Match: its settings checked and set (match(), Match()'s), and loading a saved one
-(saved.py's format): loads() builds a Match from dumps() bytes.
+(game.py's saved form): loads() builds a Match from dumps() bytes.
 
 Refuses anything truncated, padded, corrupt or of an unknown version, and reads the version 1
 saves of earlier firmware (saved1.py). Reads and builds a Match through its public calls and
@@ -12,8 +12,8 @@ with fault.load()).
 
 from .events import VERSION, say, size, SINGLE, BEST_OF_3, BEST_OF_5, ACC
 from .journal import CAP
-from .rules import prev_size, get16
-from .saved import crc32
+from .rules import prev_size
+from .game import crc32
 
 from micropython import const
 
@@ -54,6 +54,11 @@ _KEPT = const(1)     # flags: the finished game's record follows the base
 _SHOWING = const(2)  # flags: undo went back to it (the new game is all redo)
 _OLD = const(1)      # the version of saves that kept every game in one journal
 
+
+
+def get16(b, i):
+    """The 2-byte little-endian number at b[i] (a save's: loaded here only, and let go)."""
+    return b[i] | b[i + 1] << 8
 
 def loads(data, match_class):
     # A match_class (Match) from dumps() bytes. ValueError when the data is truncated,

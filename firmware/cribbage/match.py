@@ -4,7 +4,7 @@
 # Its parts, each one job: the Match (here: settings, the entries players make, undo and
 # redo, saves) is a Rules (rules.py: the state and how each event changes it, the play's and
 # the show's counts by pegging.py's pure functions) that keeps a Journal (journal.py: the
-# events as bytes); saved.py turns it into bytes and back (loads() then restore()).
+# events as bytes); game.py turns it into bytes (dump), loadgame.py back (loads() then restore()).
 #
 # Every entry a player confirms is one event (a deal, the starter, a card played, a go, a hand
 # shown, a plain peg, ...). Each event is validated and applied to the derived state, which the
@@ -12,7 +12,7 @@
 # redo() puts it back, without limit within the game and also after it is won (one deal of
 # replay at most). next_game() ends the journal: it holds one game, whatever the
 # number played. dumps() gives compact bytes (version byte, settings, the game's start,
-# journal, CRC-32: saved.py) that a board saves after every event; loads() checks and replays
+# journal, CRC-32: game.py) that a board saves after every event; loads() checks and replays
 # them. A refused event raises ValueError saying why and changes nothing (the message is also
 # kept in `error` for the display); any other exception mid-way (a MemoryError) leaves the
 # event out of both the state and the journal.

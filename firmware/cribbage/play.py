@@ -159,14 +159,11 @@ class Play(Rules):
             self.gone, self.starter_card, bytes(self._where), self._plays, self._last_player,
             self._fg)
 
-    def checkpoint(self, k, at):
-        # Record the state before deal k, its event at journal offset at: the journal's
-        # keeper's (game.py); a Play keeps no journal
-        pass
-
-    def undone(self, at):
-        # The state before the event at journal offset at: the journal's keeper's (game.py)
-        pass
+    # checkpoint(k, at): record the state before deal k, its event at journal offset at;
+    # undone(at): the state before the event at journal offset at. The journal's keeper's
+    # (game.py's Game, which every Play is): a Play keeps no journal. Not defined here (two
+    # empty methods would cost every board's heap, issue 34): the type checker is told at
+    # the two calls.
 
     # --- the state before any event, and at a deal -------------------------------------------
 
@@ -227,7 +224,7 @@ class Play(Rules):
                 raise ValueError(ev.say(_NO, _SEAT, (d,)))
             if self.deals >= ev.MAX_DEALS:
                 raise ValueError(ev.say(_NO, _DEALS, (ev.MAX_DEALS,)))
-            self.checkpoint(self.deals, at)
+            self.checkpoint(self.deals, at)  # pyright: ignore[reportAttributeAccessIssue]
             self._new_deal()
             self.dealer = d
             self.next_dealer = (d + 1) % self.players
@@ -265,10 +262,64 @@ class Play(Rules):
                 raise ValueError(ev.say(_NO, _SIDE, (side,)))
             self.points(side, 2, ev.WHY_PENALTY)
         elif k & 0xF0 == ev.E_DEAD:
-            # (8: a false go, the card before it is taken back: where it is in the journal)
-            self._dead(k & 7, b[i + 1], at - 1 if k & 8 else -1)
+            # A failure to play after a go (sheet 000: "he may not subsequently play those
+            # cards and his opponent scores two points"): "those cards" are the ones that
+            # fitted when he said go (at his lowest go count of the deal; no go said: at the
+            # count now if he is to play, else all): dead, out of the play (they count in the
+            # show); the rest he plays as they fit (and says go at any count once only dead
+            # cards are left: they are out). A game saved by earlier firmware (_ALL_DEAD) kills
+            # all his cards left, as it was played. If he was to play and now cannot, the play
+            # passes on; then two are pegged to side. k & 8: a false go, proved by the card
+            # just played (journal offset back): it is taken back first, dead (it fitted; it
+            # stays in the journal: undo brings it back). A seat already dead pays again for
+            # each go since his penalty where a live card of his fitted (_GO_DEAD: the sheet
+            # sets no limit); its cards die too. seat | _DEAD_LAST: the card taken back was his
+            # last, so all his cards are dead: the play goes on without him at once, its go or
+            # last card's point pegged before the two (rules.md; a save of earlier firmware
+            # lacks it, and waited for his go, as it was played). (Here, not in a method of its
+            # own: a function object fewer on every board's heap, issue 34.)
+            side = k & 7
+            seat = b[i + 1]
+            back = at - 1 if k & 8 else -1
+            last = seat & _DEAD_LAST
+            seat &= ~_DEAD_LAST
+            if back >= 0 and self._fg != (self.events - 1) << 3 | seat:
+                raise ValueError(ev.say(_NO, _NOT_FALSE_GO))
+            c = 3 if w[_RULES] & _FIVE else 4
+            if seat >= self.players or side >= self.sides or seat % self.sides == side \
+                    or (w[_DEAD] >> seat & 1 and not w[_GO_DEAD + seat]) \
+                    or (last and (back < 0 or self.played[seat] != c)):
+                raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
+            if back >= 0:
+                g = self.events
+                # the state before the card (it was played in the play, after a go), the
+                # events' count kept (so nothing below refuses now)
+                self.undone(back)  # pyright: ignore[reportAttributeAccessIssue]
+                self.events = g
+            if self.phase != ev.PLAY or not self._plays:
+                raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
+            was = w[_GO_AT + seat] if w[_DEAD] >> seat & 1 else -1  # his dead line (0: all)
+            if was >= 0:  # dead already: his live cards that fitted at his go since die too
+                g = w[_GO_DEAD + seat] - 1
+            else:
+                w[_DEAD] |= 1 << seat
+                g = 0 if w[_RULES] & _ALL_DEAD else w[_GO_AT + seat] or \
+                    (self.count if self.turn == seat else 0)
+            w[_GO_DEAD + seat] = 0
+            if g <= 21 or last:  # (every card fits at 21: all dead)
+                g = 0
+            w[_GO_AT + seat] = g  # his cards of pips 31 - g or less are dead (g 0: all)
+            if not g:
+                if was != 0:  # (out: played, or dead; was 0: all were out already)
+                    self._plays += c - self.played[seat]
+                if self.turn == seat:  # (when the last cards out are his, it is his turn)
+                    self.pass_on(seat)
+            elif self.turn == seat and self.count >= g:  # (else to play: a live card, over
+                # 31 - g, may fit: he plays it or says go)
+                self.gone |= 1 << seat  # no card of his may go on now: as if he said go
+                self.pass_on(seat)
             if self.phase != ev.OVER:  # (a go point the dead cards brought may have won)
-                self.points(k & 7, 2, ev.WHY_PENALTY)
+                self.points(side, 2, ev.WHY_PENALTY)
         elif k & 0xF0 == ev.E_MUGGINS:
             self.call(k & 15)
         elif k == ev.E_CUT:
@@ -329,58 +380,6 @@ class Play(Rules):
         else:
             self.end_series()
         self.points(last % self.sides, pts, ev.WHY_GO)
-
-    def _dead(self, side, seat, at):
-        # A failure to play after a go (sheet 000: "he may not subsequently play those cards
-        # and his opponent scores two points"): "those cards" are the ones that fitted when he
-        # said go (at his lowest go count of the deal; no go said: at the count now if he is to
-        # play, else all): dead, out of the play (they count in the show); the rest he plays as
-        # they fit (and says go at any count once only dead cards are left: they are out). A
-        # game saved by earlier firmware (_ALL_DEAD) kills all his cards left, as it was
-        # played. If he was to play and now cannot, the play passes on; then apply() pegs two
-        # to side. at >= 0: a false go, proved by the card just played (journal offset at): it
-        # is taken back first, dead (it fitted; it stays in the journal: undo brings it back).
-        # A seat already dead pays again for each go since his penalty where a live card of
-        # his fitted (_GO_DEAD: the sheet sets no limit); its cards die too. seat | _DEAD_LAST:
-        # the card taken back was his last, so all his cards are dead: the play goes on without him
-        # at once, its go or last card's point pegged before the two (rules.md; a save of
-        # earlier firmware lacks it, and waited for his go, as it was played).
-        last = seat & _DEAD_LAST
-        seat &= ~_DEAD_LAST
-        if at >= 0 and self._fg != (self.events - 1) << 3 | seat:
-            raise ValueError(ev.say(_NO, _NOT_FALSE_GO))
-        w = self._where
-        n = 3 if w[_RULES] & _FIVE else 4
-        if seat >= self.players or side >= self.sides or seat % self.sides == side \
-                or (w[_DEAD] >> seat & 1 and not w[_GO_DEAD + seat]) \
-                or (last and (at < 0 or self.played[seat] != n)):
-            raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
-        if at >= 0:
-            e = self.events
-            self.undone(at)  # the state before the card: it was played in the play, after a go
-            self.events = e  # (so nothing below refuses now)
-        if self.phase != ev.PLAY or not self._plays:
-            raise ValueError(ev.say(_NO, _BAD_DEAD, (seat, side)))
-        was = w[_GO_AT + seat] if w[_DEAD] >> seat & 1 else -1  # his dead line (0: all)
-        if was >= 0:  # dead already: his live cards that fitted at his go since die too
-            g = w[_GO_DEAD + seat] - 1
-        else:
-            w[_DEAD] |= 1 << seat
-            g = 0 if w[_RULES] & _ALL_DEAD else w[_GO_AT + seat] or \
-                (self.count if self.turn == seat else 0)
-        w[_GO_DEAD + seat] = 0
-        if g <= 21 or last:  # (every card fits at 21: all dead)
-            g = 0
-        w[_GO_AT + seat] = g  # his cards of pips 31 - g or less are dead (g 0: all)
-        if not g:
-            if was != 0:  # (out: played, or dead; was 0: all were out already)
-                self._plays += n - self.played[seat]
-        elif self.turn != seat or self.count < g:
-            return  # (to play: a live card, over 31 - g, may fit: he plays it or says go)
-        else:
-            self.gone |= 1 << seat  # no card of his may go on now: as if he said go
-        if self.turn == seat:  # (when the last cards out are his, it is his turn)
-            self.pass_on(seat)  # (apply() pegs the two)
 
     def end_series(self):
         # Count back to 0; the seat left of the last card's player leads (one with cards).

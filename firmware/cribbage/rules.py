@@ -54,11 +54,6 @@ def put16(b, i, v):
     b[i + 1] = v >> 8
 
 
-def get16(b, i):
-    """The 2-byte little-endian number at b[i]."""
-    return b[i] | b[i + 1] << 8
-
-
 def size(sides):
     """Bytes of the state in a deal's record (record())."""
     return _DEAL_HEAD + 2 * sides
@@ -192,7 +187,8 @@ class Rules:
         for k in range(s):
             self.score[k] = p[_PREV_HEAD + k]
             self.back[k] = p[_PREV_HEAD + s + k]
-            self.games[k] = get16(p, _PREV_HEAD + 2 * s + 2 * k)
+            i = _PREV_HEAD + 2 * s + 2 * k
+            self.games[k] = p[i] | p[i + 1] << 8
 
     # --- the state before any event, and at a deal -----------------------------------------
 
@@ -308,6 +304,6 @@ def _unpack(m, names, n, b, i):
             setattr(m, names[k], -1 if v == 255 else v)
             i += 1
         else:
-            v = get16(b, i)
+            v = b[i] | b[i + 1] << 8
             setattr(m, names[k], -1 if v == 0xFFFF else v)
             i += 2

@@ -241,11 +241,3 @@ def play_parts(pile):
             best = k
         i -= 1
     return parts | best << _RUN
-
-
-def count(pile):
-    """The running count of a pile."""
-    total = 0
-    for c in pile:
-        total += PIP[c]
-    return total

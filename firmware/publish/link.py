@@ -15,8 +15,8 @@ _RETRY_MS = const(2000)  # after a failure, doubling to 32x (a minute)
 _PACKET = const(512)  # the longest packet taken from the broker (acknowledgements, and the
 # club's message: a longer PUBLISH is let go as it comes, publish/says.py)
 _READS = const(64)  # reads at most in one tick (a message let go: 32 KB a tick)
-_LOOK = const(1)  # publish/task.py's run(): what there is to do
-_STATE = const(2)
+_STATE = const(2)  # publish/task.py's run(): what there is to do (its _LOOK, 1, is its own:
+# the history is looked at in a call of its own, publish/outbox.py's look())
 _PING = const(4)
 _IO = const(8)
 _LATE = const(16)
@@ -112,17 +112,14 @@ def _whole(b):
 
 
 def tick(pub, w):
-    """Publisher pub's work now (w: publish/task.py's task() bits), in one call that never
-    waits on the network: look at the history, connect, write what the socket takes, read
-    what has come, send the game (then await its PUBACK), the state, a ping. Any failure
-    (the network's, a bad packet, an answer late: _LATE) closes the connection and the next
-    try is after a pause (_RETRY_MS, doubling to 32x; 2 s again if it was up)."""
+    """Publisher pub's work now (w: publish/task.py's task() bits, its look at the history
+    done before), in one call that never waits on the network: connect, write what the
+    socket takes, read what has come, send the game (then await its PUBACK), the state, a
+    ping. Any failure (the network's, a bad packet, an answer late: _LATE) closes the
+    connection and the next try is after a pause (_RETRY_MS, doubling to 32x; 2 s again if
+    it was up)."""
     now = pub.app.clock()
     try:
-        if w & _LOOK:  # a game over and the next begun: one to send? (and how many wait;
-            load("publish.outbox").look(pub)  # publish/task.py has it done in a call of its
-            load("publish.nights").keep(pub)  # own, without this module's: issue 34; then
-            # the night on the games ended since)
         if w & _LATE:
             raise OSError("no answer")
         if w & _IO:

@@ -90,7 +90,7 @@ def test_the_white_frame_then_the_version_hold_then_the_test_ends():
 
 def test_a_version_reads_as_counts_from_the_left_of_the_top_three_lines():
     L, s, R = setup()
-    R.blank()
+    T.blank(R)
     T.show_version(R, [3, 7, 12])
     assert shown(L, s) == [(3, "red", "white"), (7, "green", "white"), (12, "blue", "white")]
     # on the two-lane board: lane 1 and lane 2 of holes 1-30, then lane 1 of holes 31-60
@@ -103,30 +103,30 @@ def test_a_version_reads_as_counts_from_the_left_of_the_top_three_lines():
 
 def test_zero_and_a_number_too_big_for_a_line():
     L, s, R = setup()
-    R.blank()
+    T.blank(R)
     T.show_version(R, [0, 45, 0])
     assert shown(L, s) == [(0, None, "white"), (L.row - 1, "green", "red"), (0, None, "white")]
 
 
 def test_other_layouts_use_their_own_top_lines():
     L, s, R = setup(Layout(lanes=3, holes=60, row=30))  # a 61-hole three-lane board
-    R.blank()
+    T.blank(R)
     T.show_version(R, [1, 2, 3])
     assert shown(L, s) == [(1, "red", "white"), (2, "green", "white"), (3, "blue", "white")]
     assert L.hole(2, 3) in s.lit()  # the third line is lane 3's
     L, s, R = setup(Layout(lanes=2, holes=40, row=10, group=5))
-    R.blank()
+    T.blank(R)
     T.show_version(R, [4, 0, 9])
     assert shown(L, s) == [(4, "red", "white"), (0, None, "white"), (9, "blue", "white")]
 
 
 def test_the_version_frame_stays_under_the_current_limit():
     L, s, R = setup(brightness=255, limit=400)
-    R.blank()
+    T.blank(R)
     T.show_version(R, [29, 29, 29])
     assert 0 < R.last_ma <= 400
     assert len(s.lit()) == 90
     L, s, R = setup(brightness=255, limit=100000)
-    R.blank()
+    T.blank(R)
     T.show_version(R, [29, 29, 29])
     assert R.last_ma > 400 and max(s.rgb(L.hole(0, 1))) > 200

@@ -7,7 +7,6 @@ from cribbage.score import score_hand  # noqa: F401  (first: the scorer's 6 KB t
 gc.collect()
 from cribbage import events  # noqa: E402
 from cribbage import match  # noqa: E402
-from cribbage.journal import committed  # noqa: E402
 from matchkit import C, plays, two  # noqa: E402
 
 
@@ -29,7 +28,7 @@ def test_a_games_last_why_is_said():
 
 def shows(m):
     """shown() of each show event of m's journal, in order."""
-    e = committed(m)
+    e = m.committed()
     out = []
     i = 0
     while i < len(e):

@@ -176,7 +176,7 @@ def test_written_in_pieces_a_save_is_dumps_bytes():
     slow CRC of a port without binascii.crc32."""
     import io
 
-    from cribbage import saved
+    from cribbage import game as saved  # (the saved form's: game.py)
 
     m = Match(players=3, muggins=True)
     rand = autoplay.seeded(11)
