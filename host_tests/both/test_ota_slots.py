@@ -264,7 +264,7 @@ def test_a_trial_the_flash_will_not_count_boots_the_slot_before():
 
 # What the loader keeps (issue 34): slots.py's names, and nothing of slotboot's (its heap on
 # MicroPython from .mpy files, as a board runs it: host_tests/test_ota_boot.py)
-RESIDENT = ["_start", "confirm", "failed", "mounted", "note", "running", "start", "trial", "wdt"]
+RESIDENT = ["confirm", "failed", "mounted", "note", "running", "start", "trial", "wdt"]
 
 
 def test_after_start_the_loader_keeps_only_its_resident_half():
