@@ -365,9 +365,15 @@ class App:
         try:
             no = (m.events, None)  # what is kept if it fails (not written: again at the OK),
             # made first: a replay that fails may leave the game half put back, and the
-            # handler below must not need memory
+            # handlers below must not need memory
             had = fault.modules("board.history")
-            s, said = fault.load("board.history").rest(m, store, self.record, keys)
+            H = fault.load("board.history")
+        except Exception:  # noqa: BLE001  (no room to load it: the game untouched, no fault,
+            self.record = no  # and what this turn said, a save's failure, stays said: the
+            return  # record is made at the OK, which says if it cannot be)
+        try:
+            s, said = H.rest(m, store, self.record, keys)
+            H = None
             self.record = s
             if said:
                 self.refuse(said)

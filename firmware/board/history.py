@@ -253,7 +253,7 @@ def rest(m, store, s, keys=None):
         if g is None:
             gc.collect()
             if hasattr(gc, "mem_free") and gc.mem_free() < _SUMMARY_ROOM:
-                raise MemoryError
+                raise ValueError  # (no room: no summary, the game untouched, as dumps())
             had = modules()  # (the live page keeps cribbage.summary)
             try:
                 from cribbage import summary  # (the room asked: _SUMMARY_ROOM)
