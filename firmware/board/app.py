@@ -344,10 +344,8 @@ class App:
                     self.record = None
             elif not self.broken and (s is None or (isinstance(s, tuple) and (
                     s[0] != m.events or len(s) > 2))):
-                self.rest(keys, self.store)  # a game won: its summary and its record to the history
-                # after its frame and its save (issue 34: the frame first), until a key waits
-                # (then that key first, and its frame), without another key: the club's
-                # outbox sends it (issue 30)
+                self.rest(keys, self.store)  # a game won: its record, after its frame and its
+                # save (issue 34), until a key waits; without another key (the outbox: issue 30)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
@@ -355,17 +353,15 @@ class App:
 
     def rest(self, keys, store):
         """The won game's record to the history (board/history.py's rest()): its summary
-        until the keypad keys has an event waiting (step: that key first, then the rest),
-        or (keys None) all of it, and then the record written to store (None: its parts
-        kept, as next_game's, written after the next game's frame: App.save); all of it
-        before a command that would change the game (board/commands.py's run: recorded
-        once, as it ended)."""
+        until keys has an event waiting (that key first, then the rest; keys None: all of
+        it), then the record written to store (None: its parts kept, written after the next
+        game's frame: App.save). board/commands.py's run finishes it before a command that
+        would change the game (recorded once, as it ended)."""
         m = self.m
         no = self.record  # (if even the next line runs out of memory: the next turn again)
         try:
-            no = (m.events, None)  # what is kept if it fails (not written: again at the OK),
-            # made first: a replay that fails may leave the game half put back, and the
-            # handlers below must not need memory
+            no = (m.events, None)  # kept if it fails (not written: again at the OK); made
+            # first, so that the handlers below need no memory (a failed replay: half put back)
             had = fault.modules("board.history")
             H = fault.load("board.history")
         except Exception:  # noqa: BLE001  (no room to load it: the game untouched, no fault,
