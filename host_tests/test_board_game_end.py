@@ -7,11 +7,13 @@ game, the next game's frame comes first, then the new game's save, and nothing o
 game (recorded already). A record that could not be written at the end is written at the OK,
 after the next game's frame, before the new game's save (a power cut before it offers the
 finished game again: recorded once). Checked with the strip's writes, the files' saves and the
-summary logged in order."""
+summary logged in order. A key that comes during the summary (made a deal at a time until a
+key waits) is handled and drawn first, then the rest; the record is the same, once, whatever
+the key (the next game and an undo finish it first), and a power cut then loses nothing."""
 
 import sys
 
-from board import history
+from board import history, modes
 from board.record import Record
 from boardkit import board, next_game, play_game
 from cribbage import match as M
@@ -23,9 +25,11 @@ def logged(monkeypatch, hw, app):
     write = strip.write
     save = app.store.save
     dumps = history.dumps
+    rest = history.rest
 
     def w():  # (a win blinks: frames of the finished game until the OK's)
-        log.append("frame" if app.m.phase == M.OVER else "next frame")
+        log.append("menu frame" if app.mode == modes.MENU else
+                   "frame" if app.m.phase == M.OVER else "next frame")
         write()
 
     def s(name, *a):
@@ -36,9 +40,15 @@ def logged(monkeypatch, hw, app):
         log.append("summary")
         return dumps(m)
 
+    def begun(m, store, r, keys=None):  # (App.step's: the summary begun, in slices)
+        if not (r and len(r) > 3 and r[0] == m.events and r[3] is m):
+            log.append("summary")
+        return rest(m, store, r, keys)
+
     monkeypatch.setattr(strip, "write", w)
     monkeypatch.setattr(app.store, "save", s)
     monkeypatch.setattr(history, "dumps", d)
+    monkeypatch.setattr(history, "rest", begun)
     # (the module the app imports: App.save forgets it after each record, so put it back)
     monkeypatch.setitem(sys.modules, "board.history", history)
     return log
@@ -48,7 +58,8 @@ def records(app):
     got = []
     f = app.store.open("history")
     history.walk(type("Out", (), {"write": lambda self, r: got.append(bytes(r))})(), f)
-    f.close()
+    if f:  # (None: no history yet)
+        f.close()
     return got
 
 
@@ -118,3 +129,132 @@ def test_a_summary_made_for_another_state_is_made_again(monkeypatch):
     next_game(f, app)
     assert log.count("summary") == 1 and log.index("summary") < log.index("next frame")
     assert records(app) == [want]
+
+
+# --- a key while the game's end work goes on (issue 34: no key waits for it) --------------
+# On a board the keypad's timer queues a key whenever it is pressed, also in the middle of
+# App.step's work. Here the summary's replay queues it, as that timer would, after its first
+# deal: the app then stops at once (the game put back as it ended), and the next turn of
+# the loop handles the key and draws its frame before the rest of the work.
+
+
+_DUMPS = history.dumps
+
+
+def _key_during_the_summary(monkeypatch, app, log, *events, cut=None):
+    """The summary, when the app makes it a deal at a time (history.rest), has events
+    (kind, key name) queued after its first deal, once, as the keypad's timer would (and
+    cut(app) called then: the power cut there)."""
+    from cribbage import summary as S
+
+    replay = S.replay
+    keys = app.keys
+
+    def replay_with_a_key(m, limit, rest):
+        g = replay(m, limit, rest)
+        b = next(g)
+        queued = False
+        while b is None:
+            if rest and not queued:
+                queued = True
+                for kind, name in events:
+                    keys.put(kind | keys.names.find(name))
+                log.append("key queued")
+                if cut is not None:
+                    cut(app)
+            sent = yield None
+            b = g.send(sent) if sent else next(g)
+        yield b
+
+    monkeypatch.setitem(sys.modules, "cribbage.summary", S)
+    monkeypatch.setattr(sys.modules["cribbage"], "summary", S, raising=False)
+    monkeypatch.setattr(S, "replay", replay_with_a_key)
+
+
+def _won(seed, monkeypatch=None, *events, cut=None):
+    """A board with game seed played to its end (play_game), events queued during its
+    summary if given; (hw, app, f, log from the winning entry on, the history's records of
+    the same game played on another board without a key during its end)."""
+    hw0, app0, f0 = board()
+    play_game(hw0, app0, f0, seed)
+    ref = records(app0)
+    hw, app, f = board()
+    log = []
+    if events:
+        log = logged(monkeypatch, hw, app)
+        _key_during_the_summary(monkeypatch, app, log, *events, cut=cut)
+    try:
+        play_game(hw, app, f, seed)
+    except AssertionError:  # (the keys queued went in during its last press: the next game
+        if app.m.phase == M.OVER or not events:  # or an undo, before it looked)
+            raise
+    return hw, app, f, log, ref
+
+
+def test_a_key_during_the_end_work_gets_its_frame_before_the_rest_of_it(monkeypatch):
+    from board.keypad import DOWN, UP
+    from board import modes
+
+    hw, app, f, log, ref = _won(3, monkeypatch, (DOWN, "D"), (UP, "D"))  # (D: the menu)
+    assert app.m.phase == M.OVER
+    k = log.index("key queued")
+    assert log[k - 1] == "summary" and "save history" in log[k:], log
+    assert app.mode == modes.MENU  # the key handled (its own turn of the loop), then the rest
+    menu = [i for i, w in enumerate(log) if w == "menu frame"]
+    assert menu and k < menu[0] < log.index("save history"), log
+    assert log.count("summary") == 1 and log.count("save history") == 1, log
+    assert records(app) == ref and Record(ref[0]).summary  # as made without a key
+
+
+def test_a_new_game_during_the_end_work_records_the_game_once_as_it_ended(monkeypatch):
+    from board.keypad import DOWN, UP
+
+    oks = ((DOWN, "#"), (UP, "#"), (DOWN, "#"), (UP, "#"))  # (a first OK may be the habit)
+    hw, app, f, log, ref = _won(3, monkeypatch, *oks)
+    f.run(100)
+    assert app.m.phase != M.OVER and sum(app.m.games) == 1  # the next game begun
+    k = log.index("key queued")  # the OK: its summary finished, the next game's frame, then
+    n = log.index("next frame", k)  # the record written, then the new game saved
+    assert n < log.index("save history") < log.index("save game", n), log
+    assert records(app) == ref and log.count("save history") == 1, log
+    f.run(500)
+    assert records(app) == ref  # once
+
+
+def test_an_undo_during_the_end_work_flags_the_record_as_it_would_have(monkeypatch):
+    from board.keypad import LONG, UP
+
+    hw0, app0, f0 = board()  # (uninterrupted: recorded at the end, then undone)
+    play_game(hw0, app0, f0, 3)
+    f0.hold("*")
+    want = app0.store.read("history")
+    hw, app, f, log, ref = _won(3, monkeypatch, (LONG, "*"), (UP, "*"))
+    f.run(100)
+    assert app.m.phase != M.OVER and app0.m.phase != M.OVER
+    assert app.store.read("history") == want  # written, then flagged undone: byte for byte
+    got = []
+    f2 = app.store.open("history")
+    history.walk(type("Out", (), {"write": lambda self, r: got.append(bytes(r))})(), f2)
+    f2.close()
+    assert len(got) == 1 and history.undone(got[0])
+
+
+def test_a_power_cut_during_the_end_work_loses_no_game(monkeypatch):
+    from board.app import App
+    from board.keypad import DOWN, UP
+    from fakeboard.fake import build
+    from fakeboard.ramfs import RamFs
+
+    flash = RamFs()
+
+    def cut(app):  # the flash as it is in the middle of the work (the game saved at its end)
+        flash.files = dict(app.hw["fs"].files)
+
+    hw, app, f, log, ref = _won(3, monkeypatch, (DOWN, "D"), (UP, "D"), cut=cut)
+    assert flash.files and records(app) == ref  # (the uncut board went on and wrote it)
+    again = App(build("/data", display=False, fs=flash))  # power back on the cut flash
+    assert again.m.phase == M.OVER and records(again) == []  # (not written when cut)
+    again.step(hw["clock"]())  # its first turn: the game recorded, as at its end
+    assert records(again) == ref
+    again.step(hw["clock"]() + 20)
+    assert records(again) == ref  # once

@@ -256,11 +256,15 @@ def _summary_short(monkeypatch):
         m.start((0,) * 6, -1)
         raise MemoryError
 
+    def sliced(m, limit, rest):  # (the summary a deal at a time: App.step's, board/history.py)
+        yield short(m, limit)
+
     monkeypatch.setitem(sys.modules, "cribbage.summary", S)  # (history forgets it after)
     # (and as the package's attribute, which `from cribbage import summary` reads first: an
     # earlier test's loader may have let S go and a later import made another module)
     monkeypatch.setattr(sys.modules["cribbage"], "summary", S, raising=False)
     monkeypatch.setattr(S, "dumps", short)
+    monkeypatch.setattr(S, "replay", sliced)
 
 
 def test_when_the_summary_cannot_be_made_the_result_is_still_recorded(monkeypatch):

@@ -342,26 +342,42 @@ class App:
             if m.phase != M.OVER:
                 if isinstance(s, tuple):  # (undone: no longer the game's)
                     self.record = None
-            elif not self.broken and (s is None or (isinstance(s, tuple) and s[0] != m.events)):
-                s = m.events
-                try:  # a game won: its summary and its record to the history now, after its
-                    had = fault.modules("board.history")  # frame and its save (issue 34:
-                    H = fault.load("board.history")  # the frame first), so that the club's
-                    data = H.record(m, H.dumps(m))  # outbox sends it without another key
-                    said = H.record_game(m, self.store, data)  # (issue 30)
-                    self.record = (s, None if said and said is not self.store.bad else
-                                   bytes(data[0]))  # (not written: again at the OK)
-                    if said:
-                        self.refuse(said)
-                    data = H = None
-                    fault.release(had)  # (board.history: not kept for the OK, nor after it)
-                except Exception as e:  # noqa: BLE001  (m.events: the replay may have
-                    self.record = (s, None)  # left the game half put back)
-                    self.recover(e)
+            elif not self.broken and (s is None or (isinstance(s, tuple) and (
+                    s[0] != m.events or len(s) > 2))):
+                self.rest(keys, self.store)  # a game won: its record, after its frame and its
+                # save (issue 34), until a key waits; without another key (the outbox: issue 30)
         if self.wdt is not None:  # fed only while this loop and the keypad scan both run
             scanned = getattr(keys, "scanned_at", now)
             if ticks_diff(now, scanned) < _WATCHDOG_MS // 4:
                 self.wdt.feed()
+
+    def rest(self, keys, store):
+        """The won game's record to the history (board/history.py's rest()): its summary
+        until keys has an event waiting (that key first, then the rest; keys None: all of
+        it), then the record written to store (None: its parts kept, written after the next
+        game's frame: App.save). board/commands.py's run finishes it before a command that
+        would change the game (recorded once, as it ended)."""
+        m = self.m
+        no = self.record  # (if even the next line runs out of memory: the next turn again)
+        try:
+            no = (m.events, None)  # kept if it fails (not written: again at the OK); made
+            # first, so that the handlers below need no memory (a failed replay: half put back)
+            had = fault.modules("board.history")
+            H = fault.load("board.history")
+        except Exception:  # noqa: BLE001  (no room to load it: the game untouched, no fault,
+            self.record = no  # and what this turn said, a save's failure, stays said: the
+            return  # record is made at the OK, which says if it cannot be)
+        try:
+            s, said = H.rest(m, store, self.record, keys)
+            H = None
+            self.record = s
+            if said:
+                self.refuse(said)
+            if not isinstance(s, tuple) or len(s) < 3:
+                fault.release(had)  # (board.history: not kept for the OK, nor after it)
+        except Exception as e:  # noqa: BLE001
+            self.record = no
+            self.recover(e)
 
     def boot(self):
         """At power-up: the saved game's frame at once, then, only if a key is down, the

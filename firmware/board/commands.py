@@ -21,6 +21,11 @@ def run(app, call):
         return False
     if op >= len(table) or table[op] is None:
         raise ValueError("no such command: %r" % (call,))
+    s = app.record  # the won game's record in progress (App.rest): finished before an
+    if isinstance(s, tuple) and len(s) > 2 and (  # engine call, an undo or a new game (the
+            modes.CALL <= op <= modes.NEW_GAME or op == modes.UNDO):  # OK's: its summary,
+        s = None  # the record written after the next game's frame, as next_game's own)
+        app.rest(None, None if op == modes.NEXT_GAME else app.store)
     return table[op](app, *call[1:])
 
 
@@ -175,7 +180,8 @@ def record(app, save=True):
     if isinstance(s, tuple) and s[0] == m.events and s[1] is not None:
         return None  # (recorded at its end, after its frame: App.step)
     history = fault.load("board.history")  # (let go once the record is written: App.save)
-    data = history.record(m, history.dumps(m))
+    data = s if isinstance(s, list) else history.record(m, history.dumps(m))  # (a list:
+    # its parts, made as the OK came: run)
     if not save:
         return data
     said = history.record_game(m, app.store, data)

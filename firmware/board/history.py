@@ -2,8 +2,11 @@
 
 One record a game: the newest 64 games (_KEEP), and never more than 8 KB (_MAX_BYTES) in all
 (the oldest go first; 64 two-player games to 121 take about 7 KB). Written at the game's end,
-right after its winning frame and its save (board/app.py: the club's outbox sends it then,
-without another key; at the OK that starts the next game if it could not be written then),
+right after its winning frame and its save, its summary made a deal at a time until a key
+waits (rest(): the key is handled and drawn first, then the rest; a key that changes the game
+waits for the rest, so that the game is recorded once, as it ended; issue 34) (board/app.py:
+the club's outbox sends it then, without another key; at the OK that starts the next game if
+it could not be written then),
 with the game's own atomic save (a temporary file renamed over the old one: a power cut leaves
 the old file or the new one); if the power goes between the two saves, the same game is
 offered again and its record (same serial, scores, result) is not added twice. An undo past
@@ -228,6 +231,54 @@ def dumps(m):
         finally:
             release(had)  # its code leaves the heap (board/fault.py's table)
     return body
+
+
+def rest(m, store, s, keys=None):
+    """The record of m's finished game (phase OVER) made without a key waiting for it
+    (App.step: issue 34): its summary (cribbage.summary's replay()) a deal at a time until
+    it is made, or until keys (the keypad: None, none) has an event waiting (any()), then m
+    put back as it was; then the record written (record_game()). s: the app's record (None,
+    or another game's: begin; (events, None, the summary so far, m): go on). Returns (the
+    app's record now, what the display is to say or None): (events, None, the summary, m)
+    while it goes on; once written, (events, the record's head), or (events, None) when it
+    could not be (the OK writes it, board/commands.py); with store None, the record's parts
+    (record(): written later). The summary is begun when memory
+    allows, else (or short of memory half way) the record keeps the result and the scores,
+    as dumps() does. (Its names are ones the firmware has already: a new one is interned
+    for good.)"""
+    e = m.events
+    g = s[2] if s and len(s) > 3 and s[0] == e and s[3] is m else None
+    body = None
+    try:
+        if g is None:
+            gc.collect()
+            if hasattr(gc, "mem_free") and gc.mem_free() < _SUMMARY_ROOM:
+                raise ValueError  # (no room: no summary, the game untouched, as dumps())
+            had = modules()  # (the live page keeps cribbage.summary)
+            try:
+                from cribbage import summary  # (the room asked: _SUMMARY_ROOM)
+
+                g = summary.replay(m, _DETAIL, True)
+            finally:
+                release(had)  # its code leaves sys.modules: the replay holds what it runs
+            if keys is not None and keys.any():  # (begun: its first deal after the key)
+                return (e, None, g, m), None
+        body = next(g)
+        while body is None:  # (a deal replayed)
+            if keys is not None and keys.any():
+                g.send(1)  # (m as it was, for the key)
+                return (e, None, g, m), None
+            body = next(g)
+    except Exception as x:  # noqa: BLE001  (MemoryError; no journal: an undo shows the end)
+        g = body = None
+        gc.collect()
+        if not isinstance(x, ValueError):  # (the replay restores m on a failure: once more
+            m.restore()  # here, else the app's fault handler)
+    data = record(m, body)
+    if store is None:
+        return data, None
+    said = record_game(m, store, data)
+    return (e, None if said and said is not store.bad else bytes(data[0])), said
 
 
 def record_game(m, store, data=None):

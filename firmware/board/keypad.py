@@ -109,6 +109,11 @@ class Keypad:
         self._head = (self._head + 1) % len(self._ring)
         return ev
 
+    def any(self):
+        """How many events wait (machine.UART's any()): the app's longer work gives way to
+        them (board/history.py's rest())."""
+        return (self._tail - self._head) % len(self._ring)
+
     def name(self, ev):
         """The key's name: "5", "#", "a" (first button)."""
         return self.names[ev & KEY]

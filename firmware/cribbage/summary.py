@@ -93,7 +93,22 @@ def dumps(m, limit):
     touched); after a failure half way (MemoryError) m.restore() puts the game back, as the
     engine does after a failed entry, and the failure is raised (if the restore fails too,
     that is raised: the caller must restore the game before it goes on)."""
+    for parts in replay(m, limit, False):
+        return parts
+
+
+def replay(m, limit, rest):
+    """dumps() as a generator: it yields the parts at the end; with rest true, also None
+    after each deal, m in the middle of its replay: next() goes on; send(1) first puts m
+    back as it was (m.restore(), its last_play too) and yields None again, for whatever runs
+    before the next deal (a key, a frame, the page), so that nothing waits for the whole replay
+    (board/history.py's rest(): a won game's record between keys). The next() after that
+    takes m back to where it was (m.undone(at): the state before the event at journal
+    offset at, from that deal's record: one event of replay); a game changed in between
+    (another event, an undo, the next game) raises ValueError, as a game with no journal
+    does."""
     j = m.committed()  # the game's events, in place
+    e = m.events
     sides = m.sides
     score = list(m.score)
     deals = m.deals
@@ -102,7 +117,7 @@ def dumps(m, limit):
     parts = [head]
     cur = bytearray(_FIELDS * sides)  # the deal's points, [side][field]
     was = bytearray(sides)  # each side's score before the event (< 256 until it is won)
-    d = dealer = 0  # (d: the deal; a peg before the first deal is deal 0's)
+    c = d = dealer = 0  # (d: the deal; a peg before the first deal is deal 0's)
     crib = show = False
     side = 0
     at = m.replay(-1)  # m at its game's start (ValueError, m not touched: an undo shows a
@@ -118,6 +133,7 @@ def dumps(m, limit):
                     side = (m.turn if m.phase == ev.SHOW else m.pone()) % sides
                 for k in range(sides):
                     was[k] = m.score[k]
+                c = m.deals  # (the deals before it: after a deal's event, the next slice)
                 at = m.replay(at)  # checked and applied as when it was entered
             if (last or m.deals > d + 1) and d < m.deals:  # deal d is over: its totals, its
                 fl = 0  # part (none when no deal was dealt: points pegged by hand only)
@@ -178,6 +194,14 @@ def dumps(m, limit):
                     _add(cur, k * _FIELDS + _PLAY, n)
                 elif n < 0:  # (its points were this deal's play: the card was the last event)
                     cur[k * _FIELDS + _PLAY] = max(cur[k * _FIELDS + _PLAY] + n, 0)
+            if rest and at >= 0 and c != m.deals and (yield None):  # a deal dealt; sent
+                m.deals = deals  # a true value: the game as it was until the next deal,
+                m.restore()  # for whatever runs before it (from its last deal's record: its
+                m.last_play = played  # deals now say which; one deal of replay)
+                yield None
+                if m.events != e or m.deals != deals or m.score != score:
+                    raise ValueError("journal")  # (changed: no summary of it here)
+                m.undone(at)  # (the state before the event at at: after the deal's)
     except BaseException:  # (MemoryError half way: the journal's state again, as the engine
         parts = head = cur = None  # does after a failed entry, once this call's blocks are
         gc.collect()  # free; if that fails too, the caller must see the game restored)
@@ -187,7 +211,7 @@ def dumps(m, limit):
         m.restore()
         raise ValueError("journal")
     m.last_play = played
-    return parts
+    yield parts
 
 
 def totals(b, i, sides, k):

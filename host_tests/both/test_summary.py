@@ -301,3 +301,55 @@ def test_the_bytes_are_the_ones_boards_already_keep():
                     c = binascii.crc32(part, c)
             del m
     assert c & 0xFFFFFFFF == 0xD391AAB6
+
+
+def _in_slices(m, limit, leave):
+    """dumps()'s parts made a deal at a time (replay(), as board/history.py's rest() makes a
+    won game's between keys): after each deal k for which leave(k) holds, the game put back
+    (send) and checked to be as it was at its end; (the parts, the deals, those left at)."""
+    end = (m.state(), m.last_play)
+    g = S.replay(m, limit, True)
+    k = left = 0
+    while True:
+        b = next(g)
+        if b is not None:
+            assert (m.state(), m.last_play) == end  # (and at the end)
+            return b, k, left
+        k += 1
+        if leave(k):
+            assert g.send(1) is None
+            assert (m.state(), m.last_play) == end, k  # the game as it ended, between deals
+            left += 1
+
+
+def test_made_a_deal_at_a_time_the_bytes_are_the_same_and_the_game_as_it_was_between():
+    from dealer.autoplay import play_game, seeded, RANDOM
+
+    for players in (2, 3, 4, 5, 6):
+        for seed in (1, 2, 3):
+            gc.collect()
+            m = Match(players=players, target=121 if seed < 3 else 61)
+            play_game(m, seeded(seed), [RANDOM] * players)
+            limit = 40 if seed < 3 else 3
+            want = summary(m, limit)
+            for every in (1, 2, 0):  # put back after every deal, every other one, none
+                b, k, left = _in_slices(m, limit, lambda k, n=every: n and k % n == 0)
+                assert b"".join(b) == want, (players, seed, every)
+                assert k == m.deals and left == (k // every if every else 0), (k, left)
+            del m
+    m = known_game()  # muggins, a false go, penalties: the same bytes in slices
+    b, k, left = _in_slices(m, 40, lambda k: True)
+    assert b"".join(b) == summary(m) and k == left == m.deals
+
+
+def test_a_game_changed_between_deals_is_refused_and_left_as_changed():
+    from dealer.autoplay import play_game, seeded, RANDOM
+
+    m = Match(players=2)
+    play_game(m, seeded(1), [RANDOM] * 2)
+    g = S.replay(m, 40, True)
+    assert next(g) is None and g.send(1) is None
+    m.undo()  # (another event, an undo, the next game: no longer the game it began on)
+    was = m.state()
+    raises(ValueError, next, g)
+    assert m.state() == was and m.phase != OVER
