@@ -28,6 +28,7 @@ import sys
 
 from micropython import const
 
+mounted = False  # fs() has made a vfs of an image: kept (note() lets this module go otherwise)
 _BLOCK = const(512)  # the image's block size (slotboot.IMAGE_BLOCK, release.py's IMAGE_BLOCK)
 
 
@@ -49,7 +50,10 @@ class Image:
 
 def fs(f):
     """The littlefs in an image file (open for reading), as a vfs object (not mounted)."""
+    global mounted
     import vfs
+
+    mounted = True  # (the name is slots.py's too: no name more)
 
     # (Image has the block protocol's methods; the stubs' AbstractBlockDev is no class a
     # board has to derive from)
@@ -104,11 +108,9 @@ def start():
 def note():
     """The loader's message, once, from the board's own files: its text, then the file goes;
     None when there is none (slotboot.note() for a slotboot.Files: the same file, the same
-    200 bytes at most). Let go again after it when no image is mounted (a folder slot's
-    boot: slots.note() imported it anew)."""
-    import slots
-
-    if slots.mounted is None:
+    200 bytes at most). Let go again when no image is mounted (a folder slot's boot:
+    slots.note() imported it anew)."""
+    if not mounted:
         sys.modules.pop(__name__, None)
     try:
         with open("slots.note", "rb") as f:  # (slotboot.NOTE)
