@@ -53,11 +53,11 @@ def fs(f):
     global mounted
     import vfs
 
-    mounted = True  # (the name is slots.py's too: no name more)
-
     # (Image has the block protocol's methods; the stubs' AbstractBlockDev is no class a
     # board has to derive from)
-    return vfs.VfsLfs2(Image(f), readsize=_BLOCK, progsize=_BLOCK)  # pyright: ignore
+    f = vfs.VfsLfs2(Image(f), readsize=_BLOCK, progsize=_BLOCK)  # pyright: ignore
+    mounted = True  # (made: an image that is no filesystem raised above and keeps nothing;
+    return f  # the name is slots.py's too: no name more)
 
 
 def start():

@@ -179,12 +179,12 @@ def record(app, save=True):
     app.record = None
     if isinstance(s, tuple) and s[0] == m.events and s[1] is not None:
         return None  # (recorded at its end, after its frame: App.step)
-    history = fault.load("board.history")  # (let go once the record is written: App.save)
-    data = s if isinstance(s, list) else history.record(m, history.dumps(m))  # (a list:
-    # its parts, made as the OK came: run)
+    if not isinstance(s, list):  # (a list: its parts, made as the OK came: run, without
+        history = fault.load("board.history")  # loading the history's module again; it is
+        s = history.record(m, history.dumps(m))  # let go once the record is written: App.save)
     if not save:
-        return data
-    said = history.record_game(m, app.store, data)
+        return s
+    said = fault.load("board.history").record_game(m, app.store, s)
     if said:
         app.refuse(said)
     return None
