@@ -221,6 +221,41 @@ def test_a_new_game_during_the_end_work_records_the_game_once_as_it_ended(monkey
     assert records(app) == ref  # once
 
 
+def test_an_ok_during_the_end_work_does_not_load_the_history_again(monkeypatch):
+    """The OK that came during the end work: its summary finished (App.rest lets the history's
+    module go with the parts made), then the next game's frame with no load of board.history
+    by commands.record before it (it takes the parts as they are: the OK's frame is not held
+    by an import, nor faulted by one short of memory); the record written after it."""
+    from board import fault
+    from board.keypad import DOWN, UP
+
+    load = fault.load
+    held = []  # _won's log, once made: the imports go into it, in order with the frames
+    here = sys.modules[__name__]
+    log_of = here.logged
+
+    def logged_too(*args):
+        held.append(log_of(*args))
+        return held[0]
+
+    def logged_load(name):  # (the host keeps the module: each load by commands.record)
+        if name == "board.history" and held and sys._getframe(1).f_code.co_name == "record":
+            held[0].append("load history")
+        return load(name)
+
+    monkeypatch.setattr(here, "logged", logged_too)
+    monkeypatch.setattr(fault, "load", logged_load)
+    oks = ((DOWN, "#"), (UP, "#"), (DOWN, "#"), (UP, "#"))
+    hw, app, f, got, ref = _won(3, monkeypatch, *oks)
+    f.run(100)
+    assert app.m.phase != M.OVER and sum(app.m.games) == 1  # the next game begun
+    assert records(app) == ref and got.count("save history") == 1, got
+    k = got.index("key queued")
+    n = got.index("next frame", k)
+    assert got.index("save history") > n
+    assert "load history" not in got[k:n], got[k:n]
+
+
 def test_an_undo_during_the_end_work_flags_the_record_as_it_would_have(monkeypatch):
     from board.keypad import LONG, UP
 
