@@ -7,8 +7,9 @@ choose). Each deal leaves a small fixed-size record in marks (its journal offset
 state before it: rules.py's record()), so an undo or a refused entry replays one deal at
 most. save() ends the game: the finished game is kept only as its end's record (won; one undo
 shows it again: showing), so the save, the load, undo and the heap stay the same size
-whatever the number of games. The Match (game.py) is the one writer, through these calls;
-readers (the summary, the live page) read committed(). Saving: game.py; loading: loadgame.py.
+whatever the number of games. The Match (game.py) is the one writer, through these calls
+(but a save's events, which loadgame.py puts in j and top itself: its code leaves the heap
+after, issue 34); readers (the summary, the live page) read committed(). Saving: game.py.
 """
 
 from .events import size, say
@@ -117,14 +118,6 @@ class Journal:
     def show(self, showing):
         """Whether undo shows the finished game's end (the new game all redo events)."""
         self.showing = showing
-
-    def load(self, data, at, top):
-        """The events data[at:at + top] (a save's), all redo events until stop()."""
-        j = self.j  # the new Match's, unless the save holds more
-        if top + 64 > len(j):
-            j = self.j = bytearray(top + 64)
-        j[:top] = memoryview(data)[at:at + top]
-        self.top = top
 
     def mark(self):
         """Where the journal is now, redo events included: rollback(mark) returns to it."""
