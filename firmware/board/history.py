@@ -117,10 +117,10 @@ def cards(r):
     return 5 if r[0] == 2 and r[11] & _FIVE else 6
 
 
-def walk(out, f, count=0, room=0, data=None):
-    """out.write(record) for each good record of the open history file f (seek, read; None:
+def walk(p, f, count=0, room=0, data=None):
+    """p.write(record) for each good record of the open history file f (seek, read; None:
     no file), oldest first, the oldest left out until `count` records and `room` bytes are
-    (out None: no writes); then, if data (a record's parts) is given, f is closed and the
+    (p None: no writes); then, if data (a record's parts) is given, f is closed and the
     parts written. Returns (the last good record or None, how many, their bytes). (Its
     arguments' names are ones the firmware has anyway: a new one is interned for good.)"""
     rec = None
@@ -136,13 +136,13 @@ def walk(out, f, count=0, room=0, data=None):
         if count > 0 or room > 0:
             count -= 1
             room -= len(r)
-        elif out:
-            out.write(r)
+        elif p:
+            p.write(r)
     if data:
         if f:
             f.close()  # (before the new file is renamed over it)
         for r in data:
-            out.write(r)
+            p.write(r)
     return rec, k, t
 
 

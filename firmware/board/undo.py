@@ -40,16 +40,17 @@ def _last(f):
     return rec, i
 
 
-def _copy(out, f, i, r):
-    """The open file f's bytes before offset i, then r (the last record, changed): out."""
+def _copy(p, f, i, r):
+    """The open file f's bytes before offset i, then r (the last record, changed): to p (its
+    arguments' names are ones the firmware has anyway: a new one is interned for good)."""
     f.seek(0)
     while i > 0:
         b = f.read(min(i, 512))
         if not b:
             break
-        out.write(b)
+        p.write(b)
         i -= len(b)
-    out.write(r)
+    p.write(r)
     f.close()  # (before the new file is renamed over it)
 
 

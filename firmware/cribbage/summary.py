@@ -80,10 +80,11 @@ _F_PEGS = const(32)  # (a deal's size: 2 + (2 + flags // _F_PEGS) * sides)
 _F_EXTRA = const(64)
 
 
-def _add(pts, i, n):
-    """n points more in the points table's byte i (nothing shown yet: none before)."""
-    v = pts[i]
-    pts[i] = min((0 if v == _NONE else v) + n, 254)
+def _add(b, i, n):
+    """n points more in the points table b's byte i (nothing shown yet: none before). (Its
+    arguments' names are ones the firmware has anyway: a new one is interned for good.)"""
+    v = b[i]
+    b[i] = min((0 if v == _NONE else v) + n, 254)
 
 
 def dumps(m, limit):
