@@ -30,7 +30,7 @@ def message(e):
 #  k: loaded when first needed and kept (the display's text, the menu, the page, the club's task):
 #     board.text board.menutext board.menu board.selftest board.storage board.geometry
 #     board.power board.keytimer hw.common cribbage.advise cribbage.advise5
-#     cribbage.saved1 ssd1306 page page.routes page.server page.lazy ota.trial
+#     cribbage.score5 cribbage.saved1 ssd1306 page page.routes page.server page.lazy ota.trial
 #     publish.task slotimg
 #  r: resident, loaded at power-up by the app's own imports (named inside functions too):
 #     board.app board.fault board.keypad board.modes board.render cribbage.events

@@ -99,57 +99,18 @@ def score_hand(hand, starter, crib=False):
 
 def hand(cards, starter, crib=False):
     """Points in a hand of either game with the starter: four cards (or the crib), as
-    score_hand; three cards, a hand of five-card cribbage (Hoyle): fifteens, pairs and runs
-    as in any hand, a flush the three hand cards of one suit, 3, or 4 with the starter, and
-    one for his nobs. Allocates nothing. (Its name, and every name in its code, is one a
-    board has anyway: a name more in a module a six-card game loads is one more in the RAM
+    score_hand; three cards, a hand of five-card cribbage (Hoyle), as score5.py counts it,
+    loaded at the first such hand and kept: a six-card game never has its code on the heap
+    (issue 34). Allocates nothing once loaded. (Its name, and every name in its code, is one
+    a board has anyway: a name more in a module a six-card game loads is one more in the RAM
     of every board, and a few more take a new 7 KB block of names: test_board_mp.)"""
     if len(cards) != 3 or crib:
         return score_hand(cards, starter, crib)
-    c0, c1, c2 = cards
-    s = starter
-    if not (0 <= c0 < _DECK and 0 <= c1 < _DECK and 0 <= c2 < _DECK and 0 <= s < _DECK):
-        raise ValueError("not a card in %r + %r" % (cards, starter))
-    if c0 == c1 or c0 == c2 or c0 == s or c1 == c2 or c1 == s or c2 == s:
-        raise ValueError("duplicate card in " + fmt_many(cards) + " + " + fmt_many((s,)))
-    p0 = PIP[c0]
-    p1 = PIP[c1]
-    p2 = PIP[c2]
-    p3 = PIP[s]
-    pts = 0
-    for m in range(1, 16):  # fifteens: each of the 15 non-empty sets of the four cards
-        if ((p0 if m & 1 else 0) + (p1 if m & 2 else 0) + (p2 if m & 4 else 0)
-                + (p3 if m & 8 else 0)) == 15:
-            pts += 2
-    a = c0 >> 2
-    b = c1 >> 2
-    c = c2 >> 2
-    d = s >> 2
-    pts += 2 * ((a == b) + (a == c) + (a == d) + (b == c) + (b == d) + (c == d))
-    # runs: sort the four ranks (five compare-and-swaps), then a run of four, else each run
-    # of three among the four sets of three (sorted: a-b-d is one only when c is b or d)
-    if a > b:
-        a, b = b, a
-    if c > d:
-        c, d = d, c
-    if a > c:
-        a, c = c, a
-    if b > d:
-        b, d = d, b
-    if b > c:
-        b, c = c, b
-    if b == a + 1 and c == b + 1 and d == c + 1:
-        pts += 4
-    else:
-        pts += 3 * ((b == a + 1 and c == b + 1) + (b == a + 1 and d == b + 1)
-                    + (c == a + 1 and d == c + 1) + (c == b + 1 and d == c + 1))
-    su = c0 & 3
-    if (c1 & 3) == su and (c2 & 3) == su:
-        pts += 4 if (s & 3) == su else 3
-    nob = JACK * 4 + (s & 3)
-    if c0 == nob or c1 == nob or c2 == nob:
-        pts += 1
-    return pts
+    import sys
+
+    name = "cribbage.score5"  # (a string, not an import statement: no name more interned
+    __import__(name)  # here, and an import short of memory raises as the Match's does)
+    return sys.modules[name].hand(cards, starter)
 
 
 # What the newest card of a play made (play_parts), as bits of one small int. Their layout is
