@@ -100,11 +100,11 @@ class Game(Play):
             if not log.won or log.showing:
                 return False
             self.show_prev(log.won, log.games, log.dealer)
-            log.show(True)
+            log.showing = True
             return True
         p = log.walk(self.deals)
         self._replay(p)
-        log.stop(p)
+        log.end = p  # (the committed events stop before the newest)
         return True
 
     def redo(self):
@@ -113,13 +113,13 @@ class Game(Play):
         self.error = None
         log = self.log
         if log.showing:
-            log.show(False)
+            log.showing = False
             self._replay(0)
             return True
         n = log.end
         if n >= log.top:
             return False
-        log.stop(n + self.apply(log.j, n, n))
+        log.end = n + self.apply(log.j, n, n)  # (and after the next)
         return True
 
     def next_game(self):

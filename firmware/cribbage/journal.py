@@ -8,8 +8,10 @@ state before it: rules.py's record()), so an undo or a refused entry replays one
 most. save() ends the game: the finished game is kept only as its end's record (won; one undo
 shows it again: showing), so the save, the load, undo and the heap stay the same size
 whatever the number of games. The Match (game.py) is the one writer, through these calls
-(but a save's events, which loadgame.py puts in j and top itself: its code leaves the heap
-after, issue 34); readers (the summary, the live page) read committed(). Saving: game.py.
+but for end (where an undo or a redo stops the committed events) and showing (whether undo
+shows the finished game's end, the new game all redo events), which it sets itself, and a
+save's events, which loadgame.py puts in j and top (a method each is ~0.1 KB of the heap for
+good, issue 34); readers (the summary, the live page) read committed(). Saving: game.py.
 """
 
 from .events import size, say
@@ -62,10 +64,6 @@ class Journal:
         self.j[n:n + size] = memoryview(b)[i:i + size]
         self.end = self.top = n + size
 
-    def stop(self, n):
-        """The committed events stop at n (undo: before the newest; redo: after the next)."""
-        self.end = n
-
     def committed(self):
         """The committed events (j[:end]) in place, for reading (the live page's last show):
         no copy, no CRC; valid until the next event."""
@@ -114,10 +112,6 @@ class Journal:
                 self.games[k] = 0
         self.showing = False
         self.end = self.top = 0
-
-    def show(self, showing):
-        """Whether undo shows the finished game's end (the new game all redo events)."""
-        self.showing = showing
 
     def mark(self):
         """Where the journal is now, redo events included: rollback(mark) returns to it."""

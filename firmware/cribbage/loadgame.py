@@ -103,8 +103,8 @@ def loads(data, match_class):
     try:
         if not events_whole(log.j, 0, top, committed, m.players):
             raise ValueError(say(_NO, _CUT_SHORT))
-        log.stop(committed)
-        log.show(bool(flags & _SHOWING))
+        log.end = committed
+        log.showing = bool(flags & _SHOWING)
         m.restore()
     except (ValueError, IndexError) as e:
         raise ValueError(say(_NO, _REPLAY, (e,))) from None
