@@ -2,7 +2,7 @@
 
 best_discards(cards, dealer, n=3) -> [(points, (i, j)), ...], best first, as advise.py's for
 six cards (i, j index into cards; dealer: the crib is yours). points = the exact average of
-the three kept cards over the 47 starters you cannot see (score.hand, every one
+the three kept cards over the 47 starters you cannot see (score5.hand, every one
 scored), plus the expected crib of the two thrown when the crib is yours, minus it when it is
 the opponent's: cribtable.CRIB2, the two-card crib values the six-card advisor uses (the
 crib's other two cards and the starter at random; a crib is four cards in both games).
@@ -10,7 +10,8 @@ rank() allocates nothing once the cards are valid (preallocated buffers, as advi
 """
 
 from .cards import check_distinct
-from .score import hand as count_hand
+from .score5 import hand as count_hand  # (three cards: score.hand's count, without its
+# dispatch at each of rank()'s 470 hands)
 from .cribtable import CRIB2, CRIB2_PONE
 
 # The throws of five cards: pairs (i, j) in order, and the three kept indices of each.

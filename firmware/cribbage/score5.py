@@ -6,11 +6,7 @@ with the starter, and one for his nobs. score.py's hand() loads it at the first 
 (issue 34). Allocates nothing.
 """
 
-from .cards import PIP, JACK, fmt_many
-
-from micropython import const
-
-_DECK = const(52)
+from .cards import PIP, JACK, DECK, fmt_many
 
 
 def hand(cards, starter):
@@ -18,7 +14,7 @@ def hand(cards, starter):
     hand it is)."""
     c0, c1, c2 = cards
     s = starter
-    if not (0 <= c0 < _DECK and 0 <= c1 < _DECK and 0 <= c2 < _DECK and 0 <= s < _DECK):
+    if not (0 <= c0 < DECK and 0 <= c1 < DECK and 0 <= c2 < DECK and 0 <= s < DECK):
         raise ValueError("not a card in %r + %r" % (cards, starter))
     if c0 == c1 or c0 == c2 or c0 == s or c1 == c2 or c1 == s or c2 == s:
         raise ValueError("duplicate card in " + fmt_many(cards) + " + " + fmt_many((s,)))
