@@ -293,3 +293,52 @@ def test_a_power_cut_during_the_end_work_loses_no_game(monkeypatch):
     assert records(again) == ref
     again.step(hw["clock"]() + 20)
     assert records(again) == ref  # once
+
+
+def test_a_command_after_end_work_that_faulted_unrestored_waits_for_the_game(monkeypatch):
+    """The OK that came during the end work finishes it first (commands.run); if that faults
+    and the game cannot be put back either (out of memory: App.broken), the OK is not run on
+    the game as the fault left it: the fault is said and the game stays won. Once memory is
+    back, the next turn puts the game back, and an OK starts the next game with the finished
+    one recorded once, as it ended."""
+    from board import fault
+    from board.keypad import DOWN, UP
+
+    short = [False]
+    rest, restore = history.rest, fault.restore
+
+    def rest_short(m, store, r, keys=None):
+        if short[0] and keys is None:  # (commands.run's: the rest before the OK)
+            raise MemoryError
+        return rest(m, store, r, keys)
+
+    def restore_short(m, store):
+        if short[0]:
+            raise MemoryError
+        return restore(m, store)
+
+    def cut(app):  # when the OK is queued: memory runs short until the test says
+        short[0] = True
+        monkeypatch.setattr(history, "rest", rest_short)
+        monkeypatch.setattr(fault, "restore", restore_short)
+
+    hw0, app0, f0 = board()
+    play_game(hw0, app0, f0, 3)
+    ref = records(app0)  # (the same game, no key during its end work)
+    hw, app, f = board()
+    _key_during_the_summary(monkeypatch, app, logged(monkeypatch, hw, app), (DOWN, "#"),
+                            (UP, "#"), cut=cut)
+    try:
+        play_game(hw, app, f, 3)
+    except AssertionError:  # (the fault said at its last press: play_game wants none)
+        pass
+    f.run(20)
+    assert app.broken and app.err and "fault" in app.err, app.err
+    assert app.m.phase == M.OVER  # the OK not run: the game still won, no next game
+    short[0] = False
+    f.run(20)  # the next turn puts the game back
+    assert not app.broken and app.m.phase == M.OVER
+    f.press("#")
+    f.run(100)
+    assert app.m.phase != M.OVER and sum(app.m.games) == 1  # the next game begun
+    assert records(app) == ref  # the finished game recorded once, as it ended

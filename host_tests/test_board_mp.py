@@ -213,11 +213,11 @@ def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, playe
 @pytest.mark.parametrize("players", [2, 5])
 def test_game_after_game_from_an_updates_image(image_tree, players):
     """The same game with the update in slot a's mounted image, as a Pico W boots it (and as an
-    ESP32 did before its releases went flat, or does with `release build --pack image`): in
-    the ESP32's budget only, not with its 15 % (~85.7-86.3 KB of the 96 at 2 and 5 players,
-    1.113-1.120, fourth session: the mount's littlefs caches, slotimg kept, the longer file
-    names, docs/memory.md), so that it cannot grow past the budget unseen; no sixth pool of
-    names. The Pico W's own budget, its page
+    ESP32 does whose update an older release packed in an image: a release no longer makes
+    one for it, release.REFUSED): in the ESP32's budget only, not with its 15 % (~85.7-86.3
+    KB of the 96 at 2 and 5 players, 1.113-1.120, fourth session: the mount's littlefs caches,
+    slotimg kept, the longer file names, docs/memory.md), so that it cannot grow past the
+    budget unseen; no sixth pool of names. The Pico W's own budget, its page
     with its clients, has the room (test_game_after_game_with_the_page_and_its_clients)."""
     g, out = run_main(image_tree, budgets.heap("esp32_image"), str(players), "7", "0",
                       GAMES, main="main_page")
@@ -256,9 +256,9 @@ def test_game_after_game_with_the_page_and_its_clients(main_tree):
     # (with the loader's resident half, as on a board: slotboot is let go after start(), issue
     # 34.) The budget with its 15 % to spare: 2026-11-29 (h-page) ~110.3 KB live, the budget
     # 1.27 times it; growth past 122.0 KB fails here (docs/memory.md)
-    assert live * 1.15 <= budgets.PICO_W_PAGE + budgets.LOADER_OVER, (
+    assert live * budgets.MARGIN <= budgets.PICO_W_PAGE + budgets.LOADER_OVER, (
         "~%.1f KB live on 32-bit: the budget %.1f wants <= %.1f" % (
-            live, budgets.PICO_W_PAGE, budgets.PICO_W_PAGE / 1.15))
+            live, budgets.PICO_W_PAGE, budgets.PICO_W_PAGE / budgets.MARGIN))
 
 
 def test_short_of_memory_the_board_plays_without_its_page(main_tree):
@@ -327,22 +327,26 @@ def test_game_after_game_from_a_romfs_image(rom_data, players):
     for r in recs:  # each game's record, with its summary
         rec = Record(r)
         assert rec.sides == int(g["sides"]) and rec.summary, r
-    # within the frozen budget: the heap they ran in beside the image (run_rom checks it),
-    # taken as all live (their peak is below that heap whatever the code does: no bound)
+    # within the frozen budget with its 15 %: the heap they ran in beside the image (run_rom
+    # checks it), taken as all live (their peak is below that heap whatever the code does: no
+    # bound): ~48.4 KB, 1.32 (2026-11-29, fourth session; their live peak ~27.5 KB)
     frozen = budgets.frozen_page_live(budgets.heap_kb("rom_games") * 1024)
-    assert frozen <= budgets.FROZEN_PAGE, "~%.1f KB live frozen on 32-bit" % frozen
+    assert frozen * budgets.MARGIN <= budgets.FROZEN_PAGE, "~%.1f KB live frozen on 32-bit" % (
+        frozen)
 
 
 def test_the_page_and_its_clients_from_a_romfs_image(rom_data):
     """The page and its 3 clients, game after game, from ROMFS (the stand-in for a frozen image):
-    within the frozen budget (<= 64 KB live on 32-bit)."""
+    within the frozen budget (<= 64 KB live on 32-bit) with its 15 % (~41.6 KB, 1.54: 2026-11-29,
+    fourth session)."""
     from webkit import free_port
     g, live = run_rom(rom_data, budgets.heap_kb("rom_page"), "2", "7", str(free_port()),
                       GAMES, str(budgets.CLIENTS))
     assert int(g["clients"]) == budgets.CLIENTS and int(g["least"]) > 20, g
     assert g["phase"] == "0", g
     frozen = budgets.frozen_page_live(live)
-    assert frozen <= budgets.FROZEN_PAGE, "~%.1f KB live frozen on 32-bit" % frozen
+    assert frozen * budgets.MARGIN <= budgets.FROZEN_PAGE, "~%.1f KB live frozen on 32-bit" % (
+        frozen)
 
 
 def run_main(tree, heap, *args, main="main_game"):

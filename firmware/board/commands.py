@@ -26,6 +26,8 @@ def run(app, call):
             modes.CALL <= op <= modes.NEW_GAME or op == modes.UNDO):  # OK's: its summary,
         s = None  # the record written after the next game's frame, as next_game's own)
         app.rest(None, None if op == modes.NEXT_GAME else app.store)
+        if app.broken:  # it faulted and the game could not be put back: not on that game
+            return False  # (the fault said; App.step puts it back before the next turn's keys)
     return table[op](app, *call[1:])
 
 

@@ -54,6 +54,10 @@ UNSIGNED = b"-"
 # nothing mounted (the ESP32's 4 MB: a larger filesystem, and the heap the mount takes,
 # ~3.8 KB of 64-bit heap, is what its 96 KB budget lacks for its 15 %: issue 34)
 PACKING = {"pico": "image", "pico_w": "image", "esp32": "flat"}
+# Packings a board's budget cannot take, refused (issue 34): an ESP32's game with its slot
+# mounted needs ~86.5 KB of its 96 KB heap (1.11, docs/memory.md), short of the 15 % every
+# budget keeps; flat, 1.15. (A slot an older release packed in an image still boots and runs.)
+REFUSED = {"esp32": "image"}
 IMAGE = "app.img"  # a slot's tree packed in one file (firmware/slots.py's IMAGE)
 IMAGE_BLOCK = 512  # its littlefs's block size (slots.IMAGE_BLOCK): 172 KB for the Pico W's
 # tree (456 KB as files on the board's littlefs, whose every file takes whole 4 KB blocks)
@@ -175,6 +179,11 @@ def make(board, out, src=None, flat=None):
     kind = KINDS[board]
     if flat is None:
         flat = PACKING[board] == "flat"
+    if REFUSED.get(board) == ("flat" if flat else "image"):
+        raise SystemExit("release: an %s's update cannot be packed as %s: its game would "
+                         "lack the 15 %% of heap its budget keeps (docs/updates.md); "
+                         "leave --pack out for its own (%s)"
+                         % (board, REFUSED[board], PACKING[board]))
     src = src or os.path.join(ROOT, "firmware")
     version = build.read_version(src)
     with tempfile.TemporaryDirectory() as tmp:
