@@ -167,8 +167,10 @@ class Game(Play):
         return at if at < log.end else -1
 
     def committed(self):
-        """The committed events in place, for reading: no copy; valid until the next event."""
-        return self.log.committed()
+        """The committed events (the journal's j[:end]) in place, for reading (the summary, the
+        live page's last show): no copy, no CRC; valid until the next event."""
+        log = self.log
+        return memoryview(log.j)[:log.end]
 
     def mark(self):
         """Where the journal is now, redo events included: rollback(mark) returns to it."""

@@ -11,7 +11,8 @@ whatever the number of games. The Match (game.py) is the one writer, through the
 but for end (where an undo or a redo stops the committed events) and showing (whether undo
 shows the finished game's end, the new game all redo events), which it sets itself, and a
 save's events, which loadgame.py puts in j and top (a method each is ~0.1 KB of the heap for
-good, issue 34); readers (the summary, the live page) read committed(). Saving: game.py.
+good, issue 34); readers (the summary, the live page) read the Match's committed(), j[:end]
+in place. Saving: game.py.
 """
 
 from .events import size, say
@@ -63,11 +64,6 @@ class Journal:
         n = self.end
         self.j[n:n + size] = memoryview(b)[i:i + size]
         self.end = self.top = n + size
-
-    def committed(self):
-        """The committed events (j[:end]) in place, for reading (the live page's last show):
-        no copy, no CRC; valid until the next event."""
-        return memoryview(self.j)[:self.end]
 
     def walk(self, deals):
         """Where the newest committed event starts (deals: the deals it is among)."""
