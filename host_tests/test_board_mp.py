@@ -107,7 +107,7 @@ def test_game_after_game_booted_as_main_py(main_tree, players):
     then the board module, with the display), from .mpy, no page: every key taken, each
     game won, saved, recorded and the next one started; in the ESP32's budget with 15 % to
     spare (runs in 96 KB on 32-bit: its need x 1.15 within it, issue 34; 2026-11-29, fourth
-    session: ~82.9 KB at most, 602-605 names of the 620 five pools hold, docs/memory.md), so
+    session: ~82.7 KB at most, 602-605 names of the 620 five pools hold, docs/memory.md), so
     that what a fresh board keeps resident cannot grow past it unseen."""
     g, out = run_main(main_tree, budgets.heap("esp32_booted"), str(players), "7", "0", GAMES,
                       main="main_page")  # (main_page.py: main_game.py after slots.start())
@@ -186,8 +186,8 @@ def image_tree(main_tree, tmp_path_factory):
 # The flat slot's run is ~0.5 KB (64-bit) over the fresh board's at every count: its app's 28
 # file names one folder longer ("slot_a/board/app.mpy", interned), slotimg's three names
 # (test_ota_boot.py counts them). It was 1.146-1.148 at 5 and 6 players (asserted at 1.14
-# there: third session, h-flat); 672 B of the game cut since (fourth session, h-peak:
-# 108,512-109,344 B, 1.153-1.162, docs/memory.md), it holds the 15 % at every count, by 255 B
+# there: third session, h-flat); 832 B of the game cut since (fourth session, h-peak:
+# 108,352-109,184 B, 1.154-1.163, docs/memory.md), it holds the 15 % at every count, by 415 B
 # of 64-bit heap at 5 players. A count asserted at a ratio of its own would go here.
 UPDATED_MARGIN: dict = {}
 
@@ -197,7 +197,7 @@ def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, playe
     """The game as test_game_after_game_booted_as_main_py plays it, on an ESP32 that has taken
     an update as its release packs it (a flat folder slot, its record confirmed; issue 34):
     no mount, no slotboot, and in the ESP32's budget with its 15 % to spare at every count
-    (~82.6-83.3 KB of the 96, 1.153-1.162: 2026-11-29, fourth session, docs/memory.md), so
+    (~82.5-83.2 KB of the 96, 1.154-1.163: 2026-11-29, fourth session, docs/memory.md), so
     that what it needs cannot grow past it unseen."""
     g, out = run_main(updated_tree, budgets.heap("esp32_updated"), str(players), "7", "0",
                       GAMES, main="main_page")
@@ -214,8 +214,8 @@ def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, playe
 def test_game_after_game_from_an_updates_image(image_tree, players):
     """The same game with the update in slot a's mounted image, as a Pico W boots it (and as an
     ESP32 does whose update an older release packed in an image: a release no longer makes
-    one for it, release.REFUSED): in the ESP32's budget only, not with its 15 % (~85.7-86.3
-    KB of the 96 at 2 and 5 players, 1.113-1.120, fourth session: the mount's littlefs caches,
+    one for it, release.REFUSED): in the ESP32's budget only, not with its 15 % (~85.6-86.2
+    KB of the 96 at 2 and 5 players, 1.114-1.122, fourth session: the mount's littlefs caches,
     slotimg kept, the longer file names, docs/memory.md), so that it cannot grow past the
     budget unseen; no sixth pool of names. The Pico W's own budget, its page
     with its clients, has the room (test_game_after_game_with_the_page_and_its_clients)."""

@@ -273,11 +273,11 @@ HEAPS = {
     # 320 B more at every count: fails at 131k at 3 and 5 players, at 132k at 5 (the game's
     # end: "history not saved (MemoryError)"), passes at 133k-136k at 3-5 and 131k-132k at 2,
     # 4 and 6; the fresh board passes 131k-136k at 3-5: need 135, 2 KB over the edge)
-    # (2026-11-29, fourth session, h-peak: 672 B of the game cut at every count (the three-card
-    # count out of score.py, Journal.load, stop and show: docs/memory.md): 108,512-109,344 B
-    # at 2-6 players, 605-608 names, 1.153-1.162, the 15 % held at every count; the fresh
-    # board 107,968-108,800 B, main_game.py 106,432-107,264 B. The needs here not measured
-    # again: a lighter game only widens them)
+    # (2026-11-29, fourth session, h-peak: 832 B of the game cut at every count (the three-card
+    # count out of score.py, Journal.load, stop, show and committed: docs/memory.md):
+    # 108,352-109,184 B at 2-6 players, 605-608 names, 1.154-1.163, the 15 % held at every
+    # count; the fresh board 107,808-108,640 B, main_game.py 106,272-107,104 B. The needs
+    # here not measured again: a lighter game only widens them)
     "esp32_updated": (135, ESP32_GAME / heap_ratio("game from .mpy"),
                       "test_board_mp: main_page.py P 7 0 3 on an ESP32 that has taken an "
                       "update as its release packs it: the app from slot a's folder "
