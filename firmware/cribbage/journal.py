@@ -10,7 +10,7 @@ shows it again: showing), so the save, the load, undo and the heap stay the same
 whatever the number of games. The Match (game.py) is the one writer, through these calls
 but for end (where an undo or a redo stops the committed events) and showing (whether undo
 shows the finished game's end, the new game all redo events), which it sets itself, and a
-save's events, which loadgame.py puts in j and top (a method each is ~0.1 KB of the heap for
+save's events, which loadgame.py puts in j and top (a method each is ~0.15 KB of the heap for
 good, issue 34); readers (the summary, the live page) read the Match's committed(), j[:end]
 in place. Saving: game.py.
 """

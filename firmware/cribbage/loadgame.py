@@ -95,7 +95,7 @@ def loads(data, match_class):
     log.save(bytes(data[h - np:h]) if np else b"",
                [get16(data, _HEADER + 2 * k) for k in range(sides)],
                -1 if data[13] == 255 else data[13])
-    j = log.j  # the save's events, all redo events until stop(): in the new Match's
+    j = log.j  # the save's events, all redo events until its end is set: in the new Match's
     if top + 64 > len(j):  # journal, unless the save holds more (here, not a Journal call:
         j = log.j = bytearray(top + 64)  # loading's code leaves the heap after, issue 34)
     j[:top] = memoryview(data)[h:h + top]
