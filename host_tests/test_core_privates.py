@@ -86,3 +86,50 @@ def test_a_reach_is_found(tmp_path):
     p.write_text("def f(m):\n    if m._fg:\n        return m._where[:m._replay(0)]\n"
                  "class R:\n    def g(self):\n        return self._where\n")
     assert [t for _, t in reaches(str(p), match_privates())] == ["m._fg", "m._where", "m._replay"]
+
+
+# The Journal's fields (cribbage/journal.py) that its owner sets itself, not through a method
+# (a method is ~0.15 KB of the game's heap for good on the board, issue 34): only the Match's
+# own modules may, game.py (undo's and redo's end, showing) and loadgame.py (a save's events).
+JOURNAL_WRITERS = ("cribbage/journal.py", "cribbage/game.py", "cribbage/loadgame.py")
+
+
+def journal_writes(path):
+    """Where the file at path assigns a field of a journal (`log.x = ...`, `m.log.x += ...`,
+    `log.j[i] = ...` included): [(line, target)]."""
+    out = []
+    for node in ast.walk(_tree(path)):
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+        for t in targets:
+            for part in ast.walk(t):
+                v = part.value if isinstance(part, (ast.Attribute, ast.Subscript)) else None
+                if isinstance(part, ast.Attribute) and (
+                        (isinstance(v, ast.Name) and v.id == "log")
+                        or (isinstance(v, ast.Attribute) and v.attr == "log")):
+                    out.append((node.lineno, ast.unparse(t)))
+                    break
+    return out
+
+
+def test_only_the_match_writes_its_journal():
+    found = []
+    n = 0
+    for top in ("firmware", "tools"):
+        for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
+            for f in sorted(files):
+                path = os.path.join(folder, f)
+                rel = os.path.relpath(path, os.path.join(ROOT, "firmware")).replace(os.sep, "/")
+                if f.endswith(".py") and rel not in JOURNAL_WRITERS:
+                    n += 1
+                    found += ["%s:%d %s" % ((rel,) + hit) for hit in journal_writes(path)]
+    assert n > 40
+    assert not found, found
+
+
+def test_a_journal_write_is_found(tmp_path):
+    p = tmp_path / "x.py"
+    p.write_text("def f(m, log):\n    log.end = 3\n    m.log.showing = True\n"
+                 "    m.log.j[0] = 1\n    log.top += 1\n    x = log.end\n    m.end = 2\n")
+    assert [t for _, t in journal_writes(str(p))] == [
+        "log.end", "m.log.showing", "m.log.j[0]", "log.top"]
