@@ -3,7 +3,7 @@ with its home and why it is kept, and held equal to its home; a new copy (the sa
 name with the same value in two modules) fails until it is listed, or given one home.
 
 Why copies are kept at all: a name imported is one more interned name on the board for good
-(the game's names stand at 616 of their pool's 620: the 621st takes a new pool, 7 KB on the
+(the game's names stand at 602-608 of their pool's 620: the 621st takes a new pool, 7 KB on the
 64-bit stand-in), or the import would load a module the board otherwise lets go or never
 loads (keytimer.py on a board without the timer's keypad; publish/link.py between calls)."""
 

@@ -9,7 +9,7 @@ from micropython import const
 # key's place in KEYS (board/entry.py's _SUIT_KEY, _BACK_KEY, _OK_KEY, board/app.py's
 # _BACK_KEY: copies of the places below held equal by host_tests/test_keymap.py: a name of
 # its own each would be one more interned name on the board for good, and the game's names
-# fill their pool to the last few: 616 of 620), and so do the simulator and the key card
+# fill their pool to the last few: 602-608 of 620), and so do the simulator and the key card
 # (tools/sim/keymap.py words each key: the board has no room to say it, its display says what
 # is expected step by step).
 #   0-9 (places 0-9)  a digit: points, or a card's rank (its place is its value; 0 the ten)
