@@ -80,6 +80,31 @@ def test_a_five_card_deal_typed_on_the_keys():
     assert m.dealer == 1 and m.deals == 2 and m.score == [4 + crib, 6]
 
 
+def test_the_five_card_count_is_loaded_with_a_five_card_match_and_only_then(monkeypatch):
+    """cribbage/score5.py (a three-card hand's count) is on the heap only with a five-card
+    game (issue 34): a whole six-card game never loads it; a five-card Match's making, a new
+    game's or a saved game's at power-up, does, so that no count in the display's preview
+    after a key is an import (one short of memory would show a fault there)."""
+    import sys
+
+    import cribbage
+    from boardkit import play_game
+
+    def unloaded():
+        monkeypatch.delitem(sys.modules, "cribbage.score5", raising=False)
+        monkeypatch.delattr(cribbage, "score5", raising=False)
+
+    unloaded()
+    hw, app, f = board(display=True)
+    play_game(hw, app, f, 3)  # a six-card game, to its end and its record
+    assert app.m.phase == M.OVER and "cribbage.score5" not in sys.modules
+    hw, app, f = five_board()
+    assert app.m.cards() == 5 and "cribbage.score5" in sys.modules
+    unloaded()
+    again = App(hw)  # power-up: the saved five-card game loaded
+    assert again.m.cards() == 5 and "cribbage.score5" in sys.modules
+
+
 def test_a_five_card_game_survives_a_reset():
     hw, app, f = five_board()
     f.press("#" + keys("2S") + keys("10H KD 9H") + "BB")

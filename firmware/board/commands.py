@@ -21,13 +21,16 @@ def run(app, call):
         return False
     if op >= len(table) or table[op] is None:
         raise ValueError("no such command: %r" % (call,))
+    on = modes.CALL <= op <= modes.NEW_GAME or op == modes.UNDO  # (a command on the game)
     s = app.record  # the won game's record in progress (App.rest): finished before an
-    if isinstance(s, tuple) and len(s) > 2 and (  # engine call, an undo or a new game (the
-            modes.CALL <= op <= modes.NEW_GAME or op == modes.UNDO):  # OK's: its summary,
-        s = None  # the record written after the next game's frame, as next_game's own)
-        app.rest(None, None if op == modes.NEXT_GAME else app.store)
-        if app.broken:  # it faulted and the game could not be put back: not on that game
-            return False  # (the fault said; App.step puts it back before the next turn's keys)
+    if on and isinstance(s, tuple) and len(s) > 2:  # engine call, an undo or a new game (the
+        s = None  # OK's: its summary, the record written after the next game's frame, as
+        app.rest(None, None if op == modes.NEXT_GAME else app.store)  # next_game's own)
+    if on and app.broken:  # a fault left the game unrestored (this one's, or one before it
+        app.restore()  # this turn): put back first, and no command on it until it is (the
+        if app.broken:  # fault said again; App.step tries again before the next turn's keys)
+            app.refuse(fault.message(MemoryError()))
+            return False
     return table[op](app, *call[1:])
 
 

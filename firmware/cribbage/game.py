@@ -59,7 +59,8 @@ def crc32(data, crc=0):
 class Game(Play):
     log: Journal
     # log: the game's Journal (journal.py), read by the summary and the live page, written
-    # only through its calls, here
+    # here (its calls, and its end and showing set directly) and by loadgame.py (a save's
+    # events): host_tests/test_core_privates.py holds that no other module writes it
 
     def __init__(self, deal, cards, fitted):
         Play.__init__(self, deal, cards, fitted)

@@ -7,12 +7,13 @@ choose). Each deal leaves a small fixed-size record in marks (its journal offset
 state before it: rules.py's record()), so an undo or a refused entry replays one deal at
 most. save() ends the game: the finished game is kept only as its end's record (won; one undo
 shows it again: showing), so the save, the load, undo and the heap stay the same size
-whatever the number of games. The Match (game.py) is the one writer, through these calls
-but for end (where an undo or a redo stops the committed events) and showing (whether undo
-shows the finished game's end, the new game all redo events), which it sets itself, and a
-save's events, which loadgame.py puts in j and top (a method each is ~0.15 KB of the heap for
-good, issue 34); readers (the summary, the live page) read the Match's committed(), j[:end]
-in place. Saving: game.py.
+whatever the number of games. The Match is the one writer, through these calls but for end
+(where an undo or a redo stops the committed events) and showing (whether undo shows the
+finished game's end, the new game all redo events), which game.py sets itself and
+loadgame.py sets for a loaded game, and a save's events, which loadgame.py puts in j and top
+(a method each is ~0.15 KB of the heap for good, issue 34; host_tests/test_core_privates.py
+holds that no other module writes a journal); readers (the summary, the live page) read the
+Match's committed(), j[:end] in place. Saving: game.py.
 """
 
 from .events import size, say

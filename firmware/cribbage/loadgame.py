@@ -2,12 +2,13 @@
 (game.py's saved form): loads() builds a Match from dumps() bytes.
 
 Refuses anything truncated, padded, corrupt or of an unknown version, and reads the version 1
-saves of earlier firmware (saved1.py). Reads and builds a Match through its public calls and
-its Journal's: loads() makes a Match of the settings, gives its journal the saved events, and
-restore()s it. A board runs it at power-up, at a new game and after a fault only
-(cribbage.match's Match() and loads() import it for the call; board/fault.py's table lets it
-go after: issue 34, off the game's heap; where memory may be short, the board loads it first
-with fault.load()).
+saves of earlier firmware (saved1.py). Reads and builds a Match through its public calls:
+loads() makes a Match of the settings, puts the saved events in its journal (j, top, end and
+showing set here: journal.py), and restore()s it. A board runs it at power-up, at a new game
+and after a fault only (cribbage.match's Match() and loads() import it for the call;
+board/fault.py's table lets it go after: issue 34, off the game's heap; where memory may be
+short, the board loads it first with fault.load()). A five-card Match's making loads its
+hands' count too (score5.py, kept).
 """
 
 from .events import VERSION, say, size, SINGLE, BEST_OF_3, BEST_OF_5, ACC
@@ -149,6 +150,8 @@ def match(m, players, target, muggins, skunk_line, skunk_games, double_line, dou
         raise ValueError(say(_NEW, _DOUBLE, (double_line, skunk_line)))
     if not (1 <= skunk_games <= 9 and 1 <= double_games <= 9):
         raise ValueError(say(_NEW, _GAMES))
+    if cards == 5:  # its hands' count (score5.py, kept) loaded with the Match: none at a
+        __import__("cribbage.score5")  # count, where a fault would show (a string: no name)
     m.players = players
     m.sides = 3 if pairs and players == 6 else 2 if players in (4, 6) else players
     m.target = target

@@ -89,7 +89,7 @@ def legend_lines():
 
 
 class _Keep:
-    """history.walk()'s out: keeps each record."""
+    """What history.walk() writes each record to: keeps them."""
 
     def __init__(self):
         self.records = []
