@@ -102,9 +102,9 @@ def hand(cards, starter, crib=False):
     score_hand; three cards, a hand of five-card cribbage (Hoyle), as score5.py counts it,
     loaded with a five-card Match (loadgame.match(): here only for a call without one) and
     kept: a six-card game never has its code on the heap (issue 34). Allocates nothing once
-    loaded. (Its name, and every name in its code, is one
-    a board has anyway: a name more in a module a six-card game loads is one more in the RAM
-    of every board, and a few more take a new 7 KB block of names: test_board_mp.)"""
+    loaded. (Its name, and every name in its code, is one a board has anyway: a name more
+    in a module a six-card game loads is one more in the RAM of every board, and a few more
+    take a new 7 KB block of names: test_board_mp.)"""
     if len(cards) != 3 or crib:
         return score_hand(cards, starter, crib)
     import sys

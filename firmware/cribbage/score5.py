@@ -1,9 +1,9 @@
 """A hand of five-card cribbage (Hoyle) counted: three cards and the starter.
 
 Fifteens, pairs and runs as in any hand, a flush the three hand cards of one suit, 3, or 4
-with the starter, and one for his nobs. score.py's hand() loads it at the first such hand
-(and keeps it): a six-card game, the board's usual one, never has this code on its heap
-(issue 34). Allocates nothing.
+with the starter, and one for his nobs. A five-card Match's making loads it (loadgame.py's
+match(); score.py's hand() too, for a call without a Match) and keeps it: a six-card game,
+the board's usual one, never has this code on its heap (issue 34). Allocates nothing.
 """
 
 from .cards import PIP, JACK, DECK, fmt_many
