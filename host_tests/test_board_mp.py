@@ -188,8 +188,18 @@ def image_tree(main_tree, tmp_path_factory):
 # (test_ota_boot.py counts them). It was 1.146-1.148 at 5 and 6 players (asserted at 1.14
 # there: third session, h-flat); 832 B of the game cut since (fourth session, h-peak:
 # 108,352-109,184 B, 1.154-1.163, docs/memory.md), it holds the 15 % at every count, by 415 B
-# of 64-bit heap at 5 players. A count asserted at a ratio of its own would go here.
-UPDATED_MARGIN: dict = {}
+# of 64-bit heap at 5 players.
+
+
+def updated_game(tree, heap_name, players):
+    """main_page.py's MAIN and NEXT numbers on an updated board (tree), game after game in
+    test heap heap_name: every game played, in the heap it was given."""
+    g, out = run_main(tree, budgets.heap(heap_name), str(players), "7", "0", GAMES,
+                      main="main_page")
+    assert int(g["players"]) == players and g["saved"] == "True", out
+    assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
+    assert int(g["heap"]) <= budgets.heap_kb(heap_name) * 1024
+    return g
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -199,15 +209,7 @@ def test_game_after_game_on_a_board_that_has_taken_an_update(updated_tree, playe
     no mount, no slotboot, and in the ESP32's budget with its 15 % to spare at every count
     (~82.5-83.2 KB of the 96, 1.154-1.163: 2026-11-29, fourth session, docs/memory.md), so
     that what it needs cannot grow past it unseen."""
-    g, out = run_main(updated_tree, budgets.heap("esp32_updated"), str(players), "7", "0",
-                      GAMES, main="main_page")
-    assert int(g["players"]) == players and g["saved"] == "True", out
-    assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
-    assert int(g["heap"]) <= budgets.heap_kb("esp32_updated") * 1024
-    need = budgets.esp32_game_heap(int(g["peak"]))
-    margin = UPDATED_MARGIN.get(players, budgets.MARGIN)
-    assert need * margin <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit: x %.2f over %.0f" % (
-        need, margin, budgets.ESP32_GAME)
+    holds_its_margin(updated_game(updated_tree, "esp32_updated", players))
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -219,12 +221,7 @@ def test_game_after_game_from_an_updates_image(image_tree, players):
     slotimg kept, the longer file names, docs/memory.md), so that it cannot grow past the
     budget unseen; no sixth pool of names. The Pico W's own budget, its page
     with its clients, has the room (test_game_after_game_with_the_page_and_its_clients)."""
-    g, out = run_main(image_tree, budgets.heap("esp32_image"), str(players), "7", "0",
-                      GAMES, main="main_page")
-    assert int(g["players"]) == players and g["saved"] == "True", out
-    assert g["phase"] == "0" and int(g["games"]) >= int(GAMES), g  # every game played
-    assert int(g["heap"]) <= budgets.heap_kb("esp32_image") * 1024
-    need = budgets.esp32_game_heap(int(g["peak"]))
+    need = budgets.esp32_game_heap(int(updated_game(image_tree, "esp32_image", players)["peak"]))
     assert need <= budgets.ESP32_GAME, "needs ~%.1f KB on 32-bit" % need
 
 
